@@ -1,0 +1,61 @@
+// Builds the extension, the child and the build scripts as bundles (dist/), and with --tests
+// transpiles sources and tests file by file (out/) for mocha.
+//   node esbuild.mjs [--production] [--watch] [--tests]
+import * as esbuild from 'esbuild';
+import * as fs from 'fs';
+import * as path from 'path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+};
+
+const bundles = [
+  // The extension host loads this; `vscode` is provided by the editor.
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The child runs @playwright/mcp, which ships its own runtime files: keep it and Playwright out of the bundle.
+  { ...common, entryPoints: ['src/child/main.ts'], outfile: 'dist/child.js', external: ['@playwright/mcp', 'playwright', 'playwright-core'] },
+  // Regenerates contributes.languageModelTools from the pinned child.
+  { ...common, entryPoints: ['src/build/generateToolManifest.ts'], outfile: 'dist/generateToolManifest.js', external: ['@playwright/mcp', 'playwright', 'playwright-core'] },
+];
+
+function listTs(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return listTs(full);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+const testBuild = {
+  entryPoints: [...listTs('src'), ...listTs('test')],
+  outdir: 'out',
+  outbase: '.',
+  bundle: false,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+};
+
+const builds = tests ? [...bundles, testBuild] : bundles;
+
+if (watch) {
+  const contexts = await Promise.all(builds.map(options => esbuild.context(options)));
+  await Promise.all(contexts.map(context => context.watch()));
+  console.log('esbuild: watching for changes');
+} else {
+  await Promise.all(builds.map(options => esbuild.build(options)));
+}

@@ -1,0 +1,44 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ALL_CAPABILITIES, CapabilityId } from '../core/capabilities';
+import { buildChildConfig, childSpawnSpec } from '../core/childConfig';
+import { startChild } from '../core/childProcess';
+import { buildManifest, capabilityOfTools, ManifestTool } from '../core/toolManifest';
+import { DEFAULT_SETTINGS } from '../core/settings';
+import { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/** Lists the tools of a real child started with the given capability groups (no browser is launched). */
+async function listChildTools(childScript: string, capabilities: CapabilityId[], scratch: string): Promise<Tool[]> {
+  const config = buildChildConfig({ ...DEFAULT_SETTINGS, browser: 'chromium', profile: 'isolated', capabilities }, { storageDir: scratch, workspaceFolders: [] });
+  const spec = childSpawnSpec(config, { execPath: process.execPath, childScript, baseEnv: process.env, tmpDir: scratch });
+  fs.mkdirSync(spec.cwd, { recursive: true });
+  const child = await startChild(spec, { onExit: () => undefined, onToolsChanged: () => undefined, onBrowserState: () => undefined, onStderr: () => undefined });
+  try {
+    return await child.listTools();
+  } finally {
+    await child.dispose();
+  }
+}
+
+/**
+ * The `contributes.languageModelTools` the pinned child implies: every tool with every capability
+ * on, each tagged with the capability group that brings it.
+ */
+export async function collectToolManifest(childScript: string): Promise<ManifestTool[]> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-manifest-'));
+  try {
+    const all = await listChildTools(childScript, ALL_CAPABILITIES, scratch);
+    const defaults = await listChildTools(childScript, [], scratch);
+    const byCapability = new Map<CapabilityId, string[]>();
+    for (const capability of ALL_CAPABILITIES) {
+      byCapability.set(capability, (await listChildTools(childScript, [capability], scratch)).map(t => t.name));
+    }
+    const owners = capabilityOfTools(defaults.map(t => t.name), byCapability);
+    const unknown = all.filter(t => !owners.has(t.name)).map(t => t.name);
+    if (unknown.length) throw new Error(`Tools that no single capability group brings: ${unknown.join(', ')}`);
+    return buildManifest(all, owners);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Writes `contributes.languageModelTools` in package.json from the pinned @playwright/mcp.
+ *   node dist/generateToolManifest.js          rewrite package.json
+ *   node dist/generateToolManifest.js --check  exit 1 and list the differences instead
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { diffManifests, ManifestTool } from '../core/toolManifest';
+import { collectToolManifest } from './collectToolManifest';
+
+async function main(): Promise<void> {
+  const root = path.resolve(__dirname, '..');
+  const packagePath = path.join(root, 'package.json');
+  const manifest = await collectToolManifest(path.join(root, 'dist', 'child.js'));
+  const packageJson = JSON.parse(fs.readFileSync(packagePath, 'utf8'));
+  const current: ManifestTool[] = packageJson.contributes?.languageModelTools ?? [];
+  const differences = diffManifests(manifest, current);
+  if (process.argv.includes('--check')) {
+    if (differences.length) {
+      console.error(`package.json does not match the pinned child (${differences.length} differences); run npm run generate:tools:\n${differences.join('\n')}`);
+      process.exit(1);
+    }
+    console.log(`package.json lists the child's ${manifest.length} tools exactly.`);
+    return;
+  }
+  packageJson.contributes = { ...packageJson.contributes, languageModelTools: manifest };
+  fs.writeFileSync(packagePath, `${JSON.stringify(packageJson, null, 2)}\n`);
+  console.log(`Wrote ${manifest.length} language-model tools to package.json (${differences.length} changed).`);
+}
+
+main().catch(error => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

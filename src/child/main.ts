@@ -1,0 +1,59 @@
+/**
+ * The stdio MCP server the extension starts with the editor's own runtime. It runs
+ * @playwright/mcp in-process on a browser it launches itself (see SessionProxy for why).
+ */
+import * as path from 'path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CHILD_CONFIG_ENV, ChildConfig } from '../core/childConfig';
+import { PlaywrightModule } from './browserLauncher';
+import { CreateConnection, SessionProxy } from './sessionProxy';
+
+function log(line: string): void {
+  // stdout carries MCP; everything for people goes to stderr, which the extension shows in its log.
+  process.stderr.write(`${line}\n`);
+}
+
+function readConfig(): ChildConfig {
+  const raw = process.env[CHILD_CONFIG_ENV];
+  if (!raw) throw new Error(`${CHILD_CONFIG_ENV} is not set: this program is started by the Playwright Bridge extension.`);
+  return JSON.parse(raw) as ChildConfig;
+}
+
+/** @playwright/mcp, and the very `playwright` instance it loads (a second copy's contexts would not work with it). */
+function loadPlaywrightMcp(): { createConnection: CreateConnection; playwright: PlaywrightModule; version: string } {
+  const packageJson = require.resolve('@playwright/mcp/package.json');
+  const mcpDir = path.dirname(packageJson);
+  const { createConnection } = require(mcpDir) as { createConnection: CreateConnection };
+  const playwright = require(require.resolve('playwright', { paths: [mcpDir] })) as PlaywrightModule;
+  const version = (require(packageJson) as { version: string }).version;
+  return { createConnection, playwright, version };
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const { createConnection, playwright, version } = loadPlaywrightMcp();
+  log(`Playwright MCP ${version}; browser ${config.launch.choice}${config.launch.executablePath ? ` at ${config.launch.executablePath}` : ''}; ${config.headless ? 'headless' : 'headed'}; profile ${config.userDataDir ? config.userDataDir : 'isolated (in memory)'}`);
+  const proxy = new SessionProxy(config, createConnection, playwright, log, version);
+
+  let exiting = false;
+  const exit = async (why: string) => {
+    if (exiting) return;
+    exiting = true;
+    log(`Shutting down: ${why}`);
+    // Do not hang on a wedged browser: the extension kills the whole tree anyway if we are slow.
+    const timer = setTimeout(() => process.exit(0), 3000);
+    timer.unref();
+    await proxy.shutdown().catch(error => log(`Shutdown error: ${error}`));
+    process.exit(0);
+  };
+  proxy.server.onclose = () => void exit('the extension closed the connection');
+  process.stdin.on('end', () => void exit('stdin closed'));
+  process.on('SIGTERM', () => void exit('SIGTERM'));
+  process.on('SIGINT', () => void exit('SIGINT'));
+  await proxy.server.connect(new StdioServerTransport());
+}
+
+main().catch(error => {
+  log(`Playwright Bridge child failed to start: ${error instanceof Error ? error.stack ?? error.message : error}`);
+  process.exit(1);
+});

@@ -1,0 +1,164 @@
+import { pathToFileURL } from 'url';
+import type { BrowserContext } from 'playwright';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CallToolResult,
+  ListRootsRequestSchema,
+  ListToolsRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ChildConfig } from '../core/childConfig';
+import { BROWSER_STATE_NOTIFICATION, BrowserStateParams, browserLostNotice } from '../core/childProtocol';
+import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
+
+/** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
+export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
+  connect(transport: unknown): Promise<void>;
+  close(): Promise<void>;
+}>;
+
+/** One @playwright/mcp server and the browser it drives. Replaced whole when the browser goes. */
+interface InnerSession {
+  client: Client;
+  close(): Promise<void>;
+  browser?: LaunchedBrowser;
+  launchFailed: boolean;
+  /** Set when the browser went away without being asked to. */
+  lostReason?: string;
+}
+
+// A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.
+const NO_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The child's MCP server. It forwards every request to an inner @playwright/mcp session and
+ * replaces that session when its browser is closed by `browser_close`, is lost, or fails to
+ * launch. Upstream builds its backend once per connection and never asks for a new context, so
+ * without this every call after `browser_close` fails.
+ */
+export class SessionProxy {
+  readonly server: Server;
+  private inner: Promise<InnerSession> | undefined;
+  private pendingNotice: string | undefined;
+
+  constructor(
+    private readonly config: ChildConfig,
+    private readonly createConnection: CreateConnection,
+    private readonly playwright: PlaywrightModule,
+    private readonly log: (line: string) => void,
+    version: string,
+  ) {
+    this.server = new Server({ name: 'playwright-bridge', version }, { capabilities: { tools: { listChanged: true } } });
+    this.server.setRequestHandler(ListToolsRequestSchema, async request => {
+      const session = await this.session();
+      return session.client.listTools(request.params);
+    });
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callTool(request.params, extra));
+  }
+
+  private async callTool(
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
+    extra: { signal: AbortSignal; sendNotification: (n: any) => Promise<void> },
+  ): Promise<CallToolResult> {
+    const session = await this.session();
+    const notice = this.pendingNotice;
+    this.pendingNotice = undefined;
+    const progressToken = params._meta?.progressToken;
+    let result: CallToolResult;
+    try {
+      result = (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
+        signal: extra.signal,
+        timeout: NO_TIMEOUT_MS,
+        onprogress: progressToken === undefined ? undefined : progress =>
+          void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
+      })) as CallToolResult;
+    } catch (error) {
+      if (!session.lostReason) throw error;
+      return { isError: true, content: [{ type: 'text', text: `The browser went away during ${params.name}: ${session.lostReason} The next call starts a fresh browser.` }] };
+    }
+
+    if (session.launchFailed) {
+      // Upstream keeps the failed launch; a fresh session lets the next call try again
+      // (after the person installed the browser or fixed the setting).
+      await this.dropSession(session);
+    } else if (params.name === 'browser_close' && !result.isError) {
+      await this.dropSession(session);
+      this.sendBrowserState({ state: 'closed' });
+    }
+    if (notice) result.content = [{ type: 'text', text: notice }, ...(result.content ?? [])];
+    return result;
+  }
+
+  private session(): Promise<InnerSession> {
+    if (!this.inner) {
+      this.inner = this.openSession();
+      this.inner.catch(() => (this.inner = undefined));
+    }
+    return this.inner;
+  }
+
+  private async openSession(): Promise<InnerSession> {
+    const session: InnerSession = { client: undefined as unknown as Client, close: async () => undefined, launchFailed: false };
+    const contextGetter = async (): Promise<BrowserContext> => {
+      this.sendBrowserState({ state: 'launching' });
+      try {
+        session.browser = await launchBrowser(this.playwright, this.config, why => this.onBrowserLost(session, why));
+      } catch (error) {
+        session.launchFailed = true;
+        const message = error instanceof Error ? error.message : String(error);
+        this.log(message);
+        this.sendBrowserState({ state: 'failed', message });
+        throw error;
+      }
+      this.sendBrowserState({ state: 'ready' });
+      return session.browser.context;
+    };
+    const mcpServer = await this.createConnection(this.config.mcp, contextGetter);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcpServer.connect(serverSide);
+    const client = new Client({ name: 'playwright-bridge-child', version: '1' }, { capabilities: { roots: { listChanged: false } } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: this.config.roots.map(folder => ({ uri: pathToFileURL(folder).href, name: folder })),
+    }));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      await this.server.sendToolListChanged().catch(() => undefined);
+    });
+    await client.connect(clientSide);
+    session.client = client;
+    session.close = async () => {
+      await session.browser?.close();
+      await client.close().catch(() => undefined);
+      await mcpServer.close().catch(() => undefined);
+    };
+    return session;
+  }
+
+  private onBrowserLost(session: InnerSession, why: string): void {
+    session.lostReason = why;
+    this.log(`Browser lost: ${why}`);
+    this.pendingNotice = browserLostNotice(`before this call, ${why}`);
+    this.sendBrowserState({ state: 'lost', message: why });
+    void this.dropSession(session);
+  }
+
+  private async dropSession(session: InnerSession): Promise<void> {
+    const current = this.inner;
+    if (current && (await current.catch(() => undefined)) === session) this.inner = undefined;
+    await session.close();
+  }
+
+  private sendBrowserState(params: BrowserStateParams): void {
+    void this.server.notification({ method: BROWSER_STATE_NOTIFICATION, params: { ...params } }).catch(() => undefined);
+  }
+
+  /** Closes the browser and the inner session; the child exits after this. */
+  async shutdown(): Promise<void> {
+    const current = this.inner;
+    this.inner = undefined;
+    const session = current && (await current.catch(() => undefined));
+    await session?.close();
+  }
+}

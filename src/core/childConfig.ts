@@ -1,0 +1,94 @@
+import * as path from 'path';
+import { BrowserLaunchPlan, planBrowserLaunch } from './browserDiscovery';
+import { BridgeSettings } from './settings';
+
+/** The environment variable through which the extension hands the child its configuration. */
+export const CHILD_CONFIG_ENV = 'PLAYWRIGHT_BRIDGE_CHILD_CONFIG';
+
+/**
+ * Everything the child needs, as plain JSON. The child owns the browser launch (so it can watch
+ * the browser and recover from `browser_close`), so launch details live here rather than in
+ * @playwright/mcp's own config, which gets only what its tools need.
+ */
+export interface ChildConfig {
+  launch: BrowserLaunchPlan;
+  headless: boolean;
+  /** Set for a persistent profile; absent for an isolated, in-memory one. */
+  userDataDir?: string;
+  viewport: { width: number; height: number };
+  launchArgs: string[];
+  chromiumSandbox: boolean;
+  /** Folders the tools may read and write files in (MCP roots). */
+  roots: string[];
+  mcp: {
+    capabilities: string[];
+    outputDir: string;
+    outputMaxSize: number;
+    filePaths: 'absolute';
+    timeouts: { action: number; navigation: number; idle: number };
+  };
+}
+
+/** Folders the extension owns; the child gets paths below them, never the shared default profile. */
+export interface BridgePaths {
+  /** Per-workspace storage (for the persistent profile and default output). */
+  storageDir: string;
+  workspaceFolders: string[];
+}
+
+export function buildChildConfig(
+  settings: BridgeSettings,
+  paths: BridgePaths,
+  isRoot: boolean = typeof process.getuid === 'function' && process.getuid() === 0,
+  exists?: (p: string) => boolean,
+): ChildConfig {
+  const launch = planBrowserLaunch(settings.browser, settings.executablePath, exists);
+  return {
+    launch,
+    headless: settings.headless,
+    userDataDir: settings.profile === 'persistent' ? path.join(paths.storageDir, 'profile', settings.browser) : undefined,
+    viewport: settings.viewport,
+    launchArgs: settings.launchArgs,
+    // Chromium refuses to start as root with its sandbox on; there is nothing else to do but turn it off.
+    chromiumSandbox: !isRoot && !settings.launchArgs.includes('--no-sandbox'),
+    roots: paths.workspaceFolders,
+    mcp: {
+      capabilities: settings.capabilities,
+      outputDir: settings.outputDir ?? path.join(paths.storageDir, 'output'),
+      outputMaxSize: Math.round(settings.outputMaxSizeMB * 1024 * 1024),
+      // The output folder sits in the extension's storage, far from the workspace: relative links would be unreadable.
+      filePaths: 'absolute',
+      // idle 0: with our own context the upstream idle relaunch cannot work (it never asks again).
+      timeouts: { action: settings.actionTimeoutMs, navigation: settings.navigationTimeoutMs, idle: 0 },
+    },
+  };
+}
+
+/** Where the child program is and which runtime runs it. */
+export interface ChildRuntime {
+  /** The editor's own runtime (`process.execPath`), run as plain Node: nothing else needs installing. */
+  execPath: string;
+  /** dist/child.js inside the installed extension. */
+  childScript: string;
+  baseEnv: NodeJS.ProcessEnv;
+  /** A short, resolved temp folder: Chromium's socket paths break past ~107 characters. */
+  tmpDir: string;
+}
+
+export function childSpawnSpec(config: ChildConfig, runtime: ChildRuntime): { command: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string } {
+  const tmpDir = path.resolve(runtime.tmpDir);
+  return {
+    command: runtime.execPath,
+    args: [runtime.childScript],
+    env: {
+      ...runtime.baseEnv,
+      ELECTRON_RUN_AS_NODE: '1',
+      [CHILD_CONFIG_ENV]: JSON.stringify(config),
+      TMPDIR: tmpDir,
+      TMP: tmpDir,
+      TEMP: tmpDir,
+    },
+    // Upstream falls back to the working folder for output; never let that be the user's project.
+    cwd: config.mcp.outputDir,
+  };
+}

@@ -1,0 +1,234 @@
+import { ChildProcess, spawn } from 'child_process';
+import * as fs from 'fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolResult, JSONRPCMessage, Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { BROWSER_STATE_NOTIFICATION, BrowserStateParams } from './childProtocol';
+import { isAlive, killTree, listDescendants } from './processTree';
+
+/** How to start a child: the program, its arguments and its whole environment. */
+export interface ChildSpawnSpec {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** What a child reports while it lives. */
+export interface ChildEvents {
+  onExit(why: string): void;
+  onToolsChanged(): void;
+  onBrowserState(state: BrowserStateParams): void;
+  onStderr(line: string): void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** One live child process and its MCP connection: one generation, in the supervisor's words. */
+export interface ChildConnection {
+  readonly pid: number | undefined;
+  readonly exited: boolean;
+  listTools(): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<CallToolResult>;
+  /** Ends the child and every process below it. Idempotent. */
+  dispose(graceMs?: number): Promise<void>;
+}
+
+export type ChildFactory = (events: ChildEvents) => Promise<ChildConnection>;
+
+/** Thrown when a call could not even be sent because the child had already gone: safe to send elsewhere. */
+export class NotSentError extends Error {}
+
+// Screenshots of long pages come back as several MB of base64; the SDK's 10 MB default is too tight.
+const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
+
+const BrowserStateNotificationSchema = z.object({
+  method: z.literal(BROWSER_STATE_NOTIFICATION),
+  params: z.object({ state: z.enum(['launching', 'ready', 'closed', 'lost', 'failed']), message: z.string().optional() }),
+});
+
+/**
+ * MCP over a child's stdio, written here rather than using the SDK's stdio client transport so we
+ * own the process: exit code and signal for the log, and the pid to kill the whole tree.
+ */
+class ProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly buffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES });
+
+  constructor(private readonly child: ChildProcess) {}
+
+  async start(): Promise<void> {
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      this.buffer.append(chunk);
+      for (;;) {
+        let message: JSONRPCMessage | null;
+        try {
+          message = this.buffer.readMessage();
+        } catch (error) {
+          this.onerror?.(error as Error);
+          continue;
+        }
+        if (!message) break;
+        this.onmessage?.(message);
+      }
+    });
+    this.child.on('close', () => this.onclose?.());
+    this.child.stdin!.on('error', error => this.onerror?.(error));
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child.stdin!;
+    if (stdin.destroyed || !stdin.writable) throw new NotSentError('the child process has exited');
+    await new Promise<void>(resolve => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.child.stdin?.end();
+  }
+}
+
+/** Spawns the child, connects an MCP client and waits for `initialize` to complete. */
+export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, startTimeoutMs = 30000): Promise<ChildConnection> {
+  const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  let exited = false;
+  let exitReason = 'the child process exited';
+  const exitPromise = new Promise<void>(resolve => {
+    child.on('exit', (code, signal) => {
+      exited = true;
+      exitReason = signal ? `the child process was killed by ${signal}` : `the child process exited with code ${code}`;
+    });
+    child.on('close', () => {
+      exited = true;
+      resolve();
+    });
+    child.on('error', error => {
+      exited = true;
+      exitReason = `the child process could not start: ${error.message}`;
+      resolve();
+    });
+  });
+
+  let stderrTail = '';
+  let partial = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-2000);
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) events.onStderr(line);
+  });
+
+  const client = new Client({ name: 'playwright-bridge', version: '1' }, { capabilities: {} });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => events.onToolsChanged());
+  let disposed = false;
+  // The tree as last seen. If the child dies first, its browser is re-parented and no longer
+  // findable from the child's pid, so we remember it whenever a browser starts.
+  let knownDescendants: number[] = [];
+  const rememberTree = () => {
+    if (child.pid !== undefined && !exited) {
+      try { knownDescendants = [...new Set([...knownDescendants, ...listDescendants(child.pid)])]; } catch { /* best effort */ }
+    }
+  };
+  client.setNotificationHandler(BrowserStateNotificationSchema, async notification => {
+    if (notification.params.state === 'ready') rememberTree();
+    events.onBrowserState(notification.params);
+  });
+  const transport = new ProcessTransport(child);
+  transport.onerror = () => undefined; // Exit is reported once, through onclose.
+
+  const connection: ChildConnection = {
+    get pid() { return child.pid; },
+    get exited() { return exited; },
+    async listTools() {
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined);
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return tools;
+    },
+    async callTool(name, args, options) {
+      if (exited) throw new NotSentError(exitReason);
+      return (await client.callTool({ name, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: options.onProgress,
+      })) as CallToolResult;
+    },
+    async dispose(graceMs = 2000) {
+      if (disposed) return exitPromise;
+      disposed = true;
+      if (child.pid !== undefined && !exited) {
+        rememberTree();
+        // Ask first (the child closes its browser cleanly), then make sure.
+        await transport.close().catch(() => undefined);
+        await Promise.race([exitPromise, delay(graceMs)]);
+      }
+      if (child.pid !== undefined) {
+        const leftovers = [child.pid, ...knownDescendants].filter(isAlive);
+        if (leftovers.length) killTree(child.pid, knownDescendants);
+      }
+      await Promise.race([exitPromise, delay(2000)]);
+      await client.close().catch(() => undefined);
+    },
+  };
+
+  child.on('exit', () => {
+    // A child that died on its own may leave its browser behind; nothing we start outlives us.
+    const orphans = knownDescendants.filter(isAlive);
+    if (orphans.length && child.pid !== undefined) killTree(child.pid, orphans);
+    if (!disposed) events.onExit(`${exitReason}${stderrTail.trim() ? `; its last words: ${lastLines(stderrTail, 3)}` : ''}`);
+  });
+
+  try {
+    await withTimeout(client.connect(transport), startTimeoutMs, `the child did not answer initialize within ${startTimeoutMs} ms`, exitPromise, () => exitReason);
+  } catch (error) {
+    await connection.dispose(0);
+    const tail = stderrTail.trim() ? `\n${lastLines(stderrTail, 10)}` : '';
+    throw new Error(`${(error as Error).message}${tail}`);
+  }
+  return connection;
+}
+
+function lastLines(text: string, count: number): string {
+  return text.trim().split('\n').slice(-count).join('\n');
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise(resolve => setTimeout(resolve, ms).unref?.());
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, message: string, exit: Promise<void>, exitReason: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); }),
+      exit.then(() => { throw new Error(`${exitReason()} before it was ready`); }),
+    ]);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
+/** A factory for children of one spawn spec: every restart uses the same settings. */
+export function childFactoryFor(spec: ChildSpawnSpec): ChildFactory {
+  return events => {
+    if (spec.cwd) fs.mkdirSync(spec.cwd, { recursive: true });
+    return startChild(spec, events);
+  };
+}

@@ -1,0 +1,130 @@
+import { ALL_CAPABILITIES, CapabilityId } from './capabilities';
+
+export const SETTINGS_SECTION = 'playwrightBridge';
+
+export const BROWSERS = ['chrome', 'msedge', 'chromium', 'firefox', 'webkit'] as const;
+export type BrowserChoice = (typeof BROWSERS)[number];
+
+export type ProfileMode = 'persistent' | 'isolated';
+
+/** Everything the user can set that shapes the child and its browser. Validated, never raw. */
+export interface BridgeSettings {
+  browser: BrowserChoice;
+  executablePath: string | undefined;
+  headless: boolean;
+  profile: ProfileMode;
+  viewport: { width: number; height: number };
+  capabilities: CapabilityId[];
+  launchArgs: string[];
+  /** Empty means "under the extension's storage". */
+  outputDir: string | undefined;
+  outputMaxSizeMB: number;
+  actionTimeoutMs: number;
+  navigationTimeoutMs: number;
+  /** How long one tool call may take before the bridge gives up on it. */
+  callTimeoutSeconds: number;
+}
+
+export const DEFAULT_SETTINGS: BridgeSettings = {
+  browser: 'chrome',
+  executablePath: undefined,
+  headless: true,
+  profile: 'persistent',
+  viewport: { width: 1280, height: 720 },
+  capabilities: [],
+  launchArgs: [],
+  outputDir: undefined,
+  outputMaxSizeMB: 50,
+  actionTimeoutMs: 5000,
+  navigationTimeoutMs: 60000,
+  callTimeoutSeconds: 300,
+};
+
+/** A setting that could not be used as given; the default stands in and the user is told why. */
+export interface SettingProblem {
+  key: string;
+  message: string;
+}
+
+/** Reads one setting by its key below the section (for example `browser` or `capabilities.vision`). */
+export type SettingReader = (key: string) => unknown;
+
+/**
+ * Turns raw configuration values into settings. Never throws: a bad value falls back to its
+ * default and is reported, so one typo cannot keep the browser from starting.
+ */
+export function readSettings(read: SettingReader): { settings: BridgeSettings; problems: SettingProblem[] } {
+  const problems: SettingProblem[] = [];
+  const d = DEFAULT_SETTINGS;
+  const problem = (key: string, message: string) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message });
+
+  const browserRaw = read('browser');
+  let browser = d.browser;
+  if (browserRaw !== undefined) {
+    if (typeof browserRaw === 'string' && (BROWSERS as readonly string[]).includes(browserRaw)) browser = browserRaw as BrowserChoice;
+    else problem('browser', `must be one of ${BROWSERS.join(', ')}; got ${JSON.stringify(browserRaw)}. Using ${d.browser}.`);
+  }
+
+  const executablePath = optionalString(read('executablePath'));
+
+  const headless = bool(read('headless'), d.headless, 'headless', problem);
+
+  const profileRaw = read('profile');
+  let profile = d.profile;
+  if (profileRaw === 'persistent' || profileRaw === 'isolated') profile = profileRaw;
+  else if (profileRaw !== undefined) problem('profile', `must be "persistent" or "isolated"; got ${JSON.stringify(profileRaw)}. Using ${d.profile}.`);
+
+  let viewport = d.viewport;
+  const viewportRaw = read('viewport');
+  if (viewportRaw !== undefined && viewportRaw !== '') {
+    const parsed = parseViewport(viewportRaw);
+    if (parsed) viewport = parsed;
+    else problem('viewport', `must look like 1280x720 (each side 100 to 8000); got ${JSON.stringify(viewportRaw)}. Using ${d.viewport.width}x${d.viewport.height}.`);
+  }
+
+  const capabilities = ALL_CAPABILITIES.filter(id => bool(read(`capabilities.${id}`), false, `capabilities.${id}`, problem));
+
+  let launchArgs = d.launchArgs;
+  const argsRaw = read('launchArgs');
+  if (Array.isArray(argsRaw) && argsRaw.every(a => typeof a === 'string')) launchArgs = argsRaw.filter(a => a.trim() !== '');
+  else if (argsRaw !== undefined) problem('launchArgs', 'must be a list of strings. Ignoring it.');
+
+  const outputDir = optionalString(read('outputDir'));
+  const outputMaxSizeMB = num(read('outputMaxSizeMB'), d.outputMaxSizeMB, 1, 100000, 'outputMaxSizeMB', problem);
+  const actionTimeoutMs = num(read('timeouts.actionMs'), d.actionTimeoutMs, 100, 600000, 'timeouts.actionMs', problem);
+  const navigationTimeoutMs = num(read('timeouts.navigationMs'), d.navigationTimeoutMs, 1000, 600000, 'timeouts.navigationMs', problem);
+  const callTimeoutSeconds = num(read('timeouts.callSeconds'), d.callTimeoutSeconds, 5, 3600, 'timeouts.callSeconds', problem);
+
+  return {
+    settings: { browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB, actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds },
+    problems,
+  };
+}
+
+export function parseViewport(raw: unknown): { width: number; height: number } | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const m = /^\s*(\d+)\s*[x×,]\s*(\d+)\s*$/i.exec(raw);
+  if (!m) return undefined;
+  const width = Number(m[1]);
+  const height = Number(m[2]);
+  if (width < 100 || height < 100 || width > 8000 || height > 8000) return undefined;
+  return { width, height };
+}
+
+function optionalString(raw: unknown): string | undefined {
+  return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined;
+}
+
+function bool(raw: unknown, fallback: boolean, key: string, problem: (k: string, m: string) => void): boolean {
+  if (raw === undefined) return fallback;
+  if (typeof raw === 'boolean') return raw;
+  problem(key, `must be true or false; got ${JSON.stringify(raw)}. Using ${fallback}.`);
+  return fallback;
+}
+
+function num(raw: unknown, fallback: number, min: number, max: number, key: string, problem: (k: string, m: string) => void): number {
+  if (raw === undefined) return fallback;
+  if (typeof raw === 'number' && Number.isFinite(raw) && raw >= min && raw <= max) return raw;
+  problem(key, `must be a number from ${min} to ${max}; got ${JSON.stringify(raw)}. Using ${fallback}.`);
+  return fallback;
+}

@@ -1,0 +1,271 @@
+import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { BrowserStateParams, browserLostNotice } from './childProtocol';
+import { ChildConnection, ChildEvents, ChildFactory, NotSentError } from './childProcess';
+import { Emitter } from './emitter';
+
+export type BridgeState = 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'disposed';
+
+export interface BridgeStatus {
+  state: BridgeState;
+  /** Which child this is: 1 for the first, one more for each restart. */
+  generation: number;
+  /** Why the state is what it is, for people (a failure, an exit). */
+  detail?: string;
+  pid?: number;
+}
+
+export interface SupervisorOptions {
+  factory: ChildFactory;
+  log: (line: string) => void;
+  /** Upper bound on one start: spawn, initialize and tools/list. */
+  readyTimeoutMs?: number;
+  /** Wait before each retry after failed starts (the last one repeats). */
+  backoffMs?: number[];
+  /** How long one tool call may run. Read per call so a settings change applies at once. */
+  callTimeoutMs: () => number;
+  now?: () => number;
+}
+
+export interface SupervisedCallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super('The call was cancelled.');
+  }
+}
+
+/**
+ * Keeps one child alive for every door. Starts it on first use; after it dies, the calls that
+ * find it dead share one bounded restart, are forwarded exactly once to the replacement once it
+ * has proven ready, and the first result after a restart tells the model its state was lost.
+ */
+export class Supervisor {
+  private factory: ChildFactory;
+  private current: ChildConnection | undefined;
+  private starting: Promise<ChildConnection> | undefined;
+  private generation = 0;
+  private failures = 0;
+  private retryAt = 0;
+  private lastFailure: string | undefined;
+  private lostNotice: string | undefined;
+  private cachedTools: Tool[] | undefined;
+  private disposing: Promise<void> | undefined;
+  private currentStatus: BridgeStatus = { state: 'idle', generation: 0 };
+
+  private readonly stateEmitter = new Emitter<BridgeStatus>();
+  private readonly toolsEmitter = new Emitter<Tool[]>();
+  private readonly browserEmitter = new Emitter<BrowserStateParams>();
+  readonly onDidChangeStatus = this.stateEmitter.event;
+  readonly onDidChangeTools = this.toolsEmitter.event;
+  readonly onBrowserState = this.browserEmitter.event;
+
+  private readonly readyTimeoutMs: number;
+  private readonly backoffMs: number[];
+  private readonly now: () => number;
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.factory = options.factory;
+    this.readyTimeoutMs = options.readyTimeoutMs ?? 45000;
+    this.backoffMs = options.backoffMs ?? [1000, 2000, 5000, 10000, 30000];
+    this.now = options.now ?? Date.now;
+  }
+
+  get status(): BridgeStatus {
+    return this.currentStatus;
+  }
+
+  /** The child's tools, starting it if needed. */
+  async listTools(): Promise<Tool[]> {
+    await this.ready();
+    return this.cachedTools ?? [];
+  }
+
+  async callTool(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions = {}): Promise<CallToolResult> {
+    // A call is sent at most once. Only a call that provably never left us (the child had already
+    // gone) is sent again, to the replacement, and only once more.
+    for (let attempt = 0; ; attempt++) {
+      const connection = await this.ready();
+      if (options.signal?.aborted) throw new CancelledError();
+      const notice = this.lostNotice;
+      this.lostNotice = undefined;
+      let result: CallToolResult;
+      try {
+        result = await connection.callTool(name, args, {
+          signal: options.signal,
+          timeoutMs: this.options.callTimeoutMs(),
+          onProgress: options.onProgress,
+        });
+      } catch (error) {
+        if (notice && !this.lostNotice) this.lostNotice = notice;
+        if (error instanceof NotSentError && attempt === 0) continue;
+        if (options.signal?.aborted) throw new CancelledError();
+        if (connection.exited || error instanceof NotSentError) {
+          return errorResult(`The browser process stopped while running ${name}: ${this.currentStatus.detail ?? 'it exited'}. ` +
+            'The call may or may not have taken effect. The next call starts a fresh browser; earlier pages and state are gone.');
+        }
+        if (isTimeout(error)) {
+          return errorResult(`${name} did not finish within ${Math.round(this.options.callTimeoutMs() / 1000)} s and was abandoned. ` +
+            'The page may still be busy; take a snapshot to see where it is, or raise playwrightBridge.timeouts.callSeconds.');
+        }
+        throw error;
+      }
+      if (notice) result = { ...result, content: [{ type: 'text', text: notice }, ...(result.content ?? [])] };
+      return result;
+    }
+  }
+
+  /**
+   * Replaces the child now (the Restart Browser command). With a factory, the replacement uses it
+   * (new settings); otherwise it uses the same settings as before.
+   */
+  async restart(reason: string, factory?: ChildFactory): Promise<void> {
+    this.assertNotDisposed();
+    const old = await this.detachCurrent();
+    if (factory) this.factory = factory;
+    if (old) {
+      this.lostNotice = browserLostNotice(`the browser was restarted (${reason}).`);
+      this.options.log(`Restarting (${reason}): stopping child ${old.pid}`);
+      await old.dispose();
+    }
+    this.failures = 0;
+    this.retryAt = 0;
+    await this.ready();
+  }
+
+  /** Ends the child and everything below it. Safe to call more than once. */
+  dispose(): Promise<void> {
+    if (!this.disposing) {
+      this.disposing = (async () => {
+        this.setStatus({ state: 'disposed', generation: this.generation });
+        const old = await this.detachCurrent();
+        await old?.dispose();
+        this.stateEmitter.dispose();
+        this.toolsEmitter.dispose();
+        this.browserEmitter.dispose();
+      })();
+    }
+    return this.disposing;
+  }
+
+  /** The ready child, starting one if there is none (shared by every caller that asks meanwhile). */
+  private ready(): Promise<ChildConnection> {
+    this.assertNotDisposed();
+    if (this.current && !this.current.exited) return Promise.resolve(this.current);
+    if (!this.starting) {
+      const waitMs = this.retryAt - this.now();
+      if (this.lastFailure && waitMs > 0) {
+        return Promise.reject(new Error(`${this.lastFailure}\nThe bridge tries again in ${Math.ceil(waitMs / 1000)} s, or now with the command "Playwright Bridge: Restart Browser".`));
+      }
+      this.starting = this.start().finally(() => (this.starting = undefined));
+    }
+    return this.starting;
+  }
+
+  private async start(): Promise<ChildConnection> {
+    const generation = ++this.generation;
+    this.setStatus({ state: generation > 1 ? 'restarting' : 'starting', generation });
+    const events: ChildEvents = {
+      onExit: why => this.onChildExit(generation, why),
+      onToolsChanged: () => void this.refreshTools(generation),
+      onBrowserState: state => this.browserEmitter.fire(state),
+      onStderr: line => this.options.log(`[child ${generation}] ${line}`),
+    };
+    let connection: ChildConnection | undefined;
+    const pending = this.factory(events);
+    try {
+      connection = await withDeadline(pending, this.readyTimeoutMs, 'start');
+      const tools = await withDeadline(connection.listTools(), this.readyTimeoutMs, 'tools/list');
+      if (this.disposing) throw new Error('Playwright Bridge was shut down while the browser was starting.');
+      if (connection.exited) throw new Error('the child exited right after it started');
+      const changed = !sameToolNames(this.cachedTools, tools);
+      this.cachedTools = tools;
+      this.current = connection;
+      this.failures = 0;
+      this.lastFailure = undefined;
+      this.setStatus({ state: 'ready', generation, pid: connection.pid });
+      this.options.log(`Child ${generation} ready (pid ${connection.pid}, ${tools.length} tools)`);
+      if (changed) this.toolsEmitter.fire(tools);
+      return connection;
+    } catch (error) {
+      // Whatever half-started is killed, including a start that answers after the deadline.
+      if (connection) void connection.dispose(0);
+      else pending.then(late => late.dispose(0), () => undefined);
+      const delay = this.backoffMs[Math.min(this.failures, this.backoffMs.length - 1)];
+      this.failures++;
+      this.retryAt = this.now() + delay;
+      const message = `Playwright Bridge could not start its browser server: ${(error as Error).message}`;
+      this.lastFailure = message;
+      this.options.log(message);
+      if (!this.disposing) this.setStatus({ state: 'failed', generation, detail: message });
+      throw new Error(message);
+    }
+  }
+
+  private onChildExit(generation: number, why: string): void {
+    if (!this.current || generation !== this.generation || this.disposing) return;
+    this.options.log(`Child ${generation} stopped: ${why}`);
+    const dead = this.current;
+    this.current = undefined;
+    this.lostNotice = browserLostNotice(`the browser process stopped unexpectedly (${why}).`);
+    this.setStatus({ state: 'idle', generation, detail: `stopped unexpectedly: ${why}; the next call starts a new browser` });
+    void dead.dispose(0);
+  }
+
+  private async refreshTools(generation: number): Promise<void> {
+    const connection = this.current;
+    if (!connection || generation !== this.generation) return;
+    try {
+      const tools = await connection.listTools();
+      this.cachedTools = tools;
+      this.toolsEmitter.fire(tools);
+    } catch (error) {
+      this.options.log(`Could not refresh the tool list: ${(error as Error).message}`);
+    }
+  }
+
+  private async detachCurrent(): Promise<ChildConnection | undefined> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    const old = this.current;
+    this.current = undefined;
+    return old;
+  }
+
+  private setStatus(status: BridgeStatus): void {
+    if (this.currentStatus.state === 'disposed') return;
+    this.currentStatus = status;
+    this.stateEmitter.fire(status);
+  }
+
+  private assertNotDisposed(): void {
+    if (this.disposing) throw new Error('Playwright Bridge has shut down; reload the window to use it again.');
+  }
+}
+
+export function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+function sameToolNames(a: Tool[] | undefined, b: Tool[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  const names = new Set(a.map(t => t.name));
+  return b.every(t => names.has(t.name));
+}
+
+function isTimeout(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: number }).code === -32001;
+}
+
+async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms); }),
+    ]);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}

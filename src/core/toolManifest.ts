@@ -1,0 +1,89 @@
+import { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CapabilityId } from './capabilities';
+import { SETTINGS_SECTION } from './settings';
+
+/** One entry of `contributes.languageModelTools`, as VS Code reads it. */
+export interface ManifestTool {
+  name: string;
+  displayName: string;
+  toolReferenceName: string;
+  canBeReferencedInPrompt: boolean;
+  userDescription: string;
+  modelDescription: string;
+  tags: string[];
+  when?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export function capabilityWhenClause(capability: CapabilityId): string {
+  return `config.${SETTINGS_SECTION}.capabilities.${capability}`;
+}
+
+/**
+ * Which capability group each tool belongs to, from the tool lists of a child with no optional
+ * capability and of children with exactly one. Tools of the default set map to undefined.
+ */
+export function capabilityOfTools(defaultNames: Iterable<string>, namesByCapability: Map<CapabilityId, Iterable<string>>): Map<string, CapabilityId | undefined> {
+  const result = new Map<string, CapabilityId | undefined>();
+  for (const name of defaultNames) result.set(name, undefined);
+  for (const [capability, names] of namesByCapability) {
+    for (const name of names) if (!result.has(name)) result.set(name, capability);
+  }
+  return result;
+}
+
+/** The manifest entry for one tool of the child; the schema is kept as the child publishes it. */
+export function manifestEntry(tool: Tool, capability: CapabilityId | undefined): ManifestTool {
+  const title = tool.annotations?.title ?? tool.title ?? tool.name;
+  const { $schema: _ignored, ...inputSchema } = tool.inputSchema as Record<string, unknown>;
+  const entry: ManifestTool = {
+    name: tool.name,
+    displayName: title,
+    toolReferenceName: tool.name,
+    canBeReferencedInPrompt: true,
+    userDescription: title,
+    modelDescription: tool.description ?? title,
+    tags: ['playwright', 'browser', ...(capability ? [`playwright-${capability}`] : [])],
+    inputSchema,
+  };
+  if (capability) entry.when = capabilityWhenClause(capability);
+  return entry;
+}
+
+export function buildManifest(tools: Tool[], capabilities: Map<string, CapabilityId | undefined>): ManifestTool[] {
+  return tools.map(tool => manifestEntry(tool, capabilities.get(tool.name))).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Is a manifest tool offered while these capability groups are on? Mirrors VS Code's `when`. */
+export function isToolEnabled(entry: Pick<ManifestTool, 'when'>, enabledCapabilities: readonly string[]): boolean {
+  if (!entry.when) return true;
+  const prefix = `config.${SETTINGS_SECTION}.capabilities.`;
+  if (!entry.when.startsWith(prefix)) return false;
+  return enabledCapabilities.includes(entry.when.slice(prefix.length));
+}
+
+/** Every difference between two manifests, one line each: empty when they agree. */
+export function diffManifests(expected: ManifestTool[], actual: ManifestTool[]): string[] {
+  const differences: string[] = [];
+  const actualByName = new Map(actual.map(entry => [entry.name, entry]));
+  const expectedNames = new Set(expected.map(entry => entry.name));
+  for (const entry of expected) {
+    const other = actualByName.get(entry.name);
+    if (!other) {
+      differences.push(`${entry.name}: published by the child but missing from package.json`);
+      continue;
+    }
+    for (const key of Object.keys({ ...entry, ...other }) as (keyof ManifestTool)[]) {
+      if (stableJson(entry[key]) !== stableJson(other[key])) differences.push(`${entry.name}: ${key} differs`);
+    }
+  }
+  for (const entry of actual) {
+    if (!expectedNames.has(entry.name)) differences.push(`${entry.name}: in package.json but not published by the child`);
+  }
+  return differences;
+}
+
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+}

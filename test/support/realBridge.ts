@@ -1,0 +1,95 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { childFactoryFor } from '../../src/core/childProcess';
+import { buildChildConfig, childSpawnSpec, ChildConfig } from '../../src/core/childConfig';
+import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings';
+import { Supervisor } from '../../src/core/supervisor';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const CHILD_SCRIPT = path.join(REPO_ROOT, 'dist', 'child.js');
+export const TEST_BROWSER = process.env.PLAYWRIGHT_BRIDGE_TEST_BROWSER ?? '/usr/bin/chromium';
+
+export interface RealBridge {
+  supervisor: Supervisor;
+  config: ChildConfig;
+  logs: string[];
+  /** A folder unique to this bridge: every process of its tree names it (argv or environment). */
+  scratch: string;
+  dispose(): Promise<void>;
+}
+
+/** A supervisor over the real child and Debian's Chromium, with every file it writes in a scratch folder. */
+export function makeRealBridge(overrides: Partial<BridgeSettings> = {}): RealBridge {
+  if (!fs.existsSync(TEST_BROWSER)) throw new Error(`No browser at ${TEST_BROWSER}: install it (apt-get install -y chromium) or set PLAYWRIGHT_BRIDGE_TEST_BROWSER.`);
+  if (!fs.existsSync(CHILD_SCRIPT)) throw new Error(`${CHILD_SCRIPT} is missing: run the build first (npm test does).`);
+  // Short on purpose: Chromium's socket paths must stay under ~107 characters.
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-'));
+  const settings: BridgeSettings = {
+    ...DEFAULT_SETTINGS,
+    browser: 'chromium',
+    executablePath: TEST_BROWSER,
+    profile: 'isolated',
+    ...overrides,
+  };
+  const workspace = path.join(scratch, 'ws');
+  fs.mkdirSync(workspace);
+  const config = buildChildConfig(settings, { storageDir: path.join(scratch, 'storage'), workspaceFolders: [workspace] });
+  const tmpDir = path.join(scratch, 'tmp');
+  fs.mkdirSync(tmpDir);
+  const spec = childSpawnSpec(config, {
+    execPath: process.execPath,
+    childScript: CHILD_SCRIPT,
+    baseEnv: { ...process.env, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') },
+    tmpDir,
+  });
+  const logs: string[] = [];
+  const supervisor = new Supervisor({
+    factory: childFactoryFor(spec),
+    log: line => logs.push(line),
+    callTimeoutMs: () => 60000,
+    backoffMs: [200, 500],
+  });
+  return {
+    supervisor,
+    config,
+    logs,
+    scratch,
+    async dispose() {
+      await supervisor.dispose();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Pids of live processes whose command line or environment names `marker`. */
+export function processesMentioning(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      const cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      let environ = '';
+      try { environ = fs.readFileSync(`/proc/${name}/environ`, 'utf8'); } catch { /* not ours to read */ }
+      if (cmdline.includes(marker) || environ.includes(marker)) found.push(Number(name));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return found;
+}
+
+export function textOf(result: CallToolResult): string {
+  return (result.content ?? []).filter(part => part.type === 'text').map(part => (part as { text: string }).text).join('\n');
+}
+
+export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise(resolve => setTimeout(resolve, 50));
+  }
+}
