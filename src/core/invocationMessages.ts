@@ -1,0 +1,120 @@
+/**
+ * What the person sees before and while a tool runs: one line naming the key argument, and for
+ * tools that run code or touch files, a confirmation that shows exactly the code or the paths.
+ */
+export interface InvocationPresentation {
+  invocationMessage: string;
+  /** Markdown. Present only for calls that need the person's explicit yes. */
+  confirmation?: { title: string; message: string };
+}
+
+type Args = Record<string, unknown>;
+
+/** Tools that run code the model wrote, with what they run it in. */
+const CODE_TOOLS: Record<string, { argument: string; where: string }> = {
+  browser_run_code_unsafe: { argument: 'code', where: 'in the browser bridge process with full Playwright access (it can read and write files and run programs)' },
+  browser_evaluate: { argument: 'function', where: 'inside the page' },
+};
+
+/** Tools that read or send local files, and the argument that names them. */
+const FILE_READ_TOOLS: Record<string, string> = {
+  browser_file_upload: 'paths',
+  browser_drop: 'paths',
+  browser_set_storage_state: 'filename',
+};
+
+export function presentInvocation(toolName: string, displayName: string, rawArgs: unknown): InvocationPresentation {
+  const args: Args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Args) : {};
+  const invocationMessage = describeCall(toolName, displayName, args);
+  return { invocationMessage, confirmation: confirmationFor(toolName, displayName, args) };
+}
+
+function describeCall(toolName: string, displayName: string, args: Args): string {
+  const el = elementOf(args);
+  switch (toolName) {
+    case 'browser_navigate': return `Opening ${short(args.url)}`;
+    case 'browser_navigate_back': return 'Going back to the previous page';
+    case 'browser_click': return `${args.doubleClick ? 'Double-clicking' : 'Clicking'} ${el}`;
+    case 'browser_hover': return `Hovering over ${el}`;
+    case 'browser_type': return `Typing ${quote(args.text)} into ${el}${args.submit ? ' and submitting' : ''}`;
+    case 'browser_press_key': return `Pressing ${short(args.key)}`;
+    case 'browser_select_option': return `Selecting ${Array.isArray(args.values) ? args.values.map(quote).join(', ') : quote(args.values)} in ${el}`;
+    case 'browser_fill_form': return `Filling ${Array.isArray(args.fields) ? args.fields.length : 'the'} form field${Array.isArray(args.fields) && args.fields.length === 1 ? '' : 's'}`;
+    case 'browser_snapshot': return 'Reading the page structure';
+    case 'browser_take_screenshot': return `Taking a screenshot${el !== 'the page' ? ` of ${el}` : args.fullPage ? ' of the full page' : ''}`;
+    case 'browser_tabs': return `Tabs: ${short(args.action)}${args.index !== undefined ? ` #${args.index}` : ''}${args.url ? ` ${short(args.url)}` : ''}`;
+    case 'browser_wait_for': return args.text ? `Waiting for ${quote(args.text)}` : args.textGone ? `Waiting for ${quote(args.textGone)} to disappear` : `Waiting ${short(args.time)} s`;
+    case 'browser_console_messages': return 'Reading console messages';
+    case 'browser_network_requests': return 'Reading network requests';
+    case 'browser_close': return 'Closing the browser';
+    default: {
+      const key = ['url', 'key', 'text', 'name', 'pattern', 'filename'].find(k => typeof args[k] === 'string');
+      const target = elementOf(args);
+      return `${displayName}${key ? `: ${short(args[key])}` : target !== 'the page' ? `: ${target}` : ''}`;
+    }
+  }
+}
+
+function confirmationFor(toolName: string, displayName: string, args: Args): InvocationPresentation['confirmation'] {
+  const code = CODE_TOOLS[toolName];
+  if (code) {
+    const source = typeof args[code.argument] === 'string' ? (args[code.argument] as string) : undefined;
+    const file = typeof args.filename === 'string' ? args.filename : undefined;
+    const what = file && (toolName === 'browser_run_code_unsafe' || !source) ? `the code in the file \`${file}\`` : 'this code';
+    return {
+      title: `Run code ${code.where.startsWith('inside') ? 'in the page' : 'with full Playwright access'}?`,
+      message: `${displayName} will run ${what} ${code.where}${el(args)}:\n\n${fence(source ?? '(no code given)')}`,
+    };
+  }
+  const readArg = FILE_READ_TOOLS[toolName];
+  if (readArg) {
+    const paths = pathsOf(args[readArg]);
+    return {
+      title: 'Let the browser read local files?',
+      message: `${displayName} will give the page ${paths.length ? `these files:\n\n${paths.map(p => `- \`${p}\``).join('\n')}` : 'the files it is asked for'}`,
+    };
+  }
+  if (typeof args.filename === 'string') {
+    return { title: 'Write a file?', message: `${displayName} will write \`${args.filename}\` (relative names are resolved against the workspace folder).` };
+  }
+  return undefined;
+}
+
+function el(args: Args): string {
+  const element = elementOf(args);
+  return element === 'the page' ? '' : ` on ${element}`;
+}
+
+function elementOf(args: Args): string {
+  const description = typeof args.element === 'string' && args.element.trim() ? args.element.trim() : undefined;
+  const target = typeof args.target === 'string' ? args.target : undefined;
+  if (description && target) return `“${truncate(description, 60)}” (${truncate(target, 40)})`;
+  if (description) return `“${truncate(description, 60)}”`;
+  if (target) return truncate(target, 60);
+  return 'the page';
+}
+
+function pathsOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  return typeof value === 'string' ? [value] : [];
+}
+
+function quote(value: unknown): string {
+  return `"${truncate(String(value ?? ''), 60)}"`;
+}
+
+function short(value: unknown): string {
+  return truncate(String(value ?? ''), 100);
+}
+
+function truncate(text: string, max: number): string {
+  const oneLine = text.replace(/\s+/g, ' ');
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}
+
+/** A Markdown code block no content can break out of. */
+function fence(code: string): string {
+  const longestRun = Math.max(2, ...(code.match(/`+/g) ?? []).map(run => run.length));
+  const marks = '`'.repeat(longestRun + 1);
+  return `${marks}js\n${code}\n${marks}`;
+}

@@ -1,0 +1,48 @@
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { stripAnsi } from './ansi';
+import { fitImage, ImageLimits, MODEL_IMAGE_LIMITS } from './imageDownscale';
+
+/** A tool result part, free of `vscode`: the glue turns these into language-model parts. */
+export type BridgePart =
+  | { kind: 'text'; text: string }
+  | { kind: 'image'; mimeType: string; data: Uint8Array };
+
+/**
+ * Turns an MCP tool result into what the model should read: text without terminal colours, images
+ * that fit model limits, other content described in words, and a failure that says it failed.
+ */
+export function convertToolResult(toolName: string, result: CallToolResult, limits: ImageLimits = MODEL_IMAGE_LIMITS): BridgePart[] {
+  const parts: BridgePart[] = [];
+  for (const item of result.content ?? []) {
+    switch (item.type) {
+      case 'text':
+        parts.push({ kind: 'text', text: stripAnsi(item.text) });
+        break;
+      case 'image': {
+        const fitted = fitImage(Buffer.from(item.data, 'base64'), item.mimeType, limits);
+        parts.push({ kind: 'image', mimeType: fitted.mimeType, data: fitted.data });
+        if (fitted.note) parts.push({ kind: 'text', text: fitted.note });
+        break;
+      }
+      case 'resource': {
+        const resource = item.resource as { uri: string; text?: string; mimeType?: string };
+        parts.push({ kind: 'text', text: resource.text !== undefined ? stripAnsi(resource.text) : `Resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}` });
+        break;
+      }
+      case 'resource_link':
+        parts.push({ kind: 'text', text: `Link: ${item.uri}${item.description ? ` — ${item.description}` : ''}` });
+        break;
+      default:
+        parts.push({ kind: 'text', text: `(${item.type} content omitted)` });
+    }
+  }
+  if (result.isError) {
+    const firstText = parts.findIndex(part => part.kind === 'text');
+    const detail = firstText >= 0 ? (parts[firstText] as { text: string }).text.replace(/^#+\s*Error\s*\n/, '') : 'no reason was given';
+    const headline = `The tool ${toolName} failed: ${detail}`;
+    if (firstText >= 0) parts[firstText] = { kind: 'text', text: headline };
+    else parts.unshift({ kind: 'text', text: headline });
+  }
+  if (!parts.length) parts.push({ kind: 'text', text: `${toolName} finished with no output.` });
+  return parts;
+}

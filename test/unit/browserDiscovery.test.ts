@@ -1,0 +1,48 @@
+import * as assert from 'assert';
+import { describeLaunchFailure, planBrowserLaunch } from '../../src/core/browserDiscovery';
+
+describe('browser discovery', () => {
+  it('uses Playwright channels for branded browsers', () => {
+    assert.deepStrictEqual(planBrowserLaunch('chrome', undefined, () => false, 'linux').channel, 'chrome');
+    assert.deepStrictEqual(planBrowserLaunch('msedge', undefined, () => false, 'linux').channel, 'msedge');
+  });
+
+  it('finds the system Chromium before Playwright\'s own download', () => {
+    const plan = planBrowserLaunch('chromium', undefined, p => p === '/usr/bin/chromium-browser', 'linux');
+    assert.strictEqual(plan.executablePath, '/usr/bin/chromium-browser');
+    const none = planBrowserLaunch('chromium', undefined, () => false, 'linux');
+    assert.strictEqual(none.executablePath, undefined);
+    assert.deepStrictEqual(none.tried, ['/usr/bin/chromium (not found)', '/usr/bin/chromium-browser (not found)', '/snap/bin/chromium (not found)', "Playwright's own Chromium download"]);
+  });
+
+  it('lets the executable path setting win for every browser', () => {
+    const plan = planBrowserLaunch('firefox', '/opt/ff/firefox', () => false, 'linux');
+    assert.strictEqual(plan.engine, 'firefox');
+    assert.strictEqual(plan.executablePath, '/opt/ff/firefox');
+  });
+
+  it('says what was tried and how to fix a missing Chrome', () => {
+    const plan = planBrowserLaunch('chrome', undefined, () => false, 'linux');
+    const message = describeLaunchFailure(plan, new Error("\u001b[31mChromium distribution 'chrome' is not found at /opt/google/chrome/chrome\u001b[39m\nRun \"npx playwright install chrome\""), 'linux');
+    assert.match(message, /^Playwright Bridge could not start Google Chrome\./);
+    assert.match(message, /Tried: Google Chrome where it installs by default/);
+    assert.match(message, /Error: Chromium distribution 'chrome' is not found at \/opt\/google\/chrome\/chrome$/m);
+    assert.match(message, /Install Google Chrome, or run the command "Playwright Bridge: Install Browser"/);
+    assert.match(message, /playwrightBridge\.executablePath/);
+    assert.doesNotMatch(message, /\u001b/);
+  });
+
+  it('points at the setting when the executable path is wrong', () => {
+    const plan = planBrowserLaunch('chromium', '/nope/chromium', () => false, 'linux');
+    const message = describeLaunchFailure(plan, new Error("Failed to launch chromium because executable doesn't exist at /nope/chromium"), 'linux');
+    assert.match(message, /Tried: the executable path you set: \/nope\/chromium/);
+    assert.match(message, /Check the setting playwrightBridge.executablePath: nothing runnable is at \/nope\/chromium/);
+  });
+
+  it('explains a locked profile, a missing display and the root sandbox', () => {
+    const plan = planBrowserLaunch('chromium', '/usr/bin/chromium', () => true, 'linux');
+    assert.match(describeLaunchFailure(plan, new Error('Failed to create a ProcessSingleton for your profile directory'), 'linux'), /profile to "isolated"/);
+    assert.match(describeLaunchFailure(plan, new Error('Missing X server or $DISPLAY'), 'linux'), /turn on playwrightBridge.headless/);
+    assert.match(describeLaunchFailure(plan, new Error('Running as root without --no-sandbox is not supported'), 'linux'), /--no-sandbox/);
+  });
+});

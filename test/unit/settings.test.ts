@@ -1,0 +1,83 @@
+import * as assert from 'assert';
+import * as path from 'path';
+import { buildChildConfig, childSpawnSpec, CHILD_CONFIG_ENV } from '../../src/core/childConfig';
+import { DEFAULT_SETTINGS, readSettings } from '../../src/core/settings';
+
+function fromObject(values: Record<string, unknown>) {
+  return readSettings(key => values[key]);
+}
+
+describe('settings', () => {
+  it('uses the defaults when nothing is set', () => {
+    const { settings, problems } = fromObject({});
+    assert.deepStrictEqual(settings, DEFAULT_SETTINGS);
+    assert.deepStrictEqual(problems, []);
+    assert.strictEqual(settings.headless, true, 'headless by default: the panel is where people watch');
+  });
+
+  it('reads every setting', () => {
+    const { settings, problems } = fromObject({
+      browser: 'msedge', executablePath: ' /opt/edge ', headless: false, profile: 'isolated', viewport: '1024x768',
+      'capabilities.vision': true, 'capabilities.pdf': false, 'capabilities.storage': true, launchArgs: ['--lang=de', ''],
+      outputDir: '/tmp/out', outputMaxSizeMB: 10, 'timeouts.actionMs': 2000, 'timeouts.navigationMs': 30000, 'timeouts.callSeconds': 60,
+    });
+    assert.deepStrictEqual(problems, []);
+    assert.deepStrictEqual(settings, {
+      browser: 'msedge', executablePath: '/opt/edge', headless: false, profile: 'isolated', viewport: { width: 1024, height: 768 },
+      capabilities: ['vision', 'storage'], launchArgs: ['--lang=de'], outputDir: '/tmp/out', outputMaxSizeMB: 10,
+      actionTimeoutMs: 2000, navigationTimeoutMs: 30000, callTimeoutSeconds: 60,
+    });
+  });
+
+  it('falls back to the default for a bad value and says which setting and why', () => {
+    const { settings, problems } = fromObject({ browser: 'netscape', viewport: '12x9999', 'timeouts.callSeconds': -1, headless: 'yes', launchArgs: '--foo' });
+    assert.strictEqual(settings.browser, 'chrome');
+    assert.deepStrictEqual(settings.viewport, DEFAULT_SETTINGS.viewport);
+    assert.strictEqual(settings.callTimeoutSeconds, DEFAULT_SETTINGS.callTimeoutSeconds);
+    assert.strictEqual(settings.headless, true);
+    assert.deepStrictEqual(problems.map(p => p.key), [
+      'playwrightBridge.browser', 'playwrightBridge.headless', 'playwrightBridge.viewport', 'playwrightBridge.launchArgs', 'playwrightBridge.timeouts.callSeconds',
+    ]);
+    assert.match(problems[0].message, /must be one of chrome, msedge, chromium, firefox, webkit; got "netscape"/);
+  });
+});
+
+describe('settings to child config', () => {
+  const paths = { storageDir: '/storage/ws1', workspaceFolders: ['/home/me/project'] };
+
+  it('keeps a persistent profile per workspace under the extension storage, never the shared default', () => {
+    const config = buildChildConfig(DEFAULT_SETTINGS, paths, false);
+    assert.strictEqual(config.userDataDir, path.join('/storage/ws1', 'profile', 'chrome'));
+    assert.strictEqual(config.mcp.outputDir, path.join('/storage/ws1', 'output'));
+    assert.strictEqual(config.mcp.outputMaxSize, 50 * 1024 * 1024);
+    assert.deepStrictEqual(config.roots, ['/home/me/project']);
+    assert.strictEqual(config.chromiumSandbox, true);
+    assert.strictEqual(config.mcp.timeouts.idle, 0);
+  });
+
+  it('passes capabilities, viewport, arguments and timeouts through', () => {
+    const { settings } = readSettings(key => ({ profile: 'isolated', 'capabilities.network': true, viewport: '800x600', launchArgs: ['--lang=fr'], 'timeouts.actionMs': 1234, outputDir: '/out' } as Record<string, unknown>)[key]);
+    const config = buildChildConfig(settings, paths, false);
+    assert.strictEqual(config.userDataDir, undefined);
+    assert.deepStrictEqual(config.mcp.capabilities, ['network']);
+    assert.deepStrictEqual(config.viewport, { width: 800, height: 600 });
+    assert.deepStrictEqual(config.launchArgs, ['--lang=fr']);
+    assert.strictEqual(config.mcp.timeouts.action, 1234);
+    assert.strictEqual(config.mcp.outputDir, '/out');
+  });
+
+  it('turns the Chromium sandbox off when running as root', () => {
+    assert.strictEqual(buildChildConfig(DEFAULT_SETTINGS, paths, true).chromiumSandbox, false);
+  });
+
+  it('starts the child with the editor runtime as Node, its config in the environment and a short temp folder', () => {
+    const config = buildChildConfig(DEFAULT_SETTINGS, paths, false);
+    const spec = childSpawnSpec(config, { execPath: '/opt/code/code', childScript: '/ext/dist/child.js', baseEnv: { PATH: '/bin' }, tmpDir: '/tmp/x/../y' });
+    assert.strictEqual(spec.command, '/opt/code/code');
+    assert.deepStrictEqual(spec.args, ['/ext/dist/child.js']);
+    assert.strictEqual(spec.env.ELECTRON_RUN_AS_NODE, '1');
+    assert.strictEqual(spec.env.TMPDIR, '/tmp/y', 'no ".." in TMPDIR: downloads never finish with one');
+    assert.deepStrictEqual(JSON.parse(spec.env[CHILD_CONFIG_ENV]!), config);
+    assert.strictEqual(spec.cwd, config.mcp.outputDir);
+  });
+});

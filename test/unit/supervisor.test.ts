@@ -1,0 +1,222 @@
+import * as assert from 'assert';
+import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallOptions, ChildConnection, ChildEvents, NotSentError } from '../../src/core/childProcess';
+import { Supervisor, BridgeState } from '../../src/core/supervisor';
+
+/**
+ * A scripted child: the supervisor's state machine is the unit here, so the child is a stand-in
+ * whose deaths, slow starts and failures the test controls exactly.
+ */
+class ScriptedChild implements ChildConnection {
+  static nextPid = 1000;
+  readonly pid = ScriptedChild.nextPid++;
+  exited = false;
+  disposeCount = 0;
+  readonly calls: { name: string; args: unknown }[] = [];
+  private held: { reject(error: Error): void }[] = [];
+  holdCalls = false;
+  failListTools = false;
+
+  constructor(readonly events: ChildEvents, readonly tools: Tool[]) {}
+
+  async listTools(): Promise<Tool[]> {
+    if (this.failListTools) throw new Error('tools/list answered garbage');
+    return this.tools;
+  }
+
+  callTool(name: string, args: Record<string, unknown> | undefined, _options: CallOptions): Promise<CallToolResult> {
+    if (this.exited) return Promise.reject(new NotSentError('gone'));
+    this.calls.push({ name, args });
+    if (this.holdCalls) return new Promise((_, reject) => this.held.push({ reject }));
+    return Promise.resolve({ content: [{ type: 'text', text: `${name} done by ${this.pid}` }] });
+  }
+
+  /** The process dies: calls in flight fail as a closed connection does, and the exit is reported. */
+  die(): void {
+    this.exited = true;
+    for (const call of this.held.splice(0)) call.reject(new Error('MCP error -32000: Connection closed'));
+    this.events.onExit('the child process was killed by SIGKILL');
+  }
+
+  async dispose(): Promise<void> {
+    this.disposeCount++;
+    this.exited = true;
+  }
+}
+
+const TOOLS: Tool[] = [{ name: 'browser_navigate', inputSchema: { type: 'object' } }];
+
+interface Script {
+  /** Per start attempt: 'ok', 'fail' (spawn error), 'badlist' (tools/list fails), or a promise gate. */
+  plan: ('ok' | 'fail' | 'badlist' | Promise<void>)[];
+}
+
+function harness(script: Script = { plan: [] }) {
+  const children: ScriptedChild[] = [];
+  let clock = 0;
+  let attempts = 0;
+  const states: BridgeState[] = [];
+  const supervisor = new Supervisor({
+    factory: async events => {
+      const step = script.plan[attempts++] ?? 'ok';
+      if (step instanceof Promise) await step;
+      if (step === 'fail') throw new Error('spawn ENOENT');
+      const child = new ScriptedChild(events, TOOLS);
+      if (step === 'badlist') child.failListTools = true;
+      children.push(child);
+      return child;
+    },
+    log: () => undefined,
+    callTimeoutMs: () => 1000,
+    backoffMs: [1000, 5000],
+    now: () => clock,
+  });
+  supervisor.onDidChangeStatus(status => states.push(status.state));
+  return { supervisor, children, states, attempts: () => attempts, advance: (ms: number) => (clock += ms) };
+}
+
+function text(result: CallToolResult): string {
+  return result.content.map(part => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+}
+
+describe('Supervisor (scripted child)', () => {
+  it('starts nothing until the first call, then starts once', async () => {
+    const h = harness();
+    assert.strictEqual(h.attempts(), 0);
+    assert.strictEqual(h.supervisor.status.state, 'idle');
+    const [a, b] = await Promise.all([h.supervisor.callTool('browser_navigate', { url: 'x' }), h.supervisor.callTool('browser_snapshot', {})]);
+    assert.strictEqual(h.attempts(), 1);
+    assert.match(text(a), /browser_navigate done/);
+    assert.match(text(b), /browser_snapshot done/);
+    assert.deepStrictEqual(h.states, ['starting', 'ready']);
+    assert.doesNotMatch(text(a), /fresh browser/, 'a first start is not a loss of state');
+    await h.supervisor.dispose();
+  });
+
+  it('shares one restart among calls that find the child dead and forwards each exactly once', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_navigate', { url: 'first' });
+    h.children[0].die();
+    assert.strictEqual(h.supervisor.status.state, 'idle');
+    const results = await Promise.all([1, 2, 3, 4, 5].map(i => h.supervisor.callTool('browser_navigate', { url: `page${i}` })));
+    assert.strictEqual(h.attempts(), 2, 'five waiting calls, one restart');
+    const replacement = h.children[1];
+    assert.deepStrictEqual(replacement.calls.map(c => (c.args as { url: string }).url).sort(), ['page1', 'page2', 'page3', 'page4', 'page5']);
+    const noticed = results.filter(r => /earlier pages, tabs, form input and login state are gone/.test(text(r)));
+    assert.strictEqual(noticed.length, 1, 'exactly the first result after the restart tells the model');
+    assert.match(text(noticed[0]), /stopped unexpectedly/);
+    assert.strictEqual(h.children[0].disposeCount >= 1, true, 'the dead tree is disposed');
+    assert.deepStrictEqual(h.states, ['starting', 'ready', 'idle', 'restarting', 'ready']);
+    await h.supervisor.dispose();
+  });
+
+  it('does not resend a call that was in flight when the child died', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_snapshot', {});
+    h.children[0].holdCalls = true;
+    const inFlight = h.supervisor.callTool('browser_navigate', { url: 'slow' });
+    await new Promise(resolve => setImmediate(resolve));
+    h.children[0].die();
+    const result = await inFlight;
+    assert.strictEqual(result.isError, true);
+    assert.match(text(result), /stopped while running browser_navigate/);
+    assert.match(text(result), /may or may not have taken effect/);
+    const next = await h.supervisor.callTool('browser_navigate', { url: 'next' });
+    assert.deepStrictEqual(h.children[1].calls.map(c => (c.args as { url: string }).url), ['next'], 'the in-flight call is not replayed');
+    assert.match(text(next), /fresh browser/);
+    await h.supervisor.dispose();
+  });
+
+  it('sends a call that never left to the replacement, once', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_snapshot', {});
+    // The process is gone but its exit has not been reported yet: the call cannot be sent.
+    h.children[0].exited = true;
+    const result = await h.supervisor.callTool('browser_navigate', { url: 'x' });
+    assert.match(text(result), /browser_navigate done by/);
+    assert.strictEqual(h.children.length, 2);
+    assert.strictEqual(h.children[1].calls.length, 1);
+    await h.supervisor.dispose();
+  });
+
+  it('forwards nothing when the replacement fails readiness, says why, and backs off', async () => {
+    const h = harness({ plan: ['ok', 'badlist'] });
+    await h.supervisor.callTool('browser_snapshot', {});
+    h.children[0].die();
+    const results = await Promise.allSettled([h.supervisor.callTool('browser_navigate', { url: 'a' }), h.supervisor.callTool('browser_navigate', { url: 'b' })]);
+    for (const result of results) {
+      assert.strictEqual(result.status, 'rejected');
+      assert.match(String((result as PromiseRejectedResult).reason.message), /could not start its browser server: tools\/list answered garbage/);
+    }
+    assert.strictEqual(h.children[1].calls.length, 0, 'no call reaches a child that was not proven ready');
+    assert.ok(h.children[1].disposeCount >= 1, 'the half-started child is disposed');
+    assert.strictEqual(h.supervisor.status.state, 'failed');
+
+    await assert.rejects(h.supervisor.callTool('browser_navigate', { url: 'c' }), /tries again in 1 s/);
+    assert.strictEqual(h.attempts(), 2, 'no new attempt during the backoff');
+    h.advance(1001);
+    const ok = await h.supervisor.callTool('browser_navigate', { url: 'd' });
+    assert.match(text(ok), /done by/);
+    assert.strictEqual(h.attempts(), 3);
+    await h.supervisor.dispose();
+  });
+
+  it('grows the backoff after repeated failures and resets it after a success', async () => {
+    const h = harness({ plan: ['fail', 'fail', 'ok'] });
+    await assert.rejects(h.supervisor.callTool('t', {}), /spawn ENOENT/);
+    h.advance(1000);
+    await assert.rejects(h.supervisor.callTool('t', {}), /spawn ENOENT/);
+    h.advance(1000);
+    await assert.rejects(h.supervisor.callTool('t', {}), /tries again in 4 s/);
+    h.advance(4000);
+    await h.supervisor.callTool('t', {});
+    assert.strictEqual(h.supervisor.status.state, 'ready');
+    await h.supervisor.dispose();
+  });
+
+  it('restarts on command with new settings and tells the model', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_snapshot', {});
+    let usedNewFactory = false;
+    await h.supervisor.restart('Restart Browser command', async events => {
+      usedNewFactory = true;
+      const child = new ScriptedChild(events, TOOLS);
+      h.children.push(child);
+      return child;
+    });
+    assert.ok(usedNewFactory);
+    assert.ok(h.children[0].disposeCount >= 1);
+    assert.strictEqual(h.supervisor.status.state, 'ready');
+    const result = await h.supervisor.callTool('browser_snapshot', {});
+    assert.match(text(result), /browser was restarted \(Restart Browser command\)/);
+    await h.supervisor.dispose();
+  });
+
+  it('disposes idempotently, kills a child that finishes starting afterwards, and refuses later calls', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>(resolve => (open = resolve));
+    const h = harness({ plan: [gate] });
+    const call = h.supervisor.callTool('browser_navigate', { url: 'x' });
+    const first = h.supervisor.dispose();
+    const second = h.supervisor.dispose();
+    assert.strictEqual(first, second);
+    open();
+    await first;
+    await assert.rejects(call, /shut down/);
+    assert.strictEqual(h.children.length, 1);
+    assert.ok(h.children[0].disposeCount >= 1, 'a child that became ready after dispose is killed');
+    await assert.rejects(h.supervisor.callTool('browser_navigate', {}), /shut down/);
+  });
+
+  it('reports changed tool lists', async () => {
+    const h = harness();
+    const seen: number[] = [];
+    h.supervisor.onDidChangeTools(tools => seen.push(tools.length));
+    await h.supervisor.listTools();
+    h.children[0].tools.push({ name: 'webmcp_tool', inputSchema: { type: 'object' } });
+    h.children[0].events.onToolsChanged();
+    await new Promise(resolve => setImmediate(resolve));
+    assert.deepStrictEqual(seen, [1, 2]);
+    await h.supervisor.dispose();
+  });
+});

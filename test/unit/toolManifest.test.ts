@@ -1,0 +1,71 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ALL_CAPABILITIES } from '../../src/core/capabilities';
+import { buildManifest, capabilityOfTools, diffManifests, isToolEnabled, ManifestTool, manifestEntry } from '../../src/core/toolManifest';
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const packageJson = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+const manifest: ManifestTool[] = packageJson.contributes.languageModelTools;
+
+const navigate: Tool = {
+  name: 'browser_navigate',
+  description: 'Navigate to a URL',
+  inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'], $schema: 'https://json-schema.org/draft/2020-12/schema' } as Tool['inputSchema'],
+  annotations: { title: 'Navigate to a URL', readOnlyHint: false },
+};
+
+describe('tool manifest generation', () => {
+  it('maps a tool to a manifest entry with its schema and no $schema key', () => {
+    const entry = manifestEntry(navigate, undefined);
+    assert.deepStrictEqual(entry, {
+      name: 'browser_navigate', displayName: 'Navigate to a URL', toolReferenceName: 'browser_navigate', canBeReferencedInPrompt: true,
+      userDescription: 'Navigate to a URL', modelDescription: 'Navigate to a URL', tags: ['playwright', 'browser'],
+      inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+    });
+  });
+
+  it('gates a capability tool behind its setting', () => {
+    const owners = capabilityOfTools(['browser_navigate'], new Map([['pdf', ['browser_navigate', 'browser_pdf_save']]]));
+    assert.strictEqual(owners.get('browser_navigate'), undefined);
+    assert.strictEqual(owners.get('browser_pdf_save'), 'pdf');
+    const [pdf] = buildManifest([{ ...navigate, name: 'browser_pdf_save' }], owners);
+    assert.strictEqual(pdf.when, 'config.playwrightBridge.capabilities.pdf');
+    assert.strictEqual(isToolEnabled(pdf, []), false);
+    assert.strictEqual(isToolEnabled(pdf, ['pdf']), true);
+  });
+
+  it('names every difference between two manifests', () => {
+    const a = buildManifest([navigate], new Map());
+    const changed = [{ ...a[0], inputSchema: { type: 'object' } }, { ...a[0], name: 'browser_extra' }];
+    assert.deepStrictEqual(diffManifests(a, changed), ['browser_navigate: inputSchema differs', 'browser_extra: in package.json but not published by the child']);
+    assert.deepStrictEqual(diffManifests(a, a), []);
+  });
+});
+
+describe('package.json tools', () => {
+  it('declares the 72 tools of @playwright/mcp 0.0.83 with valid names', () => {
+    assert.strictEqual(manifest.length, 72);
+    for (const tool of manifest) {
+      assert.match(tool.name, /^(?!copilot_|vscode_)[\w-]+$/);
+      assert.ok(tool.displayName && tool.modelDescription, `${tool.name} needs a display name and model description`);
+      assert.strictEqual(tool.inputSchema.type, 'object');
+      if (tool.canBeReferencedInPrompt) assert.ok(tool.toolReferenceName);
+    }
+  });
+
+  it('shows the 25 default tools with no capability on, and all 72 with every one on', () => {
+    assert.strictEqual(manifest.filter(t => isToolEnabled(t, [])).length, 25);
+    assert.strictEqual(manifest.filter(t => isToolEnabled(t, ALL_CAPABILITIES)).length, 72);
+    assert.strictEqual(manifest.filter(t => isToolEnabled(t, ['vision'])).length, 31);
+  });
+
+  it('has a boolean setting for every when clause it uses', () => {
+    const properties = packageJson.contributes.configuration.properties;
+    for (const tool of manifest.filter(t => t.when)) {
+      const key = tool.when!.replace(/^config\./, '');
+      assert.strictEqual(properties[key]?.type, 'boolean', `${tool.name} is gated by ${key}, which must be a boolean setting`);
+    }
+  });
+});
