@@ -191,7 +191,10 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
     // A child that died on its own may leave its browser behind; nothing we start outlives us.
     const orphans = knownDescendants.filter(isAlive);
     if (orphans.length && child.pid !== undefined) killTree(child.pid, orphans);
-    if (!disposed) events.onExit(`${exitReason}${stderrTail.trim() ? `; its last words: ${lastLines(stderrTail, 3)}` : ''}`);
+    if (!disposed) {
+      if (stderrTail.trim()) events.onStderr(`(exited; its last words were: ${lastLines(stderrTail, 3)})`);
+      events.onExit(exitReason);
+    }
   });
 
   try {

@@ -51,6 +51,7 @@ export class Supervisor {
   private retryAt = 0;
   private lastFailure: string | undefined;
   private lostNotice: string | undefined;
+  private lastExit = 'it exited';
   private cachedTools: Tool[] | undefined;
   private disposing: Promise<void> | undefined;
   private currentStatus: BridgeStatus = { state: 'idle', generation: 0 };
@@ -103,7 +104,7 @@ export class Supervisor {
         if (error instanceof NotSentError && attempt === 0) continue;
         if (options.signal?.aborted) throw new CancelledError();
         if (connection.exited || error instanceof NotSentError) {
-          return errorResult(`The browser process stopped while running ${name}: ${this.currentStatus.detail ?? 'it exited'}. ` +
+          return errorResult(`The browser process stopped while running ${name} (${this.lastExit}). ` +
             'The call may or may not have taken effect. The next call starts a fresh browser; earlier pages and state are gone.');
         }
         if (isTimeout(error)) {
@@ -209,6 +210,7 @@ export class Supervisor {
     this.options.log(`Child ${generation} stopped: ${why}`);
     const dead = this.current;
     this.current = undefined;
+    this.lastExit = why;
     this.lostNotice = browserLostNotice(`the browser process stopped unexpectedly (${why}).`);
     this.setStatus({ state: 'idle', generation, detail: `stopped unexpectedly: ${why}; the next call starts a new browser` });
     void dead.dispose(0);
