@@ -1,1 +1,72 @@
-export function activate() {}
+/**
+ * Wiring only: settings, the supervisor, the language-model tools, commands and the status bar.
+ * Nothing is spawned here; the first tool call starts the browser server.
+ */
+import * as vscode from 'vscode';
+import { ManifestTool } from './core/toolManifest';
+import { BROWSER_LABELS } from './core/browserDiscovery';
+import { BridgeHost } from './vscode/bridgeHost';
+import { BrowserFailureNotifier } from './vscode/browserFailureNotifier';
+import { installBrowser } from './vscode/installBrowser';
+import { registerLanguageModelTools } from './vscode/languageModelTools';
+import { BridgeStatusBar } from './vscode/statusBar';
+
+/** What the extension hands to other code (its own integration tests): read-only facts. */
+export interface PlaywrightBridgeApi {
+  /** Milliseconds of work in activate(). */
+  readonly activationMs: number;
+  /** The server process's pid while it runs. */
+  readonly childPid: number | undefined;
+  readonly state: string;
+}
+
+let host: BridgeHost | undefined;
+
+export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Playwright Bridge', { log: true });
+  host = new BridgeHost(vscode, context, log);
+  const bridge = host;
+  const supervisor = bridge.supervisor;
+
+  const statusBar = new BridgeStatusBar(vscode, () => BROWSER_LABELS[bridge.currentSettings.browser]);
+  const failures = new BrowserFailureNotifier(vscode, log);
+  const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
+
+  context.subscriptions.push(
+    log,
+    statusBar,
+    supervisor.onDidChangeStatus(status => statusBar.update(status)),
+    supervisor.onBrowserState(state => {
+      statusBar.updateBrowser(state);
+      failures.onBrowserState(state);
+    }),
+    ...registerLanguageModelTools(vscode, manifest, supervisor, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`)),
+    vscode.commands.registerCommand('playwrightBridge.restartBrowser', () =>
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Restarting the browser' }, async () => {
+        try {
+          await bridge.restart('Restart Browser command');
+        } catch (error) {
+          const choice = await vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error), 'Show Log');
+          if (choice === 'Show Log') log.show();
+        }
+      })),
+    vscode.commands.registerCommand('playwrightBridge.showLog', () => log.show()),
+    vscode.commands.registerCommand('playwrightBridge.installBrowser', () => installBrowser(vscode, context.extensionPath, log, bridge.currentSettings.browser)),
+  );
+
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms; ${manifest.length} tools registered; the browser starts on the first tool call.`);
+  return {
+    activationMs,
+    get childPid() { return supervisor.status.pid; },
+    get state() { return supervisor.status.state; },
+  };
+}
+
+/** VS Code waits for this: the whole process tree is gone before the window closes. */
+export async function deactivate(): Promise<void> {
+  const current = host;
+  host = undefined;
+  await current?.dispose();
+}

@@ -118,6 +118,16 @@ export class Supervisor {
     }
   }
 
+  /** Settings for the next start; a child already running keeps the settings it has. */
+  useFactory(factory: ChildFactory): void {
+    this.factory = factory;
+  }
+
+  /** Whether a child is running now. */
+  get running(): boolean {
+    return !!this.current && !this.current.exited;
+  }
+
   /**
    * Replaces the child now (the Restart Browser command). With a factory, the replacement uses it
    * (new settings); otherwise it uses the same settings as before.

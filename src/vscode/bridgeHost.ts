@@ -1,0 +1,102 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type * as vscodeTypes from 'vscode';
+import { buildChildConfig, childSpawnSpec } from '../core/childConfig';
+import { ChildFactory, childFactoryFor } from '../core/childProcess';
+import { BridgeSettings, readSettings, SETTINGS_SECTION } from '../core/settings';
+import { Supervisor } from '../core/supervisor';
+
+type VSCode = typeof vscodeTypes;
+
+/**
+ * Owns the supervisor for this window and feeds it the current settings. Nothing starts here:
+ * the first tool call starts the child.
+ */
+export class BridgeHost implements vscodeTypes.Disposable {
+  readonly supervisor: Supervisor;
+  private settings: BridgeSettings;
+  private readonly tmpDir: string;
+  private readonly disposables: vscodeTypes.Disposable[] = [];
+  private reportedProblems = '';
+
+  constructor(
+    private readonly vscode: VSCode,
+    private readonly context: vscodeTypes.ExtensionContext,
+    private readonly log: vscodeTypes.LogOutputChannel,
+  ) {
+    // Short and per window: Chromium's socket paths break past ~107 characters.
+    this.tmpDir = path.join(os.tmpdir(), `pwb-${process.pid}`);
+    this.settings = this.readSettings();
+    this.supervisor = new Supervisor({
+      factory: this.createFactory(this.settings),
+      log: line => this.log.info(line),
+      callTimeoutMs: () => this.settings.callTimeoutSeconds * 1000,
+    });
+    this.disposables.push(vscode.workspace.onDidChangeConfiguration(event => {
+      if (event.affectsConfiguration(SETTINGS_SECTION)) void this.onSettingsChanged();
+    }));
+  }
+
+  get currentSettings(): BridgeSettings {
+    return this.settings;
+  }
+
+  /** Restart Browser: a new child with the settings as they are now. */
+  async restart(reason: string): Promise<void> {
+    this.settings = this.readSettings();
+    await this.supervisor.restart(reason, this.createFactory(this.settings));
+  }
+
+  private async onSettingsChanged(): Promise<void> {
+    this.settings = this.readSettings();
+    const factory = this.createFactory(this.settings);
+    if (!this.supervisor.running) {
+      this.supervisor.useFactory(factory);
+      return;
+    }
+    const restartNow = 'Restart Browser';
+    const choice = await this.vscode.window.showInformationMessage(
+      'Playwright Bridge settings changed. The running browser keeps its old settings until it restarts; restarting closes its pages.',
+      restartNow,
+      'Later',
+    );
+    if (choice === restartNow) await this.vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+    else this.supervisor.useFactory(factory);
+  }
+
+  private readSettings(): BridgeSettings {
+    const configuration = this.vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    const { settings, problems } = readSettings(key => configuration.get(key));
+    const summary = problems.map(p => `${p.key} ${p.message}`).join('\n');
+    if (summary && summary !== this.reportedProblems) {
+      for (const problem of problems) this.log.warn(`Setting ${problem.key} ${problem.message}`);
+      void this.vscode.window.showWarningMessage(`Playwright Bridge: ${problems.length === 1 ? `${problems[0].key} ${problems[0].message}` : `${problems.length} settings are invalid and use their defaults; see the log.`}`);
+    }
+    this.reportedProblems = summary;
+    return settings;
+  }
+
+  private createFactory(settings: BridgeSettings): ChildFactory {
+    const storageDir = (this.context.storageUri ?? this.context.globalStorageUri).fsPath;
+    const workspaceFolders = (this.vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
+    const config = buildChildConfig(settings, { storageDir, workspaceFolders });
+    const spec = childSpawnSpec(config, {
+      execPath: process.execPath,
+      childScript: this.context.asAbsolutePath(path.join('dist', 'child.js')),
+      baseEnv: process.env,
+      tmpDir: this.tmpDir,
+    });
+    const start = childFactoryFor(spec);
+    return events => {
+      fs.mkdirSync(this.tmpDir, { recursive: true });
+      return start(events);
+    };
+  }
+
+  async dispose(): Promise<void> {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    await this.supervisor.dispose();
+    fs.rmSync(this.tmpDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * npm run bench: a scripted browsing session through the bridge (supervisor + our child) and
+ * through a bare @playwright/mcp stdio child, step by step in one run, on pages served here.
+ * Prints the median per-call ratio, cold starts and memory of each process tree, and writes them
+ * as JSON to $BENCH_OUT when set. BENCH_ROUNDS sets how many sessions (default 3).
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { listDescendants } from '../../src/core/processTree';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { makeRealBridge, REPO_ROOT, TEST_BROWSER } from '../support/realBridge';
+
+type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
+
+interface Door {
+  name: 'bridge' | 'bare';
+  call: Caller;
+  pid(): number | undefined;
+  close(): Promise<void>;
+}
+
+async function openBridge(): Promise<{ door: Door; readyMs: number }> {
+  const bridge = makeRealBridge();
+  const started = performance.now();
+  await bridge.supervisor.listTools();
+  const readyMs = performance.now() - started;
+  return {
+    readyMs,
+    door: {
+      name: 'bridge',
+      call: (name, args) => bridge.supervisor.callTool(name, args),
+      pid: () => bridge.supervisor.status.pid,
+      close: () => bridge.dispose(),
+    },
+  };
+}
+
+async function openBare(): Promise<{ door: Door; readyMs: number }> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-bare-'));
+  const started = performance.now();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', TEST_BROWSER,
+      '--headless', '--isolated', '--no-sandbox', '--output-dir', path.join(scratch, 'output')],
+    env: { ...process.env, TMPDIR: scratch, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') } as Record<string, string>,
+    cwd: scratch,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  await client.listTools();
+  const readyMs = performance.now() - started;
+  return {
+    readyMs,
+    door: {
+      name: 'bare',
+      call: async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult,
+      pid: () => transport.pid ?? undefined,
+      close: async () => {
+        const pid = transport.pid;
+        const tree = pid ? listDescendants(pid) : [];
+        await client.close();
+        for (const leftover of tree) try { process.kill(leftover, 'SIGKILL'); } catch { /* gone */ }
+        fs.rmSync(scratch, { recursive: true, force: true });
+      },
+    },
+  };
+}
+
+/** Sum over a process tree of a field of /proc/<pid>/status or smaps_rollup, in MB. */
+function treeMemoryMB(rootPid: number, field: 'VmRSS' | 'Pss'): number {
+  let kb = 0;
+  for (const pid of [rootPid, ...listDescendants(rootPid)]) {
+    try {
+      const file = field === 'VmRSS' ? `/proc/${pid}/status` : `/proc/${pid}/smaps_rollup`;
+      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(file, 'utf8'));
+      if (match) kb += Number(match[1]);
+    } catch {
+      // Exited while measured.
+    }
+  }
+  return kb / 1024;
+}
+
+function refOf(result: CallToolResult, label: RegExp): string {
+  const text = result.content.map(c => (c.type === 'text' ? c.text : '')).join('\n');
+  const line = text.split('\n').find(l => label.test(l));
+  const ref = line && /\[ref=([^\]]+)\]/.exec(line)?.[1];
+  if (!ref) throw new Error(`no ${label} in snapshot`);
+  return ref;
+}
+
+/** One step of the session; `args` may depend on what the door's previous snapshot said. */
+interface Step {
+  name: string;
+  args: (state: Map<string, string>) => Record<string, unknown>;
+  after?: (result: CallToolResult, state: Map<string, string>) => void;
+}
+
+function session(base: string): Step[] {
+  const remember = (result: CallToolResult, state: Map<string, string>) => {
+    state.set('input', refOf(result, /textbox "Your name"/));
+    state.set('button', refOf(result, /button "Greet"/));
+  };
+  const loop: Step[] = [
+    { name: 'browser_navigate', args: () => ({ url: `${base}/` }) },
+    { name: 'browser_snapshot', args: () => ({}), after: remember },
+    { name: 'browser_type', args: s => ({ element: 'Your name', target: s.get('input'), text: 'Ada' }) },
+    { name: 'browser_click', args: s => ({ element: 'Greet', target: s.get('button') }) },
+    { name: 'browser_snapshot', args: () => ({}) },
+    { name: 'browser_console_messages', args: () => ({ level: 'info' }) },
+    { name: 'browser_network_requests', args: () => ({}) },
+    { name: 'browser_take_screenshot', args: () => ({}) },
+    { name: 'browser_navigate', args: () => ({ url: `${base}/second` }) },
+    { name: 'browser_navigate_back', args: () => ({}) },
+  ];
+  return [...loop, ...loop, ...loop];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+async function round(fixture: FixtureServer, index: number) {
+  // Alternate which door starts first so neither always gets the warmer machine.
+  const [first, second] = index % 2 ? [openBare, openBridge] : [openBridge, openBare];
+  const a = await first();
+  const b = await second();
+  const doors = [a, b];
+  const byName = Object.fromEntries(doors.map(d => [d.door.name, d])) as Record<'bridge' | 'bare', { door: Door; readyMs: number }>;
+  const states = new Map<string, Map<string, string>>([['bridge', new Map()], ['bare', new Map()]]);
+  const ratios: number[] = [];
+  const firstCall: Record<string, number> = {};
+  const steps = session(fixture.url);
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i];
+    const times: Record<string, number> = {};
+    const order = (i + index) % 2 ? ['bare', 'bridge'] as const : ['bridge', 'bare'] as const;
+    for (const name of order) {
+      const { door } = byName[name];
+      const state = states.get(name)!;
+      const started = performance.now();
+      const result = await door.call(step.name, step.args(state));
+      times[name] = performance.now() - started;
+      if (result.isError) throw new Error(`${name}: ${step.name} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+      step.after?.(result, state);
+    }
+    if (process.env.BENCH_VERBOSE) console.log(`  ${step.name.padEnd(26)} bridge ${times.bridge.toFixed(1).padStart(7)} ms   bare ${times.bare.toFixed(1).padStart(7)} ms`);
+    if (i === 0) Object.assign(firstCall, times);
+    // The first call launches the browser: that is cold start, not per-call overhead.
+    else ratios.push(times.bridge / times.bare);
+  }
+  const memory = {
+    rss: { bridge: treeMemoryMB(byName.bridge.door.pid()!, 'VmRSS'), bare: treeMemoryMB(byName.bare.door.pid()!, 'VmRSS') },
+    pss: { bridge: treeMemoryMB(byName.bridge.door.pid()!, 'Pss'), bare: treeMemoryMB(byName.bare.door.pid()!, 'Pss') },
+  };
+  for (const d of doors) await d.door.close();
+  return {
+    ratio: median(ratios),
+    calls: ratios.length,
+    readyMs: { bridge: byName.bridge.readyMs, bare: byName.bare.readyMs },
+    firstNavigateMs: firstCall,
+    memory,
+  };
+}
+
+async function main(): Promise<void> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const fixture = new FixtureServer();
+  await fixture.start();
+  const results: Awaited<ReturnType<typeof round>>[] = [];
+  try {
+    for (let i = 0; i < rounds; i++) {
+      const r = await round(fixture, i);
+      results.push(r);
+      console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} over ${r.calls} calls; ready ${r.readyMs.bridge.toFixed(0)} / ${r.readyMs.bare.toFixed(0)} ms; ` +
+        `first navigate ${r.firstNavigateMs.bridge.toFixed(0)} / ${r.firstNavigateMs.bare.toFixed(0)} ms; tree PSS ${r.memory.pss.bridge.toFixed(0)} / ${r.memory.pss.bare.toFixed(0)} MB (bridge / bare)`);
+    }
+  } finally {
+    await fixture.stop();
+  }
+  const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
+  const figures = {
+    rounds,
+    perCallRatio: m(r => r.ratio),
+    coldStartMs: { bridge: m(r => r.readyMs.bridge), bare: m(r => r.readyMs.bare) },
+    firstNavigateMs: { bridge: m(r => r.firstNavigateMs.bridge), bare: m(r => r.firstNavigateMs.bare) },
+    rssMB: { bridge: m(r => r.memory.rss.bridge), bare: m(r => r.memory.rss.bare) },
+    pssMB: { bridge: m(r => r.memory.pss.bridge), bare: m(r => r.memory.pss.bare) },
+  };
+  console.log('');
+  console.log(`median per-call ratio (bridge / bare): ${figures.perCallRatio.toFixed(3)}   (target <= 1.05)`);
+  console.log(`cold start to ready, ms:              bridge ${figures.coldStartMs.bridge.toFixed(0)}, bare ${figures.coldStartMs.bare.toFixed(0)}`);
+  console.log(`first navigate (browser launch), ms:  bridge ${figures.firstNavigateMs.bridge.toFixed(0)}, bare ${figures.firstNavigateMs.bare.toFixed(0)}`);
+  console.log(`process tree RSS, MB:                 bridge ${figures.rssMB.bridge.toFixed(0)}, bare ${figures.rssMB.bare.toFixed(0)} (RSS counts shared pages once per process)`);
+  console.log(`process tree PSS, MB:                 bridge ${figures.pssMB.bridge.toFixed(0)}, bare ${figures.pssMB.bare.toFixed(0)}; difference ${(figures.pssMB.bridge - figures.pssMB.bare).toFixed(0)} MB (target <= 60)`);
+  if (process.env.BENCH_OUT) {
+    fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(figures, null, 2)}\n`);
+    console.log(`wrote ${process.env.BENCH_OUT}`);
+  }
+}
+
+main().catch(error => {
+  console.error(error);
+  process.exit(1);
+});
