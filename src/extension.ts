@@ -41,7 +41,10 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
       statusBar.updateBrowser(state);
       failures.onBrowserState(state);
     }),
-    ...registerLanguageModelTools(vscode, manifest, supervisor, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`)),
+    ...registerLanguageModelTools(vscode, manifest, supervisor, {
+      inSettings: () => bridge.currentSettings.capabilities,
+      inRunningChild: () => bridge.runningSettings?.capabilities,
+    }, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`)),
     vscode.commands.registerCommand('playwrightBridge.restartBrowser', () =>
       vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Restarting the browser' }, async () => {
         try {

@@ -57,9 +57,8 @@ export function buildManifest(tools: Tool[], capabilities: Map<string, Capabilit
 /** Is a manifest tool offered while these capability groups are on? Mirrors VS Code's `when`. */
 export function isToolEnabled(entry: Pick<ManifestTool, 'when'>, enabledCapabilities: readonly string[]): boolean {
   if (!entry.when) return true;
-  const prefix = `config.${SETTINGS_SECTION}.capabilities.`;
-  if (!entry.when.startsWith(prefix)) return false;
-  return enabledCapabilities.includes(entry.when.slice(prefix.length));
+  const capability = capabilityOf(entry);
+  return capability !== undefined && enabledCapabilities.includes(capability);
 }
 
 /** Every difference between two manifests, one line each: empty when they agree. */
@@ -86,4 +85,23 @@ export function diffManifests(expected: ManifestTool[], actual: ManifestTool[]):
 function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+}
+
+/** The capability group a manifest tool needs, from its `when` clause; undefined for default tools. */
+export function capabilityOf(entry: Pick<ManifestTool, 'when'>): string | undefined {
+  const prefix = `config.${SETTINGS_SECTION}.capabilities.`;
+  return entry.when?.startsWith(prefix) ? entry.when.slice(prefix.length) : undefined;
+}
+
+/**
+ * Why a capability tool cannot run, when the running browser server lacks its group: the setting
+ * is off, or it was turned on after the server started.
+ */
+export function capabilityHint(entry: Pick<ManifestTool, 'name' | 'when'>, enabledInSettings: readonly string[], enabledInRunningChild: readonly string[] | undefined): string | undefined {
+  const capability = capabilityOf(entry);
+  if (!capability) return undefined;
+  const setting = `${SETTINGS_SECTION}.capabilities.${capability}`;
+  if (!enabledInSettings.includes(capability)) return `${entry.name} is one of the ${capability} tools, which are turned off. Turn on the setting ${setting} to use it.`;
+  if (enabledInRunningChild && !enabledInRunningChild.includes(capability)) return `${entry.name} needs the ${capability} tools, turned on after the browser started: run "Playwright Bridge: Restart Browser" to apply ${setting}.`;
+  return undefined;
 }

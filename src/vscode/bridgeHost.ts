@@ -16,6 +16,8 @@ type VSCode = typeof vscodeTypes;
 export class BridgeHost implements vscodeTypes.Disposable {
   readonly supervisor: Supervisor;
   private settings: BridgeSettings;
+  /** The settings of the factory the supervisor uses now (its running child was made with them). */
+  private childSettings: BridgeSettings;
   private readonly tmpDir: string;
   private readonly disposables: vscodeTypes.Disposable[] = [];
   private reportedProblems = '';
@@ -28,6 +30,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
     // Short and per window: Chromium's socket paths break past ~107 characters.
     this.tmpDir = path.join(os.tmpdir(), `pwb-${process.pid}`);
     this.settings = this.readSettings();
+    this.childSettings = this.settings;
     this.supervisor = new Supervisor({
       factory: this.createFactory(this.settings),
       log: line => this.log.info(line),
@@ -42,9 +45,15 @@ export class BridgeHost implements vscodeTypes.Disposable {
     return this.settings;
   }
 
+  /** The settings the running browser server was started with; undefined while none runs. */
+  get runningSettings(): BridgeSettings | undefined {
+    return this.supervisor.running ? this.childSettings : undefined;
+  }
+
   /** Restart Browser: a new child with the settings as they are now. */
   async restart(reason: string): Promise<void> {
     this.settings = this.readSettings();
+    this.childSettings = this.settings;
     await this.supervisor.restart(reason, this.createFactory(this.settings));
   }
 
@@ -52,6 +61,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
     this.settings = this.readSettings();
     const factory = this.createFactory(this.settings);
     if (!this.supervisor.running) {
+      this.childSettings = this.settings;
       this.supervisor.useFactory(factory);
       return;
     }
@@ -62,7 +72,6 @@ export class BridgeHost implements vscodeTypes.Disposable {
       'Later',
     );
     if (choice === restartNow) await this.vscode.commands.executeCommand('playwrightBridge.restartBrowser');
-    else this.supervisor.useFactory(factory);
   }
 
   private readSettings(): BridgeSettings {

@@ -2,7 +2,13 @@ import type * as vscodeTypes from 'vscode';
 import { presentInvocation } from '../core/invocationMessages';
 import { convertToolResult } from '../core/resultConversion';
 import { CancelledError, Supervisor } from '../core/supervisor';
-import { ManifestTool } from '../core/toolManifest';
+import { capabilityHint, ManifestTool } from '../core/toolManifest';
+
+/** Which capability groups the settings turn on, and which the running browser server has. */
+export interface CapabilityState {
+  inSettings(): readonly string[];
+  inRunningChild(): readonly string[] | undefined;
+}
 
 type VSCode = typeof vscodeTypes;
 type Input = Record<string, unknown>;
@@ -13,6 +19,7 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     private readonly vscode: VSCode,
     private readonly entry: ManifestTool,
     private readonly supervisor: Supervisor,
+    private readonly capabilities: CapabilityState,
     private readonly onResult: (name: string, isError: boolean) => void,
   ) {}
 
@@ -31,6 +38,13 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     const vscode = this.vscode;
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
+    const hint = capabilityHint(this.entry, this.capabilities.inSettings(), this.capabilities.inRunningChild());
+    if (hint) {
+      // The child would only say "not found"; the person needs to know which setting to change.
+      this.onResult(this.entry.name, true);
+      subscription.dispose();
+      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`The tool ${this.entry.name} could not run: ${hint}`)]);
+    }
     try {
       const result = await this.supervisor.callTool(this.entry.name, options.input, { signal: controller.signal });
       this.onResult(this.entry.name, !!result.isError);
@@ -53,7 +67,8 @@ export function registerLanguageModelTools(
   vscode: VSCode,
   manifest: ManifestTool[],
   supervisor: Supervisor,
+  capabilities: CapabilityState,
   onResult: (name: string, isError: boolean) => void,
 ): vscodeTypes.Disposable[] {
-  return manifest.map(entry => vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, onResult)));
+  return manifest.map(entry => vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, capabilities, onResult)));
 }

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ALL_CAPABILITIES } from '../../src/core/capabilities';
-import { buildManifest, capabilityOfTools, diffManifests, isToolEnabled, ManifestTool, manifestEntry } from '../../src/core/toolManifest';
+import { buildManifest, capabilityHint, capabilityOfTools, diffManifests, isToolEnabled, ManifestTool, manifestEntry } from '../../src/core/toolManifest';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const packageJson = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -67,5 +67,20 @@ describe('package.json tools', () => {
       const key = tool.when!.replace(/^config\./, '');
       assert.strictEqual(properties[key]?.type, 'boolean', `${tool.name} is gated by ${key}, which must be a boolean setting`);
     }
+  });
+});
+
+describe('capability hints', () => {
+  const pdf = { name: 'browser_pdf_save', when: 'config.playwrightBridge.capabilities.pdf' };
+
+  it('names the setting when a capability tool is off', () => {
+    assert.match(capabilityHint(pdf, [], undefined)!, /turned off\. Turn on the setting playwrightBridge\.capabilities\.pdf/);
+  });
+
+  it('asks for a restart when the setting came on after the browser started', () => {
+    assert.match(capabilityHint(pdf, ['pdf'], [])!, /Restart Browser/);
+    assert.strictEqual(capabilityHint(pdf, ['pdf'], ['pdf']), undefined);
+    assert.strictEqual(capabilityHint(pdf, ['pdf'], undefined), undefined, 'a child that has not started yet will start with it');
+    assert.strictEqual(capabilityHint({ name: 'browser_click' }, [], []), undefined);
   });
 });

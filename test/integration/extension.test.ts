@@ -1,0 +1,166 @@
+/**
+ * Runs inside a real VS Code extension host: what VS Code itself does with our manifest, our
+ * tools and our commands, against pages the test serves on 127.0.0.1.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { listDescendants } from '../../src/core/processTree';
+import { isToolEnabled, ManifestTool } from '../../src/core/toolManifest';
+import { FixtureServer } from '../fixtures/fixtureServer';
+
+const EXTENSION_ID = 'playwright-bridge.playwright-bridge';
+
+interface Api {
+  activationMs: number;
+  childPid: number | undefined;
+  state: string;
+}
+
+function isLive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Our browser servers below this extension host (found by the script they run). */
+function bridgeChildren(): number[] {
+  return listDescendants(process.pid).filter(pid => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${path.sep}dist${path.sep}child.js`);
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise(resolve => setTimeout(resolve, 100));
+  }
+}
+
+async function invoke(name: string, input: object): Promise<{ text: string; images: { mimeType: string; data: Uint8Array }[] }> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  let text = '';
+  const images: { mimeType: string; data: Uint8Array }[] = [];
+  for (const part of result.content as unknown[]) {
+    const p = part as { value?: unknown; mimeType?: string; data?: Uint8Array };
+    if (typeof p.value === 'string') text += `${p.value}\n`;
+    else if (p.mimeType && p.data) images.push({ mimeType: p.mimeType, data: p.data });
+  }
+  return { text, images };
+}
+
+function refOf(snapshot: string, pattern: RegExp): string {
+  const line = snapshot.split('\n').find(l => pattern.test(l));
+  const ref = line && /\[ref=([^\]]+)\]/.exec(line)?.[1];
+  assert.ok(ref, `no element matching ${pattern} in:\n${snapshot}`);
+  return ref;
+}
+
+describe('Playwright Bridge in a real VS Code', function () {
+  this.timeout(180000);
+  const fixture = new FixtureServer();
+  let extension: vscode.Extension<Api>;
+  let api: Api;
+  let manifest: ManifestTool[];
+
+  before(async () => {
+    await fixture.start();
+    console.log(`VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web workbench' : 'desktop'}, remote: ${vscode.env.remoteName ?? 'none'})`);
+    extension = vscode.extensions.getExtension<Api>(EXTENSION_ID)!;
+    assert.ok(extension, `${EXTENSION_ID} is installed`);
+    api = await extension.activate();
+    manifest = extension.packageJSON.contributes.languageModelTools;
+  });
+  after(() => fixture.stop());
+
+  it('activates in under 50 ms of its own work and starts no process', () => {
+    console.log(`    activate() took ${api.activationMs.toFixed(1)} ms`);
+    assert.ok(api.activationMs < 50, `activate() took ${api.activationMs} ms`);
+    assert.strictEqual(api.childPid, undefined);
+    assert.deepStrictEqual(bridgeChildren(), [], 'no browser server before the first tool call');
+  });
+
+  it('registers every manifest tool with VS Code, each gated on a setting VS Code knows', async () => {
+    // vscode.lm.tools lists registered tools whether or not their `when` holds (VS Code 1.139 sends
+    // getAllToolsIncludingDisabled to extensions); chat applies the `when` clause when it offers tools.
+    const offered = () => new Set(vscode.lm.tools.map(t => t.name));
+    await waitUntil(() => manifest.every(t => offered().has(t.name)), 20000, 'every manifest tool to be registered');
+    assert.strictEqual(manifest.length, 72);
+    const config = vscode.workspace.getConfiguration('playwrightBridge');
+    for (const tool of manifest.filter(t => t.when)) {
+      const key = tool.when!.replace(/^config\.playwrightBridge\./, '');
+      assert.strictEqual(config.inspect(key)?.defaultValue, false, `${tool.name}: ${tool.when} names a setting VS Code does not know`);
+    }
+    assert.strictEqual(manifest.filter(t => isToolEnabled(t, [])).length, 25, 'with no capability on, 25 tools hold');
+  });
+
+  it('drives the browser through vscode.lm.invokeTool: navigate, snapshot, type, click, screenshot', async () => {
+    const nav = await invoke('browser_navigate', { url: `${fixture.url}/` });
+    assert.match(nav.text, /Page Title: Fixture Home/);
+    assert.ok(api.childPid, 'the first call started the browser server');
+
+    const snapshot = (await invoke('browser_snapshot', {})).text;
+    const input = refOf(snapshot, /textbox "Your name"/);
+    const button = refOf(snapshot, /button "Greet"/);
+    await invoke('browser_type', { element: 'Your name', target: input, text: 'Grace' });
+    await invoke('browser_click', { element: 'Greet', target: button });
+    assert.match((await invoke('browser_snapshot', {})).text, /Hello, Grace!/);
+
+    const shot = await invoke('browser_take_screenshot', {});
+    assert.strictEqual(shot.images.length, 1, 'a screenshot comes back as an image data part');
+    assert.match(shot.images[0].mimeType, /^image\/(png|jpeg)$/);
+    assert.ok(shot.images[0].data.length > 1000);
+  });
+
+  it('tells the person which setting a capability tool needs, and runs it once turned on and restarted', async () => {
+    const off = await invoke('browser_pdf_save', {});
+    assert.match(off.text, /browser_pdf_save is one of the pdf tools, which are turned off\. Turn on the setting playwrightBridge\.capabilities\.pdf/);
+
+    const config = vscode.workspace.getConfiguration('playwrightBridge');
+    await config.update('capabilities.pdf', true, vscode.ConfigurationTarget.Workspace);
+    try {
+      const stale = await invoke('browser_pdf_save', {});
+      assert.match(stale.text, /turned on after the browser started: run "Playwright Bridge: Restart Browser"/);
+      await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+      await invoke('browser_navigate', { url: `${fixture.url}/second` });
+      const saved = await invoke('browser_pdf_save', {});
+      assert.doesNotMatch(saved.text, /failed/);
+      const pdfPath = /(\/\S+\.pdf)/.exec(saved.text)?.[1];
+      assert.ok(pdfPath && fs.existsSync(pdfPath), `a PDF file was written: ${saved.text}`);
+      assert.strictEqual(fs.readFileSync(pdfPath).subarray(0, 4).toString(), '%PDF');
+    } finally {
+      await config.update('capabilities.pdf', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  it('Restart Browser starts a new server and leaves nothing of the old one', async () => {
+    const oldPid = api.childPid!;
+    const oldTree = [oldPid, ...listDescendants(oldPid)];
+    assert.ok(oldTree.length > 1, 'the old server has a browser below it');
+    await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+    assert.ok(api.childPid && api.childPid !== oldPid, 'a new server runs');
+    await waitUntil(() => oldTree.every(pid => !isLive(pid)), 10000, 'the old tree to end');
+    const next = await invoke('browser_navigate', { url: `${fixture.url}/second` });
+    assert.match(next.text, /browser was restarted/);
+    assert.match(next.text, /Page Title: Second Page/);
+  });
+
+  it('leaves no process behind on deactivation', async () => {
+    const pid = api.childPid!;
+    const tree = [pid, ...listDescendants(pid)];
+    // The same module instance VS Code loaded: its deactivate() is what VS Code calls on shutdown.
+    const main = require(path.join(extension.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
+    await main.deactivate();
+    await waitUntil(() => tree.every(p => !isLive(p)), 10000, 'every process of the tree to end');
+    assert.deepStrictEqual(bridgeChildren(), []);
+  });
+});

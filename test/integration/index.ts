@@ -1,0 +1,12 @@
+/** Entry that VS Code's extension host calls for the integration suite (extensionTestsPath). */
+import * as fs from 'fs';
+import * as path from 'path';
+import Mocha from 'mocha';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', timeout: 180000, color: false, reporter: 'spec', grep: process.env.MOCHA_GREP });
+  for (const file of fs.readdirSync(__dirname).filter(f => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(__dirname, file));
+  return new Promise((resolve, reject) => {
+    mocha.run(failures => (failures ? reject(new Error(`${failures} integration test(s) failed`)) : resolve()));
+  });
+}

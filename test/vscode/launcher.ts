@@ -1,0 +1,96 @@
+/**
+ * Stands in for the desktop VS Code executable that @vscode/test-electron's runTests starts: it
+ * accepts the same flags (--extensionDevelopmentPath=, --extensionTestsPath=, --user-data-dir=,
+ * --extensions-dir=, a folder), runs the suite in code-server's real extension host with a
+ * headless Chromium as the window, prints the suite's output, and exits with the suite's code.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { format } from 'util';
+import { CodeServerSession } from './codeServerSession';
+import { ensureCodeServer } from './codeServerInstall';
+import { processesMentioning } from '../support/realBridge';
+
+const SUITE_TIMEOUT_MS = Number(process.env.PLAYWRIGHT_BRIDGE_SUITE_TIMEOUT_MS ?? 20 * 60 * 1000);
+
+function flag(args: string[], name: string): string | undefined {
+  const prefix = `--${name}=`;
+  const hit = args.find(a => a.startsWith(prefix));
+  if (hit) return hit.slice(prefix.length);
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const developmentPath = flag(args, 'extensionDevelopmentPath');
+  const testsPath = flag(args, 'extensionTestsPath');
+  if (!developmentPath || !testsPath) throw new Error('launcher: --extensionDevelopmentPath and --extensionTestsPath are required');
+  const folder = args.filter(a => !a.startsWith('--') && path.isAbsolute(a)).pop() ?? process.cwd();
+  const userDataDir = flag(args, 'user-data-dir') ?? fs.mkdtempSync('/tmp/pwb-ud-');
+  const extensionsDir = flag(args, 'extensions-dir') ?? fs.mkdtempSync('/tmp/pwb-ext-');
+  const install = ensureCodeServer();
+  process.stdout.write(`[real-vscode] host: code-server ${require(path.join(path.dirname(install.entry), '..', '..', 'package.json')).version}, VS Code ${install.vscodeVersion} (server build, Node extension host, headless Chromium window)\n`);
+
+  // The extension host gets the environment runTests gave us (extensionTestsEnv), minus noise.
+  const extensionEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && (key.startsWith('PLAYWRIGHT_BRIDGE_') || key === 'MOCHA_GREP')) extensionEnv[key] = value;
+  }
+  const session = new CodeServerSession({
+    install,
+    folder,
+    userDataDir,
+    extensionsDir,
+    smokeTestDriver: true,
+    payload: remoteUri => [
+      ['extensionDevelopmentPath', remoteUri(path.resolve(developmentPath))],
+      ['extensionTestsPath', remoteUri(path.resolve(testsPath))],
+      ['extensionEnvironment', JSON.stringify(extensionEnv)],
+    ],
+    env: process.env,
+    browserPath: process.env.PLAYWRIGHT_BRIDGE_TEST_BROWSER ?? '/usr/bin/chromium',
+    headless: true,
+    onLog: line => { if (process.env.PLAYWRIGHT_BRIDGE_VERBOSE) process.stdout.write(`${line}\n`); },
+  });
+  let finish!: (code: number) => void;
+  const finished = new Promise<number>(resolve => (finish = resolve));
+  const stopOnSignal = () => finish(130);
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+  const timer = setTimeout(() => {
+    process.stdout.write(`[real-vscode] the suite did not finish within ${SUITE_TIMEOUT_MS} ms\n`);
+    finish(1);
+  }, SUITE_TIMEOUT_MS);
+  try {
+    await session.startServer();
+    await session.openWorkbench({
+      codeAutomationLog: (type: string, logArgs: unknown[]) => {
+        // The workbench forwards console calls as (format, ...values), like console.log.
+        const text = format(...(Array.isArray(logArgs) ? logArgs : [logArgs]));
+        if (type === 'error') process.stderr.write(`${text}\n`);
+        else process.stdout.write(`${text}\n`);
+      },
+      codeAutomationExit: (code: number) => finish(code),
+    });
+    const code = await finished;
+    return code;
+  } finally {
+    clearTimeout(timer);
+    const marker = session.scratch;
+    await session.stop();
+    // Nothing we started may outlive the run: the extension's children carry the scratch TMPDIR.
+    await new Promise(resolve => setTimeout(resolve, 500));
+    const leftovers = processesMentioning(marker);
+    if (leftovers.length) {
+      process.stderr.write(`[real-vscode] processes left running after the run: ${leftovers.join(', ')}; killing them\n`);
+      for (const pid of leftovers) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+      process.exitCode = 1;
+    }
+  }
+}
+
+main().then(code => process.exit(process.exitCode || code), error => {
+  process.stderr.write(`[real-vscode] ${error instanceof Error ? error.stack ?? error.message : error}\n`);
+  process.exit(1);
+});
