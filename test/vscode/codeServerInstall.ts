@@ -29,14 +29,30 @@ function log(line: string): void {
   process.stdout.write(`[real-vscode] ${line}\n`);
 }
 
-/** npm with Node 24 first on PATH and node-gyp pointed at its headers. */
+/** The npm that runs this process (its CLI script), so it can be run on another Node. */
+function npmCli(): string {
+  const fromNpm = process.env.npm_execpath;
+  if (fromNpm && fs.existsSync(fromNpm)) return fromNpm;
+  const onPath = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
+  if (!onPath) throw new Error('npm is not on PATH');
+  return fs.realpathSync(onPath);
+}
+
+/**
+ * npm install into `prefix`. With `nodeDir`, npm itself and every install script run on that Node
+ * (code-server's postinstall refuses any other), and node-gyp builds against its headers.
+ */
 function npmInstall(prefix: string, spec: string, nodeDir: string | undefined): void {
-  const env = { ...process.env };
+  // Settings an outer `npm test` exported (npm_config_*, npm_node_execpath, NODE) would point the
+  // inner npm back at the wrong Node.
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE'));
+  let node = process.execPath;
   if (nodeDir) {
+    node = path.join(nodeDir, 'bin', 'node');
     env.PATH = `${path.join(nodeDir, 'bin')}${path.delimiter}${env.PATH}`;
     env.npm_config_nodedir = nodeDir;
   }
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', spec], { cwd: prefix, env, stdio: 'inherit' });
+  execFileSync(node, [npmCli(), 'install', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', spec], { cwd: prefix, env, stdio: 'inherit' });
 }
 
 function ensureNode(): string {
