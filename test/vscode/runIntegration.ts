@@ -45,7 +45,10 @@ async function main(): Promise<void> {
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js'),
       launchArgs: [workspace, '--disable-extensions', `--user-data-dir=${path.join(scratch, 'user-data')}`, `--extensions-dir=${path.join(scratch, 'extensions')}`],
-      extensionTestsEnv: { PLAYWRIGHT_BRIDGE_TEST_BROWSER: TEST_BROWSER },
+      extensionTestsEnv: {
+        PLAYWRIGHT_BRIDGE_TEST_BROWSER: TEST_BROWSER,
+        ...(process.env.PLAYWRIGHT_BRIDGE_RESULTS_FILE ? { PLAYWRIGHT_BRIDGE_RESULTS_FILE: process.env.PLAYWRIGHT_BRIDGE_RESULTS_FILE } : {}),
+      },
     });
     console.log(`[real-vscode] suite finished with code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     process.exitCode = code;
