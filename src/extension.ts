@@ -10,6 +10,8 @@ import { BrowserFailureNotifier } from './vscode/browserFailureNotifier';
 import { installBrowser } from './vscode/installBrowser';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { BridgeStatusBar } from './vscode/statusBar';
+import { McpEndpoint } from './core/mcpEndpoint';
+import { copyMcpClientConfig, MCP_PROVIDER_ID, PlaywrightMcpServerProvider } from './vscode/mcpServerProvider';
 
 /** What the extension hands to other code (its own integration tests): read-only facts. */
 export interface PlaywrightBridgeApi {
@@ -22,21 +24,54 @@ export interface PlaywrightBridgeApi {
 
 let host: BridgeHost | undefined;
 
+/** The log channel; PLAYWRIGHT_BRIDGE_ECHO_LOG=1 also writes it to the extension host's console (for test runs). */
+function createLog(): vscode.LogOutputChannel {
+  const channel = vscode.window.createOutputChannel('Playwright Bridge', { log: true });
+  if (process.env.PLAYWRIGHT_BRIDGE_ECHO_LOG !== '1') return channel;
+  for (const level of ['info', 'warn', 'error'] as const) {
+    const original = channel[level].bind(channel);
+    channel[level] = (message: string | Error, ...args: unknown[]) => {
+      console.log(`[bridge ${level}] ${message instanceof Error ? message.message : message}`);
+      original(message as string, ...args);
+    };
+  }
+  return channel;
+}
+let endpoint: McpEndpoint | undefined;
+
 export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('Playwright Bridge', { log: true });
+  const log = createLog();
   host = new BridgeHost(vscode, context, log);
   const bridge = host;
   const supervisor = bridge.supervisor;
 
-  const statusBar = new BridgeStatusBar(vscode, () => BROWSER_LABELS[bridge.currentSettings.browser]);
+  // The MCP door listens only once something asks for it (VS Code's MCP client or the copy command).
+  const mcpEndpoint = new McpEndpoint(supervisor, context.extension.packageJSON.version, line => log.info(line));
+  endpoint = mcpEndpoint;
+  const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint, supervisor);
+
+  const statusBar = new BridgeStatusBar(vscode, () => BROWSER_LABELS[bridge.currentSettings.browser], () => {
+    const address = mcpEndpoint.address;
+    return address ? `up on ${address.url}, ${mcpEndpoint.sessionCount} client session${mcpEndpoint.sessionCount === 1 ? '' : 's'}` : 'not listening';
+  });
   const failures = new BrowserFailureNotifier(vscode, log);
   const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
 
   context.subscriptions.push(
     log,
     statusBar,
-    supervisor.onDidChangeStatus(status => statusBar.update(status)),
+    supervisor.onDidChangeStatus(status => {
+      statusBar.update(status);
+      log.info(`Bridge ${status.state}${status.generation ? ` (server #${status.generation}${status.pid ? `, pid ${status.pid}` : ''})` : ''}; MCP endpoint ${mcpEndpoint.address ? `up, ${mcpEndpoint.sessionCount} session(s)` : 'down'}`);
+    }),
+    mcpEndpoint.onDidChangeSessions(() => statusBar.refresh()),
+    mcpProvider,
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpProvider),
+    vscode.commands.registerCommand('playwrightBridge.copyMcpClientConfig', async () => {
+      await copyMcpClientConfig(vscode, mcpEndpoint);
+      statusBar.refresh();
+    }),
     supervisor.onBrowserState(state => {
       statusBar.updateBrowser(state);
       failures.onBrowserState(state);
@@ -70,6 +105,9 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
 /** VS Code waits for this: the whole process tree is gone before the window closes. */
 export async function deactivate(): Promise<void> {
   const current = host;
+  const door = endpoint;
   host = undefined;
+  endpoint = undefined;
+  await door?.dispose();
   await current?.dispose();
 }

@@ -46,3 +46,20 @@ export function convertToolResult(toolName: string, result: CallToolResult, limi
   if (!parts.length) parts.push({ kind: 'text', text: `${toolName} finished with no output.` });
   return parts;
 }
+
+/**
+ * The same care for the MCP door, which hands results on as MCP: text without terminal colours,
+ * images fitted to model limits (with a note when changed), everything else as it came.
+ */
+export function sanitizeMcpResult(result: CallToolResult, limits: ImageLimits = MODEL_IMAGE_LIMITS): CallToolResult {
+  const content: CallToolResult['content'] = [];
+  for (const item of result.content ?? []) {
+    if (item.type === 'text') content.push({ ...item, text: stripAnsi(item.text) });
+    else if (item.type === 'image') {
+      const fitted = fitImage(Buffer.from(item.data, 'base64'), item.mimeType, limits);
+      content.push({ ...item, data: Buffer.from(fitted.data).toString('base64'), mimeType: fitted.mimeType });
+      if (fitted.note) content.push({ type: 'text', text: fitted.note });
+    } else content.push(item);
+  }
+  return { ...result, content };
+}

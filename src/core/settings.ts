@@ -7,6 +7,14 @@ export type BrowserChoice = (typeof BROWSERS)[number];
 
 export type ProfileMode = 'persistent' | 'isolated';
 
+/** How chat sees the browser: our language-model tools, VS Code's MCP client on our endpoint, or both. */
+export const EXPOSURES = ['languageModelTools', 'mcp', 'both'] as const;
+export type Exposure = (typeof EXPOSURES)[number];
+
+export function readExposure(raw: unknown): Exposure {
+  return (EXPOSURES as readonly unknown[]).includes(raw) ? (raw as Exposure) : 'languageModelTools';
+}
+
 /** Everything the user can set that shapes the child and its browser. Validated, never raw. */
 export interface BridgeSettings {
   browser: BrowserChoice;

@@ -1,6 +1,6 @@
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CapabilityId } from './capabilities';
-import { SETTINGS_SECTION } from './settings';
+import { Exposure, SETTINGS_SECTION } from './settings';
 
 /** One entry of `contributes.languageModelTools`, as VS Code reads it. */
 export interface ManifestTool {
@@ -18,6 +18,9 @@ export interface ManifestTool {
 export function capabilityWhenClause(capability: CapabilityId): string {
   return `config.${SETTINGS_SECTION}.capabilities.${capability}`;
 }
+
+/** Hides every language-model tool while chat is to see the browser through the MCP server only. */
+export const EXPOSURE_WHEN_CLAUSE = `config.${SETTINGS_SECTION}.exposure != 'mcp'`;
 
 /**
  * Which capability group each tool belongs to, from the tool lists of a child with no optional
@@ -46,7 +49,7 @@ export function manifestEntry(tool: Tool, capability: CapabilityId | undefined):
     tags: ['playwright', 'browser', ...(capability ? [`playwright-${capability}`] : [])],
     inputSchema,
   };
-  if (capability) entry.when = capabilityWhenClause(capability);
+  entry.when = capability ? `${capabilityWhenClause(capability)} && ${EXPOSURE_WHEN_CLAUSE}` : EXPOSURE_WHEN_CLAUSE;
   return entry;
 }
 
@@ -54,11 +57,15 @@ export function buildManifest(tools: Tool[], capabilities: Map<string, Capabilit
   return tools.map(tool => manifestEntry(tool, capabilities.get(tool.name))).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Is a manifest tool offered while these capability groups are on? Mirrors VS Code's `when`. */
-export function isToolEnabled(entry: Pick<ManifestTool, 'when'>, enabledCapabilities: readonly string[]): boolean {
+/**
+ * Is a manifest tool offered while these capability groups are on and this exposure is chosen?
+ * Mirrors VS Code's evaluation of the `when` clauses this module writes.
+ */
+export function isToolEnabled(entry: Pick<ManifestTool, 'when'>, enabledCapabilities: readonly string[], exposure: Exposure = 'languageModelTools'): boolean {
   if (!entry.when) return true;
+  const exposed = !entry.when.includes(EXPOSURE_WHEN_CLAUSE) || exposure !== 'mcp';
   const capability = capabilityOf(entry);
-  return capability !== undefined && enabledCapabilities.includes(capability);
+  return exposed && (capability === undefined || enabledCapabilities.includes(capability));
 }
 
 /** Every difference between two manifests, one line each: empty when they agree. */
@@ -89,8 +96,7 @@ function stableJson(value: unknown): string {
 
 /** The capability group a manifest tool needs, from its `when` clause; undefined for default tools. */
 export function capabilityOf(entry: Pick<ManifestTool, 'when'>): string | undefined {
-  const prefix = `config.${SETTINGS_SECTION}.capabilities.`;
-  return entry.when?.startsWith(prefix) ? entry.when.slice(prefix.length) : undefined;
+  return new RegExp(`config\\.${SETTINGS_SECTION}\\.capabilities\\.(\\w+)`).exec(entry.when ?? '')?.[1];
 }
 
 /**

@@ -19,7 +19,7 @@ export class BridgeStatusBar implements vscodeTypes.Disposable {
   private status: BridgeStatus = { state: 'idle', generation: 0 };
   private browser: BrowserStateParams | undefined;
 
-  constructor(private readonly vscode: VSCode, private readonly browserLabel: () => string) {
+  constructor(private readonly vscode: VSCode, private readonly browserLabel: () => string, private readonly endpointLabel: () => string) {
     this.item = vscode.window.createStatusBarItem('playwrightBridge.status', vscode.StatusBarAlignment.Right, 100);
     this.item.name = 'Playwright Bridge';
     this.item.command = 'playwrightBridge.showLog';
@@ -29,6 +29,10 @@ export class BridgeStatusBar implements vscodeTypes.Disposable {
 
   update(status: BridgeStatus): void {
     this.status = status;
+    this.render();
+  }
+
+  refresh(): void {
     this.render();
   }
 
@@ -47,6 +51,7 @@ export class BridgeStatusBar implements vscodeTypes.Disposable {
       `**Playwright Bridge**: ${state}`,
       `Browser: ${this.browserLabel()}${this.browser ? ` (${this.browser.state})` : ' (not launched yet)'}`,
       generation ? `Server process: #${generation}${pid ? `, pid ${pid}` : ''}` : 'Server process: starts on the first tool call',
+      `MCP endpoint: ${this.endpointLabel()}`,
     ];
     const why = this.browser?.state === 'failed' ? this.browser.message : detail;
     if (why) lines.push('', why.split('\n').join('  \n'));

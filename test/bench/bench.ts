@@ -1,6 +1,7 @@
 /**
  * npm run bench: a scripted browsing session through the bridge (supervisor + our child) and
- * through a bare @playwright/mcp stdio child, step by step in one run, on pages served here.
+ * through the MCP door (the loopback endpoint, over Streamable HTTP) and through a bare
+ * @playwright/mcp stdio child, step by step in one run, on pages served here.
  * Prints the median per-call ratio, cold starts and memory of each process tree, and writes them
  * as JSON to $BENCH_OUT when set. BENCH_ROUNDS sets how many sessions (default 3).
  */
@@ -10,14 +11,18 @@ import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpEndpoint } from '../../src/core/mcpEndpoint';
 import { listDescendants } from '../../src/core/processTree';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, REPO_ROOT, TEST_BROWSER } from '../support/realBridge';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
+type DoorName = 'bridge' | 'http' | 'bare';
+
 interface Door {
-  name: 'bridge' | 'bare';
+  name: DoorName;
   call: Caller;
   pid(): number | undefined;
   close(): Promise<void>;
@@ -35,6 +40,31 @@ async function openBridge(): Promise<{ door: Door; readyMs: number }> {
       call: (name, args) => bridge.supervisor.callTool(name, args),
       pid: () => bridge.supervisor.status.pid,
       close: () => bridge.dispose(),
+    },
+  };
+}
+
+/** The MCP door: a bridge behind the loopback endpoint, reached by an SDK client over Streamable HTTP. */
+async function openHttp(): Promise<{ door: Door; readyMs: number }> {
+  const bridge = makeRealBridge();
+  const endpoint = new McpEndpoint(bridge.supervisor, 'bench', () => undefined);
+  const started = performance.now();
+  const address = await endpoint.start();
+  const client = new Client({ name: 'bench-http', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
+  await client.listTools();
+  const readyMs = performance.now() - started;
+  return {
+    readyMs,
+    door: {
+      name: 'http',
+      call: async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult,
+      pid: () => bridge.supervisor.status.pid,
+      close: async () => {
+        await client.close();
+        await endpoint.dispose();
+        await bridge.dispose();
+      },
     },
   };
 }
@@ -128,20 +158,20 @@ function median(values: number[]): number {
 }
 
 async function round(fixture: FixtureServer, index: number) {
-  // Alternate which door starts first so neither always gets the warmer machine.
-  const [first, second] = index % 2 ? [openBare, openBridge] : [openBridge, openBare];
-  const a = await first();
-  const b = await second();
-  const doors = [a, b];
-  const byName = Object.fromEntries(doors.map(d => [d.door.name, d])) as Record<'bridge' | 'bare', { door: Door; readyMs: number }>;
-  const states = new Map<string, Map<string, string>>([['bridge', new Map()], ['bare', new Map()]]);
-  const ratios: number[] = [];
+  // Rotate which door starts first so none always gets the warmer machine.
+  const openers = [openBridge, openHttp, openBare];
+  const opened: { door: Door; readyMs: number }[] = [];
+  for (let k = 0; k < openers.length; k++) opened.push(await openers[(k + index) % openers.length]());
+  const byName = Object.fromEntries(opened.map(d => [d.door.name, d])) as Record<DoorName, { door: Door; readyMs: number }>;
+  const names: DoorName[] = ['bridge', 'http', 'bare'];
+  const states = new Map<DoorName, Map<string, string>>(names.map(n => [n, new Map()]));
+  const ratios = { bridge: [] as number[], http: [] as number[] };
   const firstCall: Record<string, number> = {};
   const steps = session(fixture.url);
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i];
-    const times: Record<string, number> = {};
-    const order = (i + index) % 2 ? ['bare', 'bridge'] as const : ['bridge', 'bare'] as const;
+    const times = {} as Record<DoorName, number>;
+    const order = names.map((_, k) => names[(k + i + index) % names.length]);
     for (const name of order) {
       const { door } = byName[name];
       const state = states.get(name)!;
@@ -151,19 +181,23 @@ async function round(fixture: FixtureServer, index: number) {
       if (result.isError) throw new Error(`${name}: ${step.name} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
       step.after?.(result, state);
     }
-    if (process.env.BENCH_VERBOSE) console.log(`  ${step.name.padEnd(26)} bridge ${times.bridge.toFixed(1).padStart(7)} ms   bare ${times.bare.toFixed(1).padStart(7)} ms`);
+    if (process.env.BENCH_VERBOSE) console.log(`  ${step.name.padEnd(26)} ${names.map(n => `${n} ${times[n].toFixed(1).padStart(7)} ms`).join('   ')}`);
     if (i === 0) Object.assign(firstCall, times);
     // The first call launches the browser: that is cold start, not per-call overhead.
-    else ratios.push(times.bridge / times.bare);
+    else {
+      ratios.bridge.push(times.bridge / times.bare);
+      ratios.http.push(times.http / times.bare);
+    }
   }
   const memory = {
     rss: { bridge: treeMemoryMB(byName.bridge.door.pid()!, 'VmRSS'), bare: treeMemoryMB(byName.bare.door.pid()!, 'VmRSS') },
     pss: { bridge: treeMemoryMB(byName.bridge.door.pid()!, 'Pss'), bare: treeMemoryMB(byName.bare.door.pid()!, 'Pss') },
   };
-  for (const d of doors) await d.door.close();
+  for (const d of opened) await d.door.close();
   return {
-    ratio: median(ratios),
-    calls: ratios.length,
+    ratio: median(ratios.bridge),
+    httpRatio: median(ratios.http),
+    calls: ratios.bridge.length,
     readyMs: { bridge: byName.bridge.readyMs, bare: byName.bare.readyMs },
     firstNavigateMs: firstCall,
     memory,
@@ -179,7 +213,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < rounds; i++) {
       const r = await round(fixture, i);
       results.push(r);
-      console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} over ${r.calls} calls; ready ${r.readyMs.bridge.toFixed(0)} / ${r.readyMs.bare.toFixed(0)} ms; ` +
+      console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls; ready ${r.readyMs.bridge.toFixed(0)} / ${r.readyMs.bare.toFixed(0)} ms; ` +
         `first navigate ${r.firstNavigateMs.bridge.toFixed(0)} / ${r.firstNavigateMs.bare.toFixed(0)} ms; tree PSS ${r.memory.pss.bridge.toFixed(0)} / ${r.memory.pss.bare.toFixed(0)} MB (bridge / bare)`);
     }
   } finally {
@@ -189,6 +223,7 @@ async function main(): Promise<void> {
   const figures = {
     rounds,
     perCallRatio: m(r => r.ratio),
+    httpDoorRatio: m(r => r.httpRatio),
     coldStartMs: { bridge: m(r => r.readyMs.bridge), bare: m(r => r.readyMs.bare) },
     firstNavigateMs: { bridge: m(r => r.firstNavigateMs.bridge), bare: m(r => r.firstNavigateMs.bare) },
     rssMB: { bridge: m(r => r.memory.rss.bridge), bare: m(r => r.memory.rss.bare) },
@@ -196,6 +231,7 @@ async function main(): Promise<void> {
   };
   console.log('');
   console.log(`median per-call ratio (bridge / bare): ${figures.perCallRatio.toFixed(3)}   (target <= 1.05)`);
+  console.log(`MCP door per-call ratio (HTTP / bare): ${figures.httpDoorRatio.toFixed(3)}   (target <= 1.05)`);
   console.log(`cold start to ready, ms:              bridge ${figures.coldStartMs.bridge.toFixed(0)}, bare ${figures.coldStartMs.bare.toFixed(0)}`);
   console.log(`first navigate (browser launch), ms:  bridge ${figures.firstNavigateMs.bridge.toFixed(0)}, bare ${figures.firstNavigateMs.bare.toFixed(0)}`);
   console.log(`process tree RSS, MB:                 bridge ${figures.rssMB.bridge.toFixed(0)}, bare ${figures.rssMB.bare.toFixed(0)} (RSS counts shared pages once per process)`);

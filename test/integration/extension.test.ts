@@ -96,9 +96,11 @@ describe('Playwright Bridge in a real VS Code', function () {
     await waitUntil(() => manifest.every(t => offered().has(t.name)), 20000, 'every manifest tool to be registered');
     assert.strictEqual(manifest.length, 72);
     const config = vscode.workspace.getConfiguration('playwrightBridge');
-    for (const tool of manifest.filter(t => t.when)) {
-      const key = tool.when!.replace(/^config\.playwrightBridge\./, '');
-      assert.strictEqual(config.inspect(key)?.defaultValue, false, `${tool.name}: ${tool.when} names a setting VS Code does not know`);
+    for (const tool of manifest) {
+      for (const key of tool.when?.match(/config\.playwrightBridge\.[\w.]+/g) ?? []) {
+        const setting = key.replace(/^config\.playwrightBridge\./, '');
+        assert.notStrictEqual(config.inspect(setting)?.defaultValue, undefined, `${tool.name}: ${key} names a setting VS Code does not know`);
+      }
     }
     assert.strictEqual(manifest.filter(t => isToolEnabled(t, [])).length, 25, 'with no capability on, 25 tools hold');
   });
@@ -152,6 +154,35 @@ describe('Playwright Bridge in a real VS Code', function () {
     const next = await invoke('browser_navigate', { url: `${fixture.url}/second` });
     assert.match(next.text, /browser was restarted/);
     assert.match(next.text, /Page Title: Second Page/);
+  });
+
+  it('with exposure on MCP, VS Code\'s MCP client starts our server and drives the same browser', async () => {
+    const config = vscode.workspace.getConfiguration('playwrightBridge');
+    await config.update('exposure', 'mcp', vscode.ConfigurationTarget.Workspace);
+    try {
+      await invoke('browser_tabs', { action: 'list' });
+      const childBefore = api.childPid;
+      assert.ok(childBefore);
+      const mcpTool = (suffix: string) => vscode.lm.tools.find(t => t.name.startsWith('mcp_') && t.name.endsWith(suffix));
+      // VS Code collects the provider's new definition a moment after the setting changes: start until it is there.
+      const deadline = Date.now() + 60000;
+      while (!mcpTool('browser_navigate') && Date.now() < deadline) {
+        await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true });
+        if (!mcpTool('browser_navigate')) await new Promise(resolve => setTimeout(resolve, 1000));
+      }
+      assert.ok(mcpTool('browser_navigate'), `the MCP server's tools went live (MCP tools now: ${vscode.lm.tools.filter(t => t.name.startsWith('mcp_')).map(t => t.name).join(', ') || 'none'})`);
+      const navigate = mcpTool('browser_navigate')!;
+      console.log(`    MCP tools live, for example ${navigate.name}`);
+      const before = fixture.count('/count');
+      const result = await invoke(navigate.name, { url: `${fixture.url}/count` });
+      assert.match(result.text, /Page Title: Counted/);
+      assert.strictEqual(fixture.count('/count'), before + 1, 'the call through VS Code\'s MCP client reached the page once');
+      assert.strictEqual(api.childPid, childBefore, 'the same browser server as the language-model tools');
+      const seen = await invoke('browser_snapshot', {});
+      assert.match(seen.text, /Visit number/, 'the language-model tools see the page the MCP door opened');
+    } finally {
+      await config.update('exposure', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 
   it('leaves no process behind on deactivation', async () => {

@@ -23,6 +23,7 @@ describe('tool manifest generation', () => {
       name: 'browser_navigate', displayName: 'Navigate to a URL', toolReferenceName: 'browser_navigate', canBeReferencedInPrompt: true,
       userDescription: 'Navigate to a URL', modelDescription: 'Navigate to a URL', tags: ['playwright', 'browser'],
       inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+      when: "config.playwrightBridge.exposure != 'mcp'",
     });
   });
 
@@ -31,9 +32,11 @@ describe('tool manifest generation', () => {
     assert.strictEqual(owners.get('browser_navigate'), undefined);
     assert.strictEqual(owners.get('browser_pdf_save'), 'pdf');
     const [pdf] = buildManifest([{ ...navigate, name: 'browser_pdf_save' }], owners);
-    assert.strictEqual(pdf.when, 'config.playwrightBridge.capabilities.pdf');
+    assert.strictEqual(pdf.when, "config.playwrightBridge.capabilities.pdf && config.playwrightBridge.exposure != 'mcp'");
     assert.strictEqual(isToolEnabled(pdf, []), false);
     assert.strictEqual(isToolEnabled(pdf, ['pdf']), true);
+    assert.strictEqual(isToolEnabled(pdf, ['pdf'], 'mcp'), false, 'hidden when chat is to use the MCP server');
+    assert.strictEqual(isToolEnabled(pdf, ['pdf'], 'both'), true);
   });
 
   it('names every difference between two manifests', () => {
@@ -61,11 +64,19 @@ describe('package.json tools', () => {
     assert.strictEqual(manifest.filter(t => isToolEnabled(t, ['vision'])).length, 31);
   });
 
-  it('has a boolean setting for every when clause it uses', () => {
+  it('never shows the model the same tool twice: with exposure on MCP, no language-model tool holds', () => {
+    assert.strictEqual(manifest.filter(t => isToolEnabled(t, ALL_CAPABILITIES, 'mcp')).length, 0);
+    assert.strictEqual(packageJson.contributes.configuration.properties['playwrightBridge.exposure'].default, 'languageModelTools');
+  });
+
+  it('has a setting for every key its when clauses name', () => {
     const properties = packageJson.contributes.configuration.properties;
-    for (const tool of manifest.filter(t => t.when)) {
-      const key = tool.when!.replace(/^config\./, '');
-      assert.strictEqual(properties[key]?.type, 'boolean', `${tool.name} is gated by ${key}, which must be a boolean setting`);
+    for (const tool of manifest) {
+      for (const key of tool.when!.match(/config\.[\w.]+/g) ?? []) {
+        const setting = properties[key.replace(/^config\./, '')];
+        assert.ok(setting, `${tool.name} is gated by ${key}, which is no setting`);
+        assert.ok(['boolean', 'string'].includes(setting.type));
+      }
     }
   });
 });
@@ -81,6 +92,6 @@ describe('capability hints', () => {
     assert.match(capabilityHint(pdf, ['pdf'], [])!, /Restart Browser/);
     assert.strictEqual(capabilityHint(pdf, ['pdf'], ['pdf']), undefined);
     assert.strictEqual(capabilityHint(pdf, ['pdf'], undefined), undefined, 'a child that has not started yet will start with it');
-    assert.strictEqual(capabilityHint({ name: 'browser_click' }, [], []), undefined);
+    assert.strictEqual(capabilityHint({ name: 'browser_click', when: "config.playwrightBridge.exposure != 'mcp'" }, [], []), undefined);
   });
 });

@@ -1,0 +1,202 @@
+import { randomUUID } from 'crypto';
+import * as http from 'http';
+import { AddressInfo } from 'net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Emitter, Event } from './emitter';
+import { checkRequest, newBearerToken } from './requestGuard';
+import { sanitizeMcpResult } from './resultConversion';
+import { CancelledError, SupervisedCallOptions } from './supervisor';
+
+/** What the endpoint forwards to: the supervisor every door shares. */
+export interface ToolBackend {
+  listTools(): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown> | undefined, options?: SupervisedCallOptions): Promise<CallToolResult>;
+  readonly onDidChangeTools: Event<Tool[]>;
+}
+
+export interface EndpointAddress {
+  url: string;
+  port: number;
+  /** The bearer token; for the Authorization header only, never for logs. */
+  token: string;
+}
+
+export const MCP_PATH = '/mcp';
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+interface Session {
+  server: Server;
+  transport: StreamableHTTPServerTransport;
+}
+
+/**
+ * The MCP door: Streamable HTTP on 127.0.0.1, one MCP session per client, every call forwarded
+ * to the shared supervisor (so to the same child and browser as the language-model tools).
+ */
+export class McpEndpoint {
+  private server: http.Server | undefined;
+  private starting: Promise<EndpointAddress> | undefined;
+  private readonly token = newBearerToken();
+  private readonly sessions = new Map<string, Session>();
+  private readonly sessionsEmitter = new Emitter<number>();
+  readonly onDidChangeSessions = this.sessionsEmitter.event;
+  private readonly toolsSubscription;
+
+  constructor(private readonly backend: ToolBackend, private readonly version: string, private readonly log: (line: string) => void) {
+    this.toolsSubscription = backend.onDidChangeTools(() => {
+      for (const session of this.sessions.values()) void session.server.sendToolListChanged().catch(() => undefined);
+    });
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  get address(): EndpointAddress | undefined {
+    const info = this.server?.address() as AddressInfo | null | undefined;
+    return info ? { url: `http://127.0.0.1:${info.port}${MCP_PATH}`, port: info.port, token: this.token } : undefined;
+  }
+
+  /** Listens on a free loopback port (once); later calls return the same address. */
+  start(): Promise<EndpointAddress> {
+    if (!this.starting) {
+      this.starting = new Promise<EndpointAddress>((resolve, reject) => {
+        const server = http.createServer((req, res) => void this.handle(req, res));
+        server.on('error', reject);
+        server.listen(0, '127.0.0.1', () => {
+          this.server = server;
+          const address = this.address!;
+          this.log(`MCP endpoint listening on ${address.url} (bearer token required)`);
+          resolve(address);
+        });
+      });
+      this.starting.catch(() => (this.starting = undefined));
+    }
+    return this.starting;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const port = (this.server!.address() as AddressInfo).port;
+    const verdict = checkRequest(req, port, this.token);
+    if (!verdict.ok) {
+      this.log(`MCP endpoint refused ${req.method} ${req.url}: ${verdict.reason}`);
+      return reply(res, verdict.status, verdict.reason, verdict.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+    }
+    if ((req.url ?? '').split('?')[0] !== MCP_PATH) return reply(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
+    try {
+      let body: unknown;
+      if (req.method === 'POST') {
+        const raw = await readBody(req, MAX_BODY_BYTES);
+        if (raw === undefined) return reply(res, 413, `request body over ${MAX_BODY_BYTES} bytes`);
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+        }
+      }
+      const sessionId = req.headers['mcp-session-id'];
+      const existing = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+      if (existing) return void (await existing.transport.handleRequest(req, res, body));
+      if (sessionId !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found: initialize again');
+      if (req.method !== 'POST' || !isInitialize(body)) return jsonRpcError(res, 400, -32000, 'Bad request: no session; send initialize first');
+      const session = this.newSession();
+      await session.server.connect(session.transport);
+      await session.transport.handleRequest(req, res, body);
+    } catch (error) {
+      this.log(`MCP endpoint error: ${(error as Error).message}`);
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error');
+    }
+  }
+
+  private newSession(): Session {
+    const server = new Server({ name: 'playwright-bridge', version: this.version }, { capabilities: { tools: { listChanged: true } } });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: id => {
+        this.sessions.set(id, { server, transport });
+        this.log(`MCP client connected (${this.sessions.size} session${this.sessions.size === 1 ? '' : 's'})`);
+        this.sessionsEmitter.fire(this.sessions.size);
+      },
+      onsessionclosed: id => this.dropSession(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.dropSession(transport.sessionId);
+    };
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.backend.listTools() }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const progressToken = request.params._meta?.progressToken;
+      try {
+        const result = await this.backend.callTool(request.params.name, request.params.arguments, {
+          signal: extra.signal,
+          onProgress: progressToken === undefined ? undefined : progress =>
+            void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
+        });
+        return sanitizeMcpResult(result);
+      } catch (error) {
+        if (error instanceof CancelledError) throw error;
+        return { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
+      }
+    });
+    return { server, transport };
+  }
+
+  private dropSession(id: string): void {
+    if (!this.sessions.delete(id)) return;
+    this.log(`MCP client disconnected (${this.sessions.size} left)`);
+    this.sessionsEmitter.fire(this.sessions.size);
+  }
+
+  /** Closes every session and the port. Idempotent. */
+  async dispose(): Promise<void> {
+    this.toolsSubscription.dispose();
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(sessions.map(s => s.transport.close().catch(() => undefined)));
+    const server = this.server;
+    this.server = undefined;
+    this.starting = undefined;
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>(resolve => server.close(() => resolve()));
+      this.log('MCP endpoint closed');
+    }
+    this.sessionsEmitter.fire(0);
+    this.sessionsEmitter.dispose();
+  }
+}
+
+function isInitialize(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some(m => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+}
+
+function readBody(req: http.IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        return;
+      }
+      if (!over) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function reply(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
+  res.end(`${message}\n`);
+}
+
+function jsonRpcError(res: http.ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

@@ -1,0 +1,116 @@
+import * as assert from 'assert';
+import * as http from 'http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { EndpointAddress, McpEndpoint } from '../../src/core/mcpEndpoint';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { makeRealBridge, RealBridge, textOf } from '../support/realBridge';
+
+async function connect(address: EndpointAddress, name: string): Promise<Client> {
+  const client = new Client({ name, version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
+  return client;
+}
+
+/** A raw request, to send what a well-behaved client never would. */
+function rawPost(address: EndpointAddress, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: address.port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, res => {
+      let text = '';
+      res.on('data', chunk => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('MCP endpoint on a real child and Chromium', function () {
+  this.timeout(120000);
+  const fixture = new FixtureServer();
+  let bridge: RealBridge;
+  let endpoint: McpEndpoint;
+  let address: EndpointAddress;
+  const logs: string[] = [];
+
+  before(async () => {
+    await fixture.start();
+    bridge = makeRealBridge();
+    endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', line => logs.push(line));
+    address = await endpoint.start();
+  });
+  after(async () => {
+    await endpoint.dispose();
+    await bridge.dispose();
+    await fixture.stop();
+  });
+
+  it('listens on 127.0.0.1 only, with a 256-bit token', () => {
+    assert.match(address.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    assert.ok(Buffer.from(address.token, 'base64url').length >= 32);
+  });
+
+  it('refuses requests without the token, with a wrong one, for a foreign Host or from a web page, and none reaches the child', async () => {
+    const cases: [Record<string, string>, number][] = [
+      [{}, 401],
+      [{ authorization: `Bearer ${address.token.slice(0, -2)}xx` }, 401],
+      [{ authorization: 'Basic abc' }, 401],
+      [{ authorization: `Bearer ${address.token}`, host: `evil.example:${address.port}` }, 403],
+      [{ authorization: `Bearer ${address.token}`, origin: 'http://127.0.0.1:9999' }, 403],
+    ];
+    for (const [headers, status] of cases) {
+      const response = await rawPost(address, headers);
+      assert.strictEqual(response.status, status, `${JSON.stringify(Object.keys(headers))} gave ${response.status}: ${response.body}`);
+    }
+    assert.strictEqual(bridge.supervisor.status.generation, 0, 'no refused request started the browser server');
+    assert.strictEqual(endpoint.sessionCount, 0);
+    assert.ok(logs.every(line => !line.includes(address.token)), 'the token never reaches the log');
+  });
+
+  it('lists and calls tools, and drives the same browser the other doors see', async () => {
+    const client = await connect(address, 'first');
+    try {
+      const { tools } = await client.listTools();
+      assert.strictEqual(tools.length, 25);
+      assert.ok(tools.find(t => t.name === 'browser_snapshot')?.annotations?.readOnlyHint, 'annotations come through');
+      const nav = (await client.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/second` } })) as CallToolResult;
+      assert.match(textOf(nav), /Page Title: Second Page/);
+      // The language-model tools call the supervisor directly: they see the page the endpoint opened.
+      const seen = await bridge.supervisor.callTool('browser_snapshot', {});
+      assert.match(textOf(seen), /heading "Second page"/);
+      assert.strictEqual(bridge.supervisor.status.generation, 1, 'one browser server for both doors');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves two clients at once, each in its own session', async () => {
+    const [a, b] = await Promise.all([connect(address, 'a'), connect(address, 'b')]);
+    try {
+      assert.strictEqual(endpoint.sessionCount >= 2, true);
+      const [ra, rb] = await Promise.all([
+        a.callTool({ name: 'browser_tabs', arguments: { action: 'list' } }),
+        b.callTool({ name: 'browser_snapshot', arguments: {} }),
+      ]) as CallToolResult[];
+      assert.ok(!ra.isError, textOf(ra));
+      assert.match(textOf(rb), /Second page/);
+      const bad = (await b.callTool({ name: 'browser_navigate', arguments: { url: 7 } })) as CallToolResult;
+      assert.strictEqual(bad.isError, true);
+      assert.doesNotMatch(textOf(bad), /\u001b\[/, 'no terminal colour codes');
+    } finally {
+      const before = endpoint.sessionCount;
+      await (a.transport as StreamableHTTPClientTransport).terminateSession();
+      assert.strictEqual(endpoint.sessionCount, before - 1, 'a client that ends its session is forgotten');
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('closes its port on dispose', async () => {
+    const extra = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
+    const where = await extra.start();
+    await extra.dispose();
+    await assert.rejects(rawPost(where, { authorization: `Bearer ${where.token}` }), /ECONNREFUSED/);
+  });
+});
