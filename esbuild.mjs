@@ -26,6 +26,8 @@ const bundles = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The child runs @playwright/mcp, which ships its own runtime files: keep it and Playwright out of the bundle.
   { ...common, entryPoints: ['src/child/main.ts'], outfile: 'dist/child.js', external: ['@playwright/mcp', 'playwright', 'playwright-core'] },
+  // The browser panel's webview script: runs in the webview, not in Node.
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/panel.js' },
   // Regenerates contributes.languageModelTools from the pinned child.
   { ...common, entryPoints: ['src/build/generateToolManifest.ts'], outfile: 'dist/generateToolManifest.js', external: ['@playwright/mcp', 'playwright', 'playwright-core'] },
 ];
@@ -51,6 +53,10 @@ const testBuild = {
 };
 
 const builds = tests ? [...bundles, testBuild] : bundles;
+
+// The panel's icons: codicons' stylesheet and font, next to the webview script.
+fs.mkdirSync('dist/webview', { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join('node_modules', '@vscode', 'codicons', 'dist', file), path.join('dist', 'webview', file));
 
 if (watch) {
   const contexts = await Promise.all(builds.map(options => esbuild.context(options)));

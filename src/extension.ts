@@ -11,6 +11,10 @@ import { installBrowser } from './vscode/installBrowser';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { BridgeStatusBar } from './vscode/statusBar';
 import { McpEndpoint } from './core/mcpEndpoint';
+import { LiveViewStore } from './core/liveViewStore';
+import { BrowserPanelHub, PANEL_VIEW_ID } from './vscode/browserPanel';
+import { saveScreenshot } from './vscode/saveScreenshot';
+import { PanelReport } from './shared/panelProtocol';
 import { copyMcpClientConfig, MCP_PROVIDER_ID, PlaywrightMcpServerProvider } from './vscode/mcpServerProvider';
 
 /** What the extension hands to other code (its own integration tests): read-only facts. */
@@ -20,6 +24,8 @@ export interface PlaywrightBridgeApi {
   /** The server process's pid while it runs. */
   readonly childPid: number | undefined;
   readonly state: string;
+  /** What each visible browser panel shows, read from its DOM. */
+  describePanels(): Promise<PanelReport[]>;
 }
 
 let host: BridgeHost | undefined;
@@ -56,6 +62,8 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     return address ? `up on ${address.url}, ${mcpEndpoint.sessionCount} client session${mcpEndpoint.sessionCount === 1 ? '' : 's'}` : 'not listening';
   });
   const failures = new BrowserFailureNotifier(vscode, log);
+  const liveView = new LiveViewStore(supervisor, () => BROWSER_LABELS[bridge.currentSettings.browser]);
+  const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log);
   const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
 
   context.subscriptions.push(
@@ -90,6 +98,17 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
         }
       })),
     vscode.commands.registerCommand('playwrightBridge.showLog', () => log.show()),
+    liveView,
+    panels,
+    vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, panels),
+    vscode.commands.registerCommand('playwrightBridge.openPanel', () => vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`)),
+    vscode.commands.registerCommand('playwrightBridge.openPanelInEditor', () => panels.openInEditor()),
+    vscode.commands.registerCommand('playwrightBridge.startBrowser', async () => {
+      // A blank page: the browser launches and the panel has something to show.
+      const result = await supervisor.callTool('browser_navigate', { url: 'about:blank' }, { door: 'panel' }).catch((error: Error) => ({ isError: true, content: [{ type: 'text' as const, text: error.message }] }));
+      if (result.isError) void vscode.window.showErrorMessage(`The browser did not start: ${result.content.map(c => (c.type === 'text' ? c.text : '')).join(' ').slice(0, 500)}`);
+    }),
+    vscode.commands.registerCommand('playwrightBridge.saveScreenshot', () => saveScreenshot(vscode, supervisor, liveView)),
     vscode.commands.registerCommand('playwrightBridge.installBrowser', () => installBrowser(vscode, context.extensionPath, log, bridge.currentSettings.browser)),
   );
 
@@ -99,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     activationMs,
     get childPid() { return supervisor.status.pid; },
     get state() { return supervisor.status.state; },
+    describePanels: () => panels.describe(),
   };
 }
 

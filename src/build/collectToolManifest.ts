@@ -13,7 +13,7 @@ async function listChildTools(childScript: string, capabilities: CapabilityId[],
   const config = buildChildConfig({ ...DEFAULT_SETTINGS, browser: 'chromium', profile: 'isolated', capabilities }, { storageDir: scratch, workspaceFolders: [] });
   const spec = childSpawnSpec(config, { execPath: process.execPath, childScript, baseEnv: process.env, tmpDir: scratch });
   fs.mkdirSync(spec.cwd, { recursive: true });
-  const child = await startChild(spec, { onExit: () => undefined, onToolsChanged: () => undefined, onBrowserState: () => undefined, onStderr: () => undefined });
+  const child = await startChild(spec, { onExit: () => undefined, onToolsChanged: () => undefined, onBrowserState: () => undefined, onObservation: () => undefined, onStderr: () => undefined });
   try {
     return await child.listTools();
   } finally {

@@ -13,6 +13,9 @@ import {
 import { ChildConfig } from '../core/childConfig';
 import { BROWSER_STATE_NOTIFICATION, BrowserStateParams, browserLostNotice } from '../core/childProtocol';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
+import { BrowserObserver } from './browserObserver';
+import { LIVE_VIEW_NOTIFICATION, LiveViewParams, OBSERVATION_NOTIFICATION, ObservationEvent, SCREENSHOT_REQUEST } from '../core/observation';
+import { z } from 'zod';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
@@ -25,6 +28,9 @@ interface InnerSession {
   client: Client;
   close(): Promise<void>;
   browser?: LaunchedBrowser;
+  observer?: BrowserObserver;
+  /** Tools upstream marks read-only: after any other, the page may have changed. */
+  readOnlyTools: Set<string>;
   launchFailed: boolean;
   /** Set when the browser went away without being asked to. */
   lostReason?: string;
@@ -43,6 +49,7 @@ export class SessionProxy {
   readonly server: Server;
   private inner: Promise<InnerSession> | undefined;
   private pendingNotice: string | undefined;
+  private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
 
   constructor(
     private readonly config: ChildConfig,
@@ -54,7 +61,23 @@ export class SessionProxy {
     this.server = new Server({ name: 'playwright-bridge', version }, { capabilities: { tools: { listChanged: true } } });
     this.server.setRequestHandler(ListToolsRequestSchema, async request => {
       const session = await this.session();
-      return session.client.listTools(request.params);
+      const result = await session.client.listTools(request.params);
+      for (const tool of result.tools) if (tool.annotations?.readOnlyHint) session.readOnlyTools.add(tool.name);
+      return result;
+    });
+    this.server.setNotificationHandler(z.object({ method: z.literal(LIVE_VIEW_NOTIFICATION), params: z.object({
+      enabled: z.boolean(), maxWidth: z.number(), maxHeight: z.number(), quality: z.number().optional(),
+    }) }), async notification => {
+      this.liveView = notification.params;
+      const session = this.inner && (await this.inner.catch(() => undefined));
+      session?.observer?.setLiveView(this.liveView);
+    });
+    this.server.setRequestHandler(z.object({ method: z.literal(SCREENSHOT_REQUEST), params: z.object({}).passthrough().optional() }), async () => {
+      const session = this.inner && (await this.inner.catch(() => undefined));
+      const page = session?.observer?.currentPage;
+      if (!page) throw new Error('The browser has no page open.');
+      const data = await page.screenshot({ type: 'png', timeout: 10000 });
+      return { data: data.toString('base64'), mimeType: 'image/png', url: page.url(), title: await page.title().catch(() => '') };
     });
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callTool(request.params, extra));
   }
@@ -80,6 +103,11 @@ export class SessionProxy {
       return { isError: true, content: [{ type: 'text', text: `The browser went away during ${params.name}: ${session.lostReason} The next call starts a fresh browser.` }] };
     }
 
+    const observer = session.observer;
+    if (observer && !result.isError) {
+      observer.noteToolResult((result.content ?? []).map(part => (part.type === 'text' ? part.text : '')).join('\n'));
+      if (!session.readOnlyTools.has(params.name)) await observer.afterStateChange();
+    }
     if (session.launchFailed) {
       // Upstream keeps the failed launch; a fresh session lets the next call try again
       // (after the person installed the browser or fixed the setting).
@@ -101,7 +129,7 @@ export class SessionProxy {
   }
 
   private async openSession(): Promise<InnerSession> {
-    const session: InnerSession = { client: undefined as unknown as Client, close: async () => undefined, launchFailed: false };
+    const session: InnerSession = { client: undefined as unknown as Client, close: async () => undefined, launchFailed: false, readOnlyTools: new Set() };
     const contextGetter = async (): Promise<BrowserContext> => {
       this.sendBrowserState({ state: 'launching' });
       try {
@@ -113,6 +141,15 @@ export class SessionProxy {
         this.sendBrowserState({ state: 'failed', message });
         throw error;
       }
+      session.observer = new BrowserObserver(session.browser.context, {
+        send: event => this.sendObservation(event),
+        // Frames wait for nothing: with over 2 MB unsent on stdout the extension is behind, so drop.
+        congested: () => process.stdout.writableLength > 2 * 1024 * 1024,
+        viewport: this.config.viewport,
+        screencast: this.config.screencast,
+        log: this.log,
+      });
+      session.observer.setLiveView(this.liveView);
       this.sendBrowserState({ state: 'ready' });
       return session.browser.context;
     };
@@ -128,7 +165,9 @@ export class SessionProxy {
     });
     await client.connect(clientSide);
     session.client = client;
+    for (const tool of (await client.listTools()).tools) if (tool.annotations?.readOnlyHint) session.readOnlyTools.add(tool.name);
     session.close = async () => {
+      await session.observer?.dispose();
       await session.browser?.close();
       await client.close().catch(() => undefined);
       await mcpServer.close().catch(() => undefined);
@@ -148,6 +187,10 @@ export class SessionProxy {
     const current = this.inner;
     if (current && (await current.catch(() => undefined)) === session) this.inner = undefined;
     await session.close();
+  }
+
+  private sendObservation(event: ObservationEvent): void {
+    void this.server.notification({ method: OBSERVATION_NOTIFICATION, params: { event } as Record<string, unknown> }).catch(() => undefined);
   }
 
   private sendBrowserState(params: BrowserStateParams): void {

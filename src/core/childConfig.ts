@@ -20,6 +20,8 @@ export interface ChildConfig {
   chromiumSandbox: boolean;
   /** Folders the tools may read and write files in (MCP roots). */
   roots: string[];
+  /** Stream frames with the browser's screencast; off means a screenshot after each change instead. */
+  screencast: boolean;
   mcp: {
     capabilities: string[];
     outputDir: string;
@@ -52,6 +54,7 @@ export function buildChildConfig(
     // Chromium refuses to start as root with its sandbox on; there is nothing else to do but turn it off.
     chromiumSandbox: !isRoot && !settings.launchArgs.includes('--no-sandbox'),
     roots: paths.workspaceFolders,
+    screencast: true,
     mcp: {
       capabilities: settings.capabilities,
       outputDir: settings.outputDir ?? path.join(paths.storageDir, 'output'),

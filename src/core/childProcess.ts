@@ -6,6 +6,7 @@ import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResult, JSONRPCMessage, Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BROWSER_STATE_NOTIFICATION, BrowserStateParams } from './childProtocol';
+import { LIVE_VIEW_NOTIFICATION, LiveViewParams, OBSERVATION_NOTIFICATION, ObservationEvent, SCREENSHOT_REQUEST } from './observation';
 import { isAlive, killTree, listDescendants } from './processTree';
 
 /** How to start a child: the program, its arguments and its whole environment. */
@@ -21,7 +22,15 @@ export interface ChildEvents {
   onExit(why: string): void;
   onToolsChanged(): void;
   onBrowserState(state: BrowserStateParams): void;
+  onObservation(event: ObservationEvent): void;
   onStderr(line: string): void;
+}
+
+/** A PNG of the browser's current page. */
+export interface PageScreenshot {
+  data: Uint8Array;
+  url: string;
+  title: string;
 }
 
 export interface CallOptions {
@@ -36,6 +45,9 @@ export interface ChildConnection {
   readonly exited: boolean;
   listTools(): Promise<Tool[]>;
   callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<CallToolResult>;
+  /** Starts, resizes or stops the stream of frames for the live panel. */
+  setLiveView(params: LiveViewParams): void;
+  screenshot(): Promise<PageScreenshot>;
   /** Ends the child and every process below it. Idempotent. */
   dispose(graceMs?: number): Promise<void>;
 }
@@ -47,6 +59,14 @@ export class NotSentError extends Error {}
 
 // Screenshots of long pages come back as several MB of base64; the SDK's 10 MB default is too tight.
 const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
+
+const ObservationNotificationSchema = z.object({
+  method: z.literal(OBSERVATION_NOTIFICATION),
+  // The child is ours and built from the same source: its events are trusted in shape.
+  params: z.object({ event: z.custom<ObservationEvent>(value => typeof value === 'object' && value !== null && 'kind' in value) }),
+});
+
+const ScreenshotResultSchema = z.object({ data: z.string(), mimeType: z.string(), url: z.string(), title: z.string() });
 
 const BrowserStateNotificationSchema = z.object({
   method: z.literal(BROWSER_STATE_NOTIFICATION),
@@ -144,6 +164,7 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
     if (notification.params.state === 'ready') rememberTree();
     events.onBrowserState(notification.params);
   });
+  client.setNotificationHandler(ObservationNotificationSchema, async notification => events.onObservation(notification.params.event));
   const transport = new ProcessTransport(child);
   transport.onerror = () => undefined; // Exit is reported once, through onclose.
 
@@ -168,6 +189,14 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
         resetTimeoutOnProgress: true,
         onprogress: options.onProgress,
       })) as CallToolResult;
+    },
+    setLiveView(params) {
+      if (exited) return;
+      void client.notification({ method: LIVE_VIEW_NOTIFICATION, params: { ...params } }).catch(() => undefined);
+    },
+    async screenshot() {
+      const result = await client.request({ method: SCREENSHOT_REQUEST, params: {} }, ScreenshotResultSchema, { timeout: 15000 });
+      return { data: Buffer.from(result.data, 'base64'), url: result.url, title: result.title };
     },
     async dispose(graceMs = 2000) {
       if (disposed) return exitPromise;

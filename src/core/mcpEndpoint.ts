@@ -129,6 +129,7 @@ export class McpEndpoint {
       const progressToken = request.params._meta?.progressToken;
       try {
         const result = await this.backend.callTool(request.params.name, request.params.arguments, {
+          door: 'mcp',
           signal: extra.signal,
           onProgress: progressToken === undefined ? undefined : progress =>
             void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),

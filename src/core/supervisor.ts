@@ -1,6 +1,7 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { BrowserStateParams, browserLostNotice } from './childProtocol';
-import { ChildConnection, ChildEvents, ChildFactory, NotSentError } from './childProcess';
+import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from './childProcess';
+import { LiveViewParams, ObservationEvent } from './observation';
 import { Emitter } from './emitter';
 
 export type BridgeState = 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'disposed';
@@ -26,7 +27,24 @@ export interface SupervisorOptions {
   now?: () => number;
 }
 
+/** Which way a call came in, for the activity list. */
+export type Door = 'tool' | 'mcp' | 'panel';
+
+/** One tool call, as the activity list shows it. */
+export interface ToolCallRecord {
+  id: number;
+  name: string;
+  args: Record<string, unknown> | undefined;
+  door: Door;
+  startedAt: number;
+  durationMs?: number;
+  outcome?: 'ok' | 'error' | 'cancelled';
+  result?: CallToolResult;
+  errorMessage?: string;
+}
+
 export interface SupervisedCallOptions {
+  door?: Door;
   signal?: AbortSignal;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
@@ -59,9 +77,17 @@ export class Supervisor {
   private readonly stateEmitter = new Emitter<BridgeStatus>();
   private readonly toolsEmitter = new Emitter<Tool[]>();
   private readonly browserEmitter = new Emitter<BrowserStateParams>();
+  private readonly observationEmitter = new Emitter<ObservationEvent>();
+  private readonly callEmitter = new Emitter<ToolCallRecord>();
+  private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
+  private nextCallId = 1;
   readonly onDidChangeStatus = this.stateEmitter.event;
   readonly onDidChangeTools = this.toolsEmitter.event;
   readonly onBrowserState = this.browserEmitter.event;
+  /** What the browser does (tabs, console, network, frames), from whichever door drove it. */
+  readonly onObservation = this.observationEmitter.event;
+  /** Fires when a call starts and again when it ends (same id), from every door. */
+  readonly onToolCall = this.callEmitter.event;
 
   private readonly readyTimeoutMs: number;
   private readonly backoffMs: number[];
@@ -85,6 +111,33 @@ export class Supervisor {
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions = {}): Promise<CallToolResult> {
+    const record: ToolCallRecord = { id: this.nextCallId++, name, args, door: options.door ?? 'tool', startedAt: Date.now() };
+    this.callEmitter.fire({ ...record });
+    const finish = (outcome: ToolCallRecord['outcome'], result?: CallToolResult, errorMessage?: string) =>
+      this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome, result, errorMessage });
+    try {
+      const result = await this.forward(name, args, options);
+      finish(result.isError ? 'error' : 'ok', result);
+      return result;
+    } catch (error) {
+      finish(error instanceof CancelledError ? 'cancelled' : 'error', undefined, (error as Error).message);
+      throw error;
+    }
+  }
+
+  /** Streams frames to the panel while it is visible; remembered for children started later. */
+  setLiveView(params: LiveViewParams): void {
+    this.liveView = params;
+    if (this.current && !this.current.exited) this.current.setLiveView(params);
+  }
+
+  /** A PNG of the current page, if a browser runs; starts nothing. */
+  async screenshot(): Promise<PageScreenshot> {
+    if (!this.current || this.current.exited) throw new Error('No browser is running.');
+    return this.current.screenshot();
+  }
+
+  private async forward(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions): Promise<CallToolResult> {
     // A call is sent at most once. Only a call that provably never left us (the child had already
     // gone) is sent again, to the replacement, and only once more.
     for (let attempt = 0; ; attempt++) {
@@ -156,6 +209,8 @@ export class Supervisor {
         this.stateEmitter.dispose();
         this.toolsEmitter.dispose();
         this.browserEmitter.dispose();
+        this.observationEmitter.dispose();
+        this.callEmitter.dispose();
       })();
     }
     return this.disposing;
@@ -182,6 +237,7 @@ export class Supervisor {
       onExit: why => this.onChildExit(generation, why),
       onToolsChanged: () => void this.refreshTools(generation),
       onBrowserState: state => this.browserEmitter.fire(state),
+      onObservation: event => { if (generation === this.generation) this.observationEmitter.fire(event); },
       onStderr: line => this.options.log(`[child ${generation}] ${line}`),
     };
     let connection: ChildConnection | undefined;
@@ -194,6 +250,7 @@ export class Supervisor {
       const changed = !sameToolNames(this.cachedTools, tools);
       this.cachedTools = tools;
       this.current = connection;
+      if (this.liveView.enabled) connection.setLiveView(this.liveView);
       this.failures = 0;
       this.lastFailure = undefined;
       this.setStatus({ state: 'ready', generation, pid: connection.pid });

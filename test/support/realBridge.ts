@@ -21,7 +21,7 @@ export interface RealBridge {
 }
 
 /** A supervisor over the real child and Debian's Chromium, with every file it writes in a scratch folder. */
-export function makeRealBridge(overrides: Partial<BridgeSettings> = {}): RealBridge {
+export function makeRealBridge(overrides: Partial<BridgeSettings> = {}, configOverrides: Partial<ChildConfig> = {}): RealBridge {
   if (!fs.existsSync(TEST_BROWSER)) throw new Error(`No browser at ${TEST_BROWSER}: install it (apt-get install -y chromium) or set PLAYWRIGHT_BRIDGE_TEST_BROWSER.`);
   if (!fs.existsSync(CHILD_SCRIPT)) throw new Error(`${CHILD_SCRIPT} is missing: run the build first (npm test does).`);
   // Short on purpose: Chromium's socket paths must stay under ~107 characters.
@@ -35,7 +35,7 @@ export function makeRealBridge(overrides: Partial<BridgeSettings> = {}): RealBri
   };
   const workspace = path.join(scratch, 'ws');
   fs.mkdirSync(workspace);
-  const config = buildChildConfig(settings, { storageDir: path.join(scratch, 'storage'), workspaceFolders: [workspace] });
+  const config = { ...buildChildConfig(settings, { storageDir: path.join(scratch, 'storage'), workspaceFolders: [workspace] }), ...configOverrides };
   const tmpDir = path.join(scratch, 'tmp');
   fs.mkdirSync(tmpDir);
   const spec = childSpawnSpec(config, {

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CallOptions, ChildConnection, ChildEvents, NotSentError } from '../../src/core/childProcess';
+import { CallOptions, ChildConnection, ChildEvents, NotSentError, PageScreenshot } from '../../src/core/childProcess';
 import { Supervisor, BridgeState } from '../../src/core/supervisor';
 
 /**
@@ -36,6 +36,15 @@ class ScriptedChild implements ChildConnection {
     this.exited = true;
     for (const call of this.held.splice(0)) call.reject(new Error('MCP error -32000: Connection closed'));
     this.events.onExit('the child process was killed by SIGKILL');
+  }
+
+  liveViews: unknown[] = [];
+  setLiveView(params: unknown): void {
+    this.liveViews.push(params);
+  }
+
+  async screenshot(): Promise<PageScreenshot> {
+    throw new Error('not scripted');
   }
 
   async dispose(): Promise<void> {
@@ -217,6 +226,33 @@ describe('Supervisor (scripted child)', () => {
     h.children[0].events.onToolsChanged();
     await new Promise(resolve => setImmediate(resolve));
     assert.deepStrictEqual(seen, [1, 2]);
+    await h.supervisor.dispose();
+  });
+});
+
+describe('Supervisor activity and live view', () => {
+  it('reports each call twice, when it starts and when it ends, with its door and outcome', async () => {
+    const h = harness();
+    const seen: { id: number; name: string; door: string; outcome?: string; durationMs?: number }[] = [];
+    h.supervisor.onToolCall(record => seen.push({ id: record.id, name: record.name, door: record.door, outcome: record.outcome, durationMs: record.durationMs }));
+    await h.supervisor.callTool('browser_navigate', { url: 'x' }, { door: 'mcp' });
+    assert.strictEqual(seen.length, 2);
+    assert.deepStrictEqual([seen[0].name, seen[0].door, seen[0].outcome], ['browser_navigate', 'mcp', undefined]);
+    assert.strictEqual(seen[1].id, seen[0].id);
+    assert.strictEqual(seen[1].outcome, 'ok');
+    assert.ok(seen[1].durationMs !== undefined);
+    await h.supervisor.dispose();
+  });
+
+  it('hands the live-view wish to the running child and to every later one', async () => {
+    const h = harness();
+    const wish = { enabled: true, maxWidth: 800, maxHeight: 450 };
+    h.supervisor.setLiveView(wish);
+    await h.supervisor.callTool('browser_snapshot', {});
+    assert.deepStrictEqual(h.children[0].liveViews, [wish], 'a child started after the wish gets it');
+    h.children[0].die();
+    await h.supervisor.callTool('browser_snapshot', {});
+    assert.deepStrictEqual(h.children[1].liveViews, [wish], 'and so does its replacement');
     await h.supervisor.dispose();
   });
 });

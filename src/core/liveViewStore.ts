@@ -1,0 +1,221 @@
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BrowserStateParams } from './childProtocol';
+import { Emitter, Event } from './emitter';
+import { fitImage } from './imageDownscale';
+import { presentInvocation } from './invocationMessages';
+import { ObservationEvent, TabInfo } from './observation';
+import { RingBuffer } from './ringBuffer';
+import { BridgeStatus, ToolCallRecord } from './supervisor';
+import { ActivityRow, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../shared/panelProtocol';
+
+/** The supervisor's events the store listens to (the supervisor itself in the extension). */
+export interface LiveViewSource {
+  readonly status: BridgeStatus;
+  readonly onDidChangeStatus: Event<BridgeStatus>;
+  readonly onBrowserState: Event<BrowserStateParams>;
+  readonly onObservation: Event<ObservationEvent>;
+  readonly onToolCall: Event<ToolCallRecord>;
+}
+
+export interface LiveViewLimits {
+  console: number;
+  network: number;
+  activity: number;
+}
+
+export type FrameMessage = Extract<HostToPanel, { type: 'frame' }>;
+
+const THUMBNAIL_LIMITS = { maxSide: 160, maxBytes: 40_000 };
+
+/**
+ * What the panel shows, kept in the extension host so a panel can close and reopen without losing
+ * anything: bounded console, network and activity lists, the tabs, the bridge state and the latest
+ * frame. Cleared, with a visible marker, when a new browser replaces the old one.
+ */
+export class LiveViewStore {
+  private readonly console: RingBuffer<ConsoleRow | MarkerRow>;
+  private readonly network: RingBuffer<NetworkRow | MarkerRow>;
+  private readonly activity: RingBuffer<ActivityRow | MarkerRow>;
+  private readonly requestSeq = new Map<string, number>();
+  private readonly callSeq = new Map<number, number>();
+  private tabs: TabInfo[] = [];
+  private status: BridgeStatus;
+  private browser: BrowserStateParams | undefined;
+  private paused = false;
+  private frameSource: PanelState['frameSource'];
+  private lastFrame: FrameMessage | undefined;
+  private frameSeq = 0;
+  private generationShown: number;
+
+  private readonly messages = new Emitter<HostToPanel>();
+  private readonly frames = new Emitter<FrameMessage>();
+  private readonly pausedEmitter = new Emitter<boolean>();
+  readonly onMessage = this.messages.event;
+  readonly onFrame = this.frames.event;
+  readonly onDidChangePaused = this.pausedEmitter.event;
+  private readonly subscriptions: { dispose(): void }[];
+
+  constructor(source: LiveViewSource, private readonly browserLabel: () => string, limits: LiveViewLimits = { console: 2000, network: 2000, activity: 500 }) {
+    this.console = new RingBuffer(limits.console);
+    this.network = new RingBuffer(limits.network);
+    this.activity = new RingBuffer(limits.activity);
+    this.status = source.status;
+    this.generationShown = source.status.generation;
+    this.subscriptions = [
+      source.onDidChangeStatus(status => this.onStatus(status)),
+      source.onBrowserState(state => {
+        this.browser = state;
+        if (state.state === 'closed' || state.state === 'lost') this.tabs = [];
+        this.emitState();
+      }),
+      source.onObservation(event => this.onObservation(event)),
+      source.onToolCall(record => this.onToolCall(record)),
+    ];
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  get latestFrame(): FrameMessage | undefined {
+    return this.lastFrame;
+  }
+
+  get currentTab(): TabInfo | undefined {
+    return this.tabs.find(t => t.current);
+  }
+
+  setPaused(paused: boolean): void {
+    if (paused === this.paused) return;
+    this.paused = paused;
+    this.pausedEmitter.fire(paused);
+    this.emitState();
+  }
+
+  state(): PanelState {
+    return {
+      bridge: this.status.state,
+      detail: this.browser?.state === 'failed' ? this.browser.message : this.status.detail,
+      browser: this.browserLabel(),
+      browserState: this.browser?.state,
+      tabs: this.tabs,
+      paused: this.paused,
+      frameSource: this.frameSource,
+    };
+  }
+
+  snapshot(): Extract<HostToPanel, { type: 'snapshot' }> {
+    return { type: 'snapshot', state: this.state(), console: this.console.toArray(), network: this.network.toArray(), activity: this.activity.toArray() };
+  }
+
+  private emitState(): void {
+    this.messages.fire({ type: 'state', state: this.state() });
+  }
+
+  private onStatus(status: BridgeStatus): void {
+    this.status = status;
+    if (status.generation > this.generationShown && (status.state === 'ready' || status.state === 'restarting' || status.state === 'starting')) {
+      if (this.generationShown > 0) this.clearForNewBrowser(status.generation);
+      this.generationShown = status.generation;
+    }
+    this.emitState();
+  }
+
+  private clearForNewBrowser(generation: number): void {
+    const marker = `Browser restarted (server #${generation}): entries of the previous browser were cleared`;
+    const time = Date.now();
+    this.tabs = [];
+    this.lastFrame = undefined;
+    this.requestSeq.clear();
+    for (const [buffer, type] of [[this.console, 'console'], [this.network, 'network'], [this.activity, 'activity']] as const) {
+      (buffer as RingBuffer<MarkerRow>).clear();
+      const row = (buffer as RingBuffer<MarkerRow>).push({ marker, time });
+      this.messages.fire({ type, rows: [row], dropBefore: row.seq } as HostToPanel);
+    }
+  }
+
+  private onObservation(event: ObservationEvent): void {
+    switch (event.kind) {
+      case 'tabs':
+        this.tabs = event.tabs;
+        this.emitState();
+        return;
+      case 'console': {
+        const row = this.console.push({ level: event.entry.level, text: event.entry.text, location: event.entry.location, time: event.entry.time });
+        this.messages.fire({ type: 'console', rows: [row], dropBefore: this.console.firstSeq });
+        return;
+      }
+      case 'network': {
+        const { pageId: _page, ...entry } = event.entry;
+        const known = this.requestSeq.get(entry.id);
+        let row = known !== undefined ? this.network.update(known, () => ({ ...entry, seq: known })) : undefined;
+        if (!row) {
+          row = this.network.push(entry);
+          this.requestSeq.set(entry.id, row.seq);
+          // Keep the id map as bounded as the list.
+          if (this.requestSeq.size > this.network.capacity * 2) {
+            for (const [id, seq] of this.requestSeq) if (seq < this.network.firstSeq) this.requestSeq.delete(id);
+          }
+        }
+        this.messages.fire({ type: 'network', rows: [row], dropBefore: this.network.firstSeq });
+        return;
+      }
+      case 'frame': {
+        if (this.frameSource !== event.frame.source) {
+          this.frameSource = event.frame.source;
+          this.emitState();
+        }
+        if (this.paused) return;
+        const frame: FrameMessage = { type: 'frame', seq: ++this.frameSeq, data: event.frame.data, width: event.frame.width, height: event.frame.height, producedAt: event.frame.timestamp };
+        this.lastFrame = frame;
+        this.frames.fire(frame);
+        return;
+      }
+    }
+  }
+
+  private onToolCall(record: ToolCallRecord): void {
+    const known = this.callSeq.get(record.id);
+    if (known === undefined) {
+      const row = this.activity.push({
+        id: record.id,
+        tool: record.name,
+        title: presentInvocation(record.name, record.name, record.args).invocationMessage,
+        door: record.door,
+        startedAt: record.startedAt,
+      });
+      this.callSeq.set(record.id, row.seq);
+      this.messages.fire({ type: 'activity', rows: [row], dropBefore: this.activity.firstSeq });
+      return;
+    }
+    this.callSeq.delete(record.id);
+    const row = this.activity.update(known, current => ({
+      ...(current as ActivityRow),
+      durationMs: record.durationMs,
+      outcome: record.outcome,
+      error: record.outcome === 'error' ? errorText(record) : undefined,
+      thumbnail: thumbnailOf(record.result),
+    }));
+    if (row) this.messages.fire({ type: 'activity', rows: [row], dropBefore: this.activity.firstSeq });
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.messages.dispose();
+    this.frames.dispose();
+    this.pausedEmitter.dispose();
+  }
+}
+
+function errorText(record: ToolCallRecord): string {
+  if (record.errorMessage) return record.errorMessage;
+  const text = (record.result?.content ?? []).find(part => part.type === 'text');
+  return text && text.type === 'text' ? text.text.replace(/^#+\s*Error\s*/, '').split('\n')[0].slice(0, 300) : 'failed';
+}
+
+function thumbnailOf(result: CallToolResult | undefined): string | undefined {
+  const image = (result?.content ?? []).find(part => part.type === 'image');
+  if (!image || image.type !== 'image') return undefined;
+  const fitted = fitImage(Buffer.from(image.data, 'base64'), image.mimeType, THUMBNAIL_LIMITS);
+  return `data:${fitted.mimeType};base64,${Buffer.from(fitted.data).toString('base64')}`;
+}

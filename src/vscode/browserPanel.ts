@@ -1,0 +1,220 @@
+import { randomBytes } from 'crypto';
+import * as fs from 'fs';
+import type * as vscodeTypes from 'vscode';
+import { FrameGate } from '../core/frameGate';
+import { FrameMessage, LiveViewStore } from '../core/liveViewStore';
+import { LiveViewParams } from '../core/observation';
+import { Supervisor } from '../core/supervisor';
+import { HostToPanel, PanelReport, parsePanelMessage } from '../shared/panelProtocol';
+
+type VSCode = typeof vscodeTypes;
+
+export const PANEL_VIEW_ID = 'playwrightBridge.browserView';
+
+/** One webview showing the panel (the side-bar view or an editor tab), with its own frame gate. */
+class PanelConnection implements vscodeTypes.Disposable {
+  private readonly gate: FrameGate<FrameMessage>;
+  private readonly disposables: vscodeTypes.Disposable[] = [];
+  private ready = false;
+  size = { width: 0, height: 0 };
+  private reportWaiters: ((report: PanelReport) => void)[] = [];
+
+  constructor(
+    readonly webview: vscodeTypes.Webview,
+    private readonly store: LiveViewStore,
+    private readonly isVisible: () => boolean,
+    private readonly hub: BrowserPanelHub,
+  ) {
+    this.gate = new FrameGate(frame => void webview.postMessage(frame));
+    this.disposables.push(
+      webview.onDidReceiveMessage(raw => this.onMessage(raw)),
+      store.onMessage(message => this.send(message)),
+      store.onFrame(frame => {
+        if (this.ready && this.isVisible()) this.gate.offer(frame);
+      }),
+    );
+  }
+
+  private send(message: HostToPanel): void {
+    if (this.ready) void this.webview.postMessage(message);
+  }
+
+  /** Called when the webview becomes visible again: it may have missed frames. */
+  resync(): void {
+    this.gate.reset();
+    const frame = this.store.latestFrame;
+    if (this.ready && frame) this.gate.offer(frame);
+  }
+
+  describe(): Promise<PanelReport> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the panel did not answer')), 5000);
+      this.reportWaiters.push(report => {
+        clearTimeout(timer);
+        resolve(report);
+      });
+      void this.webview.postMessage({ type: 'describe' } satisfies HostToPanel);
+    });
+  }
+
+  private onMessage(raw: unknown): void {
+    const message = parsePanelMessage(raw);
+    if (!message) return;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.gate.reset();
+        void this.webview.postMessage(this.store.snapshot());
+        if (this.store.latestFrame) this.gate.offer(this.store.latestFrame);
+        this.hub.updateLiveView();
+        return;
+      case 'frameDrawn':
+        this.gate.ack();
+        return;
+      case 'resize':
+        this.size = { width: Math.round(message.width * message.devicePixelRatio), height: Math.round(message.height * message.devicePixelRatio) };
+        this.hub.updateLiveView();
+        return;
+      case 'command':
+        void this.hub.runCommand(message.command);
+        return;
+      case 'report':
+        for (const waiter of this.reportWaiters.splice(0)) waiter(message.report);
+        return;
+    }
+  }
+
+  get streaming(): boolean {
+    return this.ready && this.isVisible();
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+/**
+ * Hosts the browser panel: the side-bar view and any editor tabs showing it. Frames stream only
+ * while at least one of them is visible and not paused, sized to the largest one.
+ */
+export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeTypes.Disposable {
+  private readonly connections = new Set<PanelConnection>();
+  private readonly disposables: vscodeTypes.Disposable[] = [];
+  private lastWish = '';
+
+  constructor(
+    private readonly vscode: VSCode,
+    private readonly extensionUri: vscodeTypes.Uri,
+    private readonly store: LiveViewStore,
+    private readonly supervisor: Supervisor,
+    private readonly log: vscodeTypes.LogOutputChannel,
+  ) {
+    this.disposables.push(store.onDidChangePaused(() => this.updateLiveView()));
+  }
+
+  resolveWebviewView(view: vscodeTypes.WebviewView): void {
+    const connection = this.connect(view.webview, () => view.visible);
+    view.onDidChangeVisibility(() => {
+      if (view.visible) connection.resync();
+      this.updateLiveView();
+    });
+    view.onDidDispose(() => this.disconnect(connection));
+  }
+
+  /** The same panel as an editor tab. */
+  openInEditor(): void {
+    const panel = this.vscode.window.createWebviewPanel('playwrightBridge.browserPanel', 'Browser', this.vscode.ViewColumn.Beside, {
+      enableScripts: true,
+      retainContextWhenHidden: false,
+      localResourceRoots: this.resourceRoots(),
+    });
+    panel.iconPath = this.vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
+    const connection = this.connect(panel.webview, () => panel.visible);
+    panel.onDidChangeViewState(() => {
+      if (panel.visible) connection.resync();
+      this.updateLiveView();
+    });
+    panel.onDidDispose(() => this.disconnect(connection));
+  }
+
+  /** What the visible panels show, read from their DOM (for the integration tests and diagnostics). */
+  async describe(): Promise<PanelReport[]> {
+    return Promise.all([...this.connections].filter(c => c.streaming).map(c => c.describe()));
+  }
+
+  private connect(webview: vscodeTypes.Webview, isVisible: () => boolean): PanelConnection {
+    webview.options = { enableScripts: true, localResourceRoots: this.resourceRoots() };
+    webview.html = this.html(webview);
+    const connection = new PanelConnection(webview, this.store, isVisible, this);
+    this.connections.add(connection);
+    return connection;
+  }
+
+  private disconnect(connection: PanelConnection): void {
+    connection.dispose();
+    this.connections.delete(connection);
+    this.updateLiveView();
+  }
+
+  /** Tells the browser whether to stream, and how large, from what the panels show now. */
+  updateLiveView(): void {
+    const visible = [...this.connections].filter(c => c.streaming);
+    const enabled = visible.length > 0 && !this.store.isPaused;
+    const wish: LiveViewParams = {
+      enabled,
+      maxWidth: Math.max(320, ...visible.map(c => c.size.width)),
+      maxHeight: Math.max(180, ...visible.map(c => c.size.height)),
+      quality: 70,
+    };
+    const key = JSON.stringify(wish);
+    if (key === this.lastWish) return;
+    this.lastWish = key;
+    this.supervisor.setLiveView(wish);
+  }
+
+  async runCommand(command: string): Promise<void> {
+    switch (command) {
+      case 'restart':
+        await this.vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+        return;
+      case 'start':
+        await this.vscode.commands.executeCommand('playwrightBridge.startBrowser');
+        return;
+      case 'togglePause':
+        this.store.setPaused(!this.store.isPaused);
+        return;
+      case 'saveScreenshot':
+        await this.vscode.commands.executeCommand('playwrightBridge.saveScreenshot');
+        return;
+    }
+  }
+
+  private resourceRoots(): vscodeTypes.Uri[] {
+    return [this.vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), this.vscode.Uri.joinPath(this.extensionUri, 'media')];
+  }
+
+  private html(webview: vscodeTypes.Webview): string {
+    const nonce = randomBytes(16).toString('base64');
+    const uri = (...parts: string[]) => webview.asWebviewUri(this.vscode.Uri.joinPath(this.extensionUri, ...parts)).toString();
+    const template = fs.readFileSync(this.vscode.Uri.joinPath(this.extensionUri, 'media', 'panel.html').fsPath, 'utf8');
+    const csp = [
+      "default-src 'none'",
+      `img-src ${webview.cspSource} blob: data:`,
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return template
+      .replace(/\{\{csp\}\}/g, csp)
+      .replace(/\{\{nonce\}\}/g, nonce)
+      .replace(/\{\{codicons\}\}/g, uri('dist', 'webview', 'codicon.css'))
+      .replace(/\{\{styles\}\}/g, uri('media', 'panel.css'))
+      .replace(/\{\{script\}\}/g, uri('dist', 'webview', 'panel.js'));
+  }
+
+  dispose(): void {
+    for (const connection of this.connections) connection.dispose();
+    this.connections.clear();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}

@@ -1,0 +1,34 @@
+import * as fs from 'fs/promises';
+import type * as vscodeTypes from 'vscode';
+import { LiveViewStore } from '../core/liveViewStore';
+import { Supervisor } from '../core/supervisor';
+
+type VSCode = typeof vscodeTypes;
+
+/** A full-resolution PNG of the current page, saved where the person picks. */
+export async function saveScreenshot(vscode: VSCode, supervisor: Supervisor, store: LiveViewStore): Promise<void> {
+  let shot;
+  try {
+    shot = await supervisor.screenshot();
+  } catch (error) {
+    void vscode.window.showWarningMessage(`No screenshot: ${(error as Error).message} Ask chat to open a page, or press Start Browser.`);
+    return;
+  }
+  const host = (() => { try { return new URL(shot.url).hostname || 'page'; } catch { return 'page'; } })();
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    title: `Save a screenshot of ${store.currentTab?.title || shot.url}`,
+    defaultUri: folder ? vscode.Uri.joinPath(folder, `${host}-${stamp}.png`) : undefined,
+    filters: { 'PNG image': ['png'] },
+  });
+  if (!target) return;
+  try {
+    await vscode.workspace.fs.writeFile(target, shot.data);
+  } catch (error) {
+    // Remote or virtual file systems first; a plain path as a fallback.
+    if (target.scheme !== 'file') throw error;
+    await fs.writeFile(target.fsPath, shot.data);
+  }
+  void vscode.window.showInformationMessage(`Screenshot saved to ${vscode.workspace.asRelativePath(target)}.`);
+}

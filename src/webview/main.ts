@@ -1,0 +1,294 @@
+/**
+ * The browser panel's webview: live frames of the page chat drives, its tabs, console, network
+ * and tool activity. Talks to the extension only through the messages in shared/panelProtocol.
+ */
+import type {
+  ActivityRow, ConsoleLevel, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelCommand, PanelReport, PanelState, PanelToHost,
+} from '../shared/panelProtocol';
+
+declare function acquireVsCodeApi(): { postMessage(message: PanelToHost): void; getState(): unknown; setState(state: unknown): void };
+
+const vscode = acquireVsCodeApi();
+const post = (message: PanelToHost) => vscode.postMessage(message);
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+type Row = ConsoleRow | NetworkRow | ActivityRow | MarkerRow;
+const isMarker = (row: Row): row is MarkerRow => 'marker' in row;
+
+// ---- header, toolbar, state --------------------------------------------------------------------
+
+const STATE_LABELS: Record<PanelState['bridge'], string> = {
+  idle: 'Not started', starting: 'Starting…', ready: 'Ready', restarting: 'Restarting…', failed: 'Failed', disposed: 'Stopped',
+};
+
+let state: PanelState | undefined;
+
+function renderState(next: PanelState): void {
+  state = next;
+  const browserFailed = next.browserState === 'failed';
+  const label = browserFailed ? 'Browser failed to start' : next.bridge === 'ready' && !next.tabs.length ? 'Ready (no page yet)' : STATE_LABELS[next.bridge];
+  const badge = $('state');
+  badge.textContent = label;
+  badge.dataset.state = browserFailed ? 'failed' : next.bridge;
+  badge.title = next.detail ?? `${next.browser}: ${label}`;
+  $('detail').textContent = next.bridge === 'failed' || browserFailed ? next.detail ?? '' : '';
+  $('detail').hidden = !(next.bridge === 'failed' || browserFailed);
+
+  const tabs = $('tabs');
+  tabs.replaceChildren(...next.tabs.map((tab, index) => {
+    const chip = document.createElement('span');
+    chip.className = `tab${tab.current ? ' current' : ''}`;
+    chip.textContent = tab.title || tab.url || `Tab ${index + 1}`;
+    chip.title = tab.url;
+    chip.setAttribute('role', 'listitem');
+    if (tab.current) chip.setAttribute('aria-current', 'page');
+    return chip;
+  }));
+  const current = next.tabs.find(t => t.current);
+  $('url').textContent = current?.url ?? '';
+  $('title').textContent = current?.title ?? '';
+
+  const startButton = $<HTMLButtonElement>('start');
+  startButton.hidden = !(next.bridge === 'idle' || (next.bridge === 'ready' && !next.tabs.length) || next.bridge === 'failed');
+  const pause = $<HTMLButtonElement>('pause');
+  pause.setAttribute('aria-pressed', String(next.paused));
+  pause.title = next.paused ? 'Resume the live view' : 'Pause the live view';
+  pause.setAttribute('aria-label', pause.title);
+  pause.querySelector('.codicon')!.className = `codicon ${next.paused ? 'codicon-debug-start' : 'codicon-debug-pause'}`;
+  $('paused').hidden = !next.paused;
+  $('fallback').hidden = next.frameSource !== 'screenshot';
+  if (!current) showPlaceholder(next.bridge === 'ready' ? 'No page is open yet. Ask chat to open one, or press Start Browser.' : 'The browser starts on the first tool call.');
+}
+
+for (const [id, command] of [['start', 'start'], ['restart', 'restart'], ['pause', 'togglePause'], ['save', 'saveScreenshot']] as [string, PanelCommand][]) {
+  $(id).addEventListener('click', () => post({ type: 'command', command }));
+}
+
+// ---- live frame --------------------------------------------------------------------------------
+
+const frameImage = $<HTMLImageElement>('frame');
+let frameUrl: string | undefined;
+let frameDrawn = false;
+
+function showPlaceholder(text: string): void {
+  if (frameDrawn) return;
+  $('placeholder').textContent = text;
+}
+
+async function drawFrame(message: Extract<HostToPanel, { type: 'frame' }>): Promise<void> {
+  const bytes = Uint8Array.from(atob(message.data), c => c.charCodeAt(0));
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'image/jpeg' }));
+  const next = new Image();
+  next.src = url;
+  try {
+    await next.decode();
+    frameImage.src = url;
+    if (frameUrl) URL.revokeObjectURL(frameUrl);
+    frameUrl = url;
+    frameDrawn = true;
+    frameImage.hidden = false;
+    $('placeholder').hidden = true;
+  } catch {
+    URL.revokeObjectURL(url);
+  } finally {
+    // The host sends the next frame only after this: a slow panel gets fewer frames, never a queue.
+    post({ type: 'frameDrawn', seq: message.seq });
+  }
+}
+
+const view = $('view');
+let resizeTimer: number | undefined;
+new ResizeObserver(() => {
+  clearTimeout(resizeTimer);
+  resizeTimer = window.setTimeout(() => post({ type: 'resize', width: view.clientWidth, height: view.clientHeight, devicePixelRatio: window.devicePixelRatio || 1 }), 100);
+}).observe(view);
+
+// ---- lists ------------------------------------------------------------------------------------
+
+class RowList<R extends Row> {
+  private readonly rows = new Map<number, { row: R; element: HTMLElement }>();
+  constructor(private readonly container: HTMLElement, private readonly render: (row: R) => HTMLElement, private readonly visible: (row: R) => boolean, private readonly onChange: () => void) {}
+
+  upsert(rows: R[], dropBefore: number): void {
+    for (const [seq, { element }] of this.rows) {
+      if (seq < dropBefore) {
+        element.remove();
+        this.rows.delete(seq);
+      }
+    }
+    const stick = this.container.scrollTop + this.container.clientHeight >= this.container.scrollHeight - 8;
+    for (const row of rows) {
+      const element = this.render(row);
+      element.hidden = !isMarker(row) && !this.visible(row);
+      const known = this.rows.get(row.seq);
+      if (known) known.element.replaceWith(element);
+      else this.container.append(element);
+      this.rows.set(row.seq, { row, element });
+    }
+    if (stick) this.container.scrollTop = this.container.scrollHeight;
+    this.onChange();
+  }
+
+  reset(rows: R[]): void {
+    this.rows.clear();
+    this.container.replaceChildren();
+    this.upsert(rows, 0);
+  }
+
+  refilter(): void {
+    for (const { row, element } of this.rows.values()) element.hidden = !isMarker(row) && !this.visible(row);
+  }
+
+  all(): R[] {
+    return [...this.rows.values()].map(r => r.row);
+  }
+
+  visibleTexts(pick: (row: R) => string): string[] {
+    return [...this.rows.values()].filter(r => !r.element.hidden && !isMarker(r.row)).map(r => pick(r.row));
+  }
+}
+
+function el(tag: string, className: string, text?: string): HTMLElement {
+  const element = document.createElement(tag);
+  element.className = className;
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+function markerElement(row: MarkerRow): HTMLElement {
+  return el('li', 'marker', row.marker);
+}
+
+const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour12: false });
+const bytes = (n?: number) => (n === undefined ? '' : n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
+const duration = (ms?: number) => (ms === undefined ? '…' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+// Console
+const levelsOn = new Set<ConsoleLevel>(['error', 'warning', 'info', 'debug']);
+const consoleList = new RowList<ConsoleRow | MarkerRow>($('console-list'), row => {
+  if (isMarker(row)) return markerElement(row);
+  const item = el('li', `console ${row.level}`);
+  item.append(el('span', 'time', time(row.time)), el('span', 'level', row.level), el('span', 'text', row.text));
+  if (row.location) item.append(el('span', 'location', row.location));
+  return item;
+}, row => !isMarker(row) && levelsOn.has(row.level) && matches($<HTMLInputElement>('console-filter').value, `${row.text} ${row.location ?? ''}`), () => {
+  const errors = consoleList.all().filter(r => !isMarker(r) && r.level === 'error').length;
+  const badge = $('console-errors');
+  badge.textContent = String(errors);
+  badge.hidden = errors === 0;
+  badge.setAttribute('aria-label', `${errors} errors`);
+});
+for (const level of levelsOn) {
+  $<HTMLInputElement>(`level-${level}`).addEventListener('change', event => {
+    if ((event.target as HTMLInputElement).checked) levelsOn.add(level);
+    else levelsOn.delete(level);
+    consoleList.refilter();
+  });
+}
+$('console-filter').addEventListener('input', () => consoleList.refilter());
+
+// Network
+const networkList = new RowList<NetworkRow | MarkerRow>($('network-list'), row => {
+  if (isMarker(row)) return markerElement(row);
+  const failed = !!row.failure || row.status >= 400;
+  const item = el('li', `request${failed ? ' failed' : ''}${row.status === 0 && !row.failure ? ' pending' : ''}`);
+  item.append(
+    el('span', 'method', row.method),
+    el('span', 'status', row.failure ? 'failed' : row.status ? String(row.status) : '…'),
+    el('span', 'url', row.url),
+    el('span', 'type', row.resourceType),
+    el('span', 'duration', duration(row.durationMs)),
+    el('span', 'size', bytes(row.sizeBytes)),
+  );
+  item.title = row.failure ? `${row.url}\n${row.failure}` : row.url;
+  return item;
+}, row => {
+  if (isMarker(row)) return true;
+  const statusClass = $<HTMLSelectElement>('status-filter').value;
+  const klass = row.failure ? 'failed' : row.status ? `${Math.floor(row.status / 100)}xx` : 'pending';
+  return (statusClass === 'all' || statusClass === klass || (statusClass === 'failed' && row.status >= 400)) && matches($<HTMLInputElement>('network-filter').value, `${row.method} ${row.url} ${row.resourceType}`);
+}, () => undefined);
+$('network-filter').addEventListener('input', () => networkList.refilter());
+$('status-filter').addEventListener('change', () => networkList.refilter());
+
+// Activity
+const DOORS = { tool: 'chat tool', mcp: 'MCP', panel: 'panel' };
+const activityList = new RowList<ActivityRow | MarkerRow>($('activity-list'), row => {
+  if (isMarker(row)) return markerElement(row);
+  const item = el('li', `call ${row.outcome ?? 'running'}`);
+  const head = el('div', 'call-head');
+  head.append(el('span', `codicon ${row.outcome === 'ok' ? 'codicon-pass' : row.outcome === undefined ? 'codicon-loading codicon-modifier-spin' : 'codicon-error'}`), el('span', 'call-title', row.title), el('span', 'door', DOORS[row.door]), el('span', 'duration', duration(row.durationMs)));
+  item.append(head);
+  if (row.error) item.append(el('div', 'call-error', row.error));
+  if (row.thumbnail) {
+    const thumb = document.createElement('img');
+    thumb.className = 'thumb';
+    thumb.src = row.thumbnail;
+    thumb.alt = `Image returned by ${row.tool}`;
+    item.append(thumb);
+  }
+  item.title = `${row.tool} at ${time(row.startedAt)}`;
+  return item;
+}, () => true, () => undefined);
+
+function matches(filter: string, text: string): boolean {
+  return !filter.trim() || text.toLowerCase().includes(filter.trim().toLowerCase());
+}
+
+// Pane switcher (keyboard: arrow keys move between tabs, as a tablist should)
+const paneTabs = [...document.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+function selectPane(tab: HTMLButtonElement): void {
+  for (const other of paneTabs) {
+    const selected = other === tab;
+    other.setAttribute('aria-selected', String(selected));
+    other.tabIndex = selected ? 0 : -1;
+    $(other.getAttribute('aria-controls')!).hidden = !selected;
+  }
+  vscode.setState({ pane: tab.id });
+}
+for (const tab of paneTabs) {
+  tab.addEventListener('click', () => selectPane(tab));
+  tab.addEventListener('keydown', event => {
+    const index = paneTabs.indexOf(tab);
+    const next = event.key === 'ArrowRight' ? paneTabs[(index + 1) % paneTabs.length] : event.key === 'ArrowLeft' ? paneTabs[(index + paneTabs.length - 1) % paneTabs.length] : undefined;
+    if (next) {
+      selectPane(next);
+      next.focus();
+    }
+  });
+}
+const saved = vscode.getState() as { pane?: string } | undefined;
+selectPane(paneTabs.find(t => t.id === saved?.pane) ?? paneTabs[0]);
+
+// ---- messages ---------------------------------------------------------------------------------
+
+function report(): PanelReport {
+  return {
+    frameDrawn: frameDrawn && frameImage.naturalWidth > 0 && !frameImage.hidden,
+    frameSize: frameDrawn ? { width: frameImage.naturalWidth, height: frameImage.naturalHeight } : undefined,
+    consoleTexts: consoleList.visibleTexts(r => (r as ConsoleRow).text),
+    networkUrls: networkList.visibleTexts(r => (r as NetworkRow).url),
+    activityTitles: activityList.visibleTexts(r => (r as ActivityRow).title),
+    header: [$('state').textContent, $('url').textContent, $('title').textContent].join(' | '),
+  };
+}
+
+window.addEventListener('message', event => {
+  const message = event.data as HostToPanel;
+  switch (message.type) {
+    case 'snapshot':
+      renderState(message.state);
+      consoleList.reset(message.console);
+      networkList.reset(message.network);
+      activityList.reset(message.activity);
+      return;
+    case 'state': return renderState(message.state);
+    case 'console': return consoleList.upsert(message.rows, message.dropBefore);
+    case 'network': return networkList.upsert(message.rows, message.dropBefore);
+    case 'activity': return activityList.upsert(message.rows, message.dropBefore);
+    case 'frame': return void drawFrame(message);
+    case 'describe': return post({ type: 'report', report: report() });
+  }
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,119 @@
+import * as assert from 'assert';
+import { LiveViewStore } from '../../src/core/liveViewStore';
+import { ObservationEvent, FrameEvent, NetworkEntry, ConsoleEntry, TabInfo } from '../../src/core/observation';
+import { ActivityRow, isMarker } from '../../src/shared/panelProtocol';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { makeRealBridge, RealBridge, waitFor } from '../support/realBridge';
+
+function collect(bridge: RealBridge) {
+  const events: ObservationEvent[] = [];
+  bridge.supervisor.onObservation(event => events.push(event));
+  return {
+    events,
+    frames: () => events.filter((e): e is { kind: 'frame'; frame: FrameEvent } => e.kind === 'frame').map(e => e.frame),
+    console: () => events.filter((e): e is { kind: 'console'; entry: ConsoleEntry } => e.kind === 'console').map(e => e.entry),
+    network: () => events.filter((e): e is { kind: 'network'; entry: NetworkEntry } => e.kind === 'network').map(e => e.entry),
+    tabs: () => events.filter((e): e is { kind: 'tabs'; tabs: TabInfo[] } => e.kind === 'tabs').map(e => e.tabs).at(-1) ?? [],
+  };
+}
+
+describe('live view on a real child and Chromium', function () {
+  this.timeout(120000);
+  const fixture = new FixtureServer();
+  before(() => fixture.start());
+  after(() => fixture.stop());
+
+  it('sees the frames, console messages, requests and tabs that tool calls cause', async () => {
+    const bridge = makeRealBridge();
+    try {
+      const seen = collect(bridge);
+      bridge.supervisor.setLiveView({ enabled: true, maxWidth: 640, maxHeight: 640 });
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/live` });
+      await waitFor(() => seen.frames().length >= 10, 10000, 'ten frames of the animated page');
+      const frame = seen.frames().at(-1)!;
+      assert.strictEqual(frame.source, 'screencast');
+      assert.deepStrictEqual([frame.width, frame.height], [640, 360], 'sized to the panel, aspect kept');
+      assert.strictEqual(Buffer.from(frame.data, 'base64').subarray(0, 2).toString('hex'), 'ffd8', 'a JPEG');
+
+      await waitFor(() => seen.console().some(c => /live fetched 3/.test(c.text)), 5000, 'the console line logged after the fetch');
+      const logged = seen.console().find(c => c.text === 'live fixture says hello')!;
+      assert.strictEqual(logged.level, 'info');
+      assert.match(logged.location ?? '', /\/live:\d+:\d+$/);
+      assert.strictEqual(seen.console().find(c => c.text === 'live fixture error line')?.level, 'error');
+
+      await waitFor(() => seen.network().some(n => n.url.endsWith('/api/data?from=live') && n.status === 200), 5000, 'the fetch to finish');
+      const fetched = seen.network().filter(n => n.url.endsWith('/api/data?from=live')).at(-1)!;
+      assert.strictEqual(fetched.method, 'GET');
+      assert.strictEqual(fetched.resourceType, 'fetch');
+      assert.ok(fetched.durationMs !== undefined, "a duration");
+      assert.strictEqual(fetched.sizeBytes, JSON.stringify({ items: [1, 2, 3] }).length, JSON.stringify(fetched));
+      await waitFor(() => seen.network().some(n => n.url.endsWith('/missing-resource') && n.status === 404), 5000, 'the 404');
+      assert.deepStrictEqual(seen.tabs().map(t => [t.url, t.title, t.current]), [[`${fixture.url}/live`, 'Live Fixture', true]]);
+
+      // A second tab, opened by a tool: the view follows it, and its events come through.
+      const firstPage = frame.pageId;
+      await bridge.supervisor.callTool('browser_tabs', { action: 'new', url: `${fixture.url}/` });
+      await waitFor(() => seen.tabs().length === 2 && seen.tabs()[1].current, 5000, 'two tabs with the new one current');
+      const secondPage = seen.tabs()[1].id;
+      assert.notStrictEqual(secondPage, firstPage);
+      await waitFor(() => seen.frames().some(f => f.pageId === secondPage), 5000, 'frames of the new tab');
+      await waitFor(() => seen.console().some(c => c.text === 'fixture page loaded'), 5000, 'the new tab\'s console line');
+      await waitFor(() => seen.network().some(n => n.url.endsWith('/api/data') && n.status === 200), 5000, 'the new tab\'s request');
+
+      // Hidden panel: streaming stops.
+      bridge.supervisor.setLiveView({ enabled: false, maxWidth: 640, maxHeight: 640 });
+      await new Promise(resolve => setTimeout(resolve, 500));
+      const stoppedAt = seen.frames().length;
+      await new Promise(resolve => setTimeout(resolve, 1000));
+      assert.ok(seen.frames().length - stoppedAt <= 1, `no frames while no panel is visible (got ${seen.frames().length - stoppedAt})`);
+    } finally {
+      await bridge.dispose();
+    }
+  });
+
+  it('falls back to a screenshot after each state-changing call where frames cannot stream', async () => {
+    const bridge = makeRealBridge({}, { screencast: false });
+    try {
+      const seen = collect(bridge);
+      bridge.supervisor.setLiveView({ enabled: true, maxWidth: 800, maxHeight: 800 });
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+      assert.strictEqual(seen.frames().length, 1, 'one frame after the navigation');
+      assert.strictEqual(seen.frames()[0].source, 'screenshot');
+      await bridge.supervisor.callTool('browser_snapshot', {});
+      assert.strictEqual(seen.frames().length, 1, 'no frame after a read-only call');
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/second` });
+      assert.strictEqual(seen.frames().length, 2);
+    } finally {
+      await bridge.dispose();
+    }
+  });
+
+  it('keeps the panel\'s lists in the extension host, with tool activity, thumbnails and a marker after a restart', async () => {
+    const bridge = makeRealBridge();
+    const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
+    try {
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/live` });
+      await bridge.supervisor.callTool('browser_take_screenshot', {});
+      await bridge.supervisor.callTool('browser_navigate', { url: 7 }, { door: 'mcp' });
+      await waitFor(() => store.snapshot().console.length >= 2, 5000, 'console rows');
+      const activity = store.snapshot().activity as ActivityRow[];
+      assert.deepStrictEqual(activity.map(a => [a.tool, a.door, a.outcome]), [
+        ['browser_navigate', 'tool', 'ok'], ['browser_take_screenshot', 'tool', 'ok'], ['browser_navigate', 'mcp', 'error'],
+      ]);
+      assert.match(activity[0].title, new RegExp(`^Opening ${fixture.url}/live$`));
+      assert.match(activity[1].thumbnail ?? '', /^data:image\/(png|jpeg);base64,/);
+      assert.match(activity[2].error ?? '', /Invalid arguments|expected string/);
+      assert.strictEqual(store.state().tabs[0]?.title, 'Live Fixture');
+
+      await bridge.supervisor.restart('test');
+      const after = store.snapshot();
+      for (const list of [after.console, after.network, after.activity]) {
+        assert.strictEqual(list.length, 1);
+        assert.ok(isMarker(list[0]) && /Browser restarted \(server #2\)/.test(list[0].marker));
+      }
+    } finally {
+      store.dispose();
+      await bridge.dispose();
+    }
+  });
+});
