@@ -8,6 +8,8 @@ import {
   TabInfo,
 } from '../core/observation';
 
+const MAX_FPS = 30;
+
 export interface ObserverOptions {
   send(event: ObservationEvent): void;
   /** True while the channel to the extension is backed up: frames are dropped, never queued. */
@@ -15,6 +17,8 @@ export interface ObserverOptions {
   viewport: { width: number; height: number };
   /** Off for browsers (or tests) where streaming frames cannot be had: screenshots after changes instead. */
   screencast: boolean;
+  /** Chromium lets us pace the stream at the source (CDP); other engines use Playwright's screencast. */
+  engine: 'chromium' | 'firefox' | 'webkit';
   log(line: string): void;
 }
 
@@ -33,6 +37,8 @@ export class BrowserObserver {
   private streamChange: Promise<void> = Promise.resolve();
   private screencastWorks: boolean;
   private disposed = false;
+  private holds = 0;
+  private heldAcks: (() => void)[] = [];
 
   constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
     this.screencastWorks = options.screencast;
@@ -80,7 +86,16 @@ export class BrowserObserver {
       if (!entry) return;
       this.options.send({ kind: 'network', entry: { ...entry, failure: request.failure()?.errorText ?? 'failed', durationMs: Date.now() - entry.time } });
     });
-    page.on('framenavigated', frame => { if (frame === page.mainFrame()) this.sendTabs(); });
+    page.on('framenavigated', frame => {
+      if (frame !== page.mainFrame()) return;
+      this.sendTabs();
+      // A navigation may move the page to a new renderer process, which a running Chromium
+      // screencast does not follow (seen: the stream went silent after about:blank -> http).
+      if (this.streaming?.page === page) {
+        this.streaming.key = 'navigated';
+        this.restartStream();
+      }
+    });
     page.on('load', () => this.sendTabs());
     page.on('close', () => {
       if (this.current === page) this.current = this.context.pages().at(-1);
@@ -167,21 +182,84 @@ export class BrowserObserver {
     }
     if (!wanted || wanted.isClosed()) return;
     const pageId = this.pageId(wanted);
+    const send = (data: string, now: number) =>
+      this.options.send({ kind: 'frame', frame: { pageId, data, width: size.width, height: size.height, timestamp: now, source: 'screencast' } });
     try {
-      await wanted.screencast.start({
-        size,
-        quality: this.liveView.quality ?? 70,
-        onFrame: frame => {
-          // Never queue: a frame that cannot go now is dropped; the next one is fresher anyway.
-          if (this.options.congested()) return;
-          this.options.send({ kind: 'frame', frame: { pageId, data: frame.data.toString('base64'), width: size.width, height: size.height, timestamp: Date.now(), source: 'screencast' } });
-        },
-      });
-      this.streaming = { page: wanted, key, stop: () => wanted.screencast.stop() };
+      this.streaming = this.options.engine === 'chromium'
+        ? await this.startCdpStream(wanted, size, key, send)
+        : await this.startPlaywrightStream(wanted, size, key, send);
     } catch (error) {
       this.screencastWorks = false;
       this.options.log(`Live frames are not available for this browser (${(error as Error).message.split('\n')[0]}); showing a screenshot after each change instead.`);
       await this.afterStateChange();
+    }
+  }
+
+  /**
+   * Chromium's own screencast, paced at the source: every second paint (about 30 a second), and the
+   * next frame only once we have acknowledged this one, so a busy pipe slows the browser's encoder
+   * instead of wasting it.
+   */
+  private async startCdpStream(page: Page, size: { width: number; height: number }, key: string, send: (data: string, now: number) => void) {
+    const session = await page.context().newCDPSession(page);
+    session.on('Page.screencastFrame', (frame: { data: string; sessionId: number }) => {
+      if (!this.options.congested()) send(frame.data, Date.now());
+      const ack = () => void session.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
+      // While a capture runs, hold the acknowledgement: Chromium sends no further frame until then.
+      if (this.holds > 0) this.heldAcks.push(ack);
+      else ack();
+    });
+    await session.send('Page.startScreencast', { format: 'jpeg', quality: this.liveView.quality ?? 70, maxWidth: size.width, maxHeight: size.height, everyNthFrame: 2 });
+    return {
+      page,
+      key,
+      stop: async () => {
+        await session.send('Page.stopScreencast').catch(() => undefined);
+        await session.detach().catch(() => undefined);
+      },
+    };
+  }
+
+  /** Playwright's screencast (Firefox, WebKit): capped at 30 frames a second on our side. */
+  private async startPlaywrightStream(page: Page, size: { width: number; height: number }, key: string, send: (data: string, now: number) => void) {
+    // Paints come about 16.7 ms apart: allow a little early so every second one goes, not every third.
+    const minGapMs = (1000 / MAX_FPS) * 0.75;
+    let lastSent = 0;
+    await page.screencast.start({
+      size,
+      quality: this.liveView.quality ?? 70,
+      onFrame: frame => {
+        // Never queue: a frame that cannot go now is dropped; the next one is fresher anyway.
+        const now = Date.now();
+        if (now - lastSent < minGapMs || this.options.congested()) return;
+        lastSent = now;
+        send(frame.data.toString('base64'), now);
+      },
+    });
+    return { page, key, stop: () => page.screencast.stop() };
+  }
+
+  /**
+   * Tool calls come first. On 2 cores the stream's encoding slowed every call (screenshots 2-5
+   * times), so while a call runs the stream holds still: Chromium sends no new frame until we
+   * acknowledge the last one. Captures (screenshots, PDFs) hold for their whole run; other calls
+   * for at most `maxHoldMs`, so a long wait or a slow navigation still shows on the panel.
+   */
+  async whileHeld<T>(work: () => Promise<T>, maxHoldMs: number): Promise<T> {
+    this.holds++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.holds === 0) for (const ack of this.heldAcks.splice(0)) ack();
+    };
+    const timer = Number.isFinite(maxHoldMs) ? setTimeout(release, maxHoldMs) : undefined;
+    try {
+      return await work();
+    } finally {
+      if (timer) clearTimeout(timer);
+      release();
     }
   }
 

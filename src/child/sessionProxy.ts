@@ -36,6 +36,11 @@ interface InnerSession {
   lostReason?: string;
 }
 
+/** Tools that capture the page: the live stream holds still while they run (they change nothing). */
+const CAPTURE_TOOLS = new Set(['browser_take_screenshot', 'browser_pdf_save']);
+/** Other calls hold the stream this long at most, so long waits still show on the panel. */
+const CALL_HOLD_MS = 300;
+
 // A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.
 const NO_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
@@ -91,13 +96,14 @@ export class SessionProxy {
     this.pendingNotice = undefined;
     const progressToken = params._meta?.progressToken;
     let result: CallToolResult;
+    const forward = async () => (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
+      signal: extra.signal,
+      timeout: NO_TIMEOUT_MS,
+      onprogress: progressToken === undefined ? undefined : progress =>
+        void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
+    })) as CallToolResult;
     try {
-      result = (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
-        signal: extra.signal,
-        timeout: NO_TIMEOUT_MS,
-        onprogress: progressToken === undefined ? undefined : progress =>
-          void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
-      })) as CallToolResult;
+      result = session.observer ? await session.observer.whileHeld(forward, CAPTURE_TOOLS.has(params.name) ? Infinity : CALL_HOLD_MS) : await forward();
     } catch (error) {
       if (!session.lostReason) throw error;
       return { isError: true, content: [{ type: 'text', text: `The browser went away during ${params.name}: ${session.lostReason} The next call starts a fresh browser.` }] };
@@ -147,6 +153,7 @@ export class SessionProxy {
         congested: () => process.stdout.writableLength > 2 * 1024 * 1024,
         viewport: this.config.viewport,
         screencast: this.config.screencast,
+        engine: this.config.launch.engine,
         log: this.log,
       });
       session.observer.setLiveView(this.liveView);

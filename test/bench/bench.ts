@@ -13,6 +13,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpEndpoint } from '../../src/core/mcpEndpoint';
+import { FrameGate } from '../../src/core/frameGate';
+import { FrameMessage, LiveViewStore } from '../../src/core/liveViewStore';
 import { listDescendants } from '../../src/core/processTree';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, REPO_ROOT, TEST_BROWSER } from '../support/realBridge';
@@ -204,13 +206,75 @@ async function round(fixture: FixtureServer, index: number) {
   };
 }
 
+/**
+ * The live view: frames of an animated page through the panel path (child screencast, store, one
+ * frame in flight to a viewer that acknowledges on the next turn), and what streaming costs calls.
+ */
+async function liveViewRound(fixture: FixtureServer) {
+  const streaming = makeRealBridge();
+  const quiet = makeRealBridge();
+  const store = new LiveViewStore(streaming.supervisor, () => 'Chromium');
+  const latencies: number[] = [];
+  let delivered = 0;
+  const gate = new FrameGate<FrameMessage>(frame => {
+    delivered++;
+    latencies.push(Date.now() - frame.producedAt);
+    setImmediate(() => gate.ack());
+  });
+  store.onFrame(frame => gate.offer(frame));
+  try {
+    streaming.supervisor.setLiveView({ enabled: true, maxWidth: 1280, maxHeight: 720, quality: 70 });
+    await streaming.supervisor.callTool('browser_navigate', { url: `${fixture.url}/live` });
+    await quiet.supervisor.callTool('browser_navigate', { url: `${fixture.url}/live` });
+    await new Promise(resolve => setTimeout(resolve, 1000));
+    delivered = 0;
+    latencies.length = 0;
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    await new Promise(resolve => setTimeout(resolve, 5000));
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const fps = delivered / seconds;
+    const cpuPercent = ((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100;
+    const frameLatencyMs = median(latencies);
+
+    // The same calls on the animated page, with and without the stream, alternating.
+    const steps: [string, Record<string, unknown>][] = [
+      ['browser_snapshot', {}], ['browser_take_screenshot', {}], ['browser_console_messages', { level: 'info' }],
+      ['browser_network_requests', {}], ['browser_navigate', { url: `${fixture.url}/live` }],
+    ];
+    const ratios: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      for (const [name, args] of steps) {
+        const time = async (bridge: typeof streaming) => {
+          const t = performance.now();
+          await bridge.supervisor.callTool(name, args);
+          return performance.now() - t;
+        };
+        const [a, b] = i % 2 ? [await time(quiet), await time(streaming)].reverse() : [await time(streaming), await time(quiet)];
+        if (process.env.BENCH_VERBOSE) console.log(`  live ${name.padEnd(26)} streaming ${a.toFixed(1).padStart(7)} ms   quiet ${b.toFixed(1).padStart(7)} ms`);
+        ratios.push(a / b);
+      }
+    }
+    return { fps, frameLatencyMs, cpuPercent, toolCallRatio: median(ratios), dropped: gate.stats.dropped };
+  } finally {
+    store.dispose();
+    await streaming.dispose();
+    await quiet.dispose();
+  }
+}
+
 async function main(): Promise<void> {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const fixture = new FixtureServer();
   await fixture.start();
   const results: Awaited<ReturnType<typeof round>>[] = [];
+  const live: Awaited<ReturnType<typeof liveViewRound>>[] = [];
   try {
     for (let i = 0; i < rounds; i++) {
+      const l = await liveViewRound(fixture);
+      live.push(l);
+      console.log(`round ${i + 1}/${rounds}: live view ${l.fps.toFixed(1)} fps, frame latency ${l.frameLatencyMs.toFixed(0)} ms, host CPU ${l.cpuPercent.toFixed(1)}%, tool calls while streaming x${l.toolCallRatio.toFixed(3)}`);
       const r = await round(fixture, i);
       results.push(r);
       console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls; ready ${r.readyMs.bridge.toFixed(0)} / ${r.readyMs.bare.toFixed(0)} ms; ` +
@@ -228,6 +292,12 @@ async function main(): Promise<void> {
     firstNavigateMs: { bridge: m(r => r.firstNavigateMs.bridge), bare: m(r => r.firstNavigateMs.bare) },
     rssMB: { bridge: m(r => r.memory.rss.bridge), bare: m(r => r.memory.rss.bare) },
     pssMB: { bridge: m(r => r.memory.pss.bridge), bare: m(r => r.memory.pss.bare) },
+    liveView: {
+      fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
+      frameLatencyMs: Math.round(median(live.map(l => l.frameLatencyMs))),
+      toolCallRatio: Math.round(median(live.map(l => l.toolCallRatio)) * 1000) / 1000,
+      cpuPercent: Math.round(median(live.map(l => l.cpuPercent)) * 10) / 10,
+    },
   };
   console.log('');
   console.log(`median per-call ratio (bridge / bare): ${figures.perCallRatio.toFixed(3)}   (target <= 1.05)`);
@@ -236,6 +306,8 @@ async function main(): Promise<void> {
   console.log(`first navigate (browser launch), ms:  bridge ${figures.firstNavigateMs.bridge.toFixed(0)}, bare ${figures.firstNavigateMs.bare.toFixed(0)}`);
   console.log(`process tree RSS, MB:                 bridge ${figures.rssMB.bridge.toFixed(0)}, bare ${figures.rssMB.bare.toFixed(0)} (RSS counts shared pages once per process)`);
   console.log(`process tree PSS, MB:                 bridge ${figures.pssMB.bridge.toFixed(0)}, bare ${figures.pssMB.bare.toFixed(0)}; difference ${(figures.pssMB.bridge - figures.pssMB.bare).toFixed(0)} MB (target <= 60)`);
+  console.log(`live view (1280x720 animated page):   ${figures.liveView.fps} fps (target >= 20), frame latency ${figures.liveView.frameLatencyMs} ms, extension-host CPU ${figures.liveView.cpuPercent}% of one core`);
+  console.log(`tool calls while streaming:           x${figures.liveView.toolCallRatio.toFixed(3)} (target <= 1.10)`);
   if (process.env.BENCH_OUT) {
     fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(figures, null, 2)}\n`);
     console.log(`wrote ${process.env.BENCH_OUT}`);

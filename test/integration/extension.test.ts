@@ -12,10 +12,30 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 
 const EXTENSION_ID = 'playwright-bridge.playwright-bridge';
 
+interface PanelReport {
+  frameDrawn: boolean;
+  frameSize?: { width: number; height: number };
+  consoleTexts: string[];
+  networkUrls: string[];
+  activityTitles: string[];
+  header: string;
+}
+
 interface Api {
   activationMs: number;
   childPid: number | undefined;
   state: string;
+  describePanels(): Promise<PanelReport[]>;
+}
+
+/** Asks the launcher (the code-server host) to photograph the workbench; a desktop host has none. */
+async function screenshotWorkbench(file: string): Promise<boolean> {
+  if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') return false;
+  fs.rmSync(file, { force: true });
+  console.log(`[[pwb-screenshot:${file}]]`);
+  const deadline = Date.now() + 15000;
+  while (!fs.existsSync(file) && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 200));
+  return fs.existsSync(file);
 }
 
 function isLive(pid: number): boolean {
@@ -56,6 +76,14 @@ async function invoke(name: string, input: object): Promise<{ text: string; imag
     else if (p.mimeType && p.data) images.push({ mimeType: p.mimeType, data: p.data });
   }
   return { text, images };
+}
+
+async function waitUntilAsync(condition: () => Promise<boolean>, timeoutMs: number, what: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what()}`);
+    await new Promise(resolve => setTimeout(resolve, 250));
+  }
 }
 
 function refOf(snapshot: string, pattern: RegExp): string {
@@ -183,6 +211,33 @@ describe('Playwright Bridge in a real VS Code', function () {
     } finally {
       await config.update('exposure', undefined, vscode.ConfigurationTarget.Workspace);
     }
+  });
+
+  it('shows the live browser panel: a frame, the console line, the request and the tool call', async () => {
+    await vscode.commands.executeCommand('playwrightBridge.openPanel');
+    await invoke('browser_navigate', { url: `${fixture.url}/live` });
+    let report: PanelReport | undefined;
+    const seen = () => JSON.stringify(report ?? 'no visible panel');
+    await waitUntilAsync(async () => {
+      [report] = await api.describePanels();
+      return !!report && report.frameDrawn
+        && report.consoleTexts.includes('live fixture says hello')
+        && report.networkUrls.some(u => u.endsWith('/api/data?from=live'))
+        && report.activityTitles.includes(`Opening ${fixture.url}/live`);
+    }, 30000, () => `the panel to show the page, its console line, its request and the call: ${seen()}`);
+    assert.ok(report!.frameSize && report!.frameSize.width > 100, 'a real frame is drawn');
+    assert.match(report!.header, /Live Fixture/);
+
+    // The same panel as an editor tab, large, for the picture in the README.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+    await waitUntilAsync(async () => (await api.describePanels()).some(r => r.frameDrawn && r.frameSize!.width > 400), 20000, () => 'the editor panel to draw a frame');
+    const artifact = path.join(process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? path.join(extension.extensionPath, '.test-artifacts'), 'browser-panel.png');
+    fs.mkdirSync(path.dirname(artifact), { recursive: true });
+    const taken = await screenshotWorkbench(artifact);
+    console.log(taken ? `    workbench screenshot: ${artifact}` : '    (no workbench screenshot on this host)');
+    if (process.env.PLAYWRIGHT_BRIDGE_HOST === 'server') assert.ok(taken, 'the launcher saved a screenshot of the workbench');
   });
 
   it('leaves no process behind on deactivation', async () => {

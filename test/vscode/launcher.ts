@@ -68,6 +68,12 @@ async function main(): Promise<number> {
       codeAutomationLog: (type: string, logArgs: unknown[]) => {
         // The workbench forwards console calls as (format, ...values), like console.log.
         const text = format(...(Array.isArray(logArgs) ? logArgs : [logArgs]));
+        // The suite asks for a picture of the workbench this way (it cannot take one from inside).
+        const shot = /\[\[pwb-screenshot:(.+?)\]\]/.exec(text);
+        if (shot) {
+          void session.page?.screenshot({ path: shot[1] }).catch(error => process.stderr.write(`[real-vscode] screenshot failed: ${error}\n`));
+          return;
+        }
         if (type === 'error') process.stderr.write(`${text}\n`);
         else process.stdout.write(`${text}\n`);
       },

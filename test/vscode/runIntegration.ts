@@ -47,6 +47,8 @@ async function main(): Promise<void> {
       launchArgs: [workspace, '--disable-extensions', `--user-data-dir=${path.join(scratch, 'user-data')}`, `--extensions-dir=${path.join(scratch, 'extensions')}`],
       extensionTestsEnv: {
         PLAYWRIGHT_BRIDGE_TEST_BROWSER: TEST_BROWSER,
+        PLAYWRIGHT_BRIDGE_HOST: host.executable.endsWith('code-server-launcher.sh') ? 'server' : 'desktop',
+        PLAYWRIGHT_BRIDGE_ARTIFACTS: path.join(REPO_ROOT, '.test-artifacts'),
         ...(process.env.PLAYWRIGHT_BRIDGE_RESULTS_FILE ? { PLAYWRIGHT_BRIDGE_RESULTS_FILE: process.env.PLAYWRIGHT_BRIDGE_RESULTS_FILE } : {}),
       },
     });
