@@ -38,6 +38,7 @@ export class BrowserObserver {
   private screencastWorks: boolean;
   private disposed = false;
   private holds = 0;
+  private startRetries = 0;
   private heldAcks: (() => void)[] = [];
 
   constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
@@ -189,10 +190,19 @@ export class BrowserObserver {
         ? await this.startCdpStream(wanted, size, key, send)
         : await this.startPlaywrightStream(wanted, size, key, send);
     } catch (error) {
+      const message = (error as Error).message.split('\n')[0];
+      // A page in the middle of a navigation or closing refuses for a moment: try again shortly.
+      if (/not attached|target closed|detached|navigat|closed/i.test(message) && this.startRetries < 10) {
+        this.startRetries++;
+        setTimeout(() => this.restartStream(), 100 * this.startRetries).unref?.();
+        return;
+      }
       this.screencastWorks = false;
-      this.options.log(`Live frames are not available for this browser (${(error as Error).message.split('\n')[0]}); showing a screenshot after each change instead.`);
+      this.options.log(`Live frames are not available for this browser (${message}); showing a screenshot after each change instead.`);
       await this.afterStateChange();
+      return;
     }
+    this.startRetries = 0;
   }
 
   /**

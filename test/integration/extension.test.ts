@@ -9,17 +9,9 @@ import * as vscode from 'vscode';
 import { listDescendants } from '../../src/core/processTree';
 import { isToolEnabled, ManifestTool } from '../../src/core/toolManifest';
 import { FixtureServer } from '../fixtures/fixtureServer';
+import type { PanelReport } from '../../src/shared/panelProtocol';
 
 const EXTENSION_ID = 'playwright-bridge.playwright-bridge';
-
-interface PanelReport {
-  frameDrawn: boolean;
-  frameSize?: { width: number; height: number };
-  consoleTexts: string[];
-  networkUrls: string[];
-  activityTitles: string[];
-  header: string;
-}
 
 interface Api {
   activationMs: number;
