@@ -56,8 +56,11 @@ export function sanitizeMcpResult(result: CallToolResult, limits: ImageLimits = 
   for (const item of result.content ?? []) {
     if (item.type === 'text') content.push({ ...item, text: stripAnsi(item.text) });
     else if (item.type === 'image') {
-      const fitted = fitImage(Buffer.from(item.data, 'base64'), item.mimeType, limits);
-      content.push({ ...item, data: Buffer.from(fitted.data).toString('base64'), mimeType: fitted.mimeType });
+      const original = Buffer.from(item.data, 'base64');
+      const fitted = fitImage(original, item.mimeType, limits);
+      // Within limits the image comes back untouched: pass the original text on, no re-encoding.
+      if (fitted.data === original) content.push(item);
+      else content.push({ ...item, data: Buffer.from(fitted.data).toString('base64'), mimeType: fitted.mimeType });
       if (fitted.note) content.push({ type: 'text', text: fitted.note });
     } else content.push(item);
   }
