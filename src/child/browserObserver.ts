@@ -39,6 +39,7 @@ export class BrowserObserver {
   private disposed = false;
   private holds = 0;
   private startRetries = 0;
+  private lastFrameAt = 0;
   private heldAcks: (() => void)[] = [];
 
   constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
@@ -183,12 +184,15 @@ export class BrowserObserver {
     }
     if (!wanted || wanted.isClosed()) return;
     const pageId = this.pageId(wanted);
-    const send = (data: string, now: number) =>
+    const send = (data: string, now: number) => {
+      this.lastFrameAt = now;
       this.options.send({ kind: 'frame', frame: { pageId, data, width: size.width, height: size.height, timestamp: now, source: 'screencast' } });
+    };
     try {
       this.streaming = this.options.engine === 'chromium'
         ? await this.startCdpStream(wanted, size, key, send)
         : await this.startPlaywrightStream(wanted, size, key, send);
+      this.sendStillIfQuiet(wanted, pageId, size);
     } catch (error) {
       const message = (error as Error).message.split('\n')[0];
       // A page in the middle of a navigation or closing refuses for a moment: try again shortly.
@@ -203,6 +207,20 @@ export class BrowserObserver {
       return;
     }
     this.startRetries = 0;
+  }
+
+  /** If a fresh stream brings no frame soon (a static page), show the page as it is. */
+  private sendStillIfQuiet(page: Page, pageId: string, size: { width: number; height: number }): void {
+    const startedAt = Date.now();
+    setTimeout(async () => {
+      if (this.lastFrameAt >= startedAt || this.streaming?.page !== page || page.isClosed() || this.options.congested()) return;
+      try {
+        const data = await page.screenshot({ type: 'jpeg', quality: this.liveView.quality ?? 70, scale: 'css', timeout: 3000 });
+        this.options.send({ kind: 'frame', frame: { pageId, data: data.toString('base64'), width: size.width, height: size.height, timestamp: Date.now(), source: 'still' } });
+      } catch {
+        // The page went away meanwhile; its successor gets its own still.
+      }
+    }, 300).unref?.();
   }
 
   /**

@@ -19,12 +19,16 @@ function readConfig(): ChildConfig {
   return JSON.parse(raw) as ChildConfig;
 }
 
-/** @playwright/mcp, and the very `playwright` instance it loads (a second copy's contexts would not work with it). */
+/**
+ * @playwright/mcp, and the very Playwright instance it loads (a second copy's contexts would not
+ * work with it). `playwright` only re-exports `playwright-core`, which @playwright/mcp loads itself,
+ * so the extension ships `playwright-core` alone.
+ */
 function loadPlaywrightMcp(): { createConnection: CreateConnection; playwright: PlaywrightModule; version: string } {
   const packageJson = require.resolve('@playwright/mcp/package.json');
   const mcpDir = path.dirname(packageJson);
   const { createConnection } = require(mcpDir) as { createConnection: CreateConnection };
-  const playwright = require(require.resolve('playwright', { paths: [mcpDir] })) as PlaywrightModule;
+  const playwright = require(require.resolve('playwright-core', { paths: [mcpDir] })) as PlaywrightModule;
   const version = (require(packageJson) as { version: string }).version;
   return { createConnection, playwright, version };
 }

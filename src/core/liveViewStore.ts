@@ -161,7 +161,7 @@ export class LiveViewStore {
         return;
       }
       case 'frame': {
-        if (this.frameSource !== event.frame.source) {
+        if (event.frame.source !== 'still' && this.frameSource !== event.frame.source) {
           this.frameSource = event.frame.source;
           this.emitState();
         }

@@ -50,8 +50,12 @@ export interface FrameEvent {
   height: number;
   /** When the browser produced it (ms since epoch), for latency figures. */
   timestamp: number;
-  /** 'screencast' frames stream; 'screenshot' frames are the fallback after a state-changing call. */
-  source: 'screencast' | 'screenshot';
+  /**
+   * 'screencast' frames stream; 'screenshot' frames are the fallback after a state-changing call;
+   * a 'still' is taken when a stream starts on a page that is not changing (Chromium sends frames
+   * only for new paints, so an already painted static page would show nothing).
+   */
+  source: 'screencast' | 'screenshot' | 'still';
 }
 
 export type ObservationEvent =

@@ -97,6 +97,10 @@ describe('Playwright Bridge in a real VS Code', function () {
     console.log(`VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web workbench' : 'desktop'}, remote: ${vscode.env.remoteName ?? 'none'})`);
     extension = vscode.extensions.getExtension<Api>(EXTENSION_ID)!;
     assert.ok(extension, `${EXTENSION_ID} is installed`);
+    console.log(`    Playwright Bridge ${extension.packageJSON.version} from ${extension.extensionPath}`);
+    if (process.env.PLAYWRIGHT_BRIDGE_EXPECT_INSTALLED === '1') {
+      assert.ok(!fs.existsSync(path.join(extension.extensionPath, 'src')), 'the extension under test is the installed VSIX, not the source tree');
+    }
     api = await extension.activate();
     manifest = extension.packageJSON.contributes.languageModelTools;
   });

@@ -8,6 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import Mocha from 'mocha';
 import { REPO_ROOT } from './realBridge';
+import { packageVsix } from '../vsix/packageVsix';
 
 interface Counts {
   passed: number;
@@ -32,11 +33,11 @@ async function runNodeSuites(): Promise<Counts> {
   });
 }
 
-function runVsCodeSuite(): Counts {
+function runVsCodeSuite(extraEnv: NodeJS.ProcessEnv = {}): Counts {
   const resultsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-results-')), 'integration.json');
   const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'out', 'test', 'vscode', 'runIntegration.js')], {
     stdio: 'inherit',
-    env: { ...process.env, PLAYWRIGHT_BRIDGE_RESULTS_FILE: resultsFile },
+    env: { ...process.env, ...extraEnv, PLAYWRIGHT_BRIDGE_RESULTS_FILE: resultsFile },
   });
   let counts: Counts = { passed: 0, failed: 0, skipped: 0 };
   if (fs.existsSync(resultsFile)) counts = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as Counts;
@@ -46,14 +47,30 @@ function runVsCodeSuite(): Counts {
   return counts;
 }
 
+/** The VSIX as people get it: packed, checked against the allow-list and size, then installed and run. */
+async function runVsixSuites(): Promise<Counts> {
+  console.log('\n[vsix] packaging the extension and running the suite against the installed VSIX');
+  const { file, problems } = await packageVsix();
+  const packaged: Counts = { passed: problems.length ? 0 : 1, failed: problems.length ? 1 : 0, skipped: 0 };
+  console.log(problems.length ? `  ✗ the VSIX holds only allowed files and is under 8 MB:\n    ${problems.join('\n    ')}` : '  ✔ the VSIX holds only allowed files and is under 8 MB');
+  if (!fs.existsSync(file)) return packaged;
+  if (process.env.PLAYWRIGHT_BRIDGE_VSCODE === 'desktop') {
+    console.log('[vsix] the installed-VSIX run uses the code-server host; skipped with PLAYWRIGHT_BRIDGE_VSCODE=desktop');
+    return packaged;
+  }
+  const installed = runVsCodeSuite({ PLAYWRIGHT_BRIDGE_VSIX: file, PLAYWRIGHT_BRIDGE_VSCODE: 'server' });
+  return { passed: packaged.passed + installed.passed, failed: packaged.failed + installed.failed, skipped: installed.skipped + (process.env.PLAYWRIGHT_BRIDGE_VSCODE === 'desktop' ? 1 : 0) };
+}
+
 async function main(): Promise<void> {
   const node = await runNodeSuites();
   const vscode = runVsCodeSuite();
-  const passed = node.passed + vscode.passed;
-  const failed = node.failed + vscode.failed;
-  const skipped = node.skipped + vscode.skipped;
+  const vsix = await runVsixSuites();
+  const passed = node.passed + vscode.passed + vsix.passed;
+  const failed = node.failed + vscode.failed + vsix.failed;
+  const skipped = node.skipped + vscode.skipped + vsix.skipped;
   console.log('');
-  console.log(`plain Node: ${node.passed} passed, ${node.failed} failed; real VS Code: ${vscode.passed} passed, ${vscode.failed} failed`);
+  console.log(`plain Node: ${node.passed} passed, ${node.failed} failed; real VS Code: ${vscode.passed} passed, ${vscode.failed} failed; installed VSIX: ${vsix.passed} passed, ${vsix.failed} failed`);
   console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed || passed === 0 ? 1 : 0);
 }

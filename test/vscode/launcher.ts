@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { format } from 'util';
+import { spawnSync } from 'child_process';
 import { CodeServerSession } from './codeServerSession';
 import { ensureCodeServer } from './codeServerInstall';
 import { processesMentioning } from '../support/realBridge';
@@ -30,6 +31,13 @@ async function main(): Promise<number> {
   const userDataDir = flag(args, 'user-data-dir') ?? fs.mkdtempSync('/tmp/pwb-ud-');
   const extensionsDir = flag(args, 'extensions-dir') ?? fs.mkdtempSync('/tmp/pwb-ext-');
   const install = ensureCodeServer();
+  // Install a packaged VSIX first, as a person would, when the run asks for it.
+  const vsix = flag(args, 'install-extension');
+  if (vsix) {
+    const installed = spawnSync(install.node, [install.entry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix], { encoding: 'utf8', env: { ...process.env, HOME: userDataDir } });
+    process.stdout.write(`[real-vscode] installed ${path.basename(vsix)}: ${(installed.stdout || installed.stderr || '').trim().split('\n').pop()}\n`);
+    if (installed.status !== 0) throw new Error(`installing ${vsix} failed: ${installed.stderr || installed.stdout}`);
+  }
   process.stdout.write(`[real-vscode] host: code-server ${require(path.join(path.dirname(install.entry), '..', '..', 'package.json')).version}, VS Code ${install.vscodeVersion} (server build, Node extension host, headless Chromium window)\n`);
 
   // The extension host gets the environment runTests gave us (extensionTestsEnv), minus noise.

@@ -29,7 +29,10 @@ async function pickHost(): Promise<{ executable: string; description: string }> 
 async function main(): Promise<void> {
   const started = Date.now();
   const host = await pickHost();
-  console.log(`[real-vscode] running the integration suite in ${host.description}`);
+  // With PLAYWRIGHT_BRIDGE_VSIX the suite runs against that package installed into VS Code, not this clone.
+  const vsix = process.env.PLAYWRIGHT_BRIDGE_VSIX;
+  if (vsix && !host.executable.endsWith('code-server-launcher.sh')) throw new Error('The installed-VSIX run needs the code-server host (PLAYWRIGHT_BRIDGE_VSCODE=server).');
+  console.log(`[real-vscode] running the integration suite in ${host.description}${vsix ? `, against the installed ${path.basename(vsix)}` : ''}`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-it-'));
   const workspace = path.join(scratch, 'workspace');
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
@@ -42,13 +45,18 @@ async function main(): Promise<void> {
   try {
     const code = await runTests({
       vscodeExecutablePath: host.executable,
-      extensionDevelopmentPath: REPO_ROOT,
+      // The installed-VSIX run still needs a development extension: a do-nothing one, so ours comes from the VSIX.
+      extensionDevelopmentPath: vsix ? path.join(REPO_ROOT, 'test', 'vscode', 'vsix-host') : REPO_ROOT,
       extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js'),
-      launchArgs: [workspace, '--disable-extensions', `--user-data-dir=${path.join(scratch, 'user-data')}`, `--extensions-dir=${path.join(scratch, 'extensions')}`],
+      launchArgs: [
+        workspace, `--user-data-dir=${path.join(scratch, 'user-data')}`, `--extensions-dir=${path.join(scratch, 'extensions')}`,
+        ...(vsix ? [`--install-extension=${path.resolve(vsix)}`] : ['--disable-extensions']),
+      ],
       extensionTestsEnv: {
         PLAYWRIGHT_BRIDGE_TEST_BROWSER: TEST_BROWSER,
         PLAYWRIGHT_BRIDGE_HOST: host.executable.endsWith('code-server-launcher.sh') ? 'server' : 'desktop',
-        PLAYWRIGHT_BRIDGE_ARTIFACTS: path.join(REPO_ROOT, '.test-artifacts'),
+        PLAYWRIGHT_BRIDGE_ARTIFACTS: path.join(REPO_ROOT, '.test-artifacts', vsix ? 'vsix' : 'dev'),
+        ...(vsix ? { PLAYWRIGHT_BRIDGE_EXPECT_INSTALLED: '1' } : {}),
         ...(process.env.PLAYWRIGHT_BRIDGE_RESULTS_FILE ? { PLAYWRIGHT_BRIDGE_RESULTS_FILE: process.env.PLAYWRIGHT_BRIDGE_RESULTS_FILE } : {}),
       },
     });
