@@ -10,80 +10,7 @@ import { listDescendants } from '../../src/core/processTree';
 import { isToolEnabled, ManifestTool } from '../../src/core/toolManifest';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import type { PanelReport } from '../../src/shared/panelProtocol';
-
-const EXTENSION_ID = 'playwright-bridge.playwright-bridge';
-
-interface Api {
-  activationMs: number;
-  childPid: number | undefined;
-  state: string;
-  describePanels(): Promise<PanelReport[]>;
-}
-
-/** Asks the launcher (the code-server host) to photograph the workbench; a desktop host has none. */
-async function screenshotWorkbench(file: string): Promise<boolean> {
-  if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') return false;
-  fs.rmSync(file, { force: true });
-  console.log(`[[pwb-screenshot:${file}]]`);
-  const deadline = Date.now() + 15000;
-  while (!fs.existsSync(file) && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 200));
-  return fs.existsSync(file);
-}
-
-function isLive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** Our browser servers below this extension host (found by the script they run). */
-function bridgeChildren(): number[] {
-  return listDescendants(process.pid).filter(pid => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${path.sep}dist${path.sep}child.js`);
-    } catch {
-      return false;
-    }
-  });
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise(resolve => setTimeout(resolve, 100));
-  }
-}
-
-async function invoke(name: string, input: object): Promise<{ text: string; images: { mimeType: string; data: Uint8Array }[] }> {
-  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-  let text = '';
-  const images: { mimeType: string; data: Uint8Array }[] = [];
-  for (const part of result.content as unknown[]) {
-    const p = part as { value?: unknown; mimeType?: string; data?: Uint8Array };
-    if (typeof p.value === 'string') text += `${p.value}\n`;
-    else if (p.mimeType && p.data) images.push({ mimeType: p.mimeType, data: p.data });
-  }
-  return { text, images };
-}
-
-async function waitUntilAsync(condition: () => Promise<boolean>, timeoutMs: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what()}`);
-    await new Promise(resolve => setTimeout(resolve, 250));
-  }
-}
-
-function refOf(snapshot: string, pattern: RegExp): string {
-  const line = snapshot.split('\n').find(l => pattern.test(l));
-  const ref = line && /\[ref=([^\]]+)\]/.exec(line)?.[1];
-  assert.ok(ref, `no element matching ${pattern} in:\n${snapshot}`);
-  return ref;
-}
+import { Api, bridgeChildren, EXTENSION_ID, invoke, isLive, refOf, screenshotWorkbench, waitUntil, waitUntilAsync } from './helpers';
 
 describe('Playwright Bridge in a real VS Code', function () {
   this.timeout(180000);
@@ -236,13 +163,5 @@ describe('Playwright Bridge in a real VS Code', function () {
     if (process.env.PLAYWRIGHT_BRIDGE_HOST === 'server') assert.ok(taken, 'the launcher saved a screenshot of the workbench');
   });
 
-  it('leaves no process behind on deactivation', async () => {
-    const pid = api.childPid!;
-    const tree = [pid, ...listDescendants(pid)];
-    // The same module instance VS Code loaded: its deactivate() is what VS Code calls on shutdown.
-    const main = require(path.join(extension.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
-    await main.deactivate();
-    await waitUntil(() => tree.every(p => !isLive(p)), 10000, 'every process of the tree to end');
-    assert.deepStrictEqual(bridgeChildren(), []);
-  });
+
 });

@@ -5,7 +5,12 @@ import Mocha from 'mocha';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 180000, color: false, reporter: 'spec', grep: process.env.MOCHA_GREP });
-  for (const file of fs.readdirSync(__dirname).filter(f => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(__dirname, file));
+  // In this order: the extension's own checks (from a cold start), chat driving it, then shutdown.
+  const order = ['extension.test.js', 'chat.test.js', 'shutdown.test.js'];
+  const files = fs.readdirSync(__dirname).filter(f => f.endsWith('.test.js'));
+  const unknown = files.filter(f => !order.includes(f));
+  if (unknown.length) throw new Error(`Add ${unknown.join(', ')} to the suite order in test/integration/index.ts`);
+  for (const file of order.filter(f => files.includes(f))) mocha.addFile(path.join(__dirname, file));
   return new Promise((resolve, reject) => {
     const runner = mocha.run(failures => {
       // The runner outside VS Code adds these to its closing totals.

@@ -31,6 +31,21 @@ async function main(): Promise<number> {
   const userDataDir = flag(args, 'user-data-dir') ?? fs.mkdtempSync('/tmp/pwb-ud-');
   const extensionsDir = flag(args, 'extensions-dir') ?? fs.mkdtempSync('/tmp/pwb-ext-');
   const install = ensureCodeServer();
+  // Test-only helper extensions (the scripted chat model) are linked into the extensions folder.
+  for (const arg of args.filter(a => a.startsWith('--pwb-link-extension='))) {
+    const dir = arg.slice('--pwb-link-extension='.length);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    fs.mkdirSync(extensionsDir, { recursive: true });
+    const link = path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+    fs.rmSync(link, { recursive: true, force: true });
+    fs.symlinkSync(dir, link);
+  }
+  // A quiet workbench: no welcome page over the views the suite looks at.
+  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+  if (!fs.existsSync(settingsFile)) {
+    fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+    fs.writeFileSync(settingsFile, JSON.stringify({ 'workbench.startupEditor': 'none' }, null, 2));
+  }
   // Install a packaged VSIX first, as a person would, when the run asks for it.
   const vsix = flag(args, 'install-extension');
   if (vsix) {

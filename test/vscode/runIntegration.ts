@@ -50,7 +50,8 @@ async function main(): Promise<void> {
       extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js'),
       launchArgs: [
         workspace, `--user-data-dir=${path.join(scratch, 'user-data')}`, `--extensions-dir=${path.join(scratch, 'extensions')}`,
-        ...(vsix ? [`--install-extension=${path.resolve(vsix)}`] : ['--disable-extensions']),
+        ...(vsix ? [`--install-extension=${path.resolve(vsix)}`] : []),
+        `--pwb-link-extension=${path.join(REPO_ROOT, 'test', 'vscode', 'chat-helper')}`,
       ],
       extensionTestsEnv: {
         PLAYWRIGHT_BRIDGE_TEST_BROWSER: TEST_BROWSER,

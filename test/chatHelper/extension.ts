@@ -1,0 +1,94 @@
+/**
+ * Test-only helper extension: a scripted language model with tool calling. It plays the turn whose
+ * prompt it receives, one tool call per request, and records every request (tools offered, results).
+ */
+import * as vscode from 'vscode';
+import { fill, fillArgs, ScenarioTurn } from './scenario';
+
+export interface RecordedRequest {
+  offeredTools: string[];
+  /** The tool results in this request, in order: their text and the MIME types of their data parts. */
+  results: { text: string; mimeTypes: string[] }[];
+  reply: string;
+}
+
+let scenario: ScenarioTurn[] = [];
+let base = '';
+/** Which tools to call: ours (language-model tools) or the MCP server's (mcp_…). */
+let door: 'tool' | 'mcp' = 'tool';
+const record: RecordedRequest[] = [];
+
+function textOf(part: unknown): { text: string; mimeTypes: string[] } {
+  const content = (part as { content?: unknown[] }).content ?? [];
+  const texts: string[] = [];
+  const mimeTypes: string[] = [];
+  for (const item of content) {
+    const p = item as { value?: unknown; mimeType?: string; data?: unknown };
+    if (item instanceof vscode.LanguageModelDataPart || (p.mimeType && p.data)) mimeTypes.push(p.mimeType!);
+    else if (typeof p.value === 'string') texts.push(p.value);
+    else mimeTypes.push(`(unknown part: ${Object.keys(item as object).join(',')})`);
+  }
+  return { text: texts.join('\n'), mimeTypes };
+}
+
+const provider: vscode.LanguageModelChatProvider = {
+  provideLanguageModelChatInformation: () => [{
+    id: 'scripted', name: 'Scripted', family: 'scripted', version: '1', maxInputTokens: 200000, maxOutputTokens: 8000,
+    capabilities: { toolCalling: true, imageInput: true },
+  }],
+  async provideLanguageModelChatResponse(_model, messages, options, progress) {
+    // The turn is the one whose prompt is the last user text; results since then are this turn's.
+    let promptIndex = -1;
+    const results: { text: string; mimeTypes: string[] }[] = [];
+    messages.forEach((message, index) => {
+      for (const part of message.content) {
+        if (part instanceof vscode.LanguageModelTextPart && message.role === vscode.LanguageModelChatMessageRole.User && scenario.some(t => part.value.includes(t.prompt))) {
+          promptIndex = index;
+          results.length = 0;
+        }
+        if (index > promptIndex && promptIndex >= 0 && part instanceof vscode.LanguageModelToolResultPart) results.push(textOf(part));
+      }
+    });
+    const promptText = promptIndex >= 0 ? messages[promptIndex].content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('') : '';
+    const turn = scenario.find(t => promptText.includes(t.prompt));
+    const offered = (options.tools ?? []).map(t => t.name);
+    const entry: RecordedRequest = { offeredTools: offered, results: [...results], reply: '' };
+    record.push(entry);
+    if (!turn) {
+      entry.reply = 'I have no script for that.';
+      progress.report(new vscode.LanguageModelTextPart(entry.reply));
+      return;
+    }
+    const context = { base, results: results.map(r => r.text) };
+    const step = turn.steps[results.length];
+    if (step) {
+      const name = offered.find(n => (door === 'tool' ? n === step.tool : n.startsWith('mcp_') && n.endsWith(`_${step.tool}`)));
+      if (!name) {
+        entry.reply = `The tool ${step.tool} was not offered (door ${door}).`;
+        progress.report(new vscode.LanguageModelTextPart(entry.reply));
+        return;
+      }
+      entry.reply = `call ${name}`;
+      progress.report(new vscode.LanguageModelToolCallPart(`call-${record.length}`, name, fillArgs(step.args, context)));
+      return;
+    }
+    entry.reply = fill(turn.answer, context);
+    progress.report(new vscode.LanguageModelTextPart(entry.reply));
+  },
+  async provideTokenCount(_model, text) {
+    return Math.ceil((typeof text === 'string' ? text.length : JSON.stringify(text).length) / 4);
+  },
+};
+
+export function activate(context: vscode.ExtensionContext): void {
+  context.subscriptions.push(
+    vscode.lm.registerLanguageModelChatProvider('pwb-scripted', provider),
+    vscode.commands.registerCommand('pwbChatHelper.configure', (options: { scenario: ScenarioTurn[]; base: string; door: 'tool' | 'mcp' }) => {
+      scenario = options.scenario;
+      base = options.base;
+      door = options.door;
+      record.length = 0;
+    }),
+    vscode.commands.registerCommand('pwbChatHelper.record', () => record),
+  );
+}

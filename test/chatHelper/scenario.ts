@@ -1,0 +1,78 @@
+/**
+ * A chat scenario: per prompt, the tools the scripted model calls in order and the answer it gives
+ * after the last result. Arguments and answers may use values from earlier results:
+ *   {{base}}              the fixture site's URL
+ *   {{ref:PATTERN}}       the [ref=…] of the first line matching PATTERN in the latest result that has refs
+ *   {{last:PATTERN}}      group 1 of PATTERN in the latest tool result (answers only)
+ *   {{step:N:PATTERN}}    group 1 of PATTERN in the result of this turn's step N (answers only)
+ */
+export interface ScenarioStep {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export interface ScenarioTurn {
+  prompt: string;
+  steps: ScenarioStep[];
+  answer: string;
+}
+
+export const FORM_SCENARIO: ScenarioTurn[] = [
+  {
+    prompt: 'Open the fixture form, sign the guest book as Ada and tell me what the page says.',
+    steps: [
+      { tool: 'browser_navigate', args: { url: '{{base}}/form' } },
+      { tool: 'browser_snapshot', args: {} },
+      { tool: 'browser_type', args: { element: 'Name field', target: '{{ref:textbox "Name"}}', text: 'Ada' } },
+      { tool: 'browser_click', args: { element: 'Sign button', target: '{{ref:button "Sign"}}' } },
+      { tool: 'browser_snapshot', args: {} },
+    ],
+    answer: 'The page says: {{last:(Thanks, [^!]+!)}}',
+  },
+  {
+    prompt: 'Take a screenshot and list the console messages and network requests.',
+    steps: [
+      { tool: 'browser_take_screenshot', args: { type: 'png', scale: 'css' } },
+      { tool: 'browser_console_messages', args: { level: 'info' } },
+      { tool: 'browser_network_requests', args: { static: true } },
+    ],
+    answer: 'Screenshot taken. Console: {{step:1:(guest book signed by \\w+)}}',
+  },
+];
+
+/** A turn whose only call needs the person's confirmation, to check that declining leaves the page alone. */
+export const DECLINE_SCENARIO: ScenarioTurn[] = [
+  {
+    prompt: 'Change the page title with JavaScript.',
+    steps: [{ tool: 'browser_evaluate', args: { function: "() => { document.title = 'Changed by chat'; return document.title; }" } }],
+    answer: 'Result: {{last:([^\\n]*)}}',
+  },
+];
+
+export function fill(template: string, context: { base: string; results: string[] }): string {
+  return template.replace(/\{\{(\w+)(?::(.+?))?\}\}/g, (_all, kind: string, pattern?: string) => {
+    if (kind === 'base') return context.base;
+    if (kind === 'ref' && pattern) {
+      for (const result of [...context.results].reverse()) {
+        const line = result.split('\n').find(l => l.includes(pattern) && /\[ref=/.test(l));
+        const ref = line && /\[ref=([^\]]+)\]/.exec(line)?.[1];
+        if (ref) return ref;
+      }
+      return `no-ref-for-${pattern}`;
+    }
+    if (kind === 'last' && pattern) {
+      const last = context.results.at(-1) ?? '';
+      return new RegExp(pattern).exec(last)?.[1] ?? '(not found)';
+    }
+    if (kind === 'step' && pattern) {
+      const [, index, inner] = /^(\d+):(.*)$/.exec(pattern) ?? [];
+      const result = context.results[Number(index)] ?? '';
+      return new RegExp(inner ?? '').exec(result)?.[1] ?? '(not found)';
+    }
+    return _all;
+  });
+}
+
+export function fillArgs(args: Record<string, unknown>, context: { base: string; results: string[] }): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(args), (_key, value) => (typeof value === 'string' ? fill(value, context) : value));
+}

@@ -1,0 +1,123 @@
+/**
+ * People use the extension by asking chat, in agent mode. This drives VS Code's real chat view
+ * with a scripted language model (the test-only chat helper extension) through the scenario in
+ * test/chatHelper/scenario.ts, against the fixture site, through both doors.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { DECLINE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
+import type { RecordedRequest } from '../chatHelper/extension';
+import { Api, EXTENSION_ID, screenshotWorkbench, waitUntil } from './helpers';
+
+const MODEL = { vendor: 'pwb-scripted', id: 'scripted' };
+
+async function chatRecord(): Promise<RecordedRequest[]> {
+  return (await vscode.commands.executeCommand<RecordedRequest[]>('pwbChatHelper.record')) ?? [];
+}
+
+/**
+ * Sends one prompt through the chat view in agent mode and answers tool confirmations the way a
+ * person would; returns when the scripted model has given its final answer.
+ */
+async function chatTurn(turn: ScenarioTurn, confirm: 'accept' | 'decline' = 'accept'): Promise<{ answer: string; ms: number }> {
+  const started = Date.now();
+  const before = (await chatRecord()).length;
+  const finished = async () => {
+    const record = (await chatRecord()).slice(before);
+    const last = record.at(-1);
+    return !!last && !last.reply.startsWith('call ') ? last.reply : undefined;
+  };
+  const response = vscode.commands.executeCommand<{ type?: string } | undefined>('workbench.action.chat.open', {
+    mode: 'agent', modelSelector: MODEL, query: turn.prompt, blockOnResponse: true,
+  });
+  let answer: string | undefined;
+  const deadline = Date.now() + 120000;
+  while (!(answer = await finished())) {
+    if (Date.now() > deadline) throw new Error(`the chat turn did not finish: ${JSON.stringify((await chatRecord()).slice(before)).slice(0, 2000)}`);
+    // A waiting confirmation is answered like a person would, by accepting or declining it
+    // (the commands do nothing while none is waiting).
+    await vscode.commands.executeCommand(confirm === 'accept' ? 'workbench.action.chat.acceptTool' : 'workbench.action.chat.skipTool').then(() => undefined, () => undefined);
+    await new Promise(resolve => setTimeout(resolve, 300));
+  }
+  await Promise.race([response, new Promise(resolve => setTimeout(resolve, 5000))]);
+  return { answer, ms: Date.now() - started };
+}
+
+describe('Chat drives the browser (real chat view, scripted model)', function () {
+  this.timeout(300000);
+  const fixture = new FixtureServer();
+  let api: Api;
+
+  before(async () => {
+    await fixture.start();
+    api = await vscode.extensions.getExtension<Api>(EXTENSION_ID)!.activate();
+    // A fresh profile starts Copilot Chat disabled; "Manage Language Models" enables it without sign-in.
+    await vscode.commands.executeCommand('workbench.action.chat.manage');
+    await waitUntil(() => !!vscode.extensions.getExtension('GitHub.copilot-chat')?.isActive, 120000, 'Copilot Chat to activate');
+    await vscode.commands.executeCommand('workbench.action.closeModalEditor');
+  });
+  after(() => fixture.stop());
+
+  for (const door of ['tool', 'mcp'] as const) {
+    it(`plays the form scenario through the ${door === 'tool' ? 'language-model tools' : 'MCP server'}`, async () => {
+      const config = vscode.workspace.getConfiguration('playwrightBridge');
+      if (door === 'mcp') {
+        await config.update('exposure', 'mcp', vscode.ConfigurationTarget.Workspace);
+        const deadline = Date.now() + 60000;
+        while (!vscode.lm.tools.some(t => t.name.startsWith('mcp_') && t.name.endsWith('browser_navigate')) && Date.now() < deadline) {
+          await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true });
+          await new Promise(resolve => setTimeout(resolve, 1000));
+        }
+      }
+      try {
+        const postsBefore = fixture.formPosts.length;
+        await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO], base: fixture.url, door });
+        // The panel as an editor tab: chat takes the side bar.
+        if (!(await api.describePanels()).length) await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+
+        const first = await chatTurn(FORM_SCENARIO[0]);
+        console.log(`    turn 1 (${door}, 5 tool calls): ${first.ms} ms: ${first.answer}`);
+        assert.strictEqual(first.answer, 'The page says: Thanks, Ada!');
+        assert.deepStrictEqual(fixture.formPosts.slice(postsBefore), [{ name: 'Ada' }], 'the form was really submitted, once');
+
+        const second = await chatTurn(FORM_SCENARIO[1]);
+        console.log(`    turn 2 (${door}, 3 tool calls): ${second.ms} ms: ${second.answer}`);
+        assert.strictEqual(second.answer, 'Screenshot taken. Console: guest book signed by Ada');
+        const record = await chatRecord();
+        const offered = record[0].offeredTools;
+        if (door === 'tool') {
+          assert.ok(offered.includes('browser_navigate') && !offered.some(n => n.startsWith('mcp_') && n.endsWith('browser_navigate')), 'chat offered our tools, once');
+          assert.ok(!offered.includes('browser_pdf_save'), 'a capability tool that is off is not offered: its when clause holds in chat');
+        } else {
+          assert.ok(!offered.includes('browser_navigate') && offered.some(n => n.startsWith('mcp_') && n.endsWith('browser_navigate')), 'chat offered the MCP tools only');
+        }
+        const screenshotResult = record.flatMap(r => r.results).find(r => r.mimeTypes.length > 0);
+        assert.ok(screenshotResult && /^image\/(png|jpeg)$/.test(screenshotResult.mimeTypes[0]), `the screenshot reached the model as an image: ${JSON.stringify(record.flatMap(r => r.results).map(r => [r.text.slice(0, 80), r.mimeTypes]))}`);
+        const networkResult = record.at(-1)!.results.at(-1)!.text;
+        assert.match(networkResult, /\/sign/, `the network list the model read holds the form post: ${networkResult}`);
+
+        const [panel] = await api.describePanels();
+        assert.ok(panel, 'the browser panel is open');
+        assert.ok(panel.frameDrawn, 'the panel shows the page');
+        assert.ok(panel.consoleTexts.includes('guest book signed by Ada'));
+        assert.ok(panel.networkUrls.some(u => u.endsWith('/sign')));
+        for (const title of ['Opening', 'Typing "Ada"', 'Clicking', 'Taking a screenshot']) {
+          assert.ok(panel.activityTitles.some(t => t.startsWith(title)), `the activity pane lists "${title}…": ${panel.activityTitles.join(' / ')}`);
+        }
+        if (door === 'tool') await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/chat-and-panel.png`);
+
+        // Declining a confirmation leaves the browser as it was.
+        const callsBefore = panel.activityTitles.length;
+        const declined = await chatTurn(DECLINE_SCENARIO[0], 'decline');
+        console.log(`    decline (${door}): ${declined.answer}`);
+        const after = (await api.describePanels())[0];
+        assert.ok(!after.activityTitles.slice(callsBefore).some(t => /Evaluate|evaluate/.test(t)), `no evaluate call reached the browser: ${after.activityTitles.slice(callsBefore).join(' / ')}`);
+        assert.doesNotMatch(after.header, /Changed by chat/, 'the page title is unchanged');
+        assert.match(after.header, /Signed/);
+      } finally {
+        if (door === 'mcp') await config.update('exposure', undefined, vscode.ConfigurationTarget.Workspace);
+      }
+    });
+  }
+});

@@ -1,0 +1,82 @@
+/** What the integration tests share: the extension's API, waiting, and calling tools as chat does. */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { listDescendants } from '../../src/core/processTree';
+import type { PanelReport } from '../../src/shared/panelProtocol';
+
+export const EXTENSION_ID = 'playwright-bridge.playwright-bridge';
+
+export interface Api {
+  activationMs: number;
+  childPid: number | undefined;
+  state: string;
+  describePanels(): Promise<PanelReport[]>;
+}
+
+/** Asks the launcher (the code-server host) to photograph the workbench; a desktop host has none. */
+export async function screenshotWorkbench(file: string): Promise<boolean> {
+  if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') return false;
+  fs.rmSync(file, { force: true });
+  console.log(`[[pwb-screenshot:${file}]]`);
+  const deadline = Date.now() + 15000;
+  while (!fs.existsSync(file) && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 200));
+  return fs.existsSync(file);
+}
+
+export function isLive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Our browser servers below this extension host (found by the script they run). */
+export function bridgeChildren(): number[] {
+  return listDescendants(process.pid).filter(pid => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${path.sep}dist${path.sep}child.js`);
+    } catch {
+      return false;
+    }
+  });
+}
+
+export async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise(resolve => setTimeout(resolve, 100));
+  }
+}
+
+export async function invoke(name: string, input: object): Promise<{ text: string; images: { mimeType: string; data: Uint8Array }[] }> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  let text = '';
+  const images: { mimeType: string; data: Uint8Array }[] = [];
+  for (const part of result.content as unknown[]) {
+    const p = part as { value?: unknown; mimeType?: string; data?: Uint8Array };
+    if (typeof p.value === 'string') text += `${p.value}\n`;
+    else if (p.mimeType && p.data) images.push({ mimeType: p.mimeType, data: p.data });
+  }
+  return { text, images };
+}
+
+export async function waitUntilAsync(condition: () => Promise<boolean>, timeoutMs: number, what: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what()}`);
+    await new Promise(resolve => setTimeout(resolve, 250));
+  }
+}
+
+export function refOf(snapshot: string, pattern: RegExp): string {
+  const line = snapshot.split('\n').find(l => pattern.test(l));
+  const ref = line && /\[ref=([^\]]+)\]/.exec(line)?.[1];
+  assert.ok(ref, `no element matching ${pattern} in:\n${snapshot}`);
+  return ref;
+}
+
