@@ -3,7 +3,7 @@
  * prompt it receives, one tool call per request, and records every request (tools offered, results).
  */
 import * as vscode from 'vscode';
-import { fill, fillArgs, ScenarioTurn } from './scenario';
+import { fill, fillArgs, FORM_SCENARIO, ScenarioTurn } from './scenario';
 
 export interface RecordedRequest {
   offeredTools: string[];
@@ -61,6 +61,8 @@ const provider: vscode.LanguageModelChatProvider = {
     }
     const context = { base, results: results.map(r => r.text) };
     const step = turn.steps[results.length];
+    // In the demo each step waits a little, so a person can follow it.
+    if (demoDelayMs) await new Promise(resolve => setTimeout(resolve, demoDelayMs));
     if (step) {
       const name = offered.find(n => (door === 'tool' ? n === step.tool : n.startsWith('mcp_') && n.endsWith(`_${step.tool}`)));
       if (!name) {
@@ -80,6 +82,33 @@ const provider: vscode.LanguageModelChatProvider = {
   },
 };
 
+const demoDelayMs = Number(process.env.PLAYWRIGHT_BRIDGE_DEMO_STEP_MS ?? 0);
+
+/**
+ * `npm start -- --demo`: in the person's own window, enable chat, open the browser panel and play
+ * the scenario slowly enough to watch, accepting confirmations.
+ */
+async function playDemo(siteUrl: string): Promise<void> {
+  scenario = FORM_SCENARIO;
+  base = siteUrl;
+  door = 'tool';
+  await vscode.commands.executeCommand('workbench.action.chat.manage');
+  for (let i = 0; i < 240 && !vscode.extensions.getExtension('GitHub.copilot-chat')?.isActive; i++) await new Promise(resolve => setTimeout(resolve, 500));
+  await vscode.commands.executeCommand('workbench.action.closeModalEditor');
+  await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+  for (const turn of FORM_SCENARIO) {
+    const before = record.length;
+    void vscode.commands.executeCommand('workbench.action.chat.open', { mode: 'agent', modelSelector: { vendor: 'pwb-scripted', id: 'scripted' }, query: turn.prompt, blockOnResponse: true });
+    for (let i = 0; i < 600; i++) {
+      const last = record.slice(before).at(-1);
+      if (last && !last.reply.startsWith('call ')) break;
+      await vscode.commands.executeCommand('workbench.action.chat.acceptTool').then(undefined, () => undefined);
+      await new Promise(resolve => setTimeout(resolve, 300));
+    }
+    await new Promise(resolve => setTimeout(resolve, 3000));
+  }
+}
+
 export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.lm.registerLanguageModelChatProvider('pwb-scripted', provider),
@@ -91,4 +120,6 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.commands.registerCommand('pwbChatHelper.record', () => record),
   );
+  const demoSite = process.env.PLAYWRIGHT_BRIDGE_DEMO_SITE;
+  if (demoSite) void playDemo(demoSite);
 }

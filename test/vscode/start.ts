@@ -4,6 +4,10 @@
  * as on machines that cannot download VS Code, code-server's VS Code server build starts on
  * 127.0.0.1 and the URL to open is printed. A demo site is served on 127.0.0.1 meanwhile.
  * Ctrl-C stops everything it started.
+ *
+ * With --demo (server build only) a scripted chat model is loaded too, and the window you open
+ * plays the test scenario slowly: chat opens a form, signs it, checks the page, takes a screenshot
+ * and reads the console and network, while the browser panel shows it.
  */
 import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -56,7 +60,8 @@ async function main(): Promise<void> {
   const folder = writeDemoWorkspace(site.url);
   console.log(`[start] demo site: ${site.url}/`);
 
-  if (hasDesktopCode()) {
+  const demo = process.argv.includes('--demo');
+  if (hasDesktopCode() && !demo) {
     console.log('[start] opening desktop VS Code with the extension loaded');
     const code = spawn('code', ['--new-window', `--extensionDevelopmentPath=${REPO_ROOT}`, folder], { stdio: 'inherit' });
     code.on('exit', () => console.log('[start] VS Code launched; the demo site stays up until Ctrl-C'));
@@ -69,13 +74,19 @@ async function main(): Promise<void> {
     fs.mkdirSync(extensionsDir, { recursive: true });
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
     fs.symlinkSync(REPO_ROOT, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`));
+    if (demo) {
+      // The test-only scripted chat model plays the scenario in the window you open.
+      const helper = path.join(REPO_ROOT, 'test', 'vscode', 'chat-helper');
+      const helperManifest = JSON.parse(fs.readFileSync(path.join(helper, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+      fs.symlinkSync(helper, path.join(extensionsDir, `${helperManifest.publisher}.${helperManifest.name}-${helperManifest.version}`));
+    }
     const session = new CodeServerSession({
       install,
       folder,
       userDataDir: path.join(stateDir, 'user-data'),
       extensionsDir,
       smokeTestDriver: false,
-      env: process.env,
+      env: demo ? { ...process.env, PLAYWRIGHT_BRIDGE_DEMO_SITE: site.url, PLAYWRIGHT_BRIDGE_DEMO_STEP_MS: '1500' } : process.env,
       browserPath: findChromium() ?? '/usr/bin/chromium',
       headless: true,
       onLog: line => { if (process.env.PLAYWRIGHT_BRIDGE_VERBOSE) console.log(line); },
@@ -84,6 +95,7 @@ async function main(): Promise<void> {
     await session.startServer(port);
     console.log(`[start] VS Code ${install.vscodeVersion} (server build from code-server) is running with Playwright Bridge loaded.`);
     console.log(`[start] open ${session.url()} in a browser on this machine (it listens on 127.0.0.1 only).`);
+    if (demo) console.log('[start] demo: the window you open enables chat, opens the browser panel and plays the scenario with a scripted model (no account needed).');
     console.log('[start] rebuild with `npm run watch` in another terminal and reload the window to pick up changes; Ctrl-C stops everything.');
     const stop = async () => {
       console.log('[start] stopping');
