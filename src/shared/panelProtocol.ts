@@ -2,7 +2,7 @@
  * The one message protocol between the extension and the browser panel's webview. Both import
  * this module; nothing else crosses the boundary.
  */
-import type { ConsoleLevel, TabInfo } from '../core/observation';
+import type { ConsoleEntry, ConsoleLevel, NetworkEntry, TabInfo } from '../core/observation';
 
 export type { ConsoleLevel, TabInfo };
 
@@ -20,26 +20,11 @@ export interface PanelState {
   frameSource?: 'screencast' | 'screenshot';
 }
 
-export interface ConsoleRow {
-  seq: number;
-  level: ConsoleLevel;
-  text: string;
-  location?: string;
-  time: number;
-}
+/** A console message as the panel lists it (what the child saw, numbered by the store). */
+export type ConsoleRow = Omit<ConsoleEntry, 'pageId'> & { seq: number };
 
-export interface NetworkRow {
-  seq: number;
-  id: string;
-  method: string;
-  url: string;
-  resourceType: string;
-  status: number;
-  failure?: string;
-  durationMs?: number;
-  sizeBytes?: number;
-  time: number;
-}
+/** A request as the panel lists it; updated in place when it finishes. */
+export type NetworkRow = Omit<NetworkEntry, 'pageId'> & { seq: number };
 
 export interface ActivityRow {
   seq: number;
