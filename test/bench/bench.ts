@@ -17,7 +17,7 @@ import { FrameGate } from '../../src/core/frameGate';
 import { FrameMessage, LiveViewStore } from '../../src/core/liveViewStore';
 import { listDescendants } from '../../src/core/processTree';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, REPO_ROOT, TEST_BROWSER } from '../support/realBridge';
+import { makeRealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf } from '../support/realBridge';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -118,14 +118,6 @@ function treeMemoryMB(rootPid: number, field: 'VmRSS' | 'Pss'): number {
   return kb / 1024;
 }
 
-function refOf(result: CallToolResult, label: RegExp): string {
-  const text = result.content.map(c => (c.type === 'text' ? c.text : '')).join('\n');
-  const line = text.split('\n').find(l => label.test(l));
-  const ref = line && /\[ref=([^\]]+)\]/.exec(line)?.[1];
-  if (!ref) throw new Error(`no ${label} in snapshot`);
-  return ref;
-}
-
 /** One step of the session; `args` may depend on what the door's previous snapshot said. */
 interface Step {
   name: string;
@@ -135,8 +127,8 @@ interface Step {
 
 function session(base: string): Step[] {
   const remember = (result: CallToolResult, state: Map<string, string>) => {
-    state.set('input', refOf(result, /textbox "Your name"/));
-    state.set('button', refOf(result, /button "Greet"/));
+    state.set('input', refOf(textOf(result), /textbox "Your name"/));
+    state.set('button', refOf(textOf(result), /button "Greet"/));
   };
   const loop: Step[] = [
     { name: 'browser_navigate', args: () => ({ url: `${base}/` }) },

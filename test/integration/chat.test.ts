@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { DECLINE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
 import type { RecordedRequest } from '../chatHelper/extension';
-import { Api, EXTENSION_ID, screenshotWorkbench, waitUntil } from './helpers';
+import { Api, EXTENSION_ID, screenshotWorkbench, waitFor } from './helpers';
 
 const MODEL = { vendor: 'pwb-scripted', id: 'scripted' };
 
@@ -54,7 +54,7 @@ describe('Chat drives the browser (real chat view, scripted model)', function ()
     api = await vscode.extensions.getExtension<Api>(EXTENSION_ID)!.activate();
     // A fresh profile starts Copilot Chat disabled; "Manage Language Models" enables it without sign-in.
     await vscode.commands.executeCommand('workbench.action.chat.manage');
-    await waitUntil(() => !!vscode.extensions.getExtension('GitHub.copilot-chat')?.isActive, 120000, 'Copilot Chat to activate');
+    await waitFor(() => !!vscode.extensions.getExtension('GitHub.copilot-chat')?.isActive, 120000, 'Copilot Chat to activate');
     await vscode.commands.executeCommand('workbench.action.closeModalEditor');
   });
   after(() => fixture.stop());

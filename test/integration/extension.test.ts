@@ -10,7 +10,7 @@ import { listDescendants } from '../../src/core/processTree';
 import { isToolEnabled, ManifestTool } from '../../src/core/toolManifest';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import type { PanelReport } from '../../src/shared/panelProtocol';
-import { Api, bridgeChildren, EXTENSION_ID, invoke, isLive, refOf, screenshotWorkbench, waitUntil, waitUntilAsync } from './helpers';
+import { Api, bridgeChildren, EXTENSION_ID, invoke, isAlive, refOf, screenshotWorkbench, waitFor } from './helpers';
 
 describe('Playwright Bridge in a real VS Code', function () {
   this.timeout(180000);
@@ -44,7 +44,7 @@ describe('Playwright Bridge in a real VS Code', function () {
     // vscode.lm.tools lists registered tools whether or not their `when` holds (VS Code 1.139 sends
     // getAllToolsIncludingDisabled to extensions); chat applies the `when` clause when it offers tools.
     const offered = () => new Set(vscode.lm.tools.map(t => t.name));
-    await waitUntil(() => manifest.every(t => offered().has(t.name)), 20000, 'every manifest tool to be registered');
+    await waitFor(() => manifest.every(t => offered().has(t.name)), 20000, 'every manifest tool to be registered');
     assert.strictEqual(manifest.length, 72);
     const config = vscode.workspace.getConfiguration('playwrightBridge');
     for (const tool of manifest) {
@@ -101,7 +101,7 @@ describe('Playwright Bridge in a real VS Code', function () {
     assert.ok(oldTree.length > 1, 'the old server has a browser below it');
     await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
     assert.ok(api.childPid && api.childPid !== oldPid, 'a new server runs');
-    await waitUntil(() => oldTree.every(pid => !isLive(pid)), 10000, 'the old tree to end');
+    await waitFor(() => oldTree.every(pid => !isAlive(pid)), 10000, 'the old tree to end');
     const next = await invoke('browser_navigate', { url: `${fixture.url}/second` });
     assert.match(next.text, /browser was restarted/);
     assert.match(next.text, /Page Title: Second Page/);
@@ -141,13 +141,13 @@ describe('Playwright Bridge in a real VS Code', function () {
     await invoke('browser_navigate', { url: `${fixture.url}/live` });
     let report: PanelReport | undefined;
     const seen = () => JSON.stringify(report ?? 'no visible panel');
-    await waitUntilAsync(async () => {
+    await waitFor(async () => {
       [report] = await api.describePanels();
       return !!report && report.frameDrawn
         && report.consoleTexts.includes('live fixture says hello')
         && report.networkUrls.some(u => u.endsWith('/api/data?from=live'))
         && report.activityTitles.includes(`Opening ${fixture.url}/live`);
-    }, 30000, () => `the panel to show the page, its console line, its request and the call: ${seen()}`);
+    }, 30000, () => `the panel to show the page, its console line, its request and the call: ${seen()}`, 250);
     assert.ok(report!.frameSize && report!.frameSize.width > 100, 'a real frame is drawn');
     assert.match(report!.header, /Live Fixture/);
 
@@ -155,7 +155,7 @@ describe('Playwright Bridge in a real VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
-    await waitUntilAsync(async () => (await api.describePanels()).some(r => r.frameDrawn && r.frameSize!.width > 400), 20000, () => 'the editor panel to draw a frame');
+    await waitFor(async () => (await api.describePanels()).some(r => r.frameDrawn && r.frameSize!.width > 400), 20000, () => 'the editor panel to draw a frame', 250);
     const artifact = path.join(process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? path.join(extension.extensionPath, '.test-artifacts'), 'browser-panel.png');
     fs.mkdirSync(path.dirname(artifact), { recursive: true });
     const taken = await screenshotWorkbench(artifact);

@@ -1,9 +1,10 @@
 /** What the integration tests share: the extension's API, waiting, and calling tools as chat does. */
-import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { listDescendants } from '../../src/core/processTree';
+export { isAlive } from '../../src/core/processTree';
+export { refOf, waitFor } from '../support/realBridge';
 import type { PanelReport } from '../../src/shared/panelProtocol';
 
 export const EXTENSION_ID = 'playwright-bridge.playwright-bridge';
@@ -25,15 +26,6 @@ export async function screenshotWorkbench(file: string): Promise<boolean> {
   return fs.existsSync(file);
 }
 
-export function isLive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 /** Our browser servers below this extension host (found by the script they run). */
 export function bridgeChildren(): number[] {
   return listDescendants(process.pid).filter(pid => {
@@ -43,14 +35,6 @@ export function bridgeChildren(): number[] {
       return false;
     }
   });
-}
-
-export async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise(resolve => setTimeout(resolve, 100));
-  }
 }
 
 export async function invoke(name: string, input: object): Promise<{ text: string; images: { mimeType: string; data: Uint8Array }[] }> {
@@ -63,20 +47,5 @@ export async function invoke(name: string, input: object): Promise<{ text: strin
     else if (p.mimeType && p.data) images.push({ mimeType: p.mimeType, data: p.data });
   }
   return { text, images };
-}
-
-export async function waitUntilAsync(condition: () => Promise<boolean>, timeoutMs: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what()}`);
-    await new Promise(resolve => setTimeout(resolve, 250));
-  }
-}
-
-export function refOf(snapshot: string, pattern: RegExp): string {
-  const line = snapshot.split('\n').find(l => pattern.test(l));
-  const ref = line && /\[ref=([^\]]+)\]/.exec(line)?.[1];
-  assert.ok(ref, `no element matching ${pattern} in:\n${snapshot}`);
-  return ref;
 }
 

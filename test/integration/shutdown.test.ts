@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { listDescendants } from '../../src/core/processTree';
-import { Api, bridgeChildren, EXTENSION_ID, isLive, invoke, waitUntil } from './helpers';
+import { Api, bridgeChildren, EXTENSION_ID, isAlive, invoke, waitFor } from './helpers';
 
 describe('Playwright Bridge shutdown', function () {
   this.timeout(120000);
@@ -16,7 +16,7 @@ describe('Playwright Bridge shutdown', function () {
     // The same module instance VS Code loaded: its deactivate() is what VS Code calls on shutdown.
     const main = require(path.join(extension().extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
     await main.deactivate();
-    await waitUntil(() => tree.every(p => !isLive(p)), 10000, 'every process of the tree to end');
+    await waitFor(() => tree.every(p => !isAlive(p)), 10000, 'every process of the tree to end');
     assert.deepStrictEqual(bridgeChildren(), []);
   });
 });

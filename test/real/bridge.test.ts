@@ -1,13 +1,13 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { listDescendants } from '../../src/core/processTree';
+import { isAlive, listDescendants } from '../../src/core/processTree';
 import { convertToolResult } from '../../src/core/resultConversion';
 import { imageSize } from '../../src/core/imageDownscale';
 import { diffManifests } from '../../src/core/toolManifest';
 import { collectToolManifest } from '../../src/build/collectToolManifest';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { CHILD_SCRIPT, makeRealBridge, processesMentioning, RealBridge, REPO_ROOT, textOf, waitFor } from '../support/realBridge';
+import { CHILD_SCRIPT, makeRealBridge, processesMentioning, RealBridge, refOf, REPO_ROOT, textOf, waitFor } from '../support/realBridge';
 
 /** The main browser process below the child: Chromium's helpers carry a --type= argument. */
 function browserPid(bridge: RealBridge): number {
@@ -22,13 +22,6 @@ function browserPid(bridge: RealBridge): number {
   });
   assert.ok(pid, 'a browser process runs below the child');
   return pid;
-}
-
-function refOf(snapshot: string, pattern: RegExp): string {
-  const line = snapshot.split('\n').find(l => pattern.test(l));
-  const ref = line && /\[ref=([^\]]+)\]/.exec(line)?.[1];
-  assert.ok(ref, `no element matching ${pattern} in:\n${snapshot}`);
-  return ref;
 }
 
 describe('bridge on a real child and Chromium', function () {
@@ -154,7 +147,7 @@ describe('bridge on a real child and Chromium', function () {
       await new Promise(resolve => setTimeout(resolve, 500));
       assert.strictEqual(fixture.count('/count'), 1, 'the waiting navigation reached the page exactly once');
       assert.strictEqual(fixture.count('/hold'), 1, 'the call in flight when the child died was not replayed');
-      await waitFor(() => oldTree.every(pid => !isLive(pid)), 10000, 'the old tree to be gone');
+      await waitFor(() => oldTree.every(pid => !isAlive(pid)), 10000, 'the old tree to be gone');
     });
   });
 
@@ -199,11 +192,3 @@ describe('bridge on a real child and Chromium', function () {
   });
 });
 
-function isLive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}

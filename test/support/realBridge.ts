@@ -3,6 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { childFactoryFor } from '../../src/core/childProcess';
+import { isAlive } from '../../src/core/processTree';
 import { buildChildConfig, childSpawnSpec, ChildConfig } from '../../src/core/childConfig';
 import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings';
 import { Supervisor } from '../../src/core/supervisor';
@@ -69,8 +70,7 @@ export function processesMentioning(marker: string): number[] {
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      if (!isAlive(Number(name))) continue;
       const cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8');
       let environ = '';
       try { environ = fs.readFileSync(`/proc/${name}/environ`, 'utf8'); } catch { /* not ours to read */ }
@@ -86,10 +86,19 @@ export function textOf(result: CallToolResult): string {
   return (result.content ?? []).filter(part => part.type === 'text').map(part => (part as { text: string }).text).join('\n');
 }
 
-export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+/** Polls until `condition` holds; `what` (or what it returns, at the time) names it in the timeout error. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string | (() => string), intervalMs = 50): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise(resolve => setTimeout(resolve, 50));
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise(resolve => setTimeout(resolve, intervalMs));
   }
+}
+
+/** The [ref=…] of the first snapshot line matching `pattern`. */
+export function refOf(snapshot: string, pattern: RegExp): string {
+  const line = snapshot.split('\n').find(l => pattern.test(l));
+  const ref = line && /\[ref=([^\]]+)\]/.exec(line)?.[1];
+  if (!ref) throw new Error(`no element matching ${pattern} in:\n${snapshot}`);
+  return ref;
 }

@@ -28,6 +28,18 @@ export interface SessionOptions {
   onLog?: (line: string) => void;
 }
 
+/**
+ * Makes an extension folder an installed extension of a code-server extensions folder, by a link
+ * named as VS Code names installed extensions, so rebuilding the folder updates it.
+ */
+export function linkExtension(folder: string, extensionsDir: string): void {
+  const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  const link = path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+  fs.rmSync(link, { recursive: true, force: true });
+  fs.symlinkSync(folder, link);
+}
+
 export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));

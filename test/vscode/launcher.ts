@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { format } from 'util';
 import { spawnSync } from 'child_process';
-import { CodeServerSession } from './codeServerSession';
+import { CodeServerSession, linkExtension } from './codeServerSession';
 import { ensureCodeServer } from './codeServerInstall';
 import { processesMentioning } from '../support/realBridge';
 
@@ -32,14 +32,7 @@ async function main(): Promise<number> {
   const extensionsDir = flag(args, 'extensions-dir') ?? fs.mkdtempSync('/tmp/pwb-ext-');
   const install = ensureCodeServer();
   // Test-only helper extensions (the scripted chat model) are linked into the extensions folder.
-  for (const arg of args.filter(a => a.startsWith('--pwb-link-extension='))) {
-    const dir = arg.slice('--pwb-link-extension='.length);
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
-    fs.mkdirSync(extensionsDir, { recursive: true });
-    const link = path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
-    fs.rmSync(link, { recursive: true, force: true });
-    fs.symlinkSync(dir, link);
-  }
+  for (const arg of args.filter(a => a.startsWith('--pwb-link-extension='))) linkExtension(arg.slice('--pwb-link-extension='.length), extensionsDir);
   // A quiet workbench: no welcome page over the views the suite looks at.
   const settingsFile = path.join(userDataDir, 'User', 'settings.json');
   if (!fs.existsSync(settingsFile)) {

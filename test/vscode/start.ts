@@ -15,10 +15,11 @@ import * as path from 'path';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { REPO_ROOT } from '../support/realBridge';
 import { cacheRoot, ensureCodeServer } from './codeServerInstall';
-import { CodeServerSession } from './codeServerSession';
+import { CodeServerSession, linkExtension } from './codeServerSession';
+import { systemChromiumCandidates } from '../../src/core/browserDiscovery';
 
 function findChromium(): string | undefined {
-  return ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium'].find(p => fs.existsSync(p));
+  return systemChromiumCandidates().find(p => fs.existsSync(p));
 }
 
 function hasDesktopCode(): boolean {
@@ -71,15 +72,9 @@ async function main(): Promise<void> {
     const extensionsDir = path.join(stateDir, 'extensions');
     // The extension is loaded from this clone through a link, so a rebuild (npm run watch) and a window reload pick up changes.
     fs.rmSync(extensionsDir, { recursive: true, force: true });
-    fs.mkdirSync(extensionsDir, { recursive: true });
-    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
-    fs.symlinkSync(REPO_ROOT, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`));
-    if (demo) {
-      // The test-only scripted chat model plays the scenario in the window you open.
-      const helper = path.join(REPO_ROOT, 'test', 'vscode', 'chat-helper');
-      const helperManifest = JSON.parse(fs.readFileSync(path.join(helper, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
-      fs.symlinkSync(helper, path.join(extensionsDir, `${helperManifest.publisher}.${helperManifest.name}-${helperManifest.version}`));
-    }
+    linkExtension(REPO_ROOT, extensionsDir);
+    // With --demo the test-only scripted chat model plays the scenario in the window you open.
+    if (demo) linkExtension(path.join(REPO_ROOT, 'test', 'vscode', 'chat-helper'), extensionsDir);
     const session = new CodeServerSession({
       install,
       folder,
