@@ -14,6 +14,8 @@ import { McpEndpoint } from './core/mcpEndpoint';
 import { LiveViewStore } from './core/liveViewStore';
 import { BrowserPanelHub, PANEL_VIEW_ID } from './vscode/browserPanel';
 import { saveScreenshot } from './vscode/saveScreenshot';
+import { restartBrowser, startBrowser } from './vscode/browserCommands';
+import { createLog } from './vscode/log';
 import { PanelReport } from './shared/panelProtocol';
 import { copyMcpClientConfig, MCP_PROVIDER_ID, PlaywrightMcpServerProvider } from './vscode/mcpServerProvider';
 
@@ -30,24 +32,11 @@ export interface PlaywrightBridgeApi {
 
 let host: BridgeHost | undefined;
 
-/** The log channel; PLAYWRIGHT_BRIDGE_ECHO_LOG=1 also writes it to the extension host's console (for test runs). */
-function createLog(): vscode.LogOutputChannel {
-  const channel = vscode.window.createOutputChannel('Playwright Bridge', { log: true });
-  if (process.env.PLAYWRIGHT_BRIDGE_ECHO_LOG !== '1') return channel;
-  for (const level of ['info', 'warn', 'error'] as const) {
-    const original = channel[level].bind(channel);
-    channel[level] = (message: string | Error, ...args: unknown[]) => {
-      console.log(`[bridge ${level}] ${message instanceof Error ? message.message : message}`);
-      original(message as string, ...args);
-    };
-  }
-  return channel;
-}
 let endpoint: McpEndpoint | undefined;
 
 export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi {
   const started = performance.now();
-  const log = createLog();
+  const log = createLog(vscode);
   host = new BridgeHost(vscode, context, log);
   const bridge = host;
   const supervisor = bridge.supervisor;
@@ -88,26 +77,14 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
       inSettings: () => bridge.currentSettings.capabilities,
       inRunningChild: () => bridge.runningSettings?.capabilities,
     }, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`)),
-    vscode.commands.registerCommand('playwrightBridge.restartBrowser', () =>
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Restarting the browser' }, async () => {
-        try {
-          await bridge.restart('Restart Browser command');
-        } catch (error) {
-          const choice = await vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error), 'Show Log');
-          if (choice === 'Show Log') log.show();
-        }
-      })),
+    vscode.commands.registerCommand('playwrightBridge.restartBrowser', () => restartBrowser(vscode, bridge, log)),
     vscode.commands.registerCommand('playwrightBridge.showLog', () => log.show()),
     liveView,
     panels,
     vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, panels),
     vscode.commands.registerCommand('playwrightBridge.openPanel', () => vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`)),
     vscode.commands.registerCommand('playwrightBridge.openPanelInEditor', () => panels.openInEditor()),
-    vscode.commands.registerCommand('playwrightBridge.startBrowser', async () => {
-      // A blank page: the browser launches and the panel has something to show.
-      const result = await supervisor.callTool('browser_navigate', { url: 'about:blank' }, { door: 'panel' }).catch((error: Error) => ({ isError: true, content: [{ type: 'text' as const, text: error.message }] }));
-      if (result.isError) void vscode.window.showErrorMessage(`The browser did not start: ${result.content.map(c => (c.type === 'text' ? c.text : '')).join(' ').slice(0, 500)}`);
-    }),
+    vscode.commands.registerCommand('playwrightBridge.startBrowser', () => startBrowser(vscode, supervisor)),
     vscode.commands.registerCommand('playwrightBridge.saveScreenshot', () => saveScreenshot(vscode, supervisor, liveView)),
     vscode.commands.registerCommand('playwrightBridge.installBrowser', () => installBrowser(vscode, context.extensionPath, log, bridge.currentSettings.browser)),
   );

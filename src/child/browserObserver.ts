@@ -152,13 +152,14 @@ export class BrowserObserver {
     if (this.screencastWorks || !this.liveView.enabled) return;
     const page = this.currentPage;
     if (!page || this.options.congested()) return;
-    try {
-      const size = fitFrameSize(this.options.viewport, this.liveView);
-      const data = await page.screenshot({ type: 'jpeg', quality: this.liveView.quality ?? 70, scale: 'css', timeout: 5000 });
-      this.options.send({ kind: 'frame', frame: { pageId: this.pageId(page), data: data.toString('base64'), width: size.width, height: size.height, timestamp: Date.now(), source: 'screenshot' } });
-    } catch (error) {
-      this.options.log(`Live view screenshot failed: ${(error as Error).message}`);
-    }
+    await this.sendScreenshotFrame(page, 'screenshot').catch(error => this.options.log(`Live view screenshot failed: ${(error as Error).message}`));
+  }
+
+  /** A frame made with a screenshot instead of the stream (it has the page's CSS size). */
+  private async sendScreenshotFrame(page: Page, source: 'screenshot' | 'still'): Promise<void> {
+    const data = await page.screenshot({ type: 'jpeg', quality: this.liveView.quality ?? 70, scale: 'css', timeout: 5000 });
+    const { width, height } = page.viewportSize() ?? this.options.viewport;
+    this.options.send({ kind: 'frame', frame: { pageId: this.pageId(page), data: data.toString('base64'), width, height, timestamp: Date.now(), source } });
   }
 
   setLiveView(params: LiveViewParams): void {
@@ -192,7 +193,7 @@ export class BrowserObserver {
       this.streaming = this.options.engine === 'chromium'
         ? await this.startCdpStream(wanted, size, key, send)
         : await this.startPlaywrightStream(wanted, size, key, send);
-      this.sendStillIfQuiet(wanted, pageId, size);
+      this.sendStillIfQuiet(wanted);
     } catch (error) {
       const message = (error as Error).message.split('\n')[0];
       // A page in the middle of a navigation or closing refuses for a moment: try again shortly.
@@ -210,16 +211,12 @@ export class BrowserObserver {
   }
 
   /** If a fresh stream brings no frame soon (a static page), show the page as it is. */
-  private sendStillIfQuiet(page: Page, pageId: string, size: { width: number; height: number }): void {
+  private sendStillIfQuiet(page: Page): void {
     const startedAt = Date.now();
-    setTimeout(async () => {
+    setTimeout(() => {
       if (this.lastFrameAt >= startedAt || this.streaming?.page !== page || page.isClosed() || this.options.congested()) return;
-      try {
-        const data = await page.screenshot({ type: 'jpeg', quality: this.liveView.quality ?? 70, scale: 'css', timeout: 3000 });
-        this.options.send({ kind: 'frame', frame: { pageId, data: data.toString('base64'), width: size.width, height: size.height, timestamp: Date.now(), source: 'still' } });
-      } catch {
-        // The page went away meanwhile; its successor gets its own still.
-      }
+      // If the page went away meanwhile, its successor gets its own still.
+      void this.sendScreenshotFrame(page, 'still').catch(() => undefined);
     }, 300).unref?.();
   }
 

@@ -66,9 +66,7 @@ export class SessionProxy {
     this.server = new Server({ name: 'playwright-bridge', version }, { capabilities: { tools: { listChanged: true } } });
     this.server.setRequestHandler(ListToolsRequestSchema, async request => {
       const session = await this.session();
-      const result = await session.client.listTools(request.params);
-      for (const tool of result.tools) if (tool.annotations?.readOnlyHint) session.readOnlyTools.add(tool.name);
-      return result;
+      return session.client.listTools(request.params);
     });
     this.server.setNotificationHandler(z.object({ method: z.literal(LIVE_VIEW_NOTIFICATION), params: z.object({
       enabled: z.boolean(), maxWidth: z.number(), maxHeight: z.number(), quality: z.number().optional(),

@@ -7,6 +7,7 @@ import { CallToolResult, JSONRPCMessage, Tool, ToolListChangedNotificationSchema
 import { z } from 'zod';
 import { BROWSER_STATE_NOTIFICATION, BrowserStateParams } from './childProtocol';
 import { LIVE_VIEW_NOTIFICATION, LiveViewParams, OBSERVATION_NOTIFICATION, ObservationEvent, SCREENSHOT_REQUEST } from './observation';
+import { withDeadline } from './deadline';
 import { isAlive, killTree, listDescendants } from './processTree';
 
 /** How to start a child: the program, its arguments and its whole environment. */
@@ -227,7 +228,8 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
   });
 
   try {
-    await withTimeout(client.connect(transport), startTimeoutMs, `the child did not answer initialize within ${startTimeoutMs} ms`, exitPromise, () => exitReason);
+    const exitedFirst = exitPromise.then(() => { throw new Error(`${exitReason} before it was ready`); });
+    await withDeadline(Promise.race([client.connect(transport), exitedFirst]), startTimeoutMs, `the child did not answer initialize within ${startTimeoutMs} ms`);
   } catch (error) {
     await connection.dispose(0);
     const tail = stderrTail.trim() ? `\n${lastLines(stderrTail, 10)}` : '';
@@ -242,19 +244,6 @@ function lastLines(text: string, count: number): string {
 
 function delay(ms: number): Promise<void> {
   return new Promise(resolve => setTimeout(resolve, ms).unref?.());
-}
-
-async function withTimeout<T>(work: Promise<T>, ms: number, message: string, exit: Promise<void>, exitReason: () => string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); }),
-      exit.then(() => { throw new Error(`${exitReason()} before it was ready`); }),
-    ]);
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
 }
 
 /** A factory for children of one spawn spec: every restart uses the same settings. */

@@ -19,7 +19,7 @@ export function convertToolResult(toolName: string, result: CallToolResult, limi
         parts.push({ kind: 'text', text: stripAnsi(item.text) });
         break;
       case 'image': {
-        const fitted = fitImage(Buffer.from(item.data, 'base64'), item.mimeType, limits);
+        const fitted = fitImageContent(item, limits);
         parts.push({ kind: 'image', mimeType: fitted.mimeType, data: fitted.data });
         if (fitted.note) parts.push({ kind: 'text', text: fitted.note });
         break;
@@ -56,13 +56,18 @@ export function sanitizeMcpResult(result: CallToolResult, limits: ImageLimits = 
   for (const item of result.content ?? []) {
     if (item.type === 'text') content.push({ ...item, text: stripAnsi(item.text) });
     else if (item.type === 'image') {
-      const original = Buffer.from(item.data, 'base64');
-      const fitted = fitImage(original, item.mimeType, limits);
+      const fitted = fitImageContent(item, limits);
       // Within limits the image comes back untouched: pass the original text on, no re-encoding.
-      if (fitted.data === original) content.push(item);
-      else content.push({ ...item, data: Buffer.from(fitted.data).toString('base64'), mimeType: fitted.mimeType });
+      content.push(fitted.changed ? { ...item, data: Buffer.from(fitted.data).toString('base64'), mimeType: fitted.mimeType } : item);
       if (fitted.note) content.push({ type: 'text', text: fitted.note });
     } else content.push(item);
   }
   return { ...result, content };
+}
+
+/** An MCP image item fitted to the limits, for both doors: `changed` is false when it was already within them. */
+function fitImageContent(item: { data: string; mimeType: string }, limits: ImageLimits): { data: Uint8Array; mimeType: string; note?: string; changed: boolean } {
+  const original = Buffer.from(item.data, 'base64');
+  const fitted = fitImage(original, item.mimeType, limits);
+  return { data: fitted.data, mimeType: fitted.mimeType, note: fitted.note, changed: fitted.data !== original };
 }

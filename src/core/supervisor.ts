@@ -2,6 +2,7 @@ import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { BrowserStateParams, browserLostNotice } from './childProtocol';
 import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from './childProcess';
 import { LiveViewParams, ObservationEvent } from './observation';
+import { withDeadline } from './deadline';
 import { Emitter } from './emitter';
 
 export type BridgeState = 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'disposed';
@@ -243,8 +244,8 @@ export class Supervisor {
     let connection: ChildConnection | undefined;
     const pending = this.factory(events);
     try {
-      connection = await withDeadline(pending, this.readyTimeoutMs, 'start');
-      const tools = await withDeadline(connection.listTools(), this.readyTimeoutMs, 'tools/list');
+      connection = await withDeadline(pending, this.readyTimeoutMs, `start did not finish within ${this.readyTimeoutMs} ms`);
+      const tools = await withDeadline(connection.listTools(), this.readyTimeoutMs, `tools/list did not finish within ${this.readyTimeoutMs} ms`);
       if (this.disposing) throw new Error('Playwright Bridge was shut down while the browser was starting.');
       if (connection.exited) throw new Error('the child exited right after it started');
       const changed = !sameToolNames(this.cachedTools, tools);
@@ -325,16 +326,4 @@ function sameToolNames(a: Tool[] | undefined, b: Tool[]): boolean {
 
 function isTimeout(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: number }).code === -32001;
-}
-
-async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms); }),
-    ]);
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
 }

@@ -1,0 +1,29 @@
+import type * as vscodeTypes from 'vscode';
+import { Supervisor } from '../core/supervisor';
+import { BridgeHost } from './bridgeHost';
+
+type VSCode = typeof vscodeTypes;
+
+/** Restart Browser: a new browser with the settings as they are now, or the reason it failed. */
+export function restartBrowser(vscode: VSCode, bridge: BridgeHost, log: vscodeTypes.LogOutputChannel): Thenable<void> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Restarting the browser' }, async () => {
+    try {
+      await bridge.restart('Restart Browser command');
+    } catch (error) {
+      const choice = await vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error), 'Show Log');
+      if (choice === 'Show Log') log.show();
+    }
+  });
+}
+
+/** Start Browser: a blank page, so the browser launches and the panel has something to show. */
+export async function startBrowser(vscode: VSCode, supervisor: Supervisor): Promise<void> {
+  let failure: string | undefined;
+  try {
+    const result = await supervisor.callTool('browser_navigate', { url: 'about:blank' }, { door: 'panel' });
+    if (result.isError) failure = result.content.map(c => (c.type === 'text' ? c.text : '')).join(' ');
+  } catch (error) {
+    failure = (error as Error).message;
+  }
+  if (failure) void vscode.window.showErrorMessage(`The browser did not start: ${failure.slice(0, 500)}`);
+}
