@@ -4,7 +4,6 @@
  */
 import * as vscode from 'vscode';
 import { ManifestTool } from './core/toolManifest';
-import { BROWSER_LABELS } from './core/browserDiscovery';
 import { BridgeHost } from './vscode/bridgeHost';
 import { BrowserFailureNotifier } from './vscode/browserFailureNotifier';
 import { installBrowser } from './vscode/installBrowser';
@@ -28,6 +27,8 @@ export interface PlaywrightBridgeApi {
   readonly state: string;
   /** What each visible browser panel shows, read from its DOM. */
   describePanels(): Promise<PanelReport[]>;
+  /** MCP client sessions at the endpoint: live now, and opened in all (a reconnecting client opens another). */
+  readonly mcpSessions: { live: number; opened: number };
 }
 
 let host: BridgeHost | undefined;
@@ -44,14 +45,14 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
   // The MCP door listens only once something asks for it (VS Code's MCP client or the copy command).
   const mcpEndpoint = new McpEndpoint(supervisor, context.extension.packageJSON.version, line => log.info(line));
   endpoint = mcpEndpoint;
-  const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint, supervisor);
+  const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint);
 
-  const statusBar = new BridgeStatusBar(vscode, () => BROWSER_LABELS[bridge.currentSettings.browser], () => {
+  const statusBar = new BridgeStatusBar(vscode, () => bridge.browserLabel, () => {
     const address = mcpEndpoint.address;
     return address ? `up on ${address.url}, ${mcpEndpoint.sessionCount} client session${mcpEndpoint.sessionCount === 1 ? '' : 's'}` : 'not listening';
   });
   const failures = new BrowserFailureNotifier(vscode, log);
-  const liveView = new LiveViewStore(supervisor, () => BROWSER_LABELS[bridge.currentSettings.browser]);
+  const liveView = new LiveViewStore(supervisor, () => bridge.browserLabel);
   const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log);
   const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
 
@@ -86,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     vscode.commands.registerCommand('playwrightBridge.openPanelInEditor', () => panels.openInEditor()),
     vscode.commands.registerCommand('playwrightBridge.startBrowser', () => startBrowser(vscode, supervisor)),
     vscode.commands.registerCommand('playwrightBridge.saveScreenshot', () => saveScreenshot(vscode, supervisor, liveView)),
-    vscode.commands.registerCommand('playwrightBridge.installBrowser', () => installBrowser(vscode, context.extensionPath, log, bridge.currentSettings.browser)),
+    vscode.commands.registerCommand('playwrightBridge.installBrowser', () => installBrowser(vscode, context.extensionPath, log, bridge.browserName)),
   );
 
   const activationMs = performance.now() - started;
@@ -96,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     get childPid() { return supervisor.status.pid; },
     get state() { return supervisor.status.state; },
     describePanels: () => panels.describe(),
+    get mcpSessions() { return { live: mcpEndpoint.sessionCount, opened: mcpEndpoint.sessionsOpened }; },
   };
 }
 

@@ -31,6 +31,8 @@ export class BrowserObserver {
   private nextPageId = 1;
   private nextRequestId = 1;
   private readonly requests = new WeakMap<Request, NetworkEntry>();
+  /** URLs of recent page requests, to tell the browser's own requests (favicon) apart. */
+  private readonly recentUrls = new Set<string>();
   private current: Page | undefined;
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private streaming: { page: Page; key: string; stop(): Promise<void> } | undefined;
@@ -68,6 +70,7 @@ export class BrowserObserver {
     if (becomesCurrent || !this.current) this.current = page;
     page.on('console', message => {
       const location = message.location();
+      this.noteBrowserRequest(message.type(), message.text(), location.url, pageId);
       this.options.send({ kind: 'console', entry: {
         level: consoleLevelOf(message.type()),
         text: message.text(),
@@ -80,7 +83,16 @@ export class BrowserObserver {
     page.on('request', request => {
       const entry: NetworkEntry = { id: `r${this.nextRequestId++}`, method: request.method(), url: request.url(), resourceType: request.resourceType(), status: 0, pageId, time: Date.now() };
       this.requests.set(request, entry);
+      this.rememberUrl(entry.url);
       this.options.send({ kind: 'network', entry });
+    });
+    // The status shows once the headers are in: a body the page never reads never "finishes".
+    page.on('response', response => {
+      const entry = this.requests.get(response.request());
+      if (!entry) return;
+      const answered = { ...entry, status: response.status(), durationMs: Date.now() - entry.time };
+      this.requests.set(response.request(), answered);
+      this.options.send({ kind: 'network', entry: answered });
     });
     page.on('requestfinished', request => void this.finishRequest(request));
     page.on('requestfailed', request => {
@@ -106,6 +118,25 @@ export class BrowserObserver {
     });
     this.sendTabs();
     this.restartStream();
+  }
+
+  private rememberUrl(url: string): void {
+    this.recentUrls.delete(url);
+    this.recentUrls.add(url);
+    if (this.recentUrls.size > 500) this.recentUrls.delete(this.recentUrls.values().next().value!);
+  }
+
+  /**
+   * The browser fetches some things itself (the favicon): no page request event, only a console
+   * error when they fail. List those as requests too, so a console error has its network row.
+   */
+  private noteBrowserRequest(type: string, text: string, url: string | undefined, pageId: string): void {
+    const status = type === 'error' && url ? /^Failed to load resource: the server responded with a status of (\d{3})/.exec(text)?.[1] : undefined;
+    if (!status || !url || this.recentUrls.has(url)) return;
+    this.rememberUrl(url);
+    this.options.send({ kind: 'network', entry: {
+      id: `r${this.nextRequestId++}`, method: 'GET', url, resourceType: 'other', status: Number(status), pageId, time: Date.now(),
+    } });
   }
 
   private async finishRequest(request: Request): Promise<void> {

@@ -11,7 +11,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ChildConfig } from '../core/childConfig';
-import { BROWSER_STATE_NOTIFICATION, BrowserStateParams, browserLostNotice } from '../core/childProtocol';
+import { BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams } from '../core/childProtocol';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver } from './browserObserver';
 import { LIVE_VIEW_NOTIFICATION, LiveViewParams, OBSERVATION_NOTIFICATION, ObservationEvent, SCREENSHOT_REQUEST } from '../core/observation';
@@ -53,7 +53,8 @@ const NO_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 export class SessionProxy {
   readonly server: Server;
   private inner: Promise<InnerSession> | undefined;
-  private pendingNotice: string | undefined;
+  /** Why the browser went away before the next call, for that call's result. */
+  private pendingLoss: string | undefined;
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
 
   constructor(
@@ -90,8 +91,8 @@ export class SessionProxy {
     extra: { signal: AbortSignal; sendNotification: (n: any) => Promise<void> },
   ): Promise<CallToolResult> {
     const session = await this.session();
-    const notice = this.pendingNotice;
-    this.pendingNotice = undefined;
+    const loss = this.pendingLoss;
+    this.pendingLoss = undefined;
     const progressToken = params._meta?.progressToken;
     let result: CallToolResult;
     const forward = async () => (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
@@ -120,7 +121,7 @@ export class SessionProxy {
       await this.dropSession(session);
       this.sendBrowserState({ state: 'closed' });
     }
-    if (notice) result.content = [{ type: 'text', text: notice }, ...(result.content ?? [])];
+    if (loss) result._meta = { ...result._meta, [BROWSER_LOST_META]: loss };
     return result;
   }
 
@@ -183,7 +184,7 @@ export class SessionProxy {
   private onBrowserLost(session: InnerSession, why: string): void {
     session.lostReason = why;
     this.log(`Browser lost: ${why}`);
-    this.pendingNotice = browserLostNotice(`before this call, ${why}`);
+    this.pendingLoss = `before this call, ${why}`;
     this.sendBrowserState({ state: 'lost', message: why });
     void this.dropSession(session);
   }

@@ -1,21 +1,35 @@
 import * as fs from 'fs';
 import { stripAnsi } from './ansi';
-import { BrowserChoice } from './settings';
+import { BrowserChoice, BrowserName } from './settings';
 
 export type BrowserEngine = 'chromium' | 'firefox' | 'webkit';
 
+/** A browser found installed on this machine. */
+export interface FoundBrowser {
+  browser: 'chrome' | 'msedge' | 'chromium';
+  path: string;
+}
+
 /** How the child launches the chosen browser, and what that means in words for error messages. */
 export interface BrowserLaunchPlan {
+  /** What the setting says (possibly `auto`). */
   choice: BrowserChoice;
+  /** The browser this plan launches. */
+  browser: BrowserName;
   engine: BrowserEngine;
   /** Playwright's channel for branded browsers (chrome, msedge). */
   channel?: string;
   executablePath?: string;
   /** Human-readable list of what this plan tries, in order, for the error when it fails. */
   tried: string[];
+  /** Chromium-family browsers installed here, for the fix text when the chosen one fails. */
+  found: FoundBrowser[];
+  /** One line for people: which browser, and why this one. */
+  summary: string;
 }
 
 export const BROWSER_LABELS: Record<BrowserChoice, string> = {
+  auto: 'the first installed of Chrome, Edge and Chromium',
   chrome: 'Google Chrome',
   msedge: 'Microsoft Edge',
   chromium: 'Chromium',
@@ -32,28 +46,80 @@ export function systemChromiumCandidates(platform: NodeJS.Platform = process.pla
   }
 }
 
+/** Where Chrome and Edge install by default: the places Playwright's channels look. */
+export function brandedCandidates(browser: 'chrome' | 'msedge', platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
+  const win = (...parts: string[]) => ['LOCALAPPDATA', 'PROGRAMFILES', 'PROGRAMFILES(X86)']
+    .map(key => env[key]).filter((base): base is string => !!base).map(base => [base, ...parts].join('\\'));
+  if (browser === 'chrome') {
+    switch (platform) {
+      case 'linux': return ['/opt/google/chrome/chrome'];
+      case 'darwin': return ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'];
+      case 'win32': return win('Google', 'Chrome', 'Application', 'chrome.exe');
+      default: return [];
+    }
+  }
+  switch (platform) {
+    case 'linux': return ['/opt/microsoft/msedge/msedge'];
+    case 'darwin': return ['/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge'];
+    case 'win32': return win('Microsoft', 'Edge', 'Application', 'msedge.exe');
+    default: return [];
+  }
+}
+
+/** Chromium-family browsers installed here, in the order `auto` prefers them. */
+export function findInstalledBrowsers(exists: (p: string) => boolean = fs.existsSync, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): FoundBrowser[] {
+  const found: FoundBrowser[] = [];
+  for (const browser of ['chrome', 'msedge'] as const) {
+    const path = brandedCandidates(browser, platform, env).find(exists);
+    if (path) found.push({ browser, path });
+  }
+  const chromium = systemChromiumCandidates(platform).find(exists);
+  if (chromium) found.push({ browser: 'chromium', path: chromium });
+  return found;
+}
+
 export function planBrowserLaunch(
   choice: BrowserChoice,
   executablePath: string | undefined,
   exists: (p: string) => boolean = fs.existsSync,
   platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
 ): BrowserLaunchPlan {
-  const engine: BrowserEngine = choice === 'firefox' ? 'firefox' : choice === 'webkit' ? 'webkit' : 'chromium';
+  const found = findInstalledBrowsers(exists, platform, env);
+  const browser: BrowserName = choice === 'auto' ? found[0]?.browser ?? 'chromium' : choice;
+  const engine: BrowserEngine = browser === 'firefox' ? 'firefox' : browser === 'webkit' ? 'webkit' : 'chromium';
+  const label = BROWSER_LABELS[browser];
   if (executablePath) {
-    return { choice, engine, executablePath, tried: [`the executable path you set: ${executablePath}`] };
+    return { choice, browser, engine, executablePath, found, tried: [`the executable path you set: ${executablePath}`], summary: `${label} at ${executablePath} (the executable path you set)` };
+  }
+  if (choice === 'auto') {
+    const pick = found[0];
+    const notFound = ['chrome', 'msedge', 'chromium'].filter(b => !found.some(f => f.browser === b)).map(b => BROWSER_LABELS[b as BrowserName]);
+    if (pick) {
+      const why = notFound.length && pick.browser !== 'chrome' ? `, picked automatically: ${notFound.join(' and ')} not found` : ', picked automatically';
+      return {
+        choice, browser, engine, found,
+        // Chrome and Edge through Playwright's channels, as when named; Chromium by its path.
+        ...(pick.browser === 'chromium' ? { executablePath: pick.path } : { channel: pick.browser }),
+        tried: [`${BROWSER_LABELS[pick.browser]} at ${pick.path} (the first installed of Chrome, Edge and Chromium)`],
+        summary: `${BROWSER_LABELS[pick.browser]} at ${pick.path}${why}`,
+      };
+    }
+    const tried = [...brandedCandidates('chrome', platform, env), ...brandedCandidates('msedge', platform, env), ...systemChromiumCandidates(platform)].map(c => `${c} (not found)`);
+    tried.push("Playwright's own Chromium download");
+    return { choice, browser, engine, found, tried, summary: "Playwright's own Chromium download (no Chrome, Edge or Chromium is installed)" };
   }
   if (choice === 'chrome' || choice === 'msedge') {
-    return { choice, engine, channel: choice, tried: [`${BROWSER_LABELS[choice]} where it installs by default (Playwright channel "${choice}")`] };
+    return { choice, browser, engine, found, channel: choice, tried: [`${label} where it installs by default (Playwright channel "${choice}")`], summary: label };
   }
   if (choice === 'chromium') {
-    const candidates = systemChromiumCandidates(platform);
-    const found = candidates.find(exists);
-    if (found) return { choice, engine, executablePath: found, tried: [`system Chromium at ${found}`] };
-    const tried = candidates.map(c => `${c} (not found)`);
+    const system = found.find(f => f.browser === 'chromium');
+    if (system) return { choice, browser, engine, found, executablePath: system.path, tried: [`system Chromium at ${system.path}`], summary: `Chromium at ${system.path}` };
+    const tried = systemChromiumCandidates(platform).map(c => `${c} (not found)`);
     tried.push("Playwright's own Chromium download");
-    return { choice, engine, tried };
+    return { choice, browser, engine, found, tried, summary: "Chromium (Playwright's own download)" };
   }
-  return { choice, engine, tried: [`Playwright's own ${engine} build`] };
+  return { choice, browser, engine, found, tried: [`Playwright's own ${engine} build`], summary: label };
 }
 
 /**
@@ -66,17 +132,23 @@ export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, p
   const fixes: string[] = [];
   const notFound = /not found|ENOENT|doesn't exist|Executable doesn't exist|no such file/i.test(raw);
   if (plan.executablePath && notFound) fixes.push(`Check the setting playwrightBridge.executablePath: nothing runnable is at ${plan.executablePath}.`);
+  const others = plan.found.filter(f => f.browser !== plan.browser || (plan.executablePath && f.path !== plan.executablePath));
+  if (others.length) {
+    // The quickest fix is a browser that is already here: name it, and the setting that picks it.
+    const list = others.map(f => `${BROWSER_LABELS[f.browser]} at ${f.path}`).join(', ');
+    fixes.push(`Found on this machine: ${list}. Set playwrightBridge.browser to "${others[0].browser}" (or "auto") to use it.`);
+  }
   if (!plan.executablePath || !notFound) {
-    if (plan.choice === 'chrome' || plan.choice === 'msedge') fixes.push(`Install ${BROWSER_LABELS[plan.choice]}, or run the command "Playwright Bridge: Install Browser".`);
-    else if (plan.choice === 'chromium') fixes.push('Install Chromium from your system\'s packages (for example `apt-get install chromium`), or run the command "Playwright Bridge: Install Browser".');
+    if (plan.browser === 'chrome' || plan.browser === 'msedge') fixes.push(`Install ${BROWSER_LABELS[plan.browser]}, or run the command "Playwright Bridge: Install Browser".`);
+    else if (plan.browser === 'chromium') fixes.push('Install Chromium from your system\'s packages (for example `apt-get install chromium`), or run the command "Playwright Bridge: Install Browser".');
     else fixes.push(`Run the command "Playwright Bridge: Install Browser" to download Playwright's ${plan.engine} build.`);
   }
-  fixes.push('Or set playwrightBridge.executablePath to a Chromium-family browser you have, or pick another browser in playwrightBridge.browser.');
+  if (!others.length) fixes.push('Or set playwrightBridge.executablePath to a Chromium-family browser you have, or pick another browser in playwrightBridge.browser.');
   if (platform === 'linux' && /no usable sandbox|--no-sandbox|Running as root/i.test(raw)) fixes.unshift('Chromium refuses its sandbox here: add "--no-sandbox" to playwrightBridge.launchArgs (the bridge already turns the sandbox off when it runs as root).');
   if (/ProcessSingleton|SingletonLock|profile (?:appears to be )?in use|already in use/i.test(raw)) fixes.unshift('Another browser is using this profile: close the other VS Code window that drives it, or set playwrightBridge.profile to "isolated".');
   if (/Missing X server|\$DISPLAY|cannot open display/i.test(raw)) fixes.unshift('There is no display for a visible browser: turn on playwrightBridge.headless (the panel shows the page anyway).');
   return [
-    `Playwright Bridge could not start ${BROWSER_LABELS[plan.choice]}.`,
+    `Playwright Bridge could not start ${BROWSER_LABELS[plan.browser]}.`,
     `Tried: ${plan.tried.join('; ')}.`,
     `Error: ${firstLine}`,
     `Fix: ${fixes.join(' ')}`,

@@ -48,7 +48,8 @@ export function buildChildConfig(
   return {
     launch,
     headless: settings.headless,
-    userDataDir: settings.profile === 'persistent' ? path.join(paths.storageDir, 'profile', settings.browser) : undefined,
+    // Keyed by the browser that runs, so `auto` and naming that browser share one profile.
+    userDataDir: settings.profile === 'persistent' ? path.join(paths.storageDir, 'profile', launch.browser) : undefined,
     viewport: settings.viewport,
     launchArgs: settings.launchArgs,
     // Chromium refuses to start as root with its sandbox on; there is nothing else to do but turn it off.

@@ -14,7 +14,13 @@ export interface BrowserStateParams {
   message?: string;
 }
 
-/** Prefixed to the first result after the browser was lost, so the model knows to start over. */
+/**
+ * Set by the child in a result's `_meta` when the browser was lost before that call: why, in words.
+ * The supervisor turns it into the note the model reads (one layer writes the note, not two).
+ */
+export const BROWSER_LOST_META = 'playwrightBridge/browserLost';
+
+/** Put before the first result after the browser was lost, so the model knows to start over. */
 export function browserLostNotice(reason: string): string {
   return `Note: ${reason} This call ran in a fresh browser: earlier pages, tabs, form input and login state are gone. Navigate again before acting on earlier element references.`;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'crypto';
+import { createHash, randomUUID } from 'crypto';
 import * as http from 'http';
 import { AddressInfo } from 'net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -24,6 +24,15 @@ export interface EndpointAddress {
 }
 
 export const MCP_PATH = '/mcp';
+
+/**
+ * The version an MCP client should hold for this endpoint: it changes exactly when the client must
+ * reconnect (another address, token or exposure), never for a browser start or a tool-list change.
+ * A digest, so the token itself never appears in it.
+ */
+export function mcpDefinitionVersion(address: EndpointAddress, exposure: string): string {
+  return createHash('sha256').update(`${exposure}\n${address.url}\n${address.token}`).digest('hex').slice(0, 16);
+}
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 interface Session {
@@ -40,6 +49,7 @@ export class McpEndpoint {
   private starting: Promise<EndpointAddress> | undefined;
   private readonly token = newBearerToken();
   private readonly sessions = new Map<string, Session>();
+  private openedCount = 0;
   private readonly sessionsEmitter = new Emitter<number>();
   readonly onDidChangeSessions = this.sessionsEmitter.event;
   private readonly toolsSubscription;
@@ -52,6 +62,11 @@ export class McpEndpoint {
 
   get sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /** Sessions opened since the endpoint started: a client that reconnects opens another. */
+  get sessionsOpened(): number {
+    return this.openedCount;
   }
 
   get address(): EndpointAddress | undefined {
@@ -116,6 +131,7 @@ export class McpEndpoint {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: id => {
         this.sessions.set(id, { server, transport });
+        this.openedCount++;
         this.log(`MCP client connected (${this.sessions.size} session${this.sessions.size === 1 ? '' : 's'})`);
         this.sessionsEmitter.fire(this.sessions.size);
       },

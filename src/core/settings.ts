@@ -2,8 +2,11 @@ import { ALL_CAPABILITIES, CapabilityId } from './capabilities';
 
 export const SETTINGS_SECTION = 'playwrightBridge';
 
-export const BROWSERS = ['chrome', 'msedge', 'chromium', 'firefox', 'webkit'] as const;
+/** Browsers a person can name; `auto` takes the first installed of Chrome, Edge and Chromium. */
+export const BROWSERS = ['auto', 'chrome', 'msedge', 'chromium', 'firefox', 'webkit'] as const;
 export type BrowserChoice = (typeof BROWSERS)[number];
+/** A browser the bridge can actually launch (what `auto` resolves to). */
+export type BrowserName = Exclude<BrowserChoice, 'auto'>;
 
 export type ProfileMode = 'persistent' | 'isolated';
 
@@ -34,7 +37,8 @@ export interface BridgeSettings {
 }
 
 export const DEFAULT_SETTINGS: BridgeSettings = {
-  browser: 'chrome',
+  // A first call should just work wherever any supported browser is installed.
+  browser: 'auto',
   executablePath: undefined,
   headless: true,
   profile: 'persistent',

@@ -1,5 +1,5 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { BrowserStateParams, browserLostNotice } from './childProtocol';
+import { BROWSER_LOST_META, BrowserStateParams, browserLostNotice } from './childProtocol';
 import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from './childProcess';
 import { LiveViewParams, ObservationEvent } from './observation';
 import { withDeadline } from './deadline';
@@ -72,6 +72,8 @@ export class Supervisor {
   private lostNotice: string | undefined;
   private lastExit = 'it exited';
   private cachedTools: Tool[] | undefined;
+  /** The list as it was when cached, to tell a real change (the list object may be shared and change in place). */
+  private cachedToolsKey: string | undefined;
   private disposing: Promise<void> | undefined;
   private currentStatus: BridgeStatus = { state: 'idle', generation: 0 };
 
@@ -139,13 +141,16 @@ export class Supervisor {
   }
 
   private async forward(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions): Promise<CallToolResult> {
+    // The note that the browser state was lost is for the model. The panel's own calls (Start
+    // Browser) leave it for the model's next call, which would otherwise act on stale references.
+    const forModel = (options.door ?? 'tool') !== 'panel';
     // A call is sent at most once. Only a call that provably never left us (the child had already
     // gone) is sent again, to the replacement, and only once more.
     for (let attempt = 0; ; attempt++) {
       const connection = await this.ready();
       if (options.signal?.aborted) throw new CancelledError();
-      const notice = this.lostNotice;
-      this.lostNotice = undefined;
+      const notice = forModel ? this.lostNotice : undefined;
+      if (forModel) this.lostNotice = undefined;
       let result: CallToolResult;
       try {
         result = await connection.callTool(name, args, {
@@ -167,8 +172,14 @@ export class Supervisor {
         }
         throw error;
       }
-      if (notice) result = { ...result, content: [{ type: 'text', text: notice }, ...(result.content ?? [])] };
-      return result;
+      const { result: plain, lossReason } = takeBrowserLoss(result);
+      const childNotice = lossReason === undefined ? undefined : browserLostNotice(lossReason);
+      if (!forModel) {
+        if (childNotice && !this.lostNotice) this.lostNotice = childNotice;
+        return plain;
+      }
+      const note = notice ?? childNotice;
+      return note ? withNotice(plain, note) : plain;
     }
   }
 
@@ -248,8 +259,7 @@ export class Supervisor {
       const tools = await withDeadline(connection.listTools(), this.readyTimeoutMs, `tools/list did not finish within ${this.readyTimeoutMs} ms`);
       if (this.disposing) throw new Error('Playwright Bridge was shut down while the browser was starting.');
       if (connection.exited) throw new Error('the child exited right after it started');
-      const changed = !sameToolNames(this.cachedTools, tools);
-      this.cachedTools = tools;
+      const changed = this.cacheTools(tools);
       this.current = connection;
       if (this.liveView.enabled) connection.setLiveView(this.liveView);
       this.failures = 0;
@@ -289,11 +299,21 @@ export class Supervisor {
     if (!connection || generation !== this.generation) return;
     try {
       const tools = await connection.listTools();
-      this.cachedTools = tools;
-      this.toolsEmitter.fire(tools);
+      // Upstream says "changed" at every browser launch even when nothing changed. Passing that on
+      // would make every MCP client refetch (and VS Code once restarted the server mid-call on it).
+      if (this.cacheTools(tools)) this.toolsEmitter.fire(tools);
     } catch (error) {
       this.options.log(`Could not refresh the tool list: ${(error as Error).message}`);
     }
+  }
+
+  /** Keeps the list; true when it differs from the one before (names, schemas or texts, in any order). */
+  private cacheTools(tools: Tool[]): boolean {
+    const key = toolsKey(tools);
+    const changed = key !== this.cachedToolsKey;
+    this.cachedTools = tools;
+    this.cachedToolsKey = key;
+    return changed;
   }
 
   private async detachCurrent(): Promise<ChildConnection | undefined> {
@@ -318,10 +338,28 @@ export function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-function sameToolNames(a: Tool[] | undefined, b: Tool[]): boolean {
-  if (!a || a.length !== b.length) return false;
-  const names = new Set(a.map(t => t.name));
-  return b.every(t => names.has(t.name));
+function toolsKey(tools: Tool[]): string {
+  return JSON.stringify([...tools].sort((x, y) => x.name.localeCompare(y.name)));
+}
+
+/** Splits the child's "browser was lost before this call" mark from the result the doors see. */
+function takeBrowserLoss(result: CallToolResult): { result: CallToolResult; lossReason?: string } {
+  const reason = result._meta?.[BROWSER_LOST_META];
+  if (reason === undefined) return { result };
+  const { [BROWSER_LOST_META]: _mark, ...rest } = result._meta!;
+  return { result: { ...result, _meta: Object.keys(rest).length ? rest : undefined }, lossReason: String(reason) };
+}
+
+/**
+ * Puts a note before the result, set off by a blank line (inside its leading text part): doors and
+ * clients join text parts without a separator, which glued the note to upstream's first heading.
+ */
+export function withNotice(result: CallToolResult, notice: string): CallToolResult {
+  const content = [...(result.content ?? [])];
+  const first = content[0];
+  if (first?.type === 'text') content[0] = { ...first, text: `${notice}\n\n${first.text}` };
+  else content.unshift({ type: 'text', text: `${notice}\n\n` });
+  return { ...result, content };
 }
 
 function isTimeout(error: unknown): boolean {

@@ -4,7 +4,8 @@ import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
 import { buildChildConfig, childSpawnSpec } from '../core/childConfig';
 import { ChildFactory, childFactoryFor } from '../core/childProcess';
-import { BridgeSettings, readSettings, SETTINGS_SECTION } from '../core/settings';
+import { BrowserLaunchPlan } from '../core/browserDiscovery';
+import { BridgeSettings, BrowserName, readSettings, SETTINGS_SECTION } from '../core/settings';
 import { Supervisor } from '../core/supervisor';
 
 type VSCode = typeof vscodeTypes;
@@ -21,6 +22,8 @@ export class BridgeHost implements vscodeTypes.Disposable {
   private readonly tmpDir: string;
   private readonly disposables: vscodeTypes.Disposable[] = [];
   private reportedProblems = '';
+  /** Which browser the next start launches, and why that one (for the status bar, panel and log). */
+  private launchPlan: BrowserLaunchPlan | undefined;
 
   constructor(
     private readonly vscode: VSCode,
@@ -43,6 +46,16 @@ export class BridgeHost implements vscodeTypes.Disposable {
 
   get currentSettings(): BridgeSettings {
     return this.settings;
+  }
+
+  /** The browser that runs, or runs on the first call: "Chromium at /usr/bin/chromium, picked automatically…". */
+  get browserLabel(): string {
+    return this.launchPlan?.summary ?? '';
+  }
+
+  /** The browser that runs, with `auto` resolved. */
+  get browserName(): BrowserName {
+    return this.launchPlan?.browser ?? 'chromium';
   }
 
   /** The settings the running browser server was started with; undefined while none runs. */
@@ -90,6 +103,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
     const storageDir = (this.context.storageUri ?? this.context.globalStorageUri).fsPath;
     const workspaceFolders = (this.vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
     const config = buildChildConfig(settings, { storageDir, workspaceFolders });
+    this.launchPlan = config.launch;
     const spec = childSpawnSpec(config, {
       execPath: process.execPath,
       childScript: this.context.asAbsolutePath(path.join('dist', 'child.js')),

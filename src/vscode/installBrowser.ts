@@ -4,7 +4,7 @@ import type * as vscodeTypes from 'vscode';
 import { BROWSER_LABELS } from '../core/browserDiscovery';
 import { killTree } from '../core/processTree';
 import { stripAnsi } from '../core/ansi';
-import { BrowserChoice, BROWSERS } from '../core/settings';
+import { BrowserName, BROWSERS } from '../core/settings';
 
 type VSCode = typeof vscodeTypes;
 
@@ -12,9 +12,9 @@ type VSCode = typeof vscodeTypes;
  * Runs Playwright's own installer (through @playwright/mcp's CLI, on the editor's runtime) with
  * progress in a notification. Cancelling kills the installer and everything it started.
  */
-export async function installBrowser(vscode: VSCode, extensionPath: string, log: vscodeTypes.LogOutputChannel, current: BrowserChoice): Promise<void> {
+export async function installBrowser(vscode: VSCode, extensionPath: string, log: vscodeTypes.LogOutputChannel, current: BrowserName): Promise<void> {
   const picked = await vscode.window.showQuickPick(
-    BROWSERS.map(id => ({ id, label: BROWSER_LABELS[id], description: id === current ? 'current setting' : undefined })),
+    BROWSERS.filter((id): id is BrowserName => id !== 'auto').map(id => ({ id, label: BROWSER_LABELS[id], description: id === current ? 'the browser in use' : undefined })),
     { title: 'Install a browser for Playwright Bridge', placeHolder: 'Which browser should Playwright download and install?' },
   );
   if (!picked) return;

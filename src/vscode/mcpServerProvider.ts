@@ -1,7 +1,6 @@
 import type * as vscodeTypes from 'vscode';
-import { McpEndpoint } from '../core/mcpEndpoint';
+import { McpEndpoint, mcpDefinitionVersion } from '../core/mcpEndpoint';
 import { Exposure, readExposure, SETTINGS_SECTION } from '../core/settings';
-import { Supervisor } from '../core/supervisor';
 
 type VSCode = typeof vscodeTypes;
 
@@ -10,41 +9,28 @@ export const MCP_SERVER_LABEL = 'Playwright Bridge';
 
 /**
  * Offers VS Code's MCP client our loopback endpoint while the exposure setting asks for it. The
- * definition's version changes whenever the child's tool list may have changed (a restart, a new
- * list), so VS Code asks for the tools again.
+ * definition's version names only what VS Code must reconnect to (address, token, exposure): VS
+ * Code stops and restarts a server whose version changes, killing any call in flight. A changed
+ * tool list travels on the live session as `notifications/tools/list_changed` instead.
  */
 export class PlaywrightMcpServerProvider implements vscodeTypes.McpServerDefinitionProvider<vscodeTypes.McpHttpServerDefinition>, vscodeTypes.Disposable {
   private readonly changed: vscodeTypes.EventEmitter<void>;
   readonly onDidChangeMcpServerDefinitions: vscodeTypes.Event<void>;
-  private revision = 0;
   private readonly disposables: vscodeTypes.Disposable[] = [];
 
-  constructor(private readonly vscode: VSCode, private readonly endpoint: McpEndpoint, supervisor: Supervisor) {
+  constructor(private readonly vscode: VSCode, private readonly endpoint: McpEndpoint) {
     this.changed = new vscode.EventEmitter<void>();
     this.onDidChangeMcpServerDefinitions = this.changed.event;
-    let lastGeneration = 0;
     this.disposables.push(
       this.changed,
       vscode.workspace.onDidChangeConfiguration(event => {
-        if (event.affectsConfiguration(`${SETTINGS_SECTION}.exposure`)) this.bump();
-      }),
-      supervisor.onDidChangeTools(() => this.bump()),
-      supervisor.onDidChangeStatus(status => {
-        if (status.state === 'ready' && status.generation !== lastGeneration) {
-          if (lastGeneration !== 0) this.bump();
-          lastGeneration = status.generation;
-        }
+        if (event.affectsConfiguration(`${SETTINGS_SECTION}.exposure`)) this.changed.fire();
       }),
     );
   }
 
   get exposure(): Exposure {
     return readExposure(this.vscode.workspace.getConfiguration(SETTINGS_SECTION).get('exposure'));
-  }
-
-  private bump(): void {
-    this.revision++;
-    this.changed.fire();
   }
 
   async provideMcpServerDefinitions(): Promise<vscodeTypes.McpHttpServerDefinition[]> {
@@ -66,7 +52,7 @@ export class PlaywrightMcpServerProvider implements vscodeTypes.McpServerDefinit
       MCP_SERVER_LABEL,
       this.vscode.Uri.parse(address.url),
       { Authorization: `Bearer ${address.token}` },
-      String(this.revision),
+      mcpDefinitionVersion(address, this.exposure),
     );
   }
 

@@ -71,6 +71,29 @@ describe('live view on a real child and Chromium', function () {
     }
   });
 
+  it('shows the status of requests whose body nobody reads, and the requests the browser makes itself', async () => {
+    const bridge = makeRealBridge();
+    fixture.faviconMissing = true;
+    try {
+      const seen = collect(bridge);
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/unread` });
+      await waitFor(() => seen.console().filter(c => /answered/.test(c.text)).length === 3, 10000, 'the page to see its three answers');
+      const latest = (suffix: string) => seen.network().filter(n => n.url.endsWith(suffix)).at(-1);
+      await waitFor(() => [200, 404].every(status => latest(`/big-body?status=${status}`)?.status === status) && latest('/endless')?.status === 200,
+        5000, () => `every answered request to show its status: ${JSON.stringify(seen.network().map(n => [n.url, n.status]))}`);
+      assert.ok(latest('/endless')!.durationMs !== undefined, 'the time to the answer, while the body still streams');
+      await waitFor(() => seen.console().some(c => c.level === 'error' && /status of 404/.test(c.text) && c.location?.includes('/favicon.ico')), 5000,
+        () => `the icon's console error: ${JSON.stringify(seen.console().map(c => [c.text, c.location]))}`);
+      const icon = seen.network().filter(n => n.url.endsWith('/favicon.ico'));
+      assert.deepStrictEqual(icon.map(n => [n.method, n.status]), [['GET', 404]], 'the icon the browser fetched itself has one network row');
+      const missing = seen.network().filter(n => n.url.endsWith('/big-body?status=404'));
+      assert.strictEqual(new Set(missing.map(n => n.id)).size, 1, 'a page request that failed is not listed twice');
+    } finally {
+      fixture.faviconMissing = false;
+      await bridge.dispose();
+    }
+  });
+
   it('falls back to a screenshot after each state-changing call where frames cannot stream', async () => {
     const bridge = makeRealBridge({}, { screencast: false });
     try {

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { describeLaunchFailure, planBrowserLaunch } from '../../src/core/browserDiscovery';
+import { brandedCandidates, describeLaunchFailure, planBrowserLaunch } from '../../src/core/browserDiscovery';
 
 describe('browser discovery', () => {
   it('uses Playwright channels for branded browsers', () => {
@@ -44,5 +44,44 @@ describe('browser discovery', () => {
     assert.match(describeLaunchFailure(plan, new Error('Failed to create a ProcessSingleton for your profile directory'), 'linux'), /profile to "isolated"/);
     assert.match(describeLaunchFailure(plan, new Error('Missing X server or $DISPLAY'), 'linux'), /turn on playwrightBridge.headless/);
     assert.match(describeLaunchFailure(plan, new Error('Running as root without --no-sandbox is not supported'), 'linux'), /--no-sandbox/);
+  });
+
+  describe('auto (the default)', () => {
+    const only = (...paths: string[]) => (p: string) => paths.includes(p);
+
+    it('takes Chrome first, then Edge, then the system Chromium, and says which and why', () => {
+      const chrome = planBrowserLaunch('auto', undefined, only('/opt/google/chrome/chrome', '/opt/microsoft/msedge/msedge', '/usr/bin/chromium'), 'linux');
+      assert.deepStrictEqual([chrome.browser, chrome.channel, chrome.executablePath], ['chrome', 'chrome', undefined]);
+      const edge = planBrowserLaunch('auto', undefined, only('/opt/microsoft/msedge/msedge', '/usr/bin/chromium'), 'linux');
+      assert.deepStrictEqual([edge.browser, edge.channel], ['msedge', 'msedge']);
+      const chromium = planBrowserLaunch('auto', undefined, only('/usr/bin/chromium'), 'linux');
+      assert.deepStrictEqual([chromium.browser, chromium.engine, chromium.channel, chromium.executablePath], ['chromium', 'chromium', undefined, '/usr/bin/chromium']);
+      assert.strictEqual(chromium.summary, 'Chromium at /usr/bin/chromium, picked automatically: Google Chrome and Microsoft Edge not found');
+    });
+
+    it('falls back to Playwright\'s own Chromium when nothing is installed, listing every place it looked', () => {
+      const plan = planBrowserLaunch('auto', undefined, () => false, 'linux');
+      assert.deepStrictEqual([plan.browser, plan.executablePath, plan.channel], ['chromium', undefined, undefined]);
+      assert.deepStrictEqual(plan.tried, [
+        '/opt/google/chrome/chrome (not found)', '/opt/microsoft/msedge/msedge (not found)', '/usr/bin/chromium (not found)',
+        '/usr/bin/chromium-browser (not found)', '/snap/bin/chromium (not found)', "Playwright's own Chromium download",
+      ]);
+    });
+
+    it('looks where Chrome and Edge install on Windows', () => {
+      const env = { LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local', PROGRAMFILES: 'C:\\Program Files' };
+      assert.deepStrictEqual(brandedCandidates('chrome', 'win32', env), [
+        'C:\\Users\\me\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe', 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
+      ]);
+      const plan = planBrowserLaunch('auto', undefined, p => p === 'C:\\Program Files\\Microsoft\\Edge\\Application\\msedge.exe', 'win32', env);
+      assert.strictEqual(plan.browser, 'msedge');
+    });
+  });
+
+  it('names the installed browser in the fix when the chosen one is missing', () => {
+    const plan = planBrowserLaunch('chrome', undefined, p => p === '/usr/bin/chromium', 'linux');
+    const message = describeLaunchFailure(plan, new Error("Chromium distribution 'chrome' is not found at /opt/google/chrome/chrome"), 'linux');
+    assert.match(message, /^Playwright Bridge could not start Google Chrome\./);
+    assert.match(message, /Found on this machine: Chromium at \/usr\/bin\/chromium\. Set playwrightBridge\.browser to "chromium" \(or "auto"\) to use it\./);
   });
 });

@@ -31,14 +31,14 @@ describe('settings', () => {
 
   it('falls back to the default for a bad value and says which setting and why', () => {
     const { settings, problems } = fromObject({ browser: 'netscape', viewport: '12x9999', 'timeouts.callSeconds': -1, headless: 'yes', launchArgs: '--foo' });
-    assert.strictEqual(settings.browser, 'chrome');
+    assert.strictEqual(settings.browser, 'auto');
     assert.deepStrictEqual(settings.viewport, DEFAULT_SETTINGS.viewport);
     assert.strictEqual(settings.callTimeoutSeconds, DEFAULT_SETTINGS.callTimeoutSeconds);
     assert.strictEqual(settings.headless, true);
     assert.deepStrictEqual(problems.map(p => p.key), [
       'playwrightBridge.browser', 'playwrightBridge.headless', 'playwrightBridge.viewport', 'playwrightBridge.launchArgs', 'playwrightBridge.timeouts.callSeconds',
     ]);
-    assert.match(problems[0].message, /must be one of chrome, msedge, chromium, firefox, webkit; got "netscape"/);
+    assert.match(problems[0].message, /must be one of auto, chrome, msedge, chromium, firefox, webkit; got "netscape"/);
   });
 });
 
@@ -46,8 +46,8 @@ describe('settings to child config', () => {
   const paths = { storageDir: '/storage/ws1', workspaceFolders: ['/home/me/project'] };
 
   it('keeps a persistent profile per workspace under the extension storage, never the shared default', () => {
-    const config = buildChildConfig(DEFAULT_SETTINGS, paths, false);
-    assert.strictEqual(config.userDataDir, path.join('/storage/ws1', 'profile', 'chrome'));
+    const config = buildChildConfig(DEFAULT_SETTINGS, paths, false, p => p === '/opt/google/chrome/chrome');
+    assert.strictEqual(config.userDataDir, path.join('/storage/ws1', 'profile', 'chrome'), 'auto found Chrome; the profile is named for it');
     assert.strictEqual(config.mcp.outputDir, path.join('/storage/ws1', 'output'));
     assert.strictEqual(config.mcp.outputMaxSize, 50 * 1024 * 1024);
     assert.deepStrictEqual(config.roots, ['/home/me/project']);

@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallOptions, ChildConnection, ChildEvents, NotSentError, PageScreenshot } from '../../src/core/childProcess';
 import { Supervisor, BridgeState } from '../../src/core/supervisor';
+import { BROWSER_LOST_META } from '../../src/core/childProtocol';
 
 /**
  * A scripted child: the supervisor's state machine is the unit here, so the child is a stand-in
@@ -16,6 +17,8 @@ class ScriptedChild implements ChildConnection {
   private held: { reject(error: Error): void }[] = [];
   holdCalls = false;
   failListTools = false;
+  /** `_meta` for the next result, as the real child marks a browser lost before a call. */
+  nextMeta: Record<string, unknown> | undefined;
 
   constructor(readonly events: ChildEvents, readonly tools: Tool[]) {}
 
@@ -28,7 +31,9 @@ class ScriptedChild implements ChildConnection {
     if (this.exited) return Promise.reject(new NotSentError('gone'));
     this.calls.push({ name, args });
     if (this.holdCalls) return new Promise((_, reject) => this.held.push({ reject }));
-    return Promise.resolve({ content: [{ type: 'text', text: `${name} done by ${this.pid}` }] });
+    const _meta = this.nextMeta;
+    this.nextMeta = undefined;
+    return Promise.resolve({ content: [{ type: 'text', text: `${name} done by ${this.pid}` }], ...(_meta ? { _meta } : {}) });
   }
 
   /** The process dies: calls in flight fail as a closed connection does, and the exit is reported. */
@@ -70,7 +75,8 @@ function harness(script: Script = { plan: [] }) {
       const step = script.plan[attempts++] ?? 'ok';
       if (step instanceof Promise) await step;
       if (step === 'fail') throw new Error('spawn ENOENT');
-      const child = new ScriptedChild(events, TOOLS);
+      // Each child its own copy: a test that changes one child's list must not change the next one's.
+      const child = new ScriptedChild(events, TOOLS.map(tool => ({ ...tool })));
       if (step === 'badlist') child.failListTools = true;
       children.push(child);
       return child;
@@ -226,6 +232,68 @@ describe('Supervisor (scripted child)', () => {
     h.children[0].events.onToolsChanged();
     await new Promise(resolve => setImmediate(resolve));
     assert.deepStrictEqual(seen, [1, 2]);
+    await h.supervisor.dispose();
+  });
+
+  it('passes on no "changed" for a tool list that did not change (upstream says so at every browser launch)', async () => {
+    const h = harness();
+    const seen: number[] = [];
+    h.supervisor.onDidChangeTools(tools => seen.push(tools.length));
+    await h.supervisor.callTool('browser_navigate', { url: 'x' });
+    assert.deepStrictEqual(seen, [1], 'the first start reports the list');
+    h.children[0].events.onToolsChanged();
+    await new Promise(resolve => setImmediate(resolve));
+    assert.deepStrictEqual(seen, [1], 'the same list again is no change');
+    h.children[0].tools[0] = { ...h.children[0].tools[0], description: 'new text' };
+    h.children[0].events.onToolsChanged();
+    await new Promise(resolve => setImmediate(resolve));
+    assert.deepStrictEqual(seen, [1, 1], 'a changed schema or text is a change');
+    await h.supervisor.restart('test');
+    assert.deepStrictEqual(seen, [1, 1, 1], 'a restart with the same list as before the change reports it back');
+    await h.supervisor.restart('test');
+    assert.deepStrictEqual(seen, [1, 1, 1], 'a restart with the same list is no change');
+    await h.supervisor.dispose();
+  });
+});
+
+describe('Supervisor: telling the model its browser state was lost', () => {
+  it('sets the note off from the result by a blank line, inside its first text part', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_snapshot', {});
+    await h.supervisor.restart('Restart Browser command');
+    const result = await h.supervisor.callTool('browser_snapshot', {});
+    assert.strictEqual(result.content.length, 1);
+    const first = result.content[0] as { text: string };
+    assert.match(first.text, /^Note: the browser was restarted \(Restart Browser command\)\. .*earlier element references\.\n\nbrowser_snapshot done by \d+$/s);
+    await h.supervisor.dispose();
+  });
+
+  it('leaves the note for the model when the panel starts the browser (Start Browser after a restart)', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_snapshot', {});
+    await h.supervisor.restart('Restart Browser command');
+    const panel = await h.supervisor.callTool('browser_navigate', { url: 'about:blank' }, { door: 'panel' });
+    assert.doesNotMatch(text(panel), /Note:/);
+    const model = await h.supervisor.callTool('browser_snapshot', {}, { door: 'mcp' });
+    assert.match(text(model), /^Note: the browser was restarted/);
+    const later = await h.supervisor.callTool('browser_snapshot', {});
+    assert.doesNotMatch(text(later), /Note:/, 'once only');
+    await h.supervisor.dispose();
+  });
+
+  it('turns the child\'s "browser lost before this call" mark into the note, once, and never shows the mark', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_snapshot', {});
+    h.children[0].nextMeta = { [BROWSER_LOST_META]: 'before this call, the browser exited unexpectedly.' };
+    const panel = await h.supervisor.callTool('browser_navigate', { url: 'about:blank' }, { door: 'panel' });
+    assert.doesNotMatch(text(panel), /Note:/);
+    assert.strictEqual(panel._meta, undefined, 'the mark is ours, not the client\'s');
+    const model = await h.supervisor.callTool('browser_snapshot', {});
+    assert.match(text(model), /^Note: before this call, the browser exited unexpectedly\. This call ran in a fresh browser/);
+    h.children[0].nextMeta = { [BROWSER_LOST_META]: 'before this call, it crashed.' };
+    const direct = await h.supervisor.callTool('browser_snapshot', {});
+    assert.match(text(direct), /^Note: before this call, it crashed\.[^]*\n\nbrowser_snapshot done/);
+    assert.strictEqual(direct._meta, undefined);
     await h.supervisor.dispose();
   });
 });
