@@ -67,6 +67,21 @@ export interface PanelReport {
   networkUrls: string[];
   activityTitles: string[];
   header: string;
+  /** How the panel is laid out, as a person would judge it readable. */
+  layout: PanelLayout;
+}
+
+export interface PanelLayout {
+  /** The panel's width in CSS pixels. */
+  width: number;
+  /** Controls in the toolbar and the visible filter row that are cut off or stick out of the panel. */
+  cutControls: string[];
+  /** Width of the visible filter box, in CSS pixels. */
+  filterWidth: number;
+  /** The console level toggles sit on one line (none wraps alone). */
+  levelsOnOneLine: boolean;
+  /** Empty space beside or above the drawn frame in its box, in CSS pixels (0 when it fills it). */
+  frameBands: number;
 }
 
 export type PanelToHost =

@@ -3,7 +3,7 @@
  * and tool activity. Talks to the extension only through the messages in shared/panelProtocol.
  */
 import type {
-  ActivityRow, ConsoleLevel, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelCommand, PanelReport, PanelState, PanelToHost,
+  ActivityRow, ConsoleLevel, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelCommand, PanelLayout, PanelReport, PanelState, PanelToHost,
 } from '../shared/panelProtocol';
 
 declare function acquireVsCodeApi(): { postMessage(message: PanelToHost): void; getState(): unknown; setState(state: unknown): void };
@@ -35,6 +35,8 @@ function renderState(next: PanelState): void {
   $('detail').hidden = !(next.bridge === 'failed' || browserFailed);
 
   const tabs = $('tabs');
+  // One tab is already named by the title line below; the strip is for choosing among several.
+  tabs.hidden = next.tabs.length < 2;
   tabs.replaceChildren(...next.tabs.map((tab, index) => {
     const chip = document.createElement('span');
     chip.className = `tab${tab.current ? ' current' : ''}`;
@@ -57,7 +59,16 @@ function renderState(next: PanelState): void {
   pause.querySelector('.codicon')!.className = `codicon ${next.paused ? 'codicon-debug-start' : 'codicon-debug-pause'}`;
   $('paused').hidden = !next.paused;
   $('fallback').hidden = next.frameSource !== 'screenshot';
-  if (!current) showPlaceholder(next.bridge === 'ready' ? 'No page is open yet. Ask chat to open one, or press Start Browser.' : 'The browser starts on the first tool call.');
+  // No page means no picture: a frame of a page that is gone (a restarted browser) must not stay.
+  if (!current) showPlaceholder(placeholderText(next));
+}
+
+function placeholderText(next: PanelState): string {
+  if (next.browserState === 'failed' || next.bridge === 'failed') return 'The browser did not start. See the message above.';
+  if (next.bridge === 'starting' || next.bridge === 'restarting' || next.browserState === 'launching') return 'Starting the browser…';
+  if (next.bridge === 'ready') return 'No page is open yet. Ask chat to open one, or press Start Browser.';
+  if (next.bridge === 'disposed') return 'The browser has stopped.';
+  return 'The browser starts on the first tool call.';
 }
 
 for (const [id, command] of [['start', 'start'], ['restart', 'restart'], ['pause', 'togglePause'], ['save', 'saveScreenshot']] as [string, PanelCommand][]) {
@@ -66,13 +77,20 @@ for (const [id, command] of [['start', 'start'], ['restart', 'restart'], ['pause
 
 // ---- live frame --------------------------------------------------------------------------------
 
+const view = $('view');
 const frameImage = $<HTMLImageElement>('frame');
 let frameUrl: string | undefined;
 let frameDrawn = false;
 
 function showPlaceholder(text: string): void {
-  if (frameDrawn) return;
-  $('placeholder').textContent = text;
+  frameDrawn = false;
+  frameImage.hidden = true;
+  frameImage.removeAttribute('src');
+  if (frameUrl) URL.revokeObjectURL(frameUrl);
+  frameUrl = undefined;
+  const placeholder = $('placeholder');
+  placeholder.textContent = text;
+  placeholder.hidden = false;
 }
 
 async function drawFrame(message: Extract<HostToPanel, { type: 'frame' }>): Promise<void> {
@@ -87,6 +105,8 @@ async function drawFrame(message: Extract<HostToPanel, { type: 'frame' }>): Prom
     frameUrl = url;
     frameDrawn = true;
     frameImage.hidden = false;
+    // The view takes the page's shape, so the frame fills it instead of sitting between empty bands.
+    view.style.aspectRatio = `${message.width} / ${message.height}`;
     $('placeholder').hidden = true;
   } catch {
     URL.revokeObjectURL(url);
@@ -96,7 +116,6 @@ async function drawFrame(message: Extract<HostToPanel, { type: 'frame' }>): Prom
   }
 }
 
-const view = $('view');
 let resizeTimer: number | undefined;
 new ResizeObserver(() => {
   clearTimeout(resizeTimer);
@@ -270,7 +289,28 @@ function report(): PanelReport {
     networkUrls: networkList.visibleTexts(r => (r as NetworkRow).url),
     activityTitles: activityList.visibleTexts(r => (r as ActivityRow).title),
     header: [$('state').textContent, $('url').textContent, $('title').textContent].join(' | '),
+    layout: layout(),
   };
+}
+
+/** What a person would notice at this size: controls cut off, toggles wrapping, the frame in bands. */
+function layout(): PanelLayout {
+  const width = document.documentElement.clientWidth;
+  const visible = (element: Element) => (element as HTMLElement).offsetParent !== null;
+  const controls = [...document.querySelectorAll<HTMLElement>('.toolbar > *, .pane:not([hidden]) .filters input, .pane:not([hidden]) .filters select, .pane:not([hidden]) .filters label')].filter(visible);
+  const cutControls = controls.filter(control => {
+    const box = control.getBoundingClientRect();
+    return box.right > width + 1 || control.scrollWidth > control.clientWidth + 1;
+  }).map(control => control.id || control.textContent?.trim() || control.className);
+  const filter = [...document.querySelectorAll<HTMLInputElement>('.pane:not([hidden]) .filters input[type="search"]')].find(visible);
+  const levelTops = new Set([...document.querySelectorAll<HTMLElement>('.levels label')].filter(visible).map(label => Math.round(label.getBoundingClientRect().top)));
+  let frameBands = 0;
+  if (frameDrawn) {
+    const box = view.getBoundingClientRect();
+    const image = frameImage.getBoundingClientRect();
+    frameBands = Math.round(Math.max(box.width - image.width, box.height - image.height));
+  }
+  return { width, cutControls, filterWidth: Math.round(filter?.getBoundingClientRect().width ?? 0), levelsOnOneLine: levelTops.size <= 1, frameBands };
 }
 
 window.addEventListener('message', event => {

@@ -163,5 +163,31 @@ describe('Playwright Bridge in a real VS Code', function () {
     if (process.env.PLAYWRIGHT_BRIDGE_HOST === 'server') assert.ok(taken, 'the launcher saved a screenshot of the workbench');
   });
 
+  it('is readable in the side bar at 300 px: no control cut, toggles on one line, the frame filling its box', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('playwrightBridge.openPanel');
+    await invoke('browser_navigate', { url: `${fixture.url}/live` });
+    let report: PanelReport | undefined;
+    const sideView = async () => !!(report = (await api.describePanels()).find(r => r.frameDrawn && r.layout.width < 700));
+    await waitFor(sideView, 20000, () => `the side-bar panel to draw a frame: ${JSON.stringify(report)}`, 250);
+    // Bring the side bar to about 300 px (VS Code's commands move it in steps).
+    for (let i = 0; i < 12 && Math.abs(report!.layout.width - 300) > 30; i++) {
+      await vscode.commands.executeCommand(report!.layout.width > 300 ? 'workbench.action.decreaseViewWidth' : 'workbench.action.increaseViewWidth');
+      await new Promise(resolve => setTimeout(resolve, 300));
+      await waitFor(sideView, 5000, 'the side-bar panel after a resize', 100);
+    }
+    // The frame follows the new size after the panel's resize settles.
+    await waitFor(async () => (await sideView()) && report!.layout.frameBands <= 4, 10000, () => `the frame to fill its box: ${JSON.stringify(report!.layout)}`, 250);
+    const { layout } = report!;
+    console.log(`    side-bar panel: ${JSON.stringify(layout)}`);
+    assert.ok(Math.abs(layout.width - 300) <= 30, `the side bar is about 300 px wide: ${layout.width}`);
+    assert.deepStrictEqual(layout.cutControls, [], 'no control is cut off or sticks out');
+    assert.ok(layout.filterWidth >= 150, `the filter box is wide enough to read its text: ${layout.filterWidth} px`);
+    assert.ok(layout.levelsOnOneLine, 'the level toggles sit on one line');
+    const artifact = path.join(process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? path.join(extension.extensionPath, '.test-artifacts'), 'browser-panel-sidebar.png');
+    const taken = await screenshotWorkbench(artifact, '.part.sidebar');
+    if (process.env.PLAYWRIGHT_BRIDGE_HOST === 'server') assert.ok(taken, 'the launcher saved a picture of the side bar');
+  });
+
 
 });

@@ -14,13 +14,14 @@ export interface Api {
   childPid: number | undefined;
   state: string;
   describePanels(): Promise<PanelReport[]>;
+  mcpSessions: { live: number; opened: number };
 }
 
-/** Asks the launcher (the code-server host) to photograph the workbench; a desktop host has none. */
-export async function screenshotWorkbench(file: string): Promise<boolean> {
+/** Asks the launcher (the code-server host) to photograph the workbench, or one part of it; a desktop host has none. */
+export async function screenshotWorkbench(file: string, selector?: string): Promise<boolean> {
   if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') return false;
   fs.rmSync(file, { force: true });
-  console.log(`[[pwb-screenshot:${file}]]`);
+  console.log(`[[pwb-screenshot:${file}${selector ? `|${selector}` : ''}]]`);
   const deadline = Date.now() + 15000;
   while (!fs.existsSync(file) && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 200));
   return fs.existsSync(file);

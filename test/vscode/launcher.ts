@@ -85,9 +85,12 @@ async function main(): Promise<number> {
         // The workbench forwards console calls as (format, ...values), like console.log.
         const text = format(...(Array.isArray(logArgs) ? logArgs : [logArgs]));
         // The suite asks for a picture of the workbench this way (it cannot take one from inside).
-        const shot = /\[\[pwb-screenshot:(.+?)\]\]/.exec(text);
+        // [[pwb-screenshot:FILE]] photographs the workbench; [[pwb-screenshot:FILE|SELECTOR]] one part of it.
+        const shot = /\[\[pwb-screenshot:(.+?)(?:\|(.+?))?\]\]/.exec(text);
         if (shot) {
-          void session.page?.screenshot({ path: shot[1] }).catch(error => process.stderr.write(`[real-vscode] screenshot failed: ${error}\n`));
+          const [, file, selector] = shot;
+          const taking = selector ? session.page?.locator(selector).first().screenshot({ path: file }) : session.page?.screenshot({ path: file });
+          void taking?.catch(error => process.stderr.write(`[real-vscode] screenshot failed: ${error}\n`));
           return;
         }
         if (type === 'error') process.stderr.write(`${text}\n`);
