@@ -1,7 +1,9 @@
 /**
  * People use the extension by asking chat, in agent mode. This drives VS Code's real chat view
  * with a scripted language model (the test-only chat helper extension) through the scenario in
- * test/chatHelper/scenario.ts, against the fixture site, through both doors.
+ * test/chatHelper/scenario.ts, against the fixture site. Each door runs in a window of its own
+ * (the runner opens one per exposure), from a cold browser, so no test leans on a browser that an
+ * earlier test started.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
@@ -9,6 +11,8 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 import { DECLINE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
 import type { RecordedRequest } from '../chatHelper/extension';
 import { Api, EXTENSION_ID, screenshotWorkbench, waitFor } from './helpers';
+import { listDescendants } from '../../src/core/processTree';
+import type { PanelReport } from '../../src/shared/panelProtocol';
 
 const MODEL = { vendor: 'pwb-scripted', id: 'scripted' };
 
@@ -44,7 +48,35 @@ async function chatTurn(turn: ScenarioTurn, confirm: 'accept' | 'decline' = 'acc
   return { answer, ms: Date.now() - started };
 }
 
-describe('Chat drives the browser (real chat view, scripted model)', function () {
+/**
+ * The panel as an editor tab (chat takes the side bar), visible before the test goes on. In a fresh
+ * profile "Manage Language Models" opens as a modal editor a moment after it is asked for, and a
+ * tab opened meanwhile lands under it: close the modal and open the tab again until it shows.
+ */
+async function showPanelInEditor(api: Api): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await vscode.commands.executeCommand('workbench.action.closeModalEditor');
+    await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+    try {
+      await waitFor(async () => (await api.describePanels()).length > 0, 5000, 'the browser panel to be visible', 250);
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+/** A browser process below the bridge's server, if one runs. */
+function browserRuns(api: Api): boolean {
+  return !!api.childPid && listDescendants(api.childPid).length > 0;
+}
+
+/** The exposure this window was opened with decides the door: each door gets a fresh window. */
+const exposure = vscode.workspace.getConfiguration('playwrightBridge').get<string>('exposure');
+const door: 'tool' | 'mcp' = exposure === 'mcp' ? 'mcp' : 'tool';
+const doorName = door === 'tool' ? 'language-model tools' : 'MCP server';
+
+describe(`Chat drives the browser through the ${doorName} (real chat view, scripted model, a fresh window)`, function () {
   this.timeout(300000);
   const fixture = new FixtureServer();
   let api: Api;
@@ -56,68 +88,87 @@ describe('Chat drives the browser (real chat view, scripted model)', function ()
     await vscode.commands.executeCommand('workbench.action.chat.manage');
     await waitFor(() => !!vscode.extensions.getExtension('GitHub.copilot-chat')?.isActive, 120000, 'Copilot Chat to activate');
     await vscode.commands.executeCommand('workbench.action.closeModalEditor');
+    if (door === 'mcp') {
+      // VS Code collects the provider's definition a moment after activation: start until its tools are live.
+      const deadline = Date.now() + 60000;
+      while (!vscode.lm.tools.some(t => t.name.startsWith('mcp_') && t.name.endsWith('browser_navigate')) && Date.now() < deadline) {
+        await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true });
+        await new Promise(resolve => setTimeout(resolve, 1000));
+      }
+    }
+    await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO], base: fixture.url, door });
+    await showPanelInEditor(api);
   });
   after(() => fixture.stop());
 
-  for (const door of ['tool', 'mcp'] as const) {
-    it(`plays the form scenario through the ${door === 'tool' ? 'language-model tools' : 'MCP server'}`, async () => {
-      const config = vscode.workspace.getConfiguration('playwrightBridge');
-      if (door === 'mcp') {
-        await config.update('exposure', 'mcp', vscode.ConfigurationTarget.Workspace);
-        const deadline = Date.now() + 60000;
-        while (!vscode.lm.tools.some(t => t.name.startsWith('mcp_') && t.name.endsWith('browser_navigate')) && Date.now() < deadline) {
-          await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true });
-          await new Promise(resolve => setTimeout(resolve, 1000));
-        }
-      }
-      try {
-        const postsBefore = fixture.formPosts.length;
-        await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO], base: fixture.url, door });
-        // The panel as an editor tab: chat takes the side bar.
-        if (!(await api.describePanels()).length) await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+  it('plays the form scenario from a cold browser: the first call starts it', async () => {
+    assert.ok(!browserRuns(api), 'no browser runs before the first chat turn');
+    const postsBefore = fixture.formPosts.length;
+    const sessionsBefore = api.mcpSessions.opened;
 
-        const first = await chatTurn(FORM_SCENARIO[0]);
-        console.log(`    turn 1 (${door}, 5 tool calls): ${first.ms} ms: ${first.answer}`);
-        assert.strictEqual(first.answer, 'The page says: Thanks, Ada!');
-        assert.deepStrictEqual(fixture.formPosts.slice(postsBefore), [{ name: 'Ada' }], 'the form was really submitted, once');
+    const first = await chatTurn(FORM_SCENARIO[0]);
+    // VS Code restarts an MCP server whose definition changed, cutting off the call in flight (it did
+    // when the browser launch bumped the definition): the turn must run on the session it started on.
+    assert.strictEqual(api.mcpSessions.opened, sessionsBefore, 'VS Code did not reconnect to the MCP server during the turn');
+    console.log(`    turn 1 (${door}, 5 tool calls, from a cold browser): ${first.ms} ms: ${first.answer}`);
+    assert.strictEqual(first.answer, 'The page says: Thanks, Ada!', 'the model got every result and gave its final answer');
+    assert.deepStrictEqual(fixture.formPosts.slice(postsBefore), [{ name: 'Ada' }], 'the form was really submitted, once');
+    assert.ok(browserRuns(api), 'the turn started the browser');
 
-        const second = await chatTurn(FORM_SCENARIO[1]);
-        console.log(`    turn 2 (${door}, 3 tool calls): ${second.ms} ms: ${second.answer}`);
-        assert.strictEqual(second.answer, 'Screenshot taken. Console: guest book signed by Ada');
-        const record = await chatRecord();
-        const offered = record[0].offeredTools;
-        if (door === 'tool') {
-          assert.ok(offered.includes('browser_navigate') && !offered.some(n => n.startsWith('mcp_') && n.endsWith('browser_navigate')), 'chat offered our tools, once');
-          assert.ok(!offered.includes('browser_pdf_save'), 'a capability tool that is off is not offered: its when clause holds in chat');
-        } else {
-          assert.ok(!offered.includes('browser_navigate') && offered.some(n => n.startsWith('mcp_') && n.endsWith('browser_navigate')), 'chat offered the MCP tools only');
-        }
-        const screenshotResult = record.flatMap(r => r.results).find(r => r.mimeTypes.length > 0);
-        assert.ok(screenshotResult && /^image\/(png|jpeg)$/.test(screenshotResult.mimeTypes[0]), `the screenshot reached the model as an image: ${JSON.stringify(record.flatMap(r => r.results).map(r => [r.text.slice(0, 80), r.mimeTypes]))}`);
-        const networkResult = record.at(-1)!.results.at(-1)!.text;
-        assert.match(networkResult, /\/sign/, `the network list the model read holds the form post: ${networkResult}`);
+    const second = await chatTurn(FORM_SCENARIO[1]);
+    console.log(`    turn 2 (${door}, 3 tool calls): ${second.ms} ms: ${second.answer}`);
+    assert.strictEqual(second.answer, 'Screenshot taken. Console: guest book signed by Ada');
+    const record = await chatRecord();
+    const offered = record[0].offeredTools;
+    if (door === 'tool') {
+      assert.ok(offered.includes('browser_navigate') && !offered.some(n => n.startsWith('mcp_') && n.endsWith('browser_navigate')), 'chat offered our tools, once');
+      assert.ok(!offered.includes('browser_pdf_save'), 'a capability tool that is off is not offered: its when clause holds in chat');
+    } else {
+      assert.ok(!offered.includes('browser_navigate') && offered.some(n => n.startsWith('mcp_') && n.endsWith('browser_navigate')), 'chat offered the MCP tools only');
+    }
+    const screenshotResult = record.flatMap(r => r.results).find(r => r.mimeTypes.length > 0);
+    assert.ok(screenshotResult && /^image\/(png|jpeg)$/.test(screenshotResult.mimeTypes[0]), `the screenshot reached the model as an image: ${JSON.stringify(record.flatMap(r => r.results).map(r => [r.text.slice(0, 80), r.mimeTypes]))}`);
+    const networkResult = record.at(-1)!.results.at(-1)!.text;
+    assert.match(networkResult, /\/sign/, `the network list the model read holds the form post: ${networkResult}`);
 
-        const [panel] = await api.describePanels();
-        assert.ok(panel, 'the browser panel is open');
-        assert.ok(panel.frameDrawn, 'the panel shows the page');
-        assert.ok(panel.consoleTexts.includes('guest book signed by Ada'));
-        assert.ok(panel.networkUrls.some(u => u.endsWith('/sign')));
-        for (const title of ['Opening', 'Typing "Ada"', 'Clicking', 'Taking a screenshot']) {
-          assert.ok(panel.activityTitles.some(t => t.startsWith(title)), `the activity pane lists "${title}…": ${panel.activityTitles.join(' / ')}`);
-        }
-        if (door === 'tool') await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/chat-and-panel.png`);
+    let panel: PanelReport | undefined;
+    await waitFor(async () => !!([panel] = await api.describePanels())[0]?.frameDrawn, 20000, () => `the browser panel to show the page: ${JSON.stringify(panel)}`, 250);
+    if (!panel) throw new Error('unreachable: waitFor ensured a panel');
+    assert.ok(panel.consoleTexts.includes('guest book signed by Ada'));
+    assert.ok(panel.networkUrls.some(u => u.endsWith('/sign')));
+    for (const title of ['Opening', 'Typing "Ada"', 'Clicking', 'Taking a screenshot']) {
+      assert.ok(panel.activityTitles.some(t => t.startsWith(title)), `the activity pane lists "${title}…": ${panel.activityTitles.join(' / ')}`);
+    }
+    if (door === 'tool') await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/chat-and-panel.png`);
 
-        // Declining a confirmation leaves the browser as it was.
-        const callsBefore = panel.activityTitles.length;
-        const declined = await chatTurn(DECLINE_SCENARIO[0], 'decline');
-        console.log(`    decline (${door}): ${declined.answer}`);
-        const after = (await api.describePanels())[0];
-        assert.ok(!after.activityTitles.slice(callsBefore).some(t => /Evaluate|evaluate/.test(t)), `no evaluate call reached the browser: ${after.activityTitles.slice(callsBefore).join(' / ')}`);
-        assert.doesNotMatch(after.header, /Changed by chat/, 'the page title is unchanged');
-        assert.match(after.header, /Signed/);
-      } finally {
-        if (door === 'mcp') await config.update('exposure', undefined, vscode.ConfigurationTarget.Workspace);
-      }
-    });
-  }
+    // Declining a confirmation leaves the browser as it was.
+    const callsBefore = panel.activityTitles.length;
+    const declined = await chatTurn(DECLINE_SCENARIO[0], 'decline');
+    console.log(`    decline (${door}): ${declined.answer}`);
+    const after = (await api.describePanels())[0];
+    assert.ok(!after.activityTitles.slice(callsBefore).some(t => /Evaluate|evaluate/.test(t)), `no evaluate call reached the browser: ${after.activityTitles.slice(callsBefore).join(' / ')}`);
+    assert.doesNotMatch(after.header, /Changed by chat/, 'the page title is unchanged');
+    assert.match(after.header, /Signed/);
+  });
+
+  it('plays it again right after Restart Browser: the panel drops the old page and the model is told its state was lost', async () => {
+    await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+    let panel: PanelReport | undefined;
+    await waitFor(async () => {
+      [panel] = await api.describePanels();
+      return !!panel && /^Ready \(no page yet\)/.test(panel.header);
+    }, 20000, () => `the panel to show the new browser: ${JSON.stringify(panel)}`, 250);
+    assert.strictEqual(panel!.frameDrawn, false, 'no frame of the old browser\'s page stays on the panel');
+    assert.ok(!browserRuns(api), 'the restarted server has not launched a browser yet');
+
+    const before = (await chatRecord()).length;
+    const sessionsBefore = api.mcpSessions.opened;
+    const turn = await chatTurn(FORM_SCENARIO[0]);
+    assert.strictEqual(api.mcpSessions.opened, sessionsBefore, 'VS Code did not reconnect to the MCP server during the turn');
+    console.log(`    turn 1 again (${door}, right after Restart Browser): ${turn.ms} ms: ${turn.answer}`);
+    assert.strictEqual(turn.answer, 'The page says: Thanks, Ada!');
+    const firstResult = (await chatRecord()).slice(before).flatMap(r => r.results)[0]?.text ?? '';
+    assert.match(firstResult, /^Note: the browser was restarted/, `the model's first result says its state was lost: ${firstResult.slice(0, 300)}`);
+    assert.match(firstResult, /earlier element references\.\n\n/, `the note is set off from what follows: ${JSON.stringify(firstResult.slice(0, 400))}`);
+  });
 });

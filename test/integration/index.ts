@@ -5,12 +5,17 @@ import Mocha from 'mocha';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 180000, color: false, reporter: 'spec', grep: process.env.MOCHA_GREP });
-  // In this order: the extension's own checks (from a cold start), chat driving it, then shutdown.
-  const order = ['extension.test.js', 'chat.test.js', 'shutdown.test.js'];
+  // The runner opens a window per group of files (PLAYWRIGHT_BRIDGE_SUITE_FILES) and names them in order;
+  // every file must belong to some window, or it would silently never run.
+  const known = ['extension.test.js', 'chat.test.js', 'shutdown.test.js'];
   const files = fs.readdirSync(__dirname).filter(f => f.endsWith('.test.js'));
-  const unknown = files.filter(f => !order.includes(f));
-  if (unknown.length) throw new Error(`Add ${unknown.join(', ')} to the suite order in test/integration/index.ts`);
-  for (const file of order.filter(f => files.includes(f))) mocha.addFile(path.join(__dirname, file));
+  const unknown = files.filter(f => !known.includes(f));
+  if (unknown.length) throw new Error(`Add ${unknown.join(', ')} to a window in test/vscode/runIntegration.ts and to the list in test/integration/index.ts`);
+  const wanted = (process.env.PLAYWRIGHT_BRIDGE_SUITE_FILES ?? known.join(',')).split(',');
+  for (const file of wanted) {
+    if (!files.includes(file)) throw new Error(`The window asks for ${file}, which was not built`);
+    mocha.addFile(path.join(__dirname, file));
+  }
   return new Promise((resolve, reject) => {
     const runner = mocha.run(failures => {
       // The runner outside VS Code adds these to its closing totals.

@@ -33,18 +33,63 @@ async function main(): Promise<void> {
   const vsix = process.env.PLAYWRIGHT_BRIDGE_VSIX;
   if (vsix && !host.executable.endsWith('code-server-launcher.sh')) throw new Error('The installed-VSIX run needs the code-server host (PLAYWRIGHT_BRIDGE_VSCODE=server).');
   console.log(`[real-vscode] running the integration suite in ${host.description}${vsix ? `, against the installed ${path.basename(vsix)}` : ''}`);
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  // PLAYWRIGHT_BRIDGE_WINDOW=mcp runs only the windows whose name holds that text (while working on one).
+  const only = process.env.PLAYWRIGHT_BRIDGE_WINDOW;
+  const windows = WINDOWS.filter(window => !only || window.name.includes(only));
+  if (!windows.length) throw new Error(`No window's name holds "${only}": ${WINDOWS.map(w => w.name).join(', ')}`);
+  for (const window of windows) {
+    const counts = await runWindow(host.executable, window, vsix);
+    totals.passed += counts.passed;
+    totals.failed += counts.failed;
+    totals.skipped += counts.skipped;
+  }
+  const resultsFile = process.env.PLAYWRIGHT_BRIDGE_RESULTS_FILE;
+  if (resultsFile) fs.writeFileSync(resultsFile, JSON.stringify(totals));
+  console.log(`[real-vscode] ${windows.length} window${windows.length === 1 ? '' : 's'}: ${totals.passed} passed, ${totals.failed} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  process.exitCode = totals.failed ? 1 : 0;
+}
+
+/**
+ * Each window is a fresh VS Code (new profile, new workspace, extension not yet active), so no test
+ * leans on a browser another test started. The chat scenario gets one window per exposure.
+ */
+interface SuiteWindow {
+  name: string;
+  files: string[];
+  /** Workspace settings besides the test browser's. */
+  settings: Record<string, unknown>;
+}
+
+const WINDOWS: SuiteWindow[] = [
+  { name: 'extension', files: ['extension.test.js', 'shutdown.test.js'], settings: {} },
+  { name: 'chat through language-model tools', files: ['chat.test.js', 'shutdown.test.js'], settings: { 'playwrightBridge.exposure': 'languageModelTools' } },
+  { name: 'chat through the MCP server', files: ['chat.test.js', 'shutdown.test.js'], settings: { 'playwrightBridge.exposure': 'mcp' } },
+];
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+async function runWindow(executable: string, window: SuiteWindow, vsix: string | undefined): Promise<Counts> {
+  const started = Date.now();
+  console.log(`\n[real-vscode] window: ${window.name}`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-it-'));
   const workspace = path.join(scratch, 'workspace');
+  const resultsFile = path.join(scratch, 'results.json');
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   // The test browser is Debian's Chromium; an isolated profile keeps runs independent.
   fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({
     'playwrightBridge.browser': 'chromium',
     'playwrightBridge.executablePath': TEST_BROWSER,
     'playwrightBridge.profile': 'isolated',
+    ...window.settings,
   }, null, 2));
   try {
     const code = await runTests({
-      vscodeExecutablePath: host.executable,
+      vscodeExecutablePath: executable,
       // The installed-VSIX run still needs a development extension: a do-nothing one, so ours comes from the VSIX.
       extensionDevelopmentPath: vsix ? path.join(REPO_ROOT, 'test', 'vscode', 'vsix-host') : REPO_ROOT,
       extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js'),
@@ -55,17 +100,22 @@ async function main(): Promise<void> {
       ],
       extensionTestsEnv: {
         PLAYWRIGHT_BRIDGE_TEST_BROWSER: TEST_BROWSER,
-        PLAYWRIGHT_BRIDGE_HOST: host.executable.endsWith('code-server-launcher.sh') ? 'server' : 'desktop',
+        PLAYWRIGHT_BRIDGE_HOST: executable.endsWith('code-server-launcher.sh') ? 'server' : 'desktop',
         PLAYWRIGHT_BRIDGE_ARTIFACTS: path.join(REPO_ROOT, '.test-artifacts', vsix ? 'vsix' : 'dev'),
+        PLAYWRIGHT_BRIDGE_SUITE_FILES: window.files.join(','),
+        PLAYWRIGHT_BRIDGE_RESULTS_FILE: resultsFile,
         ...(vsix ? { PLAYWRIGHT_BRIDGE_EXPECT_INSTALLED: '1' } : {}),
-        ...(process.env.PLAYWRIGHT_BRIDGE_RESULTS_FILE ? { PLAYWRIGHT_BRIDGE_RESULTS_FILE: process.env.PLAYWRIGHT_BRIDGE_RESULTS_FILE } : {}),
       },
     });
-    console.log(`[real-vscode] suite finished with code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    process.exitCode = code;
+    const counts: Counts = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { passed: 0, failed: 0, skipped: 0 };
+    // A window that never reported (VS Code did not start, the run timed out) is a failure, not zero tests.
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    console.log(`[real-vscode] window "${window.name}" finished with code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return counts;
   } catch (error) {
-    console.error(`[real-vscode] the integration suite failed: ${error instanceof Error ? error.message : error}`);
-    process.exitCode = 1;
+    console.error(`[real-vscode] window "${window.name}" failed: ${error instanceof Error ? error.message : error}`);
+    const counts: Counts = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { passed: 0, failed: 0, skipped: 0 };
+    return { ...counts, failed: Math.max(1, counts.failed) };
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
