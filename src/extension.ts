@@ -77,7 +77,10 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     ...registerLanguageModelTools(vscode, manifest, supervisor, {
       inSettings: () => bridge.currentSettings.capabilities,
       inRunningChild: () => bridge.runningSettings?.capabilities,
-    }, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`)),
+    }, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`), {
+      outputDir: () => bridge.outputDir,
+      roots: () => bridge.workspaceFolders,
+    }),
     vscode.commands.registerCommand('playwrightBridge.restartBrowser', () => restartBrowser(vscode, bridge, log)),
     vscode.commands.registerCommand('playwrightBridge.showLog', () => log.show()),
     liveView,

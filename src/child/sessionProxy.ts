@@ -14,6 +14,8 @@ import { ChildConfig } from '../core/childConfig';
 import { BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams } from '../core/childProtocol';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver } from './browserObserver';
+import { OutputBudget } from './outputBudget';
+import { namedFileWritten, publishTool, resolveWrittenFile } from '../core/fileTools';
 import { LIVE_VIEW_NOTIFICATION, LiveViewParams, OBSERVATION_NOTIFICATION, ObservationEvent, SCREENSHOT_REQUEST } from '../core/observation';
 import { z } from 'zod';
 
@@ -56,6 +58,7 @@ export class SessionProxy {
   /** Why the browser went away before the next call, for that call's result. */
   private pendingLoss: string | undefined;
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
+  private readonly outputBudget: OutputBudget;
 
   constructor(
     private readonly config: ChildConfig,
@@ -64,10 +67,12 @@ export class SessionProxy {
     private readonly log: (line: string) => void,
     version: string,
   ) {
+    this.outputBudget = new OutputBudget(config.mcp.outputDir, config.outputBudgetBytes, log);
     this.server = new Server({ name: 'playwright-bridge', version }, { capabilities: { tools: { listChanged: true } } });
     this.server.setRequestHandler(ListToolsRequestSchema, async request => {
       const session = await this.session();
-      return session.client.listTools(request.params);
+      const page = await session.client.listTools(request.params);
+      return { ...page, tools: page.tools.map(publishTool) };
     });
     this.server.setNotificationHandler(z.object({ method: z.literal(LIVE_VIEW_NOTIFICATION), params: z.object({
       enabled: z.boolean(), maxWidth: z.number(), maxHeight: z.number(), quality: z.number().optional(),
@@ -90,6 +95,17 @@ export class SessionProxy {
     params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
     extra: { signal: AbortSignal; sendNotification: (n: any) => Promise<void> },
   ): Promise<CallToolResult> {
+    if (params.name === 'browser_run_code_unsafe' && params.arguments?.code !== undefined && params.arguments?.filename !== undefined) {
+      // Upstream would run the file and ignore the code a confirmation showed.
+      return { isError: true, content: [{ type: 'text', text: 'browser_run_code_unsafe was given both code and filename; give one of them. Nothing ran.' }] };
+    }
+    const written = namedFileWritten(params.name, params.arguments);
+    if (written !== undefined) {
+      // A relative name goes to the output folder, never the workspace root upstream would pick.
+      const target = resolveWrittenFile(written, this.config.mcp.outputDir);
+      if ('error' in target) return { isError: true, content: [{ type: 'text', text: target.error }] };
+      params = { ...params, arguments: { ...params.arguments, filename: target.path } };
+    }
     const session = await this.session();
     const loss = this.pendingLoss;
     this.pendingLoss = undefined;
@@ -113,6 +129,7 @@ export class SessionProxy {
       observer.noteToolResult((result.content ?? []).map(part => (part.type === 'text' ? part.text : '')).join('\n'));
       if (!session.readOnlyTools.has(params.name)) await observer.afterStateChange();
     }
+    this.outputBudget.afterCall();
     if (session.launchFailed) {
       // Upstream keeps the failed launch; a fresh session lets the next call try again
       // (after the person installed the browser or fixed the setting).

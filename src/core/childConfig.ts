@@ -22,14 +22,22 @@ export interface ChildConfig {
   roots: string[];
   /** Stream frames with the browser's screencast; off means a screenshot after each change instead. */
   screencast: boolean;
+  /**
+   * Bytes the files the bridge writes may take in its output folder; beyond it the oldest of them
+   * go. Upstream's own budget is off: it deleted every old file under the folder, whoever wrote it.
+   */
+  outputBudgetBytes: number;
   mcp: {
     capabilities: string[];
+    /** The bridge's own folder (OUTPUT_SUBFOLDER inside the chosen one): upstream writes here. */
     outputDir: string;
-    outputMaxSize: number;
     filePaths: 'absolute';
     timeouts: { action: number; navigation: number; idle: number };
   };
 }
+
+/** The folder the bridge writes into, inside the output folder a person chose (or the default one). */
+export const OUTPUT_SUBFOLDER = 'playwright-bridge';
 
 /** Folders the extension owns; the child gets paths below them, never the shared default profile. */
 export interface BridgePaths {
@@ -56,10 +64,10 @@ export function buildChildConfig(
     chromiumSandbox: !isRoot && !settings.launchArgs.includes('--no-sandbox'),
     roots: paths.workspaceFolders,
     screencast: true,
+    outputBudgetBytes: Math.round(settings.outputMaxSizeMB * 1024 * 1024),
     mcp: {
       capabilities: settings.capabilities,
-      outputDir: settings.outputDir ?? path.join(paths.storageDir, 'output'),
-      outputMaxSize: Math.round(settings.outputMaxSizeMB * 1024 * 1024),
+      outputDir: path.join(settings.outputDir ?? path.join(paths.storageDir, 'output'), OUTPUT_SUBFOLDER),
       // The output folder sits in the extension's storage, far from the workspace: relative links would be unreadable.
       filePaths: 'absolute',
       // idle 0: with our own context the upstream idle relaunch cannot work (it never asks again).

@@ -2,6 +2,9 @@
  * What the person sees before and while a tool runs: one line naming the key argument, and for
  * tools that run code or touch files, a confirmation that shows exactly the code or the paths.
  */
+import * as path from 'path';
+import { CodeFile } from './codeFromFile';
+import { namedFileWritten, resolveWrittenFile } from './fileTools';
 export interface InvocationPresentation {
   invocationMessage: string;
   /** Markdown. Present only for calls that need the person's explicit yes. */
@@ -9,6 +12,14 @@ export interface InvocationPresentation {
 }
 
 type Args = Record<string, unknown>;
+
+/** What a confirmation needs beyond the arguments: where files go, and a code file's content. */
+export interface InvocationContext {
+  /** The bridge's output folder, where relative names of written files land. */
+  outputDir?: string;
+  /** For `browser_run_code_unsafe` with a `filename`: what the file holds now. */
+  codeFile?: CodeFile;
+}
 
 /** Tools that run code the model wrote, with what they run it in. */
 const CODE_TOOLS: Record<string, { argument: string; where: string }> = {
@@ -23,10 +34,10 @@ const FILE_READ_TOOLS: Record<string, string> = {
   browser_set_storage_state: 'filename',
 };
 
-export function presentInvocation(toolName: string, displayName: string, rawArgs: unknown): InvocationPresentation {
+export function presentInvocation(toolName: string, displayName: string, rawArgs: unknown, context: InvocationContext = {}): InvocationPresentation {
   const args: Args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Args) : {};
   const invocationMessage = describeCall(toolName, displayName, args);
-  return { invocationMessage, confirmation: confirmationFor(toolName, displayName, args) };
+  return { invocationMessage, confirmation: confirmationFor(toolName, displayName, args, context) };
 }
 
 function describeCall(toolName: string, displayName: string, args: Args): string {
@@ -55,29 +66,50 @@ function describeCall(toolName: string, displayName: string, args: Args): string
   }
 }
 
-function confirmationFor(toolName: string, displayName: string, args: Args): InvocationPresentation['confirmation'] {
-  const code = CODE_TOOLS[toolName];
-  if (code) {
-    const source = typeof args[code.argument] === 'string' ? (args[code.argument] as string) : undefined;
-    const file = typeof args.filename === 'string' ? args.filename : undefined;
-    const what = file && (toolName === 'browser_run_code_unsafe' || !source) ? `the code in the file \`${file}\`` : 'this code';
-    return {
-      title: `Run code ${code.where.startsWith('inside') ? 'in the page' : 'with full Playwright access'}?`,
-      message: `${displayName} will run ${what} ${code.where}${el(args)}:\n\n${fence(source ?? '(no code given)')}`,
-    };
+function confirmationFor(toolName: string, displayName: string, args: Args, context: InvocationContext): InvocationPresentation['confirmation'] {
+  const written = namedFileWritten(toolName, args);
+  const writes = written === undefined ? '' : ` and write its result to ${code(writtenPath(written, context))}`;
+  const runner = CODE_TOOLS[toolName];
+  if (runner) {
+    const source = typeof args[runner.argument] === 'string' ? (args[runner.argument] as string) : undefined;
+    const title = `Run code ${runner.where.startsWith('inside') ? 'in the page' : 'with full Playwright access'}?`;
+    const file = toolName === 'browser_run_code_unsafe' && typeof args.filename === 'string' ? args.filename : undefined;
+    if (file !== undefined && source !== undefined) {
+      return { title, message: `${displayName} was given both code and the file ${code(file)}. Such a call is refused: it would run the file, not the code shown. Nothing runs.` };
+    }
+    if (file !== undefined) {
+      const shown = context.codeFile;
+      if (!shown || 'error' in shown) return { title, message: `${displayName} asks to run the file ${code(shown?.path ?? file)}, which cannot be shown: ${shown && 'error' in shown ? shown.error : 'it was not read'} Nothing runs.` };
+      return { title, message: `${displayName} will run the code in the file ${code(shown.path)} ${runner.where}${el(args)}. It runs exactly this text, and nothing if the file changes before you answer:\n\n${fence(shown.content)}` };
+    }
+    return { title, message: `${displayName} will run this code ${runner.where}${el(args)}${writes}:\n\n${fence(source ?? '(no code given)')}` };
   }
   const readArg = FILE_READ_TOOLS[toolName];
   if (readArg) {
     const paths = pathsOf(args[readArg]);
     return {
       title: 'Let the browser read local files?',
-      message: `${displayName} will give the page ${paths.length ? `these files:\n\n${paths.map(p => `- \`${p}\``).join('\n')}` : 'the files it is asked for'}`,
+      message: `${displayName} will give the page ${paths.length ? `these files:\n\n${paths.map(p => `- ${code(p)}`).join('\n')}` : 'the files it is asked for'}`,
     };
   }
-  if (typeof args.filename === 'string') {
-    return { title: 'Write a file?', message: `${displayName} will write \`${args.filename}\` (relative names are resolved against the workspace folder).` };
+  if (written !== undefined) {
+    return { title: 'Write a file?', message: `${displayName} will write ${code(writtenPath(written, context))}.` };
   }
   return undefined;
+}
+
+/** Where a written file lands, as the child will resolve it (relative names: the output folder). */
+function writtenPath(filename: string, context: InvocationContext): string {
+  if (!context.outputDir) return path.isAbsolute(filename) ? filename : `${filename} (in the Playwright Bridge output folder)`;
+  const target = resolveWrittenFile(filename, context.outputDir);
+  return 'path' in target ? target.path : `${filename} (refused: it leaves the output folder)`;
+}
+
+/** Inline code no path can break out of. */
+function code(text: string): string {
+  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map(run => run.length));
+  const marks = '`'.repeat(longestRun + 1);
+  return `${marks}${text.startsWith('`') || text.endsWith('`') ? ` ${text} ` : text}${marks}`;
 }
 
 function el(args: Args): string {

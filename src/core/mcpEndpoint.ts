@@ -142,6 +142,10 @@ export class McpEndpoint {
     };
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.backend.listTools() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      if (request.params.name === 'browser_run_code_unsafe' && typeof request.params.arguments?.filename === 'string') {
+        // An MCP client's confirmation shows the arguments, not the file: it would approve code it never saw.
+        return { isError: true, content: [{ type: 'text', text: 'Through the MCP server, browser_run_code_unsafe runs only code given as `code`, so the confirmation shows what runs. Pass the file\'s content as `code`.' }] };
+      }
       const progressToken = request.params._meta?.progressToken;
       try {
         const result = await this.backend.callTool(request.params.name, request.params.arguments, {

@@ -2,6 +2,7 @@ import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { BROWSER_LOST_META, BrowserStateParams, browserLostNotice } from './childProtocol';
 import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from './childProcess';
 import { LiveViewParams, ObservationEvent } from './observation';
+import { checkArguments } from './argumentCheck';
 import { withDeadline } from './deadline';
 import { Emitter } from './emitter';
 
@@ -74,6 +75,7 @@ export class Supervisor {
   private cachedTools: Tool[] | undefined;
   /** The list as it was when cached, to tell a real change (the list object may be shared and change in place). */
   private cachedToolsKey: string | undefined;
+  private toolsByName = new Map<string, Tool>();
   private disposing: Promise<void> | undefined;
   private currentStatus: BridgeStatus = { state: 'idle', generation: 0 };
 
@@ -149,6 +151,8 @@ export class Supervisor {
     for (let attempt = 0; ; attempt++) {
       const connection = await this.ready();
       if (options.signal?.aborted) throw new CancelledError();
+      const refusal = checkArguments(this.toolsByName.get(name), args);
+      if (refusal) return errorResult(refusal);
       const notice = forModel ? this.lostNotice : undefined;
       if (forModel) this.lostNotice = undefined;
       let result: CallToolResult;
@@ -313,6 +317,7 @@ export class Supervisor {
     const changed = key !== this.cachedToolsKey;
     this.cachedTools = tools;
     this.cachedToolsKey = key;
+    this.toolsByName = new Map(tools.map(tool => [tool.name, tool]));
     return changed;
   }
 

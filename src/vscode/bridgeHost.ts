@@ -24,6 +24,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
   private reportedProblems = '';
   /** Which browser the next start launches, and why that one (for the status bar, panel and log). */
   private launchPlan: BrowserLaunchPlan | undefined;
+  private outputFolder = '';
 
   constructor(
     private readonly vscode: VSCode,
@@ -51,6 +52,16 @@ export class BridgeHost implements vscodeTypes.Disposable {
   /** The browser that runs, or runs on the first call: "Chromium at /usr/bin/chromium, picked automatically…". */
   get browserLabel(): string {
     return this.launchPlan?.summary ?? '';
+  }
+
+  /** The folder the bridge writes into (relative file names of tools land here). */
+  get outputDir(): string {
+    return this.outputFolder;
+  }
+
+  /** Local workspace folders: the MCP roots the tools may read and write in. */
+  get workspaceFolders(): string[] {
+    return (this.vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
   }
 
   /** The browser that runs, with `auto` resolved. */
@@ -101,9 +112,9 @@ export class BridgeHost implements vscodeTypes.Disposable {
 
   private createFactory(settings: BridgeSettings): ChildFactory {
     const storageDir = (this.context.storageUri ?? this.context.globalStorageUri).fsPath;
-    const workspaceFolders = (this.vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
-    const config = buildChildConfig(settings, { storageDir, workspaceFolders });
+    const config = buildChildConfig(settings, { storageDir, workspaceFolders: this.workspaceFolders });
     this.launchPlan = config.launch;
+    this.outputFolder = config.mcp.outputDir;
     const spec = childSpawnSpec(config, {
       execPath: process.execPath,
       childScript: this.context.asAbsolutePath(path.join('dist', 'child.js')),

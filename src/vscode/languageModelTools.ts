@@ -1,8 +1,15 @@
 import type * as vscodeTypes from 'vscode';
+import { ShownCodeFiles } from '../core/codeFromFile';
 import { presentInvocation } from '../core/invocationMessages';
 import { convertToolResult } from '../core/resultConversion';
 import { CancelledError, Supervisor } from '../core/supervisor';
 import { capabilityHint, ManifestTool } from '../core/toolManifest';
+
+/** Where files go and come from: the output folder, and the workspace folders relative code paths start in. */
+export interface FilePlaces {
+  outputDir(): string;
+  roots(): readonly string[];
+}
 
 /** Which capability groups the settings turn on, and which the running browser server has. */
 export interface CapabilityState {
@@ -21,10 +28,16 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     private readonly supervisor: Supervisor,
     private readonly capabilities: CapabilityState,
     private readonly onResult: (name: string, isError: boolean) => void,
+    private readonly places: FilePlaces,
+    private readonly shownCode: ShownCodeFiles,
   ) {}
 
   prepareInvocation(options: vscodeTypes.LanguageModelToolInvocationPrepareOptions<Input>): vscodeTypes.PreparedToolInvocation {
-    const presentation = presentInvocation(this.entry.name, this.entry.displayName, options.input);
+    const codeFilename = this.codeFilename(options.input);
+    const presentation = presentInvocation(this.entry.name, this.entry.displayName, options.input, {
+      outputDir: this.places.outputDir(),
+      codeFile: codeFilename === undefined ? undefined : this.shownCode.show(codeFilename, this.places.roots()),
+    });
     return {
       invocationMessage: presentation.invocationMessage,
       confirmationMessages: presentation.confirmation && {
@@ -34,8 +47,26 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     };
   }
 
+  /** The code file of a `browser_run_code_unsafe` call that gives a file and no code. */
+  private codeFilename(input: Input | undefined): string | undefined {
+    if (this.entry.name !== 'browser_run_code_unsafe' || !input || typeof input.filename !== 'string' || input.code !== undefined) return undefined;
+    return input.filename;
+  }
+
   async invoke(options: vscodeTypes.LanguageModelToolInvocationOptions<Input>, token: vscodeTypes.CancellationToken): Promise<vscodeTypes.LanguageModelToolResult> {
     const vscode = this.vscode;
+    const codeFilename = this.codeFilename(options.input);
+    let input = options.input;
+    if (codeFilename !== undefined) {
+      // Run exactly the text the confirmation showed, as code, so a file changed meanwhile cannot slip in.
+      const taken = this.shownCode.take(codeFilename, this.places.roots());
+      if ('error' in taken) {
+        this.onResult(this.entry.name, true);
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`The tool ${this.entry.name} did not run: ${taken.error}`)]);
+      }
+      const { filename: _file, ...rest } = options.input;
+      input = { ...rest, code: taken.code };
+    }
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
     const hint = capabilityHint(this.entry, this.capabilities.inSettings(), this.capabilities.inRunningChild());
@@ -46,7 +77,7 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`The tool ${this.entry.name} could not run: ${hint}`)]);
     }
     try {
-      const result = await this.supervisor.callTool(this.entry.name, options.input, { signal: controller.signal });
+      const result = await this.supervisor.callTool(this.entry.name, input, { signal: controller.signal });
       this.onResult(this.entry.name, !!result.isError);
       const parts = convertToolResult(this.entry.name, result).map(part =>
         part.kind === 'text' ? new vscode.LanguageModelTextPart(part.text) : vscode.LanguageModelDataPart.image(part.data, part.mimeType));
@@ -69,6 +100,8 @@ export function registerLanguageModelTools(
   supervisor: Supervisor,
   capabilities: CapabilityState,
   onResult: (name: string, isError: boolean) => void,
+  places: FilePlaces,
 ): vscodeTypes.Disposable[] {
-  return manifest.map(entry => vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, capabilities, onResult)));
+  const shownCode = new ShownCodeFiles();
+  return manifest.map(entry => vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, capabilities, onResult, places, shownCode)));
 }

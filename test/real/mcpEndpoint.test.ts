@@ -74,7 +74,10 @@ describe('MCP endpoint on a real child and Chromium', function () {
     try {
       const { tools } = await client.listTools();
       assert.strictEqual(tools.length, 25);
-      assert.ok(tools.find(t => t.name === 'browser_snapshot')?.annotations?.readOnlyHint, 'annotations come through');
+      assert.strictEqual(tools.find(t => t.name === 'browser_wait_for')?.annotations?.readOnlyHint, true, 'annotations come through');
+      for (const writer of ['browser_snapshot', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_find']) {
+        assert.strictEqual(tools.find(t => t.name === writer)?.annotations?.readOnlyHint, false, `${writer} can write a named file: never read-only, so MCP clients ask first`);
+      }
       const nav = (await client.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/second` } })) as CallToolResult;
       assert.match(textOf(nav), /Page Title: Second Page/);
       // The language-model tools call the supervisor directly: they see the page the endpoint opened.
@@ -90,6 +93,7 @@ describe('MCP endpoint on a real child and Chromium', function () {
     const [a, b] = await Promise.all([connect(address, 'a'), connect(address, 'b')]);
     try {
       assert.strictEqual(endpoint.sessionCount >= 2, true);
+      await a.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/second` } });
       const [ra, rb] = await Promise.all([
         a.callTool({ name: 'browser_tabs', arguments: { action: 'list' } }),
         b.callTool({ name: 'browser_snapshot', arguments: {} }),

@@ -48,8 +48,9 @@ describe('settings to child config', () => {
   it('keeps a persistent profile per workspace under the extension storage, never the shared default', () => {
     const config = buildChildConfig(DEFAULT_SETTINGS, paths, false, p => p === '/opt/google/chrome/chrome');
     assert.strictEqual(config.userDataDir, path.join('/storage/ws1', 'profile', 'chrome'), 'auto found Chrome; the profile is named for it');
-    assert.strictEqual(config.mcp.outputDir, path.join('/storage/ws1', 'output'));
-    assert.strictEqual(config.mcp.outputMaxSize, 50 * 1024 * 1024);
+    assert.strictEqual(config.mcp.outputDir, path.join('/storage/ws1', 'output', 'playwright-bridge'));
+    assert.strictEqual(config.outputBudgetBytes, 50 * 1024 * 1024);
+    assert.ok(!('outputMaxSize' in config.mcp), "upstream's own budget is off: it deletes files the bridge did not write");
     assert.deepStrictEqual(config.roots, ['/home/me/project']);
     assert.strictEqual(config.chromiumSandbox, true);
     assert.strictEqual(config.mcp.timeouts.idle, 0);
@@ -63,7 +64,7 @@ describe('settings to child config', () => {
     assert.deepStrictEqual(config.viewport, { width: 800, height: 600 });
     assert.deepStrictEqual(config.launchArgs, ['--lang=fr']);
     assert.strictEqual(config.mcp.timeouts.action, 1234);
-    assert.strictEqual(config.mcp.outputDir, '/out');
+    assert.strictEqual(config.mcp.outputDir, path.join('/out', 'playwright-bridge'), 'the bridge writes into a folder of its own inside the chosen one');
   });
 
   it('turns the Chromium sandbox off when running as root', () => {

@@ -324,3 +324,27 @@ describe('Supervisor activity and live view', () => {
     await h.supervisor.dispose();
   });
 });
+
+describe('Supervisor: arguments it refuses before they reach the browser', () => {
+  it('names an argument the tool does not take, and what it takes; nothing is sent', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_navigate', { url: 'x' });
+    h.children[0].tools[0] = { name: 'browser_navigate', inputSchema: { type: 'object', properties: { url: { type: 'string' } } } };
+    h.children[0].events.onToolsChanged();
+    await new Promise(resolve => setImmediate(resolve));
+    const result = await h.supervisor.callTool('browser_navigate', { url: 'x', ulr: 'y' });
+    assert.strictEqual(result.isError, true);
+    assert.strictEqual(text(result), 'browser_navigate does not take the argument "ulr". It takes: url. Nothing ran.');
+    assert.strictEqual(h.children[0].calls.length, 1, 'only the first, well-formed call was sent');
+    await h.supervisor.dispose();
+  });
+
+  it('refuses arguments over 1 MB with their size', async () => {
+    const h = harness();
+    const result = await h.supervisor.callTool('browser_type', { text: 'x'.repeat(1_100_000) });
+    assert.strictEqual(result.isError, true);
+    assert.match(text(result), /^The arguments of this call are 1100\d+ bytes; the bridge accepts at most 1048576 bytes per call\. Nothing ran\.$/);
+    assert.strictEqual(h.children[0].calls.length, 0);
+    await h.supervisor.dispose();
+  });
+});

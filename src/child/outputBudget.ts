@@ -1,0 +1,135 @@
+/**
+ * Keeps the bridge's output folder under its size budget, deleting only files the bridge itself
+ * wrote. Upstream's own budget deleted the oldest files of the whole output folder, whoever wrote
+ * them (a project folder chosen as output lost its sources), so it is turned off and replaced by
+ * this: a record of the files that appeared in the folder while tool calls ran, kept beside them.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+interface WrittenFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** The record's name inside the output folder. */
+export const WRITTEN_RECORD = '.playwright-bridge-written.json';
+
+export class OutputBudget {
+  private readonly record = new Map<string, WrittenFile>();
+  /** Every file seen in the folder, ours or not: what is new after a call was written by it. */
+  private seen = new Set<string>();
+
+  constructor(private readonly dir: string, private readonly maxBytes: number, private readonly log: (line: string) => void) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const file of this.readRecord()) this.record.set(file.path, file);
+    this.seen = new Set(this.list().map(file => file.path));
+  }
+
+  /** After a tool call: note what it wrote, then delete the oldest of our files beyond the budget. */
+  afterCall(): void {
+    const files = this.list();
+    let changed = false;
+    for (const file of files) {
+      if (!this.seen.has(file.path) && !this.record.has(file.path)) {
+        this.record.set(file.path, file);
+        changed = true;
+      }
+    }
+    this.seen = new Set(files.map(file => file.path));
+    changed = this.prune() || changed;
+    if (changed) this.writeRecord();
+  }
+
+  /** Bytes of the files we wrote and still hold. */
+  get writtenBytes(): number {
+    let total = 0;
+    for (const file of this.record.values()) total += file.size;
+    return total;
+  }
+
+  private prune(): boolean {
+    let total = this.writtenBytes;
+    if (total <= this.maxBytes) return false;
+    const oldestFirst = [...this.record.values()].sort((a, b) => a.mtimeMs - b.mtimeMs);
+    for (const file of oldestFirst) {
+      if (total <= this.maxBytes) break;
+      this.record.delete(file.path);
+      total -= file.size;
+      // A file someone replaced since we wrote it is theirs now: forget it, never delete it.
+      const now = statOf(file.path);
+      if (!now || now.size !== file.size || now.mtimeMs !== file.mtimeMs) continue;
+      try {
+        fs.unlinkSync(file.path);
+      } catch (error) {
+        this.log(`Output budget: could not delete ${file.path}: ${(error as Error).message}`);
+      }
+    }
+    return true;
+  }
+
+  private list(): WrittenFile[] {
+    const files: WrittenFile[] = [];
+    const walk = (dir: string) => {
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.isFile() && full !== this.recordPath) {
+          const stat = statOf(full);
+          if (stat) files.push({ path: full, size: stat.size, mtimeMs: stat.mtimeMs });
+        }
+      }
+    };
+    walk(this.dir);
+    return files;
+  }
+
+  private get recordPath(): string {
+    return path.join(this.dir, WRITTEN_RECORD);
+  }
+
+  private readRecord(): WrittenFile[] {
+    try {
+      const parsed = JSON.parse(fs.readFileSync(this.recordPath, 'utf8')) as unknown;
+      return Array.isArray(parsed) ? parsed.filter(isWrittenFile).filter(file => isInside(this.dir, file.path)) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private writeRecord(): void {
+    const temp = `${this.recordPath}.${process.pid}.tmp`;
+    try {
+      fs.writeFileSync(temp, JSON.stringify([...this.record.values()]), { mode: 0o600 });
+      fs.renameSync(temp, this.recordPath);
+    } catch (error) {
+      this.log(`Output budget: could not save its record: ${(error as Error).message}`);
+    }
+  }
+}
+
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function isWrittenFile(value: unknown): value is WrittenFile {
+  const file = value as WrittenFile;
+  return typeof file === 'object' && file !== null && typeof file.path === 'string' && typeof file.size === 'number' && typeof file.mtimeMs === 'number';
+}
+
+/** A record edited by hand could name any file: only files below the folder are ever ours. */
+function isInside(dir: string, file: string): boolean {
+  const relative = path.relative(dir, file);
+  return !!relative && !relative.startsWith('..') && !path.isAbsolute(relative);
+}

@@ -1,0 +1,61 @@
+/**
+ * Which tools touch named files, and how the bridge publishes and resolves them. Upstream marks
+ * several tools read-only although they write the file named by `filename`, and resolves a relative
+ * `filename` against the workspace folder: VS Code then ran them without asking, writing into the
+ * workspace. The bridge publishes them as writers and puts relative names in its output folder.
+ */
+import * as path from 'path';
+import { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/** Tools whose `filename` names a file they read; every other tool with a `filename` writes it. */
+const FILENAME_READERS = new Set(['browser_run_code_unsafe', 'browser_set_storage_state']);
+
+const UPSTREAM_RELATIVE = /Relative file names are resolved against the workspace root\./;
+const BRIDGE_RELATIVE = 'Relative file names are resolved against the Playwright Bridge output folder; the person is asked before any file is written.';
+
+/** True for a tool that writes the file its `filename` argument names. */
+export function writesNamedFile(tool: Tool): boolean {
+  const properties = (tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
+  return 'filename' in properties && !FILENAME_READERS.has(tool.name);
+}
+
+/** The file a call will write, when it names one. */
+export function namedFileWritten(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
+  const filename = args?.filename;
+  return typeof filename === 'string' && filename.trim() !== '' && !FILENAME_READERS.has(toolName) ? filename : undefined;
+}
+
+/**
+ * The tool as the bridge publishes it: a tool that writes a named file is never read-only (so MCP
+ * clients ask first), and its description says where relative names go.
+ */
+export function publishTool(tool: Tool): Tool {
+  if (!writesNamedFile(tool)) return tool;
+  const schema = tool.inputSchema as { properties: Record<string, { description?: string }> };
+  const filename = schema.properties.filename;
+  return {
+    ...tool,
+    inputSchema: {
+      ...tool.inputSchema,
+      properties: {
+        ...schema.properties,
+        filename: { ...filename, ...(filename.description ? { description: filename.description.replace(UPSTREAM_RELATIVE, BRIDGE_RELATIVE) } : {}) },
+      },
+    },
+    annotations: { ...tool.annotations, readOnlyHint: false },
+  };
+}
+
+/**
+ * Where a written file goes: a relative name lands in the output folder (never the workspace root),
+ * and may not climb out of it; an absolute one stays as given (the confirmation names it).
+ */
+export function resolveWrittenFile(filename: string, outputDir: string): { path: string } | { error: string } {
+  if (path.isAbsolute(filename)) return { path: path.normalize(filename) };
+  const resolved = path.resolve(outputDir, filename);
+  const relative = path.relative(outputDir, resolved);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    return { error: `The relative filename "${filename}" leaves the output folder (${outputDir}). Give a name inside it, or an absolute path.` };
+  }
+  return { path: resolved };
+}

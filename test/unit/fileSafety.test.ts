@@ -1,0 +1,116 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { OutputBudget, WRITTEN_RECORD } from '../../src/child/outputBudget';
+import { ShownCodeFiles } from '../../src/core/codeFromFile';
+import { namedFileWritten, publishTool, resolveWrittenFile } from '../../src/core/fileTools';
+
+function scratch(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-files-'));
+}
+
+function write(file: string, bytes: number, ageSeconds: number): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, Buffer.alloc(bytes, 1));
+  const when = Date.now() / 1000 - ageSeconds;
+  fs.utimesSync(file, when, when);
+}
+
+describe('file safety', () => {
+  describe('published tools', () => {
+    const snapshot: Tool = {
+      name: 'browser_snapshot',
+      inputSchema: { type: 'object', properties: { filename: { type: 'string', description: 'Save snapshot to a file. Relative file names are resolved against the workspace root.' } } },
+      annotations: { readOnlyHint: true, title: 'Snapshot' },
+    };
+
+    it('never advertises a tool that writes a named file as read-only, and says where relative names go', () => {
+      const published = publishTool(snapshot);
+      assert.strictEqual(published.annotations?.readOnlyHint, false);
+      assert.strictEqual(published.annotations?.title, 'Snapshot');
+      const description = (published.inputSchema.properties as Record<string, { description: string }>).filename.description;
+      assert.match(description, /resolved against the Playwright Bridge output folder/);
+      assert.doesNotMatch(description, /workspace root/);
+    });
+
+    it('leaves tools alone that write nothing or read their file', () => {
+      const tabs: Tool = { name: 'browser_tabs', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } };
+      assert.strictEqual(publishTool(tabs), tabs);
+      const restore: Tool = { name: 'browser_set_storage_state', inputSchema: { type: 'object', properties: { filename: { type: 'string' } } } };
+      assert.strictEqual(publishTool(restore), restore);
+      assert.strictEqual(namedFileWritten('browser_set_storage_state', { filename: 'x' }), undefined);
+      assert.strictEqual(namedFileWritten('browser_snapshot', { filename: 'x' }), 'x');
+      assert.strictEqual(namedFileWritten('browser_snapshot', {}), undefined);
+    });
+
+    it('puts relative names in the output folder and refuses ones that climb out', () => {
+      assert.deepStrictEqual(resolveWrittenFile('a/b.yml', '/out/pb'), { path: '/out/pb/a/b.yml' });
+      assert.deepStrictEqual(resolveWrittenFile('/ws/x.yml', '/out/pb'), { path: '/ws/x.yml' });
+      assert.match((resolveWrittenFile('../../.vscode/tasks.json', '/out/pb') as { error: string }).error, /leaves the output folder/);
+    });
+  });
+
+  describe('output budget', () => {
+    it('deletes only files it saw a call write, oldest first, and never a file someone else put there', () => {
+      const dir = path.join(scratch(), 'playwright-bridge');
+      write(path.join(dir, 'theirs-before.txt'), 3000, 1000);
+      const budget = new OutputBudget(dir, 2500, () => undefined);
+      write(path.join(dir, 'ours-1.yml'), 1000, 300);
+      budget.afterCall();
+      write(path.join(dir, 'ours-2.yml'), 1000, 200);
+      budget.afterCall();
+      write(path.join(dir, 'sub', 'ours-3.png'), 1000, 100);
+      budget.afterCall();
+      assert.ok(!fs.existsSync(path.join(dir, 'ours-1.yml')), 'the oldest of ours went');
+      assert.ok(fs.existsSync(path.join(dir, 'ours-2.yml')) && fs.existsSync(path.join(dir, 'sub', 'ours-3.png')));
+      assert.ok(fs.existsSync(path.join(dir, 'theirs-before.txt')), 'a file that was there before is never ours');
+      assert.strictEqual(budget.writtenBytes, 2000);
+    });
+
+    it('keeps its record across restarts and forgets a file someone replaced instead of deleting it', () => {
+      const dir = path.join(scratch(), 'playwright-bridge');
+      const first = new OutputBudget(dir, 10_000, () => undefined);
+      write(path.join(dir, 'ours.yml'), 1000, 500);
+      first.afterCall();
+      assert.ok(fs.existsSync(path.join(dir, WRITTEN_RECORD)));
+      assert.strictEqual((fs.statSync(path.join(dir, WRITTEN_RECORD)).mode & 0o777), 0o600);
+      write(path.join(dir, 'ours.yml'), 1500, 400); // replaced by the person
+      const second = new OutputBudget(dir, 1000, () => undefined);
+      write(path.join(dir, 'new.yml'), 900, 10);
+      second.afterCall();
+      assert.ok(fs.existsSync(path.join(dir, 'ours.yml')), 'a replaced file is theirs now');
+      assert.ok(fs.existsSync(path.join(dir, 'new.yml')));
+    });
+
+    it('ignores a record that names files outside its folder', () => {
+      const root = scratch();
+      const dir = path.join(root, 'playwright-bridge');
+      fs.mkdirSync(dir, { recursive: true });
+      const victim = path.join(root, 'victim.txt');
+      write(victim, 5000, 1000);
+      const stat = fs.statSync(victim);
+      fs.writeFileSync(path.join(dir, WRITTEN_RECORD), JSON.stringify([{ path: victim, size: stat.size, mtimeMs: stat.mtimeMs }]));
+      const budget = new OutputBudget(dir, 10, () => undefined);
+      write(path.join(dir, 'ours.yml'), 100, 1);
+      budget.afterCall();
+      assert.ok(fs.existsSync(victim));
+    });
+  });
+
+  describe('code from a file', () => {
+    it('runs exactly what was shown, once, and nothing if the file changed', () => {
+      const root = scratch();
+      fs.writeFileSync(path.join(root, 'script.js'), 'await page.goto("a")');
+      const shown = new ShownCodeFiles();
+      assert.deepStrictEqual(shown.take('script.js', [root]), { error: `The content of ${path.join(root, 'script.js')} was not shown for confirmation, so it does not run.` });
+      assert.deepStrictEqual(shown.show('script.js', [root]), { path: path.join(root, 'script.js'), content: 'await page.goto("a")' });
+      assert.deepStrictEqual(shown.take('script.js', [root]), { code: 'await page.goto("a")' });
+      assert.ok('error' in shown.take('script.js', [root]), 'one showing, one run');
+      shown.show('script.js', [root]);
+      fs.writeFileSync(path.join(root, 'script.js'), 'require("child_process").execSync("rm -rf ~")');
+      assert.match((shown.take('script.js', [root]) as { error: string }).error, /changed after it was shown/);
+    });
+  });
+});
