@@ -34,6 +34,8 @@ export interface BridgeSettings {
   navigationTimeoutMs: number;
   /** How long one tool call may take before the bridge gives up on it. */
   callTimeoutSeconds: number;
+  /** An MCP client session that sends nothing for this long is closed. */
+  mcpSessionIdleMinutes: number;
 }
 
 export const DEFAULT_SETTINGS: BridgeSettings = {
@@ -50,6 +52,7 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
   actionTimeoutMs: 5000,
   navigationTimeoutMs: 60000,
   callTimeoutSeconds: 300,
+  mcpSessionIdleMinutes: 30,
 };
 
 /** A setting that could not be used as given; the default stands in and the user is told why. */
@@ -62,13 +65,30 @@ export interface SettingProblem {
 export type SettingReader = (key: string) => unknown;
 
 /**
+ * Settings that start a program or choose where files go: only the person's own (user or remote
+ * machine) settings may set them, never a workspace's `.vscode/settings.json` that came with a clone.
+ */
+export const USER_ONLY_SETTINGS = ['executablePath', 'launchArgs', 'outputDir'] as const;
+
+/** Browser flags refused in launchArgs: they open a control port or swap the browser's profile. */
+const REFUSED_LAUNCH_ARGS: { pattern: RegExp; why: string }[] = [
+  { pattern: /^--remote-debugging-(port|pipe|address)\b/, why: 'opens a debugging port (or pipe) through which any local program could control the browser' },
+  { pattern: /^--remote-allow-origins\b/, why: 'lets web pages reach the browser\'s debugging port' },
+  { pattern: /^--(user-data-dir|profile-directory)\b/, why: 'points the browser at another profile (perhaps your own, with its logins); use playwrightBridge.profile instead' },
+];
+
+/**
  * Turns raw configuration values into settings. Never throws: a bad value falls back to its
  * default and is reported, so one typo cannot keep the browser from starting.
  */
-export function readSettings(read: SettingReader): { settings: BridgeSettings; problems: SettingProblem[] } {
+export function readSettings(read: SettingReader, setByWorkspace: (key: string) => boolean = () => false): { settings: BridgeSettings; problems: SettingProblem[] } {
   const problems: SettingProblem[] = [];
   const d = DEFAULT_SETTINGS;
   const problem = (key: string, message: string) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message });
+  for (const key of USER_ONLY_SETTINGS) {
+    // `read` gives only the person's own value for these; say why the workspace's one has no effect.
+    if (setByWorkspace(key)) problem(key, 'is set in this workspace\'s settings, which may not choose a program to run, its arguments or where files go. Set it in your user settings; the workspace value is ignored.');
+  }
 
   const browserRaw = read('browser');
   let browser = d.browser;
@@ -98,17 +118,23 @@ export function readSettings(read: SettingReader): { settings: BridgeSettings; p
 
   let launchArgs = d.launchArgs;
   const argsRaw = read('launchArgs');
-  if (Array.isArray(argsRaw) && argsRaw.every(a => typeof a === 'string')) launchArgs = argsRaw.filter(a => a.trim() !== '');
-  else if (argsRaw !== undefined) problem('launchArgs', 'must be a list of strings. Ignoring it.');
+  if (Array.isArray(argsRaw) && argsRaw.every(a => typeof a === 'string')) {
+    launchArgs = argsRaw.map(a => a.trim()).filter(a => a !== '').filter(arg => {
+      const refused = REFUSED_LAUNCH_ARGS.find(r => r.pattern.test(arg));
+      if (refused) problem('launchArgs', `holds "${arg}", which ${refused.why}. It is left out.`);
+      return !refused;
+    });
+  } else if (argsRaw !== undefined) problem('launchArgs', 'must be a list of strings. Ignoring it.');
 
   const outputDir = optionalString(read('outputDir'));
   const outputMaxSizeMB = num(read('outputMaxSizeMB'), d.outputMaxSizeMB, 1, 100000, 'outputMaxSizeMB', problem);
   const actionTimeoutMs = num(read('timeouts.actionMs'), d.actionTimeoutMs, 100, 600000, 'timeouts.actionMs', problem);
   const navigationTimeoutMs = num(read('timeouts.navigationMs'), d.navigationTimeoutMs, 1000, 600000, 'timeouts.navigationMs', problem);
   const callTimeoutSeconds = num(read('timeouts.callSeconds'), d.callTimeoutSeconds, 5, 3600, 'timeouts.callSeconds', problem);
+  const mcpSessionIdleMinutes = num(read('mcpSessionIdleMinutes'), d.mcpSessionIdleMinutes, 1, 1440, 'mcpSessionIdleMinutes', problem);
 
   return {
-    settings: { browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB, actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds },
+    settings: { browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB, actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes },
     problems,
   };
 }

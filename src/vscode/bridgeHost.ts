@@ -5,7 +5,7 @@ import type * as vscodeTypes from 'vscode';
 import { buildChildConfig, childSpawnSpec } from '../core/childConfig';
 import { ChildFactory, childFactoryFor } from '../core/childProcess';
 import { BrowserLaunchPlan } from '../core/browserDiscovery';
-import { BridgeSettings, BrowserName, readSettings, SETTINGS_SECTION } from '../core/settings';
+import { BridgeSettings, BrowserName, readSettings, SETTINGS_SECTION, USER_ONLY_SETTINGS } from '../core/settings';
 import { Supervisor } from '../core/supervisor';
 
 type VSCode = typeof vscodeTypes;
@@ -100,7 +100,15 @@ export class BridgeHost implements vscodeTypes.Disposable {
 
   private readSettings(): BridgeSettings {
     const configuration = this.vscode.workspace.getConfiguration(SETTINGS_SECTION);
-    const { settings, problems } = readSettings(key => configuration.get(key));
+    const userOnly = new Set<string>(USER_ONLY_SETTINGS);
+    const { settings, problems } = readSettings(
+      // VS Code already keeps machine-scoped values out of workspaces; read the person's own value regardless.
+      key => (userOnly.has(key) ? configuration.inspect(key)?.globalValue : configuration.get(key)),
+      key => {
+        const inspected = configuration.inspect(key);
+        return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
+      },
+    );
     const summary = problems.map(p => `${p.key} ${p.message}`).join('\n');
     if (summary && summary !== this.reportedProblems) {
       for (const problem of problems) this.log.warn(`Setting ${problem.key} ${problem.message}`);

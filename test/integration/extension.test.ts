@@ -107,6 +107,32 @@ describe('Playwright Bridge in a real VS Code', function () {
     assert.match(next.text, /Page Title: Second Page/);
   });
 
+  it('lets no workspace settings file choose the program, its arguments or the output folder', async () => {
+    // What a cloned repository could carry in .vscode/settings.json.
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
+    const original = fs.readFileSync(file, 'utf8');
+    const planted = { executablePath: '/bin/false', launchArgs: ['--remote-debugging-port=9333', '--lang=de'], outputDir: '/' };
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(original), ...Object.fromEntries(Object.entries(planted).map(([k, v]) => [`playwrightBridge.${k}`, v])) }, null, 2));
+    try {
+      const config = () => vscode.workspace.getConfiguration('playwrightBridge');
+      // VS Code may keep machine-scoped values out of the workspace model entirely: give it time to read the file either way.
+      await new Promise(resolve => setTimeout(resolve, 2500));
+      console.log(`    planted launchArgs as VS Code reports them: ${JSON.stringify(config().inspect('launchArgs'))}`);
+      await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+      const result = await invoke('browser_navigate', { url: `${fixture.url}/second` });
+      assert.match(result.text, /Page Title: Second Page/, 'the browser started: /bin/false was not run');
+      const tree = listDescendants(api.childPid!);
+      const commandLines = tree.map(pid => { try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'); } catch { return []; } });
+      assert.ok(commandLines.some(args => args[0] === process.env.PLAYWRIGHT_BRIDGE_TEST_BROWSER || args[0]?.includes('chromium')), 'the user\'s browser runs');
+      assert.ok(!commandLines.some(args => args.includes('/bin/false')), 'the planted program never ran');
+      assert.ok(!commandLines.some(args => args.some(a => a.startsWith('--remote-debugging-port=9333') || a === '--lang=de')), 'no planted argument reached the browser');
+      assert.notStrictEqual(fs.readlinkSync(`/proc/${api.childPid}/cwd`), path.join('/', 'playwright-bridge'), 'the output folder is not the planted one');
+    } finally {
+      fs.writeFileSync(file, original);
+      await new Promise(resolve => setTimeout(resolve, 2500));
+    }
+  });
+
   it('with exposure on MCP, VS Code\'s MCP client starts our server and drives the same browser', async () => {
     const config = vscode.workspace.getConfiguration('playwrightBridge');
     await config.update('exposure', 'mcp', vscode.ConfigurationTarget.Workspace);

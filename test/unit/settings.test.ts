@@ -25,7 +25,7 @@ describe('settings', () => {
     assert.deepStrictEqual(settings, {
       browser: 'msedge', executablePath: '/opt/edge', headless: false, profile: 'isolated', viewport: { width: 1024, height: 768 },
       capabilities: ['vision', 'storage'], launchArgs: ['--lang=de'], outputDir: '/tmp/out', outputMaxSizeMB: 10,
-      actionTimeoutMs: 2000, navigationTimeoutMs: 30000, callTimeoutSeconds: 60,
+      actionTimeoutMs: 2000, navigationTimeoutMs: 30000, callTimeoutSeconds: 60, mcpSessionIdleMinutes: 30,
     });
   });
 
@@ -39,6 +39,24 @@ describe('settings', () => {
       'playwrightBridge.browser', 'playwrightBridge.headless', 'playwrightBridge.viewport', 'playwrightBridge.launchArgs', 'playwrightBridge.timeouts.callSeconds',
     ]);
     assert.match(problems[0].message, /must be one of auto, chrome, msedge, chromium, firefox, webkit; got "netscape"/);
+  });
+});
+
+describe('settings a workspace may not set', () => {
+  it('says a workspace value of a program, its arguments or the output folder is ignored', () => {
+    const { problems } = readSettings(() => undefined, key => key === 'executablePath' || key === 'outputDir');
+    assert.deepStrictEqual(problems.map(p => p.key), ['playwrightBridge.executablePath', 'playwrightBridge.outputDir']);
+    assert.match(problems[0].message, /workspace's settings, which may not choose a program to run.*Set it in your user settings; the workspace value is ignored\./);
+  });
+
+  it('refuses launch arguments that open a debugging port or swap the profile, naming the setting', () => {
+    const args = ['--lang=de', '--remote-debugging-port=9222', '--remote-debugging-pipe', '--user-data-dir=/home/me/.config/google-chrome', '--profile-directory=Default', '--remote-allow-origins=*'];
+    const { settings, problems } = readSettings(key => (key === 'launchArgs' ? args : undefined));
+    assert.deepStrictEqual(settings.launchArgs, ['--lang=de']);
+    assert.strictEqual(problems.length, 5);
+    assert.ok(problems.every(p => p.key === 'playwrightBridge.launchArgs'));
+    assert.match(problems[0].message, /"--remote-debugging-port=9222", which opens a debugging port .* It is left out\./);
+    assert.match(problems[2].message, /another profile .* use playwrightBridge\.profile instead/);
   });
 });
 

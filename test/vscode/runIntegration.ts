@@ -83,10 +83,13 @@ async function runWindow(executable: string, window: SuiteWindow, vsix: string |
   // The test browser is Debian's Chromium; an isolated profile keeps runs independent.
   fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({
     'playwrightBridge.browser': 'chromium',
-    'playwrightBridge.executablePath': TEST_BROWSER,
     'playwrightBridge.profile': 'isolated',
     ...window.settings,
   }, null, 2));
+  // Which program runs is the person's choice, not the workspace's: the browser path is a user setting.
+  const userSettings = path.join(scratch, 'user-data', 'User', 'settings.json');
+  fs.mkdirSync(path.dirname(userSettings), { recursive: true });
+  fs.writeFileSync(userSettings, JSON.stringify({ 'workbench.startupEditor': 'none', 'playwrightBridge.executablePath': TEST_BROWSER }, null, 2));
   try {
     const code = await runTests({
       vscodeExecutablePath: executable,

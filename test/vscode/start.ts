@@ -31,14 +31,8 @@ function hasDesktopCode(): boolean {
 function writeDemoWorkspace(siteUrl: string): string {
   const folder = path.join(cacheRoot(), 'demo-workspace');
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
-  const chromium = findChromium();
-  const settings: Record<string, unknown> = {};
-  // Where Chrome is not installed but a system Chromium is (as on Debian servers), use that.
-  if (chromium && !fs.existsSync('/opt/google/chrome/chrome')) {
-    settings['playwrightBridge.browser'] = 'chromium';
-    settings['playwrightBridge.executablePath'] = chromium;
-  }
-  fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+  // No browser settings: `auto` takes Chrome, Edge or the system Chromium, whichever is installed.
+  fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), '{}\n');
   fs.writeFileSync(path.join(folder, 'README.md'), [
     '# Playwright Bridge demo',
     '',
