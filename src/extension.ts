@@ -9,7 +9,7 @@ import { BrowserFailureNotifier } from './vscode/browserFailureNotifier';
 import { installBrowser } from './vscode/installBrowser';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { BridgeStatusBar } from './vscode/statusBar';
-import { McpEndpoint } from './core/mcpEndpoint';
+import { DEFAULT_ENDPOINT_LIMITS, McpEndpoint } from './core/mcpEndpoint';
 import { LiveViewStore } from './core/liveViewStore';
 import { BrowserPanelHub, PANEL_VIEW_ID } from './vscode/browserPanel';
 import { saveScreenshot } from './vscode/saveScreenshot';
@@ -43,7 +43,10 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
   const supervisor = bridge.supervisor;
 
   // The MCP door listens only once something asks for it (VS Code's MCP client or the copy command).
-  const mcpEndpoint = new McpEndpoint(supervisor, context.extension.packageJSON.version, line => log.info(line));
+  const mcpEndpoint = new McpEndpoint(supervisor, context.extension.packageJSON.version, line => log.info(line), {
+    ...DEFAULT_ENDPOINT_LIMITS,
+    idleMs: bridge.currentSettings.mcpSessionIdleMinutes * 60_000,
+  });
   endpoint = mcpEndpoint;
   const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint);
 

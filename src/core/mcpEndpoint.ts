@@ -38,7 +38,20 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 interface Session {
   server: Server;
   transport: StreamableHTTPServerTransport;
+  /** When it last sent a request (its open notification stream does not count). */
+  lastActive: number;
+  /** Requests it has in flight: a busy session is never evicted. */
+  busy: number;
 }
+
+export interface EndpointLimits {
+  /** A session that sends nothing for this long is closed (its client may initialize again). */
+  idleMs: number;
+  /** At most this many sessions; a new one evicts the longest-idle one, or is refused if all are busy. */
+  maxSessions: number;
+}
+
+export const DEFAULT_ENDPOINT_LIMITS: EndpointLimits = { idleMs: 30 * 60 * 1000, maxSessions: 32 };
 
 /**
  * The MCP door: Streamable HTTP on 127.0.0.1, one MCP session per client, every call forwarded
@@ -53,8 +66,15 @@ export class McpEndpoint {
   private readonly sessionsEmitter = new Emitter<number>();
   readonly onDidChangeSessions = this.sessionsEmitter.event;
   private readonly toolsSubscription;
+  private sweeper: NodeJS.Timeout | undefined;
 
-  constructor(private readonly backend: ToolBackend, private readonly version: string, private readonly log: (line: string) => void) {
+  constructor(
+    private readonly backend: ToolBackend,
+    private readonly version: string,
+    private readonly log: (line: string) => void,
+    private readonly limits: EndpointLimits = DEFAULT_ENDPOINT_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {
     this.toolsSubscription = backend.onDidChangeTools(() => {
       for (const session of this.sessions.values()) void session.server.sendToolListChanged().catch(() => undefined);
     });
@@ -82,6 +102,8 @@ export class McpEndpoint {
         server.on('error', reject);
         server.listen(0, '127.0.0.1', () => {
           this.server = server;
+          this.sweeper = setInterval(() => this.closeIdleSessions(), Math.min(60_000, Math.max(1000, this.limits.idleMs / 4)));
+          this.sweeper.unref();
           const address = this.address!;
           this.log(`MCP endpoint listening on ${address.url} (bearer token required)`);
           resolve(address);
@@ -113,9 +135,23 @@ export class McpEndpoint {
       }
       const sessionId = req.headers['mcp-session-id'];
       const existing = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
-      if (existing) return void (await existing.transport.handleRequest(req, res, body));
+      if (existing) {
+        if (req.method !== 'POST') return void (await existing.transport.handleRequest(req, res, body));
+        existing.lastActive = this.now();
+        existing.busy++;
+        try {
+          return void (await existing.transport.handleRequest(req, res, body));
+        } finally {
+          existing.busy--;
+          existing.lastActive = this.now();
+        }
+      }
       if (sessionId !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found: initialize again');
       if (req.method !== 'POST' || !isInitialize(body)) return jsonRpcError(res, 400, -32000, 'Bad request: no session; send initialize first');
+      if (!this.makeRoom()) {
+        this.log(`MCP endpoint refused a new session: all ${this.limits.maxSessions} sessions are busy`);
+        return jsonRpcError(res, 503, -32000, `Too many MCP sessions: all ${this.limits.maxSessions} are busy. Close one (DELETE its session) or try again later.`);
+      }
       const session = this.newSession();
       await session.server.connect(session.transport);
       await session.transport.handleRequest(req, res, body);
@@ -125,12 +161,42 @@ export class McpEndpoint {
     }
   }
 
+  /** Room for one more session: evicts the longest-idle one at the cap; false when every one is busy. */
+  private makeRoom(): boolean {
+    if (this.sessions.size < this.limits.maxSessions) return true;
+    const idle = [...this.sessions.entries()].filter(([, s]) => s.busy === 0).sort(([, a], [, b]) => a.lastActive - b.lastActive)[0];
+    if (!idle) return false;
+    this.closeSession(idle[0], 'the session limit was reached and it was the longest idle');
+    return true;
+  }
+
+  private closeIdleSessions(): void {
+    const cutoff = this.now() - this.limits.idleMs;
+    for (const [id, session] of this.sessions) {
+      if (session.busy === 0 && session.lastActive < cutoff) this.closeSession(id, `idle for over ${Math.round(this.limits.idleMs / 60000)} min`);
+    }
+  }
+
+  private closeSession(id: string, why: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.log(`MCP session closed: ${why}`);
+    this.dropSession(id);
+    void session.transport.close().catch(() => undefined);
+    void session.server.close().catch(() => undefined);
+  }
+
+  /** Closes idle sessions now (the timer does this on its own; tests and diagnostics call it). */
+  sweep(): void {
+    this.closeIdleSessions();
+  }
+
   private newSession(): Session {
     const server = new Server({ name: 'playwright-bridge', version: this.version }, { capabilities: { tools: { listChanged: true } } });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: id => {
-        this.sessions.set(id, { server, transport });
+        this.sessions.set(id, session);
         this.openedCount++;
         this.log(`MCP client connected (${this.sessions.size} session${this.sessions.size === 1 ? '' : 's'})`);
         this.sessionsEmitter.fire(this.sessions.size);
@@ -140,6 +206,7 @@ export class McpEndpoint {
     transport.onclose = () => {
       if (transport.sessionId) this.dropSession(transport.sessionId);
     };
+    const session: Session = { server, transport, lastActive: this.now(), busy: 0 };
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.backend.listTools() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       if (request.params.name === 'browser_run_code_unsafe' && typeof request.params.arguments?.filename === 'string') {
@@ -160,7 +227,7 @@ export class McpEndpoint {
         return { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
       }
     });
-    return { server, transport };
+    return session;
   }
 
   private dropSession(id: string): void {
@@ -172,6 +239,7 @@ export class McpEndpoint {
   /** Closes every session and the port. Idempotent. */
   async dispose(): Promise<void> {
     this.toolsSubscription.dispose();
+    if (this.sweeper) clearInterval(this.sweeper);
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(sessions.map(s => s.transport.close().catch(() => undefined)));

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EndpointAddress, McpEndpoint } from '../../src/core/mcpEndpoint';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, RealBridge, textOf } from '../support/realBridge';
+import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
 
 async function connect(address: EndpointAddress, name: string): Promise<Client> {
   const client = new Client({ name, version: '1' });
@@ -108,6 +108,60 @@ describe('MCP endpoint on a real child and Chromium', function () {
       await (a.transport as StreamableHTTPClientTransport).terminateSession();
       assert.strictEqual(endpoint.sessionCount, before - 1, 'a client that ends its session is forgotten');
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('closes a session that stays idle past its limit', async () => {
+    const idle = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined, { idleMs: 300, maxSessions: 8 });
+    try {
+      const where = await idle.start();
+      const client = await connect(where, 'idle');
+      assert.strictEqual(idle.sessionCount, 1);
+      idle.sweep();
+      assert.strictEqual(idle.sessionCount, 1, 'not idle yet');
+      await new Promise(resolve => setTimeout(resolve, 400));
+      idle.sweep();
+      assert.strictEqual(idle.sessionCount, 0, 'an idle session is closed');
+      await client.close();
+    } finally {
+      await idle.dispose();
+    }
+  });
+
+  it('caps sessions: initializes that never end their session leave at most the cap, the longest idle making room', async () => {
+    const capped = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined, { idleMs: 60_000, maxSessions: 4 });
+    try {
+      const where = await capped.start();
+      let most = 0;
+      for (let i = 0; i < 60; i++) {
+        const response = await rawPost(where, { authorization: `Bearer ${where.token}` });
+        assert.strictEqual(response.status, 200, response.body);
+        most = Math.max(most, capped.sessionCount);
+      }
+      assert.strictEqual(most, 4);
+      assert.strictEqual(capped.sessionsOpened, 60);
+    } finally {
+      await capped.dispose();
+    }
+  });
+
+  it('refuses a new session clearly when every session is busy', async () => {
+    const capped = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined, { idleMs: 60_000, maxSessions: 1 });
+    try {
+      const where = await capped.start();
+      const busy = await connect(where, 'busy');
+      const held = busy.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/hold` } });
+      await waitFor(() => fixture.count('/hold') > 0, 10000, 'the held request to reach the fixture');
+      const refused = await rawPost(where, { authorization: `Bearer ${where.token}` });
+      assert.strictEqual(refused.status, 503);
+      assert.match(refused.body, /Too many MCP sessions: all 1 are busy/);
+      fixture.release();
+      await held;
+      const later = await rawPost(where, { authorization: `Bearer ${where.token}` });
+      assert.strictEqual(later.status, 200, 'once the call ended its session is idle and makes room');
+      await busy.close();
+    } finally {
+      await capped.dispose();
     }
   });
 
