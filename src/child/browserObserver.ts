@@ -1,6 +1,8 @@
 import type { BrowserContext, Page, Request } from 'playwright';
 import {
+  capText,
   consoleLevelOf,
+  ENTRY_LIMITS,
   fitFrameSize,
   LiveViewParams,
   NetworkEntry,
@@ -9,6 +11,47 @@ import {
 } from '../core/observation';
 
 const MAX_FPS = 30;
+/** Console messages and request events passed on per second; a page that floods gets a count instead. */
+const MAX_CONSOLE_PER_SECOND = 100;
+const MAX_NETWORK_PER_SECOND = 300;
+
+/**
+ * Passes at most `perSecond` events each second. What it holds back is counted, and the count is
+ * reported once the second is over, so a flooding page costs the extension a line, not a stall.
+ */
+class EventBudget {
+  private windowStart = 0;
+  private passed = 0;
+  private dropped = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly perSecond: number, private readonly reportDropped: (count: number) => void) {}
+
+  allow(): boolean {
+    const now = Date.now();
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now;
+      this.passed = 0;
+    }
+    if (this.passed < this.perSecond) {
+      this.passed++;
+      return true;
+    }
+    this.dropped++;
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      const count = this.dropped;
+      this.dropped = 0;
+      if (count) this.reportDropped(count);
+    }, 1000);
+    this.timer.unref?.();
+    return false;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
 
 export interface ObserverOptions {
   send(event: ObservationEvent): void;
@@ -43,6 +86,10 @@ export class BrowserObserver {
   private startRetries = 0;
   private lastFrameAt = 0;
   private heldAcks: (() => void)[] = [];
+  private readonly consoleBudget = new EventBudget(MAX_CONSOLE_PER_SECOND, count => this.options.send({ kind: 'console', entry: {
+    level: 'warning', text: `${count} console message${count === 1 ? ' was' : 's were'} not shown: the page logged more than ${MAX_CONSOLE_PER_SECOND} a second.`, pageId: '', time: Date.now(),
+  } }));
+  private readonly networkBudget = new EventBudget(MAX_NETWORK_PER_SECOND, count => this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`));
 
   constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
     this.screencastWorks = options.screencast;
@@ -69,21 +116,26 @@ export class BrowserObserver {
     // Upstream makes a new tab the current one; ours follows it.
     if (becomesCurrent || !this.current) this.current = page;
     page.on('console', message => {
+      if (!this.consoleBudget.allow()) return;
       const location = message.location();
       this.noteBrowserRequest(message.type(), message.text(), location.url, pageId);
       this.options.send({ kind: 'console', entry: {
         level: consoleLevelOf(message.type()),
-        text: message.text(),
-        location: location.url ? `${location.url}:${location.lineNumber + 1}:${location.columnNumber + 1}` : undefined,
+        text: capText(message.text(), ENTRY_LIMITS.text),
+        location: location.url ? `${capText(location.url, ENTRY_LIMITS.url)}:${location.lineNumber + 1}:${location.columnNumber + 1}` : undefined,
         pageId,
         time: Date.now(),
       } });
     });
-    page.on('pageerror', error => this.options.send({ kind: 'console', entry: { level: 'error', text: `Uncaught ${error.name}: ${error.message}`, pageId, time: Date.now() } }));
+    page.on('pageerror', error => {
+      if (this.consoleBudget.allow()) this.options.send({ kind: 'console', entry: { level: 'error', text: capText(`Uncaught ${error.name}: ${error.message}`, ENTRY_LIMITS.text), pageId, time: Date.now() } });
+    });
     page.on('request', request => {
-      const entry: NetworkEntry = { id: `r${this.nextRequestId++}`, method: request.method(), url: request.url(), resourceType: request.resourceType(), status: 0, pageId, time: Date.now() };
+      // A request held back here is never listed, nor are its answer and end (they find no entry).
+      if (!this.networkBudget.allow()) return;
+      const entry: NetworkEntry = { id: `r${this.nextRequestId++}`, method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url), resourceType: request.resourceType(), status: 0, pageId, time: Date.now() };
       this.requests.set(request, entry);
-      this.rememberUrl(entry.url);
+      this.rememberUrl(request.url());
       this.options.send({ kind: 'network', entry });
     });
     // The status shows once the headers are in: a body the page never reads never "finishes".
@@ -135,7 +187,7 @@ export class BrowserObserver {
     if (!status || !url || this.recentUrls.has(url)) return;
     this.rememberUrl(url);
     this.options.send({ kind: 'network', entry: {
-      id: `r${this.nextRequestId++}`, method: 'GET', url, resourceType: 'other', status: Number(status), pageId, time: Date.now(),
+      id: `r${this.nextRequestId++}`, method: 'GET', url: capText(url, ENTRY_LIMITS.url), resourceType: 'other', status: Number(status), pageId, time: Date.now(),
     } });
   }
 
@@ -157,8 +209,8 @@ export class BrowserObserver {
     const current = this.currentPage;
     void Promise.all(this.context.pages().map(async (page): Promise<TabInfo> => ({
       id: this.pageId(page),
-      url: page.url(),
-      title: await page.title().catch(() => ''),
+      url: capText(page.url(), ENTRY_LIMITS.url),
+      title: capText(await page.title().catch(() => ''), ENTRY_LIMITS.title),
       current: page === current,
     }))).then(tabs => this.options.send({ kind: 'tabs', tabs }), () => undefined);
   }
@@ -321,6 +373,8 @@ export class BrowserObserver {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.consoleBudget.dispose();
+    this.networkBudget.dispose();
     this.restartStream();
     await this.streamChange;
   }

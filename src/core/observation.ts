@@ -86,3 +86,12 @@ export function fitFrameSize(viewport: { width: number; height: number }, box: {
   const scale = Math.min(1, box.maxWidth / viewport.width, box.maxHeight / viewport.height);
   return { width: Math.max(2, Math.round(viewport.width * scale)), height: Math.max(2, Math.round(viewport.height * scale)) };
 }
+
+/** The longest console text, URL and title an entry carries to the extension; the rest is cut, saying how much. */
+export const ENTRY_LIMITS = { text: 8000, url: 2000, title: 500 };
+
+/** A text cut to `max` characters, ending with how many were cut. */
+export function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (${text.length - max} more characters cut)`;
+}

@@ -94,6 +94,37 @@ describe('live view on a real child and Chromium', function () {
     }
   });
 
+  it('keeps the extension host responsive while a page floods the console with multi-megabyte lines', async () => {
+    const bridge = makeRealBridge();
+    const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
+    let maxLagMs = 0;
+    let last = Date.now();
+    const ticker = setInterval(() => {
+      const now = Date.now();
+      maxLagMs = Math.max(maxLagMs, now - last - 20);
+      last = now;
+    }, 20);
+    try {
+      const seen = collect(bridge);
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/flood` });
+      await waitFor(() => seen.console().some(c => c.text === 'flood over' || /not shown: the page logged more than 100 a second/.test(c.text)), 15000, 'the flood to end');
+      await waitFor(() => seen.console().some(c => /not shown: the page logged more than 100 a second/.test(c.text)), 5000, 'the count of held-back messages');
+      const lines = seen.console().filter(c => c.text.startsWith('xxx'));
+      assert.ok(lines.length > 0, 'some flood lines are shown');
+      for (const line of lines) assert.match(line.text, /^x{8000}… \(2089152 more characters cut\)$/, 'each is cut to 8,000 characters, saying how much was cut');
+      const longUrl = seen.network().find(n => n.url.includes('qqqq'));
+      assert.ok(longUrl && longUrl.url.length < 2100 && /more characters cut\)$/.test(longUrl.url), 'a long URL is cut too');
+      const storeBytes = JSON.stringify(store.snapshot()).length;
+      console.log(`      flood: ${lines.length} lines shown, host lag at most ${maxLagMs} ms, panel store ${storeBytes} bytes`);
+      assert.ok(storeBytes < 30_000_000, `the panel's store stays small: ${storeBytes} bytes`);
+      assert.ok(maxLagMs < 500, `the host's event loop never stalled long: ${maxLagMs} ms`);
+    } finally {
+      clearInterval(ticker);
+      store.dispose();
+      await bridge.dispose();
+    }
+  });
+
   it('falls back to a screenshot after each state-changing call where frames cannot stream', async () => {
     const bridge = makeRealBridge({}, { screencast: false });
     try {
