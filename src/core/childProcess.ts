@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { BROWSER_STATE_NOTIFICATION, BrowserStateParams } from './childProtocol';
 import { LIVE_VIEW_NOTIFICATION, LiveViewParams, OBSERVATION_NOTIFICATION, ObservationEvent, SCREENSHOT_REQUEST } from './observation';
 import { withDeadline } from './deadline';
-import { isAlive, killTree, listDescendants } from './processTree';
+import { identify, isSameProcess, killTree, KnownProcess, listDescendants } from './processTree';
 
 /** How to start a child: the program, its arguments and its whole environment. */
 export interface ChildSpawnSpec {
@@ -153,14 +153,19 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
   const client = new Client({ name: 'playwright-bridge', version: '1' }, { capabilities: {} });
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => events.onToolsChanged());
   let disposed = false;
-  // The tree as last seen. If the child dies first, its browser is re-parented and no longer
-  // findable from the child's pid, so we remember it whenever a browser starts.
-  let knownDescendants: number[] = [];
+  // The tree as last seen, with start times. If the child dies first, its browser is re-parented
+  // and no longer findable from the child's pid, so we remember it whenever a browser starts.
+  let knownDescendants: KnownProcess[] = [];
   const rememberTree = () => {
     if (child.pid !== undefined && !exited) {
-      try { knownDescendants = [...new Set([...knownDescendants, ...listDescendants(child.pid)])]; } catch { /* best effort */ }
+      try {
+        const seen = new Set(knownDescendants.map(p => p.pid));
+        knownDescendants = [...knownDescendants.filter(isSameProcess), ...identify(listDescendants(child.pid).filter(pid => !seen.has(pid)))];
+      } catch { /* best effort */ }
     }
   };
+  /** Ours, still running: the child until it exits, and what was seen below it that is still the same process. */
+  const leftovers = () => [...(exited || child.pid === undefined ? [] : [child.pid]), ...knownDescendants.filter(isSameProcess).map(p => p.pid)];
   client.setNotificationHandler(BrowserStateNotificationSchema, async notification => {
     if (notification.params.state === 'ready') rememberTree();
     events.onBrowserState(notification.params);
@@ -208,19 +213,19 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
         await transport.close().catch(() => undefined);
         await Promise.race([exitPromise, delay(graceMs)]);
       }
-      if (child.pid !== undefined) {
-        const leftovers = [child.pid, ...knownDescendants].filter(isAlive);
-        if (leftovers.length) killTree(child.pid, knownDescendants);
-      }
+      // Once the child has exited its pid may belong to someone else: only a live child is killed by pid.
+      if (leftovers().length) killTree(exited ? undefined : child.pid, knownDescendants);
       await Promise.race([exitPromise, delay(2000)]);
+      // The browser holds its profile until its last process is gone: a restart must not start sooner.
+      for (const deadline = Date.now() + 5000; leftovers().length && Date.now() < deadline;) await delay(50);
       await client.close().catch(() => undefined);
     },
   };
 
   child.on('exit', () => {
     // A child that died on its own may leave its browser behind; nothing we start outlives us.
-    const orphans = knownDescendants.filter(isAlive);
-    if (orphans.length && child.pid !== undefined) killTree(child.pid, orphans);
+    const orphans = knownDescendants.filter(isSameProcess);
+    if (orphans.length) killTree(undefined, orphans);
     if (!disposed) {
       if (stderrTail.trim()) events.onStderr(`(exited; its last words were: ${lastLines(stderrTail, 3)})`);
       events.onExit(exitReason);

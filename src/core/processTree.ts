@@ -45,10 +45,46 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** SIGKILLs the root and every descendant, collected before the first kill so orphans are not missed. */
-export function killTree(rootPid: number, knownDescendants: number[] = []): number[] {
-  const pids = [...new Set([rootPid, ...knownDescendants, ...safeDescendants(rootPid)])];
-  if (process.platform === 'win32') {
+/**
+ * A process as we saw it: its pid and when it started. A pid alone is not enough to kill by later:
+ * once the process has gone, the system may hand the same pid to someone else's program.
+ */
+export interface KnownProcess {
+  pid: number;
+  /** Start time in clock ticks since boot (Linux); empty where it cannot be read. */
+  started: string;
+}
+
+/** The pids as they are now, with their start times. */
+export function identify(pids: number[]): KnownProcess[] {
+  return pids.map(pid => ({ pid, started: startTimeOf(pid) ?? '' })).filter(p => p.started !== '' || process.platform !== 'linux');
+}
+
+/** Whether the process we saw still runs (the same one, not a new process that got its pid). */
+export function isSameProcess(known: KnownProcess): boolean {
+  if (!isAlive(known.pid)) return false;
+  return process.platform !== 'linux' || startTimeOf(known.pid) === known.started;
+}
+
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces and parentheses); start time is field 22.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * SIGKILLs a root process we know is ours (still our child, not yet reaped) with every descendant,
+ * collected before the first kill so orphans are not missed, and the processes seen below it
+ * earlier that are still the same processes.
+ */
+export function killTree(rootPid: number | undefined, known: KnownProcess[] = []): number[] {
+  const current = rootPid === undefined ? [] : [rootPid, ...safeDescendants(rootPid)];
+  const pids = [...new Set([...current, ...known.filter(isSameProcess).map(p => p.pid)])];
+  if (process.platform === 'win32' && rootPid !== undefined) {
     try {
       execFileSync('taskkill', ['/pid', String(rootPid), '/T', '/F'], { stdio: 'ignore' });
     } catch {

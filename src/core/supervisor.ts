@@ -208,11 +208,20 @@ export class Supervisor {
     if (old) {
       this.lostNotice = browserLostNotice(`the browser was restarted (${reason}).`);
       this.options.log(`Restarting (${reason}): stopping child ${old.pid}`);
-      await old.dispose();
     }
     this.failures = 0;
     this.retryAt = 0;
-    await this.ready();
+    // Calls made meanwhile wait for this one start: the new browser must not start while the old one
+    // still holds the persistent profile ("profile in use").
+    const starting = (async () => {
+      await old?.dispose();
+      return this.start();
+    })();
+    this.starting = starting;
+    void starting.finally(() => {
+      if (this.starting === starting) this.starting = undefined;
+    }).catch(() => undefined);
+    await starting;
   }
 
   /** Ends the child and everything below it. Safe to call more than once. */

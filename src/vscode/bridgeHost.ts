@@ -19,7 +19,8 @@ export class BridgeHost implements vscodeTypes.Disposable {
   private settings: BridgeSettings;
   /** The settings of the factory the supervisor uses now (its running child was made with them). */
   private childSettings: BridgeSettings;
-  private readonly tmpDir: string;
+  /** Made on the first start with mkdtemp: private to this user, and not a name another user can guess and plant first. */
+  private tmpDir: string | undefined;
   private readonly disposables: vscodeTypes.Disposable[] = [];
   private reportedProblems = '';
   /** Which browser the next start launches, and why that one (for the status bar, panel and log). */
@@ -31,8 +32,6 @@ export class BridgeHost implements vscodeTypes.Disposable {
     private readonly context: vscodeTypes.ExtensionContext,
     private readonly log: vscodeTypes.LogOutputChannel,
   ) {
-    // Short and per window: Chromium's socket paths break past ~107 characters.
-    this.tmpDir = path.join(os.tmpdir(), `pwb-${process.pid}`);
     this.settings = this.readSettings();
     this.childSettings = this.settings;
     this.supervisor = new Supervisor({
@@ -123,22 +122,18 @@ export class BridgeHost implements vscodeTypes.Disposable {
     const config = buildChildConfig(settings, { storageDir, workspaceFolders: this.workspaceFolders });
     this.launchPlan = config.launch;
     this.outputFolder = config.mcp.outputDir;
-    const spec = childSpawnSpec(config, {
-      execPath: process.execPath,
-      childScript: this.context.asAbsolutePath(path.join('dist', 'child.js')),
-      baseEnv: process.env,
-      tmpDir: this.tmpDir,
-    });
-    const start = childFactoryFor(spec);
+    const childScript = this.context.asAbsolutePath(path.join('dist', 'child.js'));
     return events => {
-      fs.mkdirSync(this.tmpDir, { recursive: true });
-      return start(events);
+      // Short and per window: Chromium's socket paths break past ~107 characters.
+      this.tmpDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-'));
+      const spec = childSpawnSpec(config, { execPath: process.execPath, childScript, baseEnv: process.env, tmpDir: this.tmpDir });
+      return childFactoryFor(spec)(events);
     };
   }
 
   async dispose(): Promise<void> {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     await this.supervisor.dispose();
-    fs.rmSync(this.tmpDir, { recursive: true, force: true });
+    if (this.tmpDir) fs.rmSync(this.tmpDir, { recursive: true, force: true });
   }
 }

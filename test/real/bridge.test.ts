@@ -184,6 +184,26 @@ describe('bridge on a real child and Chromium', function () {
     }
   });
 
+  it('a call made during Restart Browser waits for the new browser and succeeds on the persistent profile', async () => {
+    const bridge = makeRealBridge({ profile: 'persistent' });
+    try {
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+      for (let round = 1; round <= 3; round++) {
+        const restart = bridge.supervisor.restart(`round ${round}`);
+        await new Promise(resolve => setTimeout(resolve, 30));
+        const during = await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/second` });
+        await restart;
+        assert.ok(!during.isError, `round ${round}: ${textOf(during)}`);
+        assert.match(textOf(during), /Page Title: Second Page/);
+        assert.doesNotMatch(textOf(during), /in use|ProcessSingleton/);
+      }
+    } finally {
+      const scratch = bridge.scratch;
+      await bridge.dispose();
+      assert.deepStrictEqual(processesMentioning(scratch), []);
+    }
+  });
+
   it('package.json lists exactly the tools the pinned child publishes, schemas included', async () => {
     const live = await collectToolManifest(CHILD_SCRIPT);
     const declared = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools;

@@ -52,8 +52,12 @@ class ScriptedChild implements ChildConnection {
     throw new Error('not scripted');
   }
 
+  /** When set, dispose finishes only once this opens (an old browser slow to let go of its profile). */
+  disposeGate: Promise<void> | undefined;
+
   async dispose(): Promise<void> {
     this.disposeCount++;
+    await this.disposeGate;
     this.exited = true;
   }
 }
@@ -345,6 +349,27 @@ describe('Supervisor: arguments it refuses before they reach the browser', () =>
     assert.strictEqual(result.isError, true);
     assert.match(text(result), /^The arguments of this call are 1100\d+ bytes; the bridge accepts at most 1048576 bytes per call\. Nothing ran\.$/);
     assert.strictEqual(h.children[0].calls.length, 0);
+    await h.supervisor.dispose();
+  });
+});
+
+describe('Supervisor: Restart Browser and calls made meanwhile', () => {
+  it('starts the new child only after the old one is gone, and a call made meanwhile waits for it and succeeds', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_snapshot', {});
+    let release!: () => void;
+    h.children[0].disposeGate = new Promise<void>(resolve => (release = resolve));
+    const restarting = h.supervisor.restart('Restart Browser command');
+    await new Promise(resolve => setImmediate(resolve));
+    const call = h.supervisor.callTool('browser_navigate', { url: 'during' });
+    await new Promise(resolve => setTimeout(resolve, 20));
+    assert.strictEqual(h.attempts(), 1, 'no second browser while the first still holds the profile');
+    release();
+    await restarting;
+    const result = await call;
+    assert.strictEqual(h.attempts(), 2, 'one new child for the restart and the call');
+    assert.match(text(result), /^Note: the browser was restarted[^]*browser_navigate done by/);
+    assert.deepStrictEqual(h.children[1].calls.map(c => c.name), ['browser_navigate']);
     await h.supervisor.dispose();
   });
 });
