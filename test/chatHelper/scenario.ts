@@ -49,6 +49,15 @@ export const DECLINE_SCENARIO: ScenarioTurn[] = [
   },
 ];
 
+/** A call that writes a named file: it must ask first at every door, and land in the bridge's output folder. */
+export const FILE_SCENARIO: ScenarioTurn[] = [
+  {
+    prompt: 'Save a snapshot of the page to inside.yml.',
+    steps: [{ tool: 'browser_snapshot', args: { filename: 'inside.yml' } }],
+    answer: 'Saved: {{last:([^\\n]*inside\\.yml[^\\n]*)}}',
+  },
+];
+
 export function fill(template: string, context: { base: string; results: string[] }): string {
   return template.replace(/\{\{(\w+)(?::(.+?))?\}\}/g, (_all, kind: string, pattern?: string) => {
     if (kind === 'base') return context.base;

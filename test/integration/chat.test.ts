@@ -6,9 +6,11 @@
  * earlier test started.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { DECLINE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
+import { DECLINE_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
 import type { RecordedRequest } from '../chatHelper/extension';
 import { Api, EXTENSION_ID, screenshotWorkbench, waitFor } from './helpers';
 import { listDescendants } from '../../src/core/processTree';
@@ -96,7 +98,7 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
         await new Promise(resolve => setTimeout(resolve, 1000));
       }
     }
-    await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO], base: fixture.url, door });
+    await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO], base: fixture.url, door });
     await showPanelInEditor(api);
   });
   after(() => fixture.stop());
@@ -149,6 +151,24 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     assert.ok(!after.activityTitles.slice(callsBefore).some(t => /Evaluate|evaluate/.test(t)), `no evaluate call reached the browser: ${after.activityTitles.slice(callsBefore).join(' / ')}`);
     assert.doesNotMatch(after.header, /Changed by chat/, 'the page title is unchanged');
     assert.match(after.header, /Signed/);
+  });
+
+  it('asks before a call writes a named file, and puts a relative name in the bridge\'s folder, never the workspace', async () => {
+    const workspaceFile = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'inside.yml');
+    let panel: PanelReport | undefined;
+    await waitFor(async () => !!([panel] = await api.describePanels())[0], 20000, 'the panel', 250);
+    const callsBefore = panel!.activityTitles.length;
+    const declined = await chatTurn(FILE_SCENARIO[0], 'decline');
+    console.log(`    file write declined (${door}): ${declined.answer}`);
+    [panel] = await api.describePanels();
+    assert.deepStrictEqual(panel!.activityTitles.slice(callsBefore), [], 'declined: nothing reached the browser (it asked first)');
+    assert.ok(!fs.existsSync(workspaceFile));
+
+    const accepted = await chatTurn(FILE_SCENARIO[0]);
+    console.log(`    file write accepted (${door}): ${accepted.answer}`);
+    assert.ok(!fs.existsSync(workspaceFile), 'nothing was written into the workspace root');
+    const written = /(\/\S*\/playwright-bridge\/inside\.yml)/.exec(accepted.answer)?.[1];
+    assert.ok(written && fs.existsSync(written), `the snapshot is in the bridge's own folder: ${accepted.answer}`);
   });
 
   it('plays it again right after Restart Browser: the panel drops the old page and the model is told its state was lost', async () => {
