@@ -18,28 +18,73 @@ export const WRITTEN_RECORD = '.playwright-bridge-written.json';
 
 export class OutputBudget {
   private readonly record = new Map<string, WrittenFile>();
-  /** Every file seen in the folder, ours or not: what is new after a call was written by it. */
-  private seen = new Set<string>();
+  /**
+   * What each folder held when last listed: its mtime, files and subfolders. A new file changes its
+   * folder's mtime, so after a call only changed folders are listed again (a call is not slowed by
+   * a folder of thousands of files).
+   */
+  private readonly folders = new Map<string, { mtimeMs: number; files: Set<string>; subfolders: string[] }>();
 
   constructor(private readonly dir: string, private readonly maxBytes: number, private readonly log: (line: string) => void) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     for (const file of this.readRecord()) this.record.set(file.path, file);
-    this.seen = new Set(this.list().map(file => file.path));
+    // Whatever is here now was there before any call of ours: never recorded, never deleted.
+    this.scan(this.dir, () => undefined);
   }
 
   /** After a tool call: note what it wrote, then delete the oldest of our files beyond the budget. */
   afterCall(): void {
-    const files = this.list();
     let changed = false;
-    for (const file of files) {
-      if (!this.seen.has(file.path) && !this.record.has(file.path)) {
-        this.record.set(file.path, file);
-        changed = true;
-      }
-    }
-    this.seen = new Set(files.map(file => file.path));
+    this.scan(this.dir, file => {
+      if (this.record.has(file.path)) return;
+      this.record.set(file.path, file);
+      changed = true;
+    });
     changed = this.prune() || changed;
     if (changed) this.writeRecord();
+  }
+
+  /** Walks the folders, listing only those that changed, and reports each file not seen before. */
+  private scan(dir: string, onNewFile: (file: WrittenFile) => void): void {
+    const stat = statOf(dir);
+    if (!stat?.isDirectory()) {
+      this.folders.delete(dir);
+      return;
+    }
+    const known = this.folders.get(dir);
+    if (known && known.mtimeMs === stat.mtimeMs) {
+      for (const subfolder of known.subfolders) this.scan(subfolder, onNewFile);
+      return;
+    }
+    let entries: fs.Dirent[] = [];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      // Unreadable: nothing in it is ours to note.
+    }
+    const files = new Set<string>();
+    const subfolders: string[] = [];
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) subfolders.push(full);
+      else if (entry.isFile() && full !== this.recordPath) {
+        files.add(full);
+        if (known && !known.files.has(full)) {
+          const fileStat = statOf(full);
+          if (fileStat) onNewFile({ path: full, size: fileStat.size, mtimeMs: fileStat.mtimeMs });
+        }
+      }
+    }
+    // A folder seen for the first time after the start was made by a call: all its files are new.
+    const firstSighting = !known && this.folders.size > 0;
+    if (firstSighting) {
+      for (const full of files) {
+        const fileStat = statOf(full);
+        if (fileStat) onNewFile({ path: full, size: fileStat.size, mtimeMs: fileStat.mtimeMs });
+      }
+    }
+    this.folders.set(dir, { mtimeMs: stat.mtimeMs, files, subfolders });
+    for (const subfolder of subfolders) this.scan(subfolder, onNewFile);
   }
 
   /** Bytes of the files we wrote and still hold. */
@@ -67,28 +112,6 @@ export class OutputBudget {
       }
     }
     return true;
-  }
-
-  private list(): WrittenFile[] {
-    const files: WrittenFile[] = [];
-    const walk = (dir: string) => {
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(full);
-        else if (entry.isFile() && full !== this.recordPath) {
-          const stat = statOf(full);
-          if (stat) files.push({ path: full, size: stat.size, mtimeMs: stat.mtimeMs });
-        }
-      }
-    };
-    walk(this.dir);
-    return files;
   }
 
   private get recordPath(): string {

@@ -174,6 +174,8 @@ export interface SoakFigures {
   hostRssGrowthPct: number;
   childRssGrowthPct: number;
   orphans: number;
+  /** Every 100 calls, after a garbage collection: MB of this process's RSS and heap, and of the child's RSS. */
+  samples: { calls: number; hostRssMB: number; hostHeapMB: number; childRssMB: number }[];
 }
 
 function rssOf(pid: number): number {
@@ -191,7 +193,7 @@ export async function soak(fixture: FixtureServer, calls: number): Promise<SoakF
   const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
   bridge.supervisor.setLiveView({ enabled: true, maxWidth: 640, maxHeight: 360 });
   const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-harden', () => undefined);
-  const figures: SoakFigures = { calls: 0, failures: 0, hostRssGrowthPct: 0, childRssGrowthPct: 0, orphans: 0 };
+  const figures: SoakFigures = { calls: 0, failures: 0, hostRssGrowthPct: 0, childRssGrowthPct: 0, orphans: 0, samples: [] };
   let client: Client | undefined;
   try {
     const address = await endpoint.start();
@@ -218,9 +220,12 @@ export async function soak(fixture: FixtureServer, calls: number): Promise<SoakF
       figures.calls++;
       if (result.isError) figures.failures++;
       if (name === 'browser_snapshot') lastSnapshot = textOf(result);
-      if (figures.calls === Math.min(100, calls)) {
+      if (figures.calls % 100 === 0 || figures.calls === calls) {
         settle();
-        baseline = { host: process.memoryUsage().rss, child: rssOf(bridge.supervisor.status.pid!) };
+        const memory = process.memoryUsage();
+        const child = rssOf(bridge.supervisor.status.pid!);
+        figures.samples.push({ calls: figures.calls, hostRssMB: mb(memory.rss), hostHeapMB: mb(memory.heapUsed), childRssMB: mb(child) });
+        if (figures.calls === Math.min(100, calls)) baseline = { host: memory.rss, child };
       }
     }
     settle();
@@ -238,6 +243,10 @@ export async function soak(fixture: FixtureServer, calls: number): Promise<SoakF
     figures.orphans = processesMentioning(scratch).length;
   }
   return figures;
+}
+
+function mb(bytes: number): number {
+  return round1(bytes / 1048576);
 }
 
 function round1(value: number): number {
