@@ -15,7 +15,7 @@ import { BrowserPanelHub, PANEL_VIEW_ID } from './vscode/browserPanel';
 import { saveScreenshot } from './vscode/saveScreenshot';
 import { restartBrowser, startBrowser } from './vscode/browserCommands';
 import { createLog } from './vscode/log';
-import { PanelReport } from './shared/panelProtocol';
+import { PanelReport } from './protocol/panelMessages';
 import { copyMcpClientConfig, MCP_PROVIDER_ID, PlaywrightMcpServerProvider } from './vscode/mcpServerProvider';
 
 /** What the extension hands to other code (its own integration tests): read-only facts. */

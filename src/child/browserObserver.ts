@@ -1,14 +1,6 @@
 import type { BrowserContext, Page, Request } from 'playwright';
-import {
-  capText,
-  consoleLevelOf,
-  ENTRY_LIMITS,
-  fitFrameSize,
-  LiveViewParams,
-  NetworkEntry,
-  ObservationEvent,
-  TabInfo,
-} from '../core/observation';
+import { BrowserEngine, capText, ENTRY_LIMITS, LiveViewParams, NetworkEntry, ObservationEvent, TabInfo } from '../protocol/childMessages';
+import { consoleLevelOf, fitFrameSize } from './observationShapes';
 
 const MAX_FPS = 30;
 /** Console messages and request events passed on per second; a page that floods gets a count instead. */
@@ -61,7 +53,7 @@ export interface ObserverOptions {
   /** Off for browsers (or tests) where streaming frames cannot be had: screenshots after changes instead. */
   screencast: boolean;
   /** Chromium lets us pace the stream at the source (CDP); other engines use Playwright's screencast. */
-  engine: 'chromium' | 'firefox' | 'webkit';
+  engine: BrowserEngine;
   log(line: string): void;
 }
 

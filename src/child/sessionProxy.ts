@@ -11,13 +11,14 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ChildConfig } from '../core/childConfig';
-import { BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams } from '../core/childProtocol';
+import {
+  BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, LiveViewNotificationSchema, LiveViewParams, OBSERVATION_NOTIFICATION,
+  ObservationEvent, ScreenshotRequestSchema, ScreenshotResult,
+} from '../protocol/childMessages';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver } from './browserObserver';
 import { OutputBudget } from './outputBudget';
 import { namedFileWritten, publishTool, resolveWrittenFile } from '../core/fileTools';
-import { LIVE_VIEW_NOTIFICATION, LiveViewParams, OBSERVATION_NOTIFICATION, ObservationEvent, SCREENSHOT_REQUEST } from '../core/observation';
-import { z } from 'zod';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
@@ -74,14 +75,12 @@ export class SessionProxy {
       const page = await session.client.listTools(request.params);
       return { ...page, tools: page.tools.map(publishTool) };
     });
-    this.server.setNotificationHandler(z.object({ method: z.literal(LIVE_VIEW_NOTIFICATION), params: z.object({
-      enabled: z.boolean(), maxWidth: z.number(), maxHeight: z.number(), quality: z.number().optional(),
-    }) }), async notification => {
+    this.server.setNotificationHandler(LiveViewNotificationSchema, async notification => {
       this.liveView = notification.params;
       const session = this.inner && (await this.inner.catch(() => undefined));
       session?.observer?.setLiveView(this.liveView);
     });
-    this.server.setRequestHandler(z.object({ method: z.literal(SCREENSHOT_REQUEST), params: z.object({}).passthrough().optional() }), async () => {
+    this.server.setRequestHandler(ScreenshotRequestSchema, async (): Promise<ScreenshotResult> => {
       const session = this.inner && (await this.inner.catch(() => undefined));
       const page = session?.observer?.currentPage;
       if (!page) throw new Error('The browser has no page open.');

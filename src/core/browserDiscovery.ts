@@ -1,8 +1,8 @@
 import * as fs from 'fs';
+import type { BrowserEngine } from '../protocol/childMessages';
 import { stripAnsi } from './ansi';
 import { BrowserChoice, BrowserName } from './settings';
 
-export type BrowserEngine = 'chromium' | 'firefox' | 'webkit';
 
 /** A browser found installed on this machine. */
 export interface FoundBrowser {

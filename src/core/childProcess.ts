@@ -4,9 +4,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResult, JSONRPCMessage, Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { BROWSER_STATE_NOTIFICATION, BrowserStateParams } from './childProtocol';
-import { LIVE_VIEW_NOTIFICATION, LiveViewParams, OBSERVATION_NOTIFICATION, ObservationEvent, SCREENSHOT_REQUEST } from './observation';
+import {
+  BrowserStateNotificationSchema, BrowserStateParams, LIVE_VIEW_NOTIFICATION, LiveViewParams, ObservationEvent, ObservationNotificationSchema,
+  SCREENSHOT_REQUEST, ScreenshotResultSchema,
+} from '../protocol/childMessages';
 import { withDeadline } from './deadline';
 import { identify, isSameProcess, killTree, KnownProcess, listDescendants } from './processTree';
 
@@ -60,19 +61,6 @@ export class NotSentError extends Error {}
 
 // Screenshots of long pages come back as several MB of base64; the SDK's 10 MB default is too tight.
 const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
-
-const ObservationNotificationSchema = z.object({
-  method: z.literal(OBSERVATION_NOTIFICATION),
-  // The child is ours and built from the same source: its events are trusted in shape.
-  params: z.object({ event: z.custom<ObservationEvent>(value => typeof value === 'object' && value !== null && 'kind' in value) }),
-});
-
-const ScreenshotResultSchema = z.object({ data: z.string(), mimeType: z.string(), url: z.string(), title: z.string() });
-
-const BrowserStateNotificationSchema = z.object({
-  method: z.literal(BROWSER_STATE_NOTIFICATION),
-  params: z.object({ state: z.enum(['launching', 'ready', 'closed', 'lost', 'failed']), message: z.string().optional() }),
-});
 
 /**
  * MCP over a child's stdio, written here rather than using the SDK's stdio client transport so we

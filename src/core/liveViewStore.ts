@@ -1,12 +1,11 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BrowserStateParams } from './childProtocol';
 import { Emitter, Event } from './emitter';
 import { fitImage } from './imageDownscale';
 import { presentInvocation } from './invocationMessages';
-import { ObservationEvent, TabInfo } from './observation';
+import { BrowserStateParams, ObservationEvent, TabInfo } from '../protocol/childMessages';
 import { RingBuffer } from './ringBuffer';
 import { BridgeStatus, ToolCallRecord } from './supervisor';
-import { ActivityRow, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../shared/panelProtocol';
+import { ActivityRow, ConsoleRow, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../protocol/panelMessages';
 
 /** The supervisor's events the store listens to (the supervisor itself in the extension). */
 export interface LiveViewSource {
@@ -22,8 +21,6 @@ export interface LiveViewLimits {
   network: number;
   activity: number;
 }
-
-export type FrameMessage = Extract<HostToPanel, { type: 'frame' }>;
 
 const THUMBNAIL_LIMITS = { maxSide: 160, maxBytes: 40_000 };
 

@@ -1,12 +1,12 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { BROWSER_LOST_META, BrowserStateParams, browserLostNotice } from './childProtocol';
+import { BROWSER_LOST_META, BrowserStateParams, LiveViewParams, ObservationEvent } from '../protocol/childMessages';
+import { BridgeState, CallOutcome, Door } from '../protocol/panelMessages';
 import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from './childProcess';
-import { LiveViewParams, ObservationEvent } from './observation';
 import { checkArguments } from './argumentCheck';
 import { withDeadline } from './deadline';
 import { Emitter } from './emitter';
 
-export type BridgeState = 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'disposed';
+export type { BridgeState, Door };
 
 export interface BridgeStatus {
   state: BridgeState;
@@ -29,9 +29,6 @@ export interface SupervisorOptions {
   now?: () => number;
 }
 
-/** Which way a call came in, for the activity list. */
-export type Door = 'tool' | 'mcp' | 'panel';
-
 /** One tool call, as the activity list shows it. */
 export interface ToolCallRecord {
   id: number;
@@ -40,7 +37,7 @@ export interface ToolCallRecord {
   door: Door;
   startedAt: number;
   durationMs?: number;
-  outcome?: 'ok' | 'error' | 'cancelled';
+  outcome?: CallOutcome;
   result?: CallToolResult;
   errorMessage?: string;
 }
@@ -378,4 +375,9 @@ export function withNotice(result: CallToolResult, notice: string): CallToolResu
 
 function isTimeout(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: number }).code === -32001;
+}
+
+/** Put before the first result after the browser was lost, so the model knows to start over. */
+export function browserLostNotice(reason: string): string {
+  return `Note: ${reason} This call ran in a fresh browser: earlier pages, tabs, form input and login state are gone. Navigate again before acting on earlier element references.`;
 }

@@ -1,5 +1,5 @@
 import type * as vscodeTypes from 'vscode';
-import { BrowserStateParams } from '../core/childProtocol';
+import { BrowserStateParams } from '../protocol/childMessages';
 
 type VSCode = typeof vscodeTypes;
 

@@ -2,10 +2,10 @@ import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import type * as vscodeTypes from 'vscode';
 import { FrameGate } from '../core/frameGate';
-import { FrameMessage, LiveViewStore } from '../core/liveViewStore';
-import { LiveViewParams } from '../core/observation';
+import { LiveViewStore } from '../core/liveViewStore';
+import { LiveViewParams } from '../protocol/childMessages';
 import { Supervisor } from '../core/supervisor';
-import { HostToPanel, PanelReport, parsePanelMessage } from '../shared/panelProtocol';
+import { FrameMessage, HostToPanel, PanelReport, parsePanelMessage } from '../protocol/panelMessages';
 
 type VSCode = typeof vscodeTypes;
 
@@ -17,7 +17,9 @@ class PanelConnection implements vscodeTypes.Disposable {
   private readonly disposables: vscodeTypes.Disposable[] = [];
   private ready = false;
   size = { width: 0, height: 0 };
-  private reportWaiters: ((report: PanelReport) => void)[] = [];
+  /** Answers awaited from the webview, by request id. */
+  private readonly reportWaiters = new Map<number, (report: PanelReport) => void>();
+  private nextRequestId = 1;
 
   constructor(
     readonly webview: vscodeTypes.Webview,
@@ -47,13 +49,17 @@ class PanelConnection implements vscodeTypes.Disposable {
   }
 
   describe(): Promise<PanelReport> {
+    const id = this.nextRequestId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the panel did not answer')), 5000);
-      this.reportWaiters.push(report => {
+      const timer = setTimeout(() => {
+        this.reportWaiters.delete(id);
+        reject(new Error('the panel did not answer'));
+      }, 5000);
+      this.reportWaiters.set(id, report => {
         clearTimeout(timer);
         resolve(report);
       });
-      void this.webview.postMessage({ type: 'describe' } satisfies HostToPanel);
+      void this.webview.postMessage({ type: 'describe', id } satisfies HostToPanel);
     });
   }
 
@@ -78,9 +84,12 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'command':
         void this.hub.runCommand(message.command);
         return;
-      case 'report':
-        for (const waiter of this.reportWaiters.splice(0)) waiter(message.report);
+      case 'report': {
+        const waiter = this.reportWaiters.get(message.id);
+        this.reportWaiters.delete(message.id);
+        waiter?.(message.report);
         return;
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 import type * as vscodeTypes from 'vscode';
-import { BrowserStateParams } from '../core/childProtocol';
+import { BrowserStateParams } from '../protocol/childMessages';
 import { BridgeStatus } from '../core/supervisor';
 
 type VSCode = typeof vscodeTypes;

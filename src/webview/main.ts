@@ -3,8 +3,10 @@
  * and tool activity. Talks to the extension only through the messages in shared/panelProtocol.
  */
 import type {
-  ActivityRow, ConsoleLevel, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelCommand, PanelLayout, PanelReport, PanelState, PanelToHost,
-} from '../shared/panelProtocol';
+  ActivityRow, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelCommand, PanelLayout, PanelReport, PanelState, PanelToHost,
+} from '../protocol/panelMessages';
+import type { ConsoleLevel } from '../protocol/childMessages';
+import { isMarker } from '../protocol/panelRows';
 
 declare function acquireVsCodeApi(): { postMessage(message: PanelToHost): void; getState(): unknown; setState(state: unknown): void };
 
@@ -13,7 +15,6 @@ const post = (message: PanelToHost) => vscode.postMessage(message);
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 type Row = ConsoleRow | NetworkRow | ActivityRow | MarkerRow;
-const isMarker = (row: Row): row is MarkerRow => 'marker' in row;
 
 // ---- header, toolbar, state --------------------------------------------------------------------
 
@@ -327,7 +328,7 @@ window.addEventListener('message', event => {
     case 'network': return networkList.upsert(message.rows, message.dropBefore);
     case 'activity': return activityList.upsert(message.rows, message.dropBefore);
     case 'frame': return void drawFrame(message);
-    case 'describe': return post({ type: 'report', report: report() });
+    case 'describe': return post({ type: 'report', id: message.id, report: report() });
   }
 });
 

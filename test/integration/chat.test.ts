@@ -14,7 +14,7 @@ import { DECLINE_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '..
 import type { RecordedRequest } from '../chatHelper/extension';
 import { Api, EXTENSION_ID, screenshotWorkbench, waitFor } from './helpers';
 import { listDescendants } from '../../src/core/processTree';
-import type { PanelReport } from '../../src/shared/panelProtocol';
+import type { PanelReport } from '../../src/protocol/panelMessages';
 
 const MODEL = { vendor: 'pwb-scripted', id: 'scripted' };
 

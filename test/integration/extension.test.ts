@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { listDescendants } from '../../src/core/processTree';
 import { isToolEnabled, ManifestTool } from '../../src/core/toolManifest';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import type { PanelReport } from '../../src/shared/panelProtocol';
+import type { PanelReport } from '../../src/protocol/panelMessages';
 import { Api, bridgeChildren, EXTENSION_ID, invoke, isAlive, refOf, screenshotWorkbench, waitFor } from './helpers';
 
 describe('Playwright Bridge in a real VS Code', function () {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { listDescendants } from '../../src/core/processTree';
 export { isAlive } from '../../src/core/processTree';
 export { refOf, waitFor } from '../support/realBridge';
-import type { PanelReport } from '../../src/shared/panelProtocol';
+import type { PanelReport } from '../../src/protocol/panelMessages';
 
 export const EXTENSION_ID = 'playwright-bridge.playwright-bridge';
 

@@ -1,7 +1,8 @@
 import * as assert from 'assert';
 import { LiveViewStore } from '../../src/core/liveViewStore';
-import { ObservationEvent, FrameEvent, NetworkEntry, ConsoleEntry, TabInfo } from '../../src/core/observation';
-import { ActivityRow, isMarker } from '../../src/shared/panelProtocol';
+import { ObservationEvent, FrameEvent, NetworkEntry, ConsoleEntry, TabInfo } from '../../src/protocol/childMessages';
+import { ActivityRow } from '../../src/protocol/panelMessages';
+import { isMarker } from '../../src/protocol/panelRows';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, RealBridge, waitFor } from '../support/realBridge';
 

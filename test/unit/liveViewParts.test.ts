@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 import { FrameGate } from '../../src/core/frameGate';
-import { fitFrameSize, consoleLevelOf } from '../../src/core/observation';
+import { fitFrameSize, consoleLevelOf } from '../../src/child/observationShapes';
 import { RingBuffer } from '../../src/core/ringBuffer';
-import { parsePanelMessage } from '../../src/shared/panelProtocol';
+import { parsePanelMessage } from '../../src/protocol/panelMessages';
 
 describe('ring buffer', () => {
   it('keeps the newest entries, numbered, oldest dropped first', () => {

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallOptions, ChildConnection, ChildEvents, NotSentError, PageScreenshot } from '../../src/core/childProcess';
 import { Supervisor, BridgeState } from '../../src/core/supervisor';
-import { BROWSER_LOST_META } from '../../src/core/childProtocol';
+import { BROWSER_LOST_META } from '../../src/protocol/childMessages';
 
 /**
  * A scripted child: the supervisor's state machine is the unit here, so the child is a stand-in

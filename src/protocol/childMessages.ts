@@ -1,0 +1,127 @@
+/**
+ * What the extension host and its browser-server child say to each other beyond plain MCP: the
+ * method names and the schemas of their params, with the types inferred from them. The child sends
+ * and the host receives with these same schemas (and the other way round for the live-view wish), so
+ * a change on one side that the other does not understand fails to compile or fails validation.
+ * The floor of the source tree: imports nothing of ours.
+ */
+import { z } from 'zod';
+
+export const BrowserEngineSchema = z.enum(['chromium', 'firefox', 'webkit']);
+export type BrowserEngine = z.infer<typeof BrowserEngineSchema>;
+
+// ---- browser state (child -> host) -------------------------------------------------------------
+
+export const BROWSER_STATE_NOTIFICATION = 'notifications/playwright_bridge/browser_state';
+
+export const BrowserStateParamsSchema = z.object({
+  state: z.enum(['launching', 'ready', 'closed', 'lost', 'failed']),
+  /** For `failed` and `lost`: what happened and how to fix it, ready to show a person. */
+  message: z.string().optional(),
+});
+export type BrowserStateParams = z.infer<typeof BrowserStateParamsSchema>;
+export type BrowserState = BrowserStateParams['state'];
+
+export const BrowserStateNotificationSchema = z.object({ method: z.literal(BROWSER_STATE_NOTIFICATION), params: BrowserStateParamsSchema });
+
+/**
+ * Set by the child in a result's `_meta` when the browser was lost before that call: why, in words.
+ * The supervisor turns it into the note the model reads (one layer writes the note).
+ */
+export const BROWSER_LOST_META = 'playwrightBridge/browserLost';
+
+// ---- observation (child -> host): what the browser does, for the live panel ----------------------
+
+export const OBSERVATION_NOTIFICATION = 'notifications/playwright_bridge/observation';
+
+export const ConsoleLevelSchema = z.enum(['error', 'warning', 'info', 'debug']);
+export type ConsoleLevel = z.infer<typeof ConsoleLevelSchema>;
+
+export const TabInfoSchema = z.object({ id: z.string(), url: z.string(), title: z.string(), current: z.boolean() });
+export type TabInfo = z.infer<typeof TabInfoSchema>;
+
+export const ConsoleEntrySchema = z.object({
+  level: ConsoleLevelSchema,
+  text: z.string(),
+  /** url:line:column where the message came from, when known. */
+  location: z.string().optional(),
+  pageId: z.string(),
+  time: z.number(),
+});
+export type ConsoleEntry = z.infer<typeof ConsoleEntrySchema>;
+
+export const NetworkEntrySchema = z.object({
+  id: z.string(),
+  method: z.string(),
+  url: z.string(),
+  resourceType: z.string(),
+  /** HTTP status; 0 while pending or when the request failed before a response. */
+  status: z.number(),
+  /** The failure (net::ERR_...) when it failed. */
+  failure: z.string().optional(),
+  durationMs: z.number().optional(),
+  sizeBytes: z.number().optional(),
+  pageId: z.string(),
+  time: z.number(),
+});
+export type NetworkEntry = z.infer<typeof NetworkEntrySchema>;
+
+export const FrameEventSchema = z.object({
+  pageId: z.string(),
+  /** JPEG, base64. */
+  data: z.string(),
+  width: z.number(),
+  height: z.number(),
+  /** When the browser produced it (ms since epoch), for latency figures. */
+  timestamp: z.number(),
+  /**
+   * 'screencast' frames stream; 'screenshot' frames are the fallback after a state-changing call;
+   * a 'still' is taken when a stream starts on a page that is not changing (Chromium sends frames
+   * only for new paints, so an already painted static page would show nothing).
+   */
+  source: z.enum(['screencast', 'screenshot', 'still']),
+});
+export type FrameEvent = z.infer<typeof FrameEventSchema>;
+
+export const ObservationEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tabs'), tabs: z.array(TabInfoSchema) }),
+  z.object({ kind: z.literal('console'), entry: ConsoleEntrySchema }),
+  z.object({ kind: z.literal('network'), entry: NetworkEntrySchema }),
+  z.object({ kind: z.literal('frame'), frame: FrameEventSchema }),
+]);
+export type ObservationEvent = z.infer<typeof ObservationEventSchema>;
+
+export const ObservationNotificationSchema = z.object({ method: z.literal(OBSERVATION_NOTIFICATION), params: z.object({ event: ObservationEventSchema }) });
+
+/** The longest console text, URL and title an entry carries to the extension; the rest is cut, saying how much. */
+export const ENTRY_LIMITS = { text: 8000, url: 2000, title: 500 };
+
+/** A text cut to `max` characters, ending with how many were cut. */
+export function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (${text.length - max} more characters cut)`;
+}
+
+// ---- live view (host -> child): start, resize or stop the stream of frames ----------------------
+
+export const LIVE_VIEW_NOTIFICATION = 'notifications/playwright_bridge/live_view';
+
+export const LiveViewParamsSchema = z.object({
+  enabled: z.boolean(),
+  /** Largest frame wanted, in device pixels (the panel's size times its pixel ratio). */
+  maxWidth: z.number(),
+  maxHeight: z.number(),
+  quality: z.number().optional(),
+});
+export type LiveViewParams = z.infer<typeof LiveViewParamsSchema>;
+
+export const LiveViewNotificationSchema = z.object({ method: z.literal(LIVE_VIEW_NOTIFICATION), params: LiveViewParamsSchema });
+
+// ---- screenshot (host -> child request): a PNG of the current page, for "Save Screenshot" -------
+
+export const SCREENSHOT_REQUEST = 'playwright_bridge/screenshot';
+
+export const ScreenshotRequestSchema = z.object({ method: z.literal(SCREENSHOT_REQUEST), params: z.object({}).passthrough().optional() });
+
+export const ScreenshotResultSchema = z.object({ data: z.string(), mimeType: z.string(), url: z.string(), title: z.string() });
+export type ScreenshotResult = z.infer<typeof ScreenshotResultSchema>;

@@ -1,0 +1,123 @@
+/**
+ * The one message protocol between the extension host and the browser panel's webview, defined
+ * once as schemas with the types inferred from them. The host validates everything the webview
+ * sends with `parsePanelMessage` (the webview is a separate, less trusted context); the webview
+ * imports only the types (so zod stays out of its bundle) and `isMarker` from panelRows.
+ */
+import { z } from 'zod';
+import { BrowserStateParamsSchema, ConsoleEntrySchema, NetworkEntrySchema, TabInfoSchema } from './childMessages';
+
+/** The bridge's state, as the supervisor keeps it and the panel shows it. */
+export const BridgeStateSchema = z.enum(['idle', 'starting', 'ready', 'restarting', 'failed', 'disposed']);
+export type BridgeState = z.infer<typeof BridgeStateSchema>;
+
+/** Which way a call came in: a language-model tool, the MCP server, or the panel itself. */
+export const DoorSchema = z.enum(['tool', 'mcp', 'panel']);
+export type Door = z.infer<typeof DoorSchema>;
+
+export const CallOutcomeSchema = z.enum(['ok', 'error', 'cancelled']);
+export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
+
+export const PanelStateSchema = z.object({
+  bridge: BridgeStateSchema,
+  /** Why: a failure's message, or what happened last. */
+  detail: z.string().optional(),
+  browser: z.string(),
+  browserState: BrowserStateParamsSchema.shape.state.optional(),
+  tabs: z.array(TabInfoSchema),
+  paused: z.boolean(),
+  /** Set when frames come from screenshots after changes instead of a stream. */
+  frameSource: z.enum(['screencast', 'screenshot']).optional(),
+});
+export type PanelState = z.infer<typeof PanelStateSchema>;
+
+/** A console message as the panel lists it (what the child saw, numbered by the store). */
+export const ConsoleRowSchema = ConsoleEntrySchema.omit({ pageId: true }).extend({ seq: z.number() });
+export type ConsoleRow = z.infer<typeof ConsoleRowSchema>;
+
+/** A request as the panel lists it; updated in place when it finishes. */
+export const NetworkRowSchema = NetworkEntrySchema.omit({ pageId: true }).extend({ seq: z.number() });
+export type NetworkRow = z.infer<typeof NetworkRowSchema>;
+
+export const ActivityRowSchema = z.object({
+  seq: z.number(),
+  id: z.number(),
+  /** What the call does, with its key argument ("Opening http://…"). */
+  title: z.string(),
+  tool: z.string(),
+  door: DoorSchema,
+  startedAt: z.number(),
+  durationMs: z.number().optional(),
+  outcome: CallOutcomeSchema.optional(),
+  error: z.string().optional(),
+  /** A small JPEG of the image the result held, as a data: URL. */
+  thumbnail: z.string().optional(),
+});
+export type ActivityRow = z.infer<typeof ActivityRowSchema>;
+
+/** A line between the entries of two browsers, after a restart. */
+export const MarkerRowSchema = z.object({ seq: z.number(), marker: z.string(), time: z.number() });
+export type MarkerRow = z.infer<typeof MarkerRowSchema>;
+
+export const PanelLayoutSchema = z.object({
+  /** The panel's width in CSS pixels. */
+  width: z.number(),
+  /** Controls in the toolbar and the visible filter row that are cut off or stick out of the panel. */
+  cutControls: z.array(z.string()),
+  /** Width of the visible filter box, in CSS pixels. */
+  filterWidth: z.number(),
+  /** The console level toggles sit on one line (none wraps alone). */
+  levelsOnOneLine: z.boolean(),
+  /** Empty space beside or above the drawn frame in its box, in CSS pixels (0 when it fills it). */
+  frameBands: z.number(),
+});
+export type PanelLayout = z.infer<typeof PanelLayoutSchema>;
+
+/** What the webview reports of its own DOM when asked (`describe`): what a person would see. */
+export const PanelReportSchema = z.object({
+  frameDrawn: z.boolean(),
+  frameSize: z.object({ width: z.number(), height: z.number() }).optional(),
+  consoleTexts: z.array(z.string()),
+  networkUrls: z.array(z.string()),
+  activityTitles: z.array(z.string()),
+  header: z.string(),
+  layout: PanelLayoutSchema,
+});
+export type PanelReport = z.infer<typeof PanelReportSchema>;
+
+const rows = <T extends z.ZodTypeAny>(row: T) => z.array(z.union([row, MarkerRowSchema]));
+
+export const HostToPanelSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('snapshot'), state: PanelStateSchema, console: rows(ConsoleRowSchema), network: rows(NetworkRowSchema), activity: rows(ActivityRowSchema) }),
+  z.object({ type: z.literal('state'), state: PanelStateSchema }),
+  z.object({ type: z.literal('console'), rows: rows(ConsoleRowSchema), dropBefore: z.number() }),
+  z.object({ type: z.literal('network'), rows: rows(NetworkRowSchema), dropBefore: z.number() }),
+  z.object({ type: z.literal('activity'), rows: rows(ActivityRowSchema), dropBefore: z.number() }),
+  z.object({ type: z.literal('frame'), seq: z.number(), data: z.string(), width: z.number(), height: z.number(), producedAt: z.number() }),
+  /** A request: the webview answers with a `report` of the same id. */
+  z.object({ type: z.literal('describe'), id: z.number() }),
+]);
+export type HostToPanel = z.infer<typeof HostToPanelSchema>;
+export type FrameMessage = Extract<HostToPanel, { type: 'frame' }>;
+
+/** The toolbar's commands. */
+export const PanelCommandSchema = z.enum(['restart', 'start', 'togglePause', 'saveScreenshot']);
+export type PanelCommand = z.infer<typeof PanelCommandSchema>;
+
+const size = z.number().min(0);
+
+export const PanelToHostSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('frameDrawn'), seq: z.number() }),
+  z.object({ type: z.literal('resize'), width: size, height: size, devicePixelRatio: size }),
+  z.object({ type: z.literal('command'), command: PanelCommandSchema }),
+  /** The answer to the `describe` request with the same id. */
+  z.object({ type: z.literal('report'), id: z.number(), report: PanelReportSchema }),
+]);
+export type PanelToHost = z.infer<typeof PanelToHostSchema>;
+
+/** Accepts only well-formed messages from the webview; anything else is dropped. */
+export function parsePanelMessage(value: unknown): PanelToHost | undefined {
+  const parsed = PanelToHostSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
