@@ -11,10 +11,10 @@ import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ALL_CAPABILITIES } from '../../src/core/capabilities';
-import { EndpointAddress, McpEndpoint } from '../../src/core/mcpEndpoint';
-import { listDescendants } from '../../src/core/processTree';
-import { LiveViewStore } from '../../src/core/liveViewStore';
+import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
+import { EndpointAddress, McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
+import { listDescendants } from '../../src/core/childProcess/processTree';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, processesMentioning, refOf, textOf, waitFor } from '../support/realBridge';
 
@@ -170,7 +170,11 @@ export async function killLoop(fixture: FixtureServer, rounds: number): Promise<
 export interface SoakFigures {
   calls: number;
   failures: number;
-  /** RSS growth from call 100 to the last, in percent: this process (the extension host's part) and the child. */
+  /**
+   * RSS growth from call 100 to the last, in percent: this process (the extension host's part) and
+   * the child. RSS swings by tens of MB with the frames streaming through, so each end is the median
+   * of three samples a hundred calls apart (calls 100-300 against the last three).
+   */
   hostRssGrowthPct: number;
   childRssGrowthPct: number;
   orphans: number;
@@ -200,7 +204,6 @@ export async function soak(fixture: FixtureServer, calls: number): Promise<SoakF
     client = await connectClient(address, 'soak');
     const viaMcp = async (name: string, args: Record<string, unknown>) => (await client!.callTool({ name, arguments: args })) as CallToolResult;
     const viaTool = (name: string, args: Record<string, unknown>) => bridge.supervisor.callTool(name, args);
-    let baseline: { host: number; child: number } | undefined;
     let lastSnapshot = '';
     const steps: [string, () => Record<string, unknown>][] = [
       ['browser_navigate', () => ({ url: `${fixture.url}/` })],
@@ -225,14 +228,13 @@ export async function soak(fixture: FixtureServer, calls: number): Promise<SoakF
         const memory = process.memoryUsage();
         const child = rssOf(bridge.supervisor.status.pid!);
         figures.samples.push({ calls: figures.calls, hostRssMB: mb(memory.rss), hostHeapMB: mb(memory.heapUsed), childRssMB: mb(child) });
-        if (figures.calls === Math.min(100, calls)) baseline = { host: memory.rss, child };
       }
     }
-    settle();
-    if (baseline) {
-      figures.hostRssGrowthPct = round1(((process.memoryUsage().rss - baseline.host) / baseline.host) * 100);
-      figures.childRssGrowthPct = round1(((rssOf(bridge.supervisor.status.pid!) - baseline.child) / baseline.child) * 100);
-    }
+    const first = figures.samples.slice(0, 3);
+    const last = figures.samples.slice(-3);
+    const growth = (pick: (sample: SoakFigures['samples'][number]) => number) => round1((median(last.map(pick)) / median(first.map(pick)) - 1) * 100);
+    figures.hostRssGrowthPct = growth(sample => sample.hostRssMB);
+    figures.childRssGrowthPct = growth(sample => sample.childRssMB);
   } finally {
     await client?.close().catch(() => undefined);
     await endpoint.dispose();
@@ -243,6 +245,11 @@ export async function soak(fixture: FixtureServer, calls: number): Promise<SoakF
     figures.orphans = processesMentioning(scratch).length;
   }
   return figures;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function mb(bytes: number): number {
