@@ -3,14 +3,14 @@
  * Nothing is spawned here; the first tool call starts the browser server.
  */
 import * as vscode from 'vscode';
-import { ManifestTool } from './core/toolManifest';
+import { ManifestTool } from './core/tools/toolManifest';
 import { BridgeHost } from './vscode/bridgeHost';
 import { BrowserFailureNotifier } from './vscode/browserFailureNotifier';
 import { installBrowser } from './vscode/installBrowser';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { BridgeStatusBar } from './vscode/statusBar';
-import { DEFAULT_ENDPOINT_LIMITS, McpEndpoint } from './core/mcpEndpoint';
-import { LiveViewStore } from './core/liveViewStore';
+import { DEFAULT_ENDPOINT_LIMITS, McpEndpoint } from './core/mcpDoor/mcpEndpoint';
+import { LiveViewStore } from './core/liveView/liveViewStore';
 import { BrowserPanelHub, PANEL_VIEW_ID } from './vscode/browserPanel';
 import { saveScreenshot } from './vscode/saveScreenshot';
 import { restartBrowser, startBrowser } from './vscode/browserCommands';

@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ALL_CAPABILITIES, CapabilityId } from '../core/capabilities';
-import { buildChildConfig, childSpawnSpec } from '../core/childConfig';
-import { startChild } from '../core/childProcess';
-import { buildManifest, capabilityOfTools, ManifestTool } from '../core/toolManifest';
-import { DEFAULT_SETTINGS } from '../core/settings';
+import { ALL_CAPABILITIES, CapabilityId } from '../core/settings/capabilities';
+import { buildChildConfig, childSpawnSpec } from '../core/childProcess/childConfig';
+import { startChild } from '../core/childProcess/childProcess';
+import { buildManifest, capabilityOfTools, ManifestTool } from '../core/tools/toolManifest';
+import { DEFAULT_SETTINGS } from '../core/settings/settings';
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /** Lists the tools of a real child started with the given capability groups (no browser is launched). */

@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { diffManifests, ManifestTool } from '../core/toolManifest';
+import { diffManifests, ManifestTool } from '../core/tools/toolManifest';
 import { collectToolManifest } from './collectToolManifest';
 
 async function main(): Promise<void> {

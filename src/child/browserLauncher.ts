@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import type { Browser, BrowserContext, BrowserType, LaunchOptions } from 'playwright';
-import { describeLaunchFailure } from '../core/browserDiscovery';
-import { ChildConfig } from '../core/childConfig';
+import { describeLaunchFailure } from '../core/settings/browserDiscovery';
+import { ChildConfig } from '../core/childProcess/childConfig';
 
 /** The part of the `playwright` module the launcher needs (the one @playwright/mcp itself loads). */
 export interface PlaywrightModule {

@@ -4,7 +4,7 @@
  */
 import * as path from 'path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CHILD_CONFIG_ENV, ChildConfig } from '../core/childConfig';
+import { CHILD_CONFIG_ENV, ChildConfig } from '../core/childProcess/childConfig';
 import { PlaywrightModule } from './browserLauncher';
 import { CreateConnection, SessionProxy } from './sessionProxy';
 

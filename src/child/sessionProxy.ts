@@ -10,7 +10,7 @@ import {
   ListToolsRequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ChildConfig } from '../core/childConfig';
+import { ChildConfig } from '../core/childProcess/childConfig';
 import {
   BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, LiveViewNotificationSchema, LiveViewParams, OBSERVATION_NOTIFICATION,
   ObservationEvent, ScreenshotRequestSchema, ScreenshotResult,
@@ -18,7 +18,7 @@ import {
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver } from './browserObserver';
 import { OutputBudget } from './outputBudget';
-import { namedFileWritten, publishTool, resolveWrittenFile } from '../core/fileTools';
+import { namedFileWritten, publishTool, resolveWrittenFile } from '../core/tools/fileTools';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{

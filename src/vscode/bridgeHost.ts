@@ -2,11 +2,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
-import { buildChildConfig, childSpawnSpec } from '../core/childConfig';
-import { ChildFactory, childFactoryFor } from '../core/childProcess';
-import { BrowserLaunchPlan } from '../core/browserDiscovery';
-import { BridgeSettings, BrowserName, readSettings, SETTINGS_SECTION, USER_ONLY_SETTINGS } from '../core/settings';
-import { Supervisor } from '../core/supervisor';
+import { buildChildConfig, childSpawnSpec } from '../core/childProcess/childConfig';
+import { ChildFactory, childFactoryFor } from '../core/childProcess/childProcess';
+import { BrowserLaunchPlan } from '../core/settings/browserDiscovery';
+import { BridgeSettings, BrowserName, readSettings, SETTINGS_SECTION, USER_ONLY_SETTINGS } from '../core/settings/settings';
+import { Supervisor } from '../core/supervision/supervisor';
 
 type VSCode = typeof vscodeTypes;
 

@@ -1,5 +1,5 @@
 import type * as vscodeTypes from 'vscode';
-import { Supervisor } from '../core/supervisor';
+import { Supervisor } from '../core/supervision/supervisor';
 import { BridgeHost } from './bridgeHost';
 
 type VSCode = typeof vscodeTypes;

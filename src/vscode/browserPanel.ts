@@ -1,10 +1,10 @@
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import type * as vscodeTypes from 'vscode';
-import { FrameGate } from '../core/frameGate';
-import { LiveViewStore } from '../core/liveViewStore';
+import { FrameGate } from '../core/liveView/frameGate';
+import { LiveViewStore } from '../core/liveView/liveViewStore';
 import { LiveViewParams } from '../protocol/childMessages';
-import { Supervisor } from '../core/supervisor';
+import { Supervisor } from '../core/supervision/supervisor';
 import { FrameMessage, HostToPanel, PanelReport, parsePanelMessage } from '../protocol/panelMessages';
 
 type VSCode = typeof vscodeTypes;

@@ -1,10 +1,10 @@
 import { spawn } from 'child_process';
 import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
-import { BROWSER_LABELS } from '../core/browserDiscovery';
-import { killTree } from '../core/processTree';
-import { stripAnsi } from '../core/ansi';
-import { BrowserName, BROWSERS } from '../core/settings';
+import { BROWSER_LABELS } from '../core/settings/browserDiscovery';
+import { killTree } from '../core/childProcess/processTree';
+import { stripAnsi } from '../core/results/ansi';
+import { BrowserName, BROWSERS } from '../core/settings/settings';
 
 type VSCode = typeof vscodeTypes;
 

@@ -1,9 +1,9 @@
 import type * as vscodeTypes from 'vscode';
-import { ShownCodeFiles } from '../core/codeFromFile';
-import { presentInvocation } from '../core/invocationMessages';
-import { convertToolResult } from '../core/resultConversion';
-import { CancelledError, Supervisor } from '../core/supervisor';
-import { capabilityHint, ManifestTool } from '../core/toolManifest';
+import { ShownCodeFiles } from '../core/tools/codeFromFile';
+import { presentInvocation } from '../core/results/invocationMessages';
+import { convertToolResult } from '../core/results/resultConversion';
+import { CancelledError, Supervisor } from '../core/supervision/supervisor';
+import { capabilityHint, ManifestTool } from '../core/tools/toolManifest';
 
 /** Where files go and come from: the output folder, and the workspace folders relative code paths start in. */
 export interface FilePlaces {

@@ -1,6 +1,6 @@
 import type * as vscodeTypes from 'vscode';
-import { McpEndpoint, mcpDefinitionVersion } from '../core/mcpEndpoint';
-import { Exposure, readExposure, SETTINGS_SECTION } from '../core/settings';
+import { McpEndpoint, mcpDefinitionVersion } from '../core/mcpDoor/mcpEndpoint';
+import { Exposure, readExposure, SETTINGS_SECTION } from '../core/settings/settings';
 
 type VSCode = typeof vscodeTypes;
 

@@ -1,7 +1,7 @@
 import * as fs from 'fs/promises';
 import type * as vscodeTypes from 'vscode';
-import { LiveViewStore } from '../core/liveViewStore';
-import { Supervisor } from '../core/supervisor';
+import { LiveViewStore } from '../core/liveView/liveViewStore';
+import { Supervisor } from '../core/supervision/supervisor';
 
 type VSCode = typeof vscodeTypes;
 

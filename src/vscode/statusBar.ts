@@ -1,6 +1,6 @@
 import type * as vscodeTypes from 'vscode';
 import { BrowserStateParams } from '../protocol/childMessages';
-import { BridgeStatus } from '../core/supervisor';
+import { BridgeStatus } from '../core/supervision/supervisor';
 
 type VSCode = typeof vscodeTypes;
 

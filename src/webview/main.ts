@@ -1,6 +1,6 @@
 /**
  * The browser panel's webview: live frames of the page chat drives, its tabs, console, network
- * and tool activity. Talks to the extension only through the messages in shared/panelProtocol.
+ * and tool activity. Talks to the extension only through the messages in protocol/panelMessages.
  */
 import type {
   ActivityRow, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelCommand, PanelLayout, PanelReport, PanelState, PanelToHost,

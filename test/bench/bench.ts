@@ -12,11 +12,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpEndpoint } from '../../src/core/mcpEndpoint';
-import { FrameGate } from '../../src/core/frameGate';
-import { LiveViewStore } from '../../src/core/liveViewStore';
+import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
+import { FrameGate } from '../../src/core/liveView/frameGate';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import type { FrameMessage } from '../../src/protocol/panelMessages';
-import { listDescendants } from '../../src/core/processTree';
+import { listDescendants } from '../../src/core/childProcess/processTree';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf } from '../support/realBridge';
 

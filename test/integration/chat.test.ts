@@ -13,7 +13,7 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 import { DECLINE_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
 import type { RecordedRequest } from '../chatHelper/extension';
 import { Api, EXTENSION_ID, screenshotWorkbench, waitFor } from './helpers';
-import { listDescendants } from '../../src/core/processTree';
+import { listDescendants } from '../../src/core/childProcess/processTree';
 import type { PanelReport } from '../../src/protocol/panelMessages';
 
 const MODEL = { vendor: 'pwb-scripted', id: 'scripted' };

@@ -2,8 +2,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { listDescendants } from '../../src/core/processTree';
-export { isAlive } from '../../src/core/processTree';
+import { listDescendants } from '../../src/core/childProcess/processTree';
+export { isAlive } from '../../src/core/childProcess/processTree';
 export { refOf, waitFor } from '../support/realBridge';
 import type { PanelReport } from '../../src/protocol/panelMessages';
 

@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { listDescendants } from '../../src/core/processTree';
+import { listDescendants } from '../../src/core/childProcess/processTree';
 import { Api, bridgeChildren, EXTENSION_ID, isAlive, invoke, waitFor } from './helpers';
 
 describe('Playwright Bridge shutdown', function () {

@@ -1,10 +1,10 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { isAlive, listDescendants } from '../../src/core/processTree';
-import { convertToolResult } from '../../src/core/resultConversion';
-import { imageSize } from '../../src/core/imageDownscale';
-import { diffManifests } from '../../src/core/toolManifest';
+import { isAlive, listDescendants } from '../../src/core/childProcess/processTree';
+import { convertToolResult } from '../../src/core/results/resultConversion';
+import { imageSize } from '../../src/core/results/imageDownscale';
+import { diffManifests } from '../../src/core/tools/toolManifest';
 import { collectToolManifest } from '../../src/build/collectToolManifest';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { CHILD_SCRIPT, makeRealBridge, processesMentioning, RealBridge, refOf, REPO_ROOT, textOf, waitFor } from '../support/realBridge';

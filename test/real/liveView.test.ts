@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { LiveViewStore } from '../../src/core/liveViewStore';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { ObservationEvent, FrameEvent, NetworkEntry, ConsoleEntry, TabInfo } from '../../src/protocol/childMessages';
 import { ActivityRow } from '../../src/protocol/panelMessages';
 import { isMarker } from '../../src/protocol/panelRows';

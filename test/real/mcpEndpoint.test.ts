@@ -3,7 +3,7 @@ import * as http from 'http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { EndpointAddress, McpEndpoint } from '../../src/core/mcpEndpoint';
+import { EndpointAddress, McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
 

@@ -2,11 +2,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { childFactoryFor } from '../../src/core/childProcess';
-import { isAlive } from '../../src/core/processTree';
-import { buildChildConfig, childSpawnSpec, ChildConfig } from '../../src/core/childConfig';
-import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings';
-import { Supervisor } from '../../src/core/supervisor';
+import { childFactoryFor } from '../../src/core/childProcess/childProcess';
+import { isAlive } from '../../src/core/childProcess/processTree';
+import { buildChildConfig, childSpawnSpec, ChildConfig } from '../../src/core/childProcess/childConfig';
+import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settings';
+import { Supervisor } from '../../src/core/supervision/supervisor';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const CHILD_SCRIPT = path.join(REPO_ROOT, 'dist', 'child.js');

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { brandedCandidates, describeLaunchFailure, planBrowserLaunch } from '../../src/core/browserDiscovery';
+import { brandedCandidates, describeLaunchFailure, planBrowserLaunch } from '../../src/core/settings/browserDiscovery';
 
 describe('browser discovery', () => {
   it('uses Playwright channels for branded browsers', () => {

@@ -4,8 +4,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { OutputBudget, WRITTEN_RECORD } from '../../src/child/outputBudget';
-import { ShownCodeFiles } from '../../src/core/codeFromFile';
-import { namedFileWritten, publishTool, resolveWrittenFile } from '../../src/core/fileTools';
+import { ShownCodeFiles } from '../../src/core/tools/codeFromFile';
+import { namedFileWritten, publishTool, resolveWrittenFile } from '../../src/core/tools/fileTools';
 
 function scratch(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-files-'));

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { presentInvocation } from '../../src/core/invocationMessages';
+import { presentInvocation } from '../../src/core/results/invocationMessages';
 
 describe('invocation messages', () => {
   it('names the key argument of everyday tools', () => {

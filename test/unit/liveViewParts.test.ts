@@ -1,7 +1,7 @@
 import * as assert from 'assert';
-import { FrameGate } from '../../src/core/frameGate';
+import { FrameGate } from '../../src/core/liveView/frameGate';
 import { fitFrameSize, consoleLevelOf } from '../../src/child/observationShapes';
-import { RingBuffer } from '../../src/core/ringBuffer';
+import { RingBuffer } from '../../src/core/liveView/ringBuffer';
 import { parsePanelMessage } from '../../src/protocol/panelMessages';
 
 describe('ring buffer', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { mcpDefinitionVersion } from '../../src/core/mcpEndpoint';
+import { mcpDefinitionVersion } from '../../src/core/mcpDoor/mcpEndpoint';
 
 describe('MCP server definition version', () => {
   const address = { url: 'http://127.0.0.1:4000/mcp', port: 4000, token: 'a'.repeat(43) };

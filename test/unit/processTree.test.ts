@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { spawn } from 'child_process';
-import { identify, isAlive, isSameProcess, killTree } from '../../src/core/processTree';
+import { identify, isAlive, isSameProcess, killTree } from '../../src/core/childProcess/processTree';
 
 describe('process tree', function () {
   if (process.platform !== 'linux') return;

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { checkRequest, newBearerToken } from '../../src/core/requestGuard';
+import { checkRequest, newBearerToken } from '../../src/core/mcpDoor/requestGuard';
 
 describe('endpoint request guard', () => {
   const token = newBearerToken();

@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 import * as jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
-import { imageSize } from '../../src/core/imageDownscale';
-import { BridgePart, convertToolResult } from '../../src/core/resultConversion';
+import { imageSize } from '../../src/core/results/imageDownscale';
+import { BridgePart, convertToolResult } from '../../src/core/results/resultConversion';
 
 function png(width: number, height: number, paint: (x: number, y: number) => [number, number, number]): string {
   const image = new PNG({ width, height });

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
-import { buildChildConfig, childSpawnSpec, CHILD_CONFIG_ENV } from '../../src/core/childConfig';
-import { DEFAULT_SETTINGS, readSettings } from '../../src/core/settings';
+import { buildChildConfig, childSpawnSpec, CHILD_CONFIG_ENV } from '../../src/core/childProcess/childConfig';
+import { DEFAULT_SETTINGS, readSettings } from '../../src/core/settings/settings';
 
 function fromObject(values: Record<string, unknown>) {
   return readSettings(key => values[key]);

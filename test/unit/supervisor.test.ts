@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CallOptions, ChildConnection, ChildEvents, NotSentError, PageScreenshot } from '../../src/core/childProcess';
-import { Supervisor, BridgeState } from '../../src/core/supervisor';
+import { CallOptions, ChildConnection, ChildEvents, NotSentError, PageScreenshot } from '../../src/core/childProcess/childProcess';
+import { Supervisor, BridgeState } from '../../src/core/supervision/supervisor';
 import { BROWSER_LOST_META } from '../../src/protocol/childMessages';
 
 /**

@@ -2,8 +2,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ALL_CAPABILITIES } from '../../src/core/capabilities';
-import { buildManifest, capabilityHint, capabilityOfTools, diffManifests, isToolEnabled, ManifestTool, manifestEntry } from '../../src/core/toolManifest';
+import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
+import { buildManifest, capabilityHint, capabilityOfTools, diffManifests, isToolEnabled, ManifestTool, manifestEntry } from '../../src/core/tools/toolManifest';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const packageJson = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));

@@ -16,7 +16,7 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 import { REPO_ROOT } from '../support/realBridge';
 import { cacheRoot, ensureCodeServer } from './codeServerInstall';
 import { CodeServerSession, linkExtension } from './codeServerSession';
-import { systemChromiumCandidates } from '../../src/core/browserDiscovery';
+import { systemChromiumCandidates } from '../../src/core/settings/browserDiscovery';
 
 function findChromium(): string | undefined {
   return systemChromiumCandidates().find(p => fs.existsSync(p));

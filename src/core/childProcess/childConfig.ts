@@ -1,6 +1,6 @@
 import * as path from 'path';
-import { BrowserLaunchPlan, planBrowserLaunch } from './browserDiscovery';
-import { BridgeSettings } from './settings';
+import { BrowserLaunchPlan, planBrowserLaunch } from '../settings/browserDiscovery';
+import { BridgeSettings } from '../settings/settings';
 
 /** The environment variable through which the extension hands the child its configuration. */
 export const CHILD_CONFIG_ENV = 'PLAYWRIGHT_BRIDGE_CHILD_CONFIG';

@@ -7,8 +7,8 @@ import { CallToolResult, JSONRPCMessage, Tool, ToolListChangedNotificationSchema
 import {
   BrowserStateNotificationSchema, BrowserStateParams, LIVE_VIEW_NOTIFICATION, LiveViewParams, ObservationEvent, ObservationNotificationSchema,
   SCREENSHOT_REQUEST, ScreenshotResultSchema,
-} from '../protocol/childMessages';
-import { withDeadline } from './deadline';
+} from '../../protocol/childMessages';
+import { withDeadline } from '../supervision/deadline';
 import { identify, isSameProcess, killTree, KnownProcess, listDescendants } from './processTree';
 
 /** How to start a child: the program, its arguments and its whole environment. */

@@ -1,11 +1,11 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Emitter, Event } from './emitter';
-import { fitImage } from './imageDownscale';
-import { presentInvocation } from './invocationMessages';
-import { BrowserStateParams, ObservationEvent, TabInfo } from '../protocol/childMessages';
+import { Emitter, Event } from '../emitter';
+import { fitImage } from '../results/imageDownscale';
+import { presentInvocation } from '../results/invocationMessages';
+import { BrowserStateParams, ObservationEvent, TabInfo } from '../../protocol/childMessages';
 import { RingBuffer } from './ringBuffer';
-import { BridgeStatus, ToolCallRecord } from './supervisor';
-import { ActivityRow, ConsoleRow, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../protocol/panelMessages';
+import { BridgeStatus, ToolCallRecord } from '../supervision/supervisor';
+import { ActivityRow, ConsoleRow, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
 
 /** The supervisor's events the store listens to (the supervisor itself in the extension). */
 export interface LiveViewSource {

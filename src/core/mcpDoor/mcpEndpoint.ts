@@ -4,10 +4,10 @@ import { AddressInfo } from 'net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { Emitter, Event } from './emitter';
+import { Emitter, Event } from '../emitter';
 import { checkRequest, newBearerToken } from './requestGuard';
-import { sanitizeMcpResult } from './resultConversion';
-import { CancelledError, SupervisedCallOptions } from './supervisor';
+import { sanitizeMcpResult } from '../results/resultConversion';
+import { CancelledError, SupervisedCallOptions } from '../supervision/supervisor';
 
 /** What the endpoint forwards to: the supervisor every door shares. */
 export interface ToolBackend {

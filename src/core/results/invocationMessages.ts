@@ -3,8 +3,8 @@
  * tools that run code or touch files, a confirmation that shows exactly the code or the paths.
  */
 import * as path from 'path';
-import { CodeFile } from './codeFromFile';
-import { namedFileWritten, resolveWrittenFile } from './fileTools';
+import { CodeFile } from '../tools/codeFromFile';
+import { namedFileWritten, resolveWrittenFile } from '../tools/fileTools';
 export interface InvocationPresentation {
   invocationMessage: string;
   /** Markdown. Present only for calls that need the person's explicit yes. */

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
-import type { BrowserEngine } from '../protocol/childMessages';
-import { stripAnsi } from './ansi';
+import type { BrowserEngine } from '../../protocol/childMessages';
+import { stripAnsi } from '../results/ansi';
 import { BrowserChoice, BrowserName } from './settings';
 
 

@@ -1,10 +1,10 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { BROWSER_LOST_META, BrowserStateParams, LiveViewParams, ObservationEvent } from '../protocol/childMessages';
-import { BridgeState, CallOutcome, Door } from '../protocol/panelMessages';
-import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from './childProcess';
+import { BROWSER_LOST_META, BrowserStateParams, LiveViewParams, ObservationEvent } from '../../protocol/childMessages';
+import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
+import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from '../childProcess/childProcess';
 import { checkArguments } from './argumentCheck';
 import { withDeadline } from './deadline';
-import { Emitter } from './emitter';
+import { Emitter } from '../emitter';
 
 export type { BridgeState, Door };
 

@@ -1,6 +1,6 @@
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CapabilityId } from './capabilities';
-import { Exposure, SETTINGS_SECTION } from './settings';
+import { CapabilityId } from '../settings/capabilities';
+import { Exposure, SETTINGS_SECTION } from '../settings/settings';
 
 /** One entry of `contributes.languageModelTools`, as VS Code reads it. */
 export interface ManifestTool {
