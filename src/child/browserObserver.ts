@@ -69,6 +69,8 @@ export class BrowserObserver {
   /** URLs of recent page requests, to tell the browser's own requests (favicon) apart. */
   private readonly recentUrls = new Set<string>();
   private current: Page | undefined;
+  /** The pages in the order upstream lists its tabs (the order they opened). */
+  private readonly pages: Page[] = [];
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private streaming: { page: Page; key: string; stop(): Promise<void> } | undefined;
   private streamChange: Promise<void> = Promise.resolve();
@@ -85,13 +87,13 @@ export class BrowserObserver {
 
   constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
     this.screencastWorks = options.screencast;
-    context.on('page', page => this.attach(page, true));
-    for (const page of context.pages()) this.attach(page, false);
+    context.on('page', page => this.attach(page));
+    for (const page of context.pages()) this.attach(page);
   }
 
-  /** The tab the agent works in, as far as the tool results say (see noteToolResult). */
+  /** The tab the agent works in: upstream's current tab, followed by its rules (see noteToolCall). */
   get currentPage(): Page | undefined {
-    return this.current && !this.current.isClosed() ? this.current : this.context.pages().at(-1);
+    return this.current && !this.current.isClosed() ? this.current : this.pages.at(-1);
   }
 
   private pageId(page: Page): string {
@@ -103,10 +105,11 @@ export class BrowserObserver {
     return id;
   }
 
-  private attach(page: Page, becomesCurrent: boolean): void {
+  private attach(page: Page): void {
     const pageId = this.pageId(page);
-    // Upstream makes a new tab the current one; ours follows it.
-    if (becomesCurrent || !this.current) this.current = page;
+    this.pages.push(page);
+    // Upstream's rule: a page opened on its own (a popup) becomes current only when none is.
+    if (!this.current) this.current = page;
     page.on('console', message => {
       if (!this.consoleBudget.allow()) return;
       const location = message.location();
@@ -156,7 +159,10 @@ export class BrowserObserver {
     });
     page.on('load', () => this.sendTabs());
     page.on('close', () => {
-      if (this.current === page) this.current = this.context.pages().at(-1);
+      // Upstream's rule: the tab that takes the closed one's place becomes current (else the last).
+      const index = this.pages.indexOf(page);
+      if (index >= 0) this.pages.splice(index, 1);
+      if (this.current === page) this.current = this.pages[Math.min(index, this.pages.length - 1)];
       this.sendTabs();
       this.restartStream();
     });
@@ -208,13 +214,12 @@ export class BrowserObserver {
   }
 
   /**
-   * Learns the current tab from a tool result (upstream lists tabs and marks the current one when
-   * there are several) so the live view follows the agent.
+   * Follows upstream's current tab through a call that chose one (browser_tabs new or select), so
+   * the live view shows the tab the agent works in.
    */
-  noteToolResult(text: string): void {
-    const match = /^- (\d+): \(current\)/m.exec(text);
-    const pages = this.context.pages();
-    const next = match ? pages[Number(match[1])] : pages.length === 1 ? pages[0] : undefined;
+  noteToolCall(name: string, args: Record<string, unknown> | undefined): void {
+    if (name !== 'browser_tabs') return;
+    const next = args?.action === 'new' ? this.pages.at(-1) : args?.action === 'select' && typeof args.index === 'number' ? this.pages[args.index] : undefined;
     if (next && next !== this.current) {
       this.current = next;
       this.sendTabs();

@@ -125,7 +125,7 @@ export class SessionProxy {
 
     const observer = session.observer;
     if (observer && !result.isError) {
-      observer.noteToolResult((result.content ?? []).map(part => (part.type === 'text' ? part.text : '')).join('\n'));
+      observer.noteToolCall(params.name, params.arguments);
       if (!session.readOnlyTools.has(params.name)) await observer.afterStateChange();
     }
     this.outputBudget.afterCall();

@@ -4,7 +4,7 @@ import { ObservationEvent, FrameEvent, NetworkEntry, ConsoleEntry, TabInfo } fro
 import { ActivityRow } from '../../src/protocol/panelMessages';
 import { isMarker } from '../../src/protocol/panelRows';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, RealBridge, waitFor } from '../support/realBridge';
+import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
 
 function collect(bridge: RealBridge) {
   const events: ObservationEvent[] = [];
@@ -67,6 +67,29 @@ describe('live view on a real child and Chromium', function () {
       const stoppedAt = seen.frames().length;
       await new Promise(resolve => setTimeout(resolve, 1000));
       assert.ok(seen.frames().length - stoppedAt <= 1, `no frames while no panel is visible (got ${seen.frames().length - stoppedAt})`);
+    } finally {
+      await bridge.dispose();
+    }
+  });
+
+  it('follows the tab the agent works in by upstream\'s rules: new and select move it, a popup does not, closing moves it to the next', async () => {
+    const bridge = makeRealBridge();
+    try {
+      const seen = collect(bridge);
+      const current = () => seen.tabs().find(t => t.current)?.url ?? '';
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+      await bridge.supervisor.callTool('browser_tabs', { action: 'new', url: `${fixture.url}/second` });
+      await waitFor(() => current().endsWith('/second'), 5000, 'the new tab to be current');
+      await bridge.supervisor.callTool('browser_tabs', { action: 'select', index: 0 });
+      await waitFor(() => current() === `${fixture.url}/`, 5000, () => `the selected first tab to be current: ${JSON.stringify(seen.tabs())}`);
+      await bridge.supervisor.callTool('browser_evaluate', { function: `() => { window.open('${fixture.url}/count'); }` });
+      await waitFor(() => seen.tabs().length === 3, 5000, 'the popup to open');
+      assert.strictEqual(current(), `${fixture.url}/`, 'a popup does not take the view (upstream keeps its current tab)');
+      const listed = await bridge.supervisor.callTool('browser_tabs', { action: 'list' });
+      assert.match(textOf(listed), /- 0: \(current\)/, 'upstream agrees');
+      await bridge.supervisor.callTool('browser_tabs', { action: 'close', index: 0 });
+      await waitFor(() => current().endsWith('/second'), 5000, () => `the tab that took the closed one's place to be current: ${JSON.stringify(seen.tabs())}`);
+      assert.match(textOf(await bridge.supervisor.callTool('browser_tabs', { action: 'list' })), /- 0: \(current\) \[Second Page\]/, 'upstream agrees');
     } finally {
       await bridge.dispose();
     }
