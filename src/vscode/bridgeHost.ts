@@ -34,10 +34,14 @@ export class BridgeHost implements vscodeTypes.Disposable {
   ) {
     this.settings = this.readSettings();
     this.childSettings = this.settings;
+    // The activity list names calls as chat does: by the manifest's display names.
+    const manifest: { name: string; displayName: string }[] = context.extension.packageJSON.contributes?.languageModelTools ?? [];
+    const displayNames = new Map(manifest.map(tool => [tool.name, tool.displayName]));
     this.supervisor = new Supervisor({
       factory: this.createFactory(this.settings),
       log: line => this.log.info(line),
       callTimeoutMs: () => this.settings.callTimeoutSeconds * 1000,
+      displayName: tool => displayNames.get(tool),
     });
     this.disposables.push(vscode.workspace.onDidChangeConfiguration(event => {
       if (event.affectsConfiguration(SETTINGS_SECTION)) void this.onSettingsChanged();

@@ -1,4 +1,5 @@
 import type * as vscodeTypes from 'vscode';
+import { resultText } from '../core/results/resultConversion';
 import { Supervisor } from '../core/supervision/supervisor';
 import { BridgeHost } from './bridgeHost';
 
@@ -21,7 +22,7 @@ export async function startBrowser(vscode: VSCode, supervisor: Supervisor): Prom
   let failure: string | undefined;
   try {
     const result = await supervisor.callTool('browser_navigate', { url: 'about:blank' }, { door: 'panel' });
-    if (result.isError) failure = result.content.map(c => (c.type === 'text' ? c.text : '')).join(' ');
+    if (result.isError) failure = resultText(result);
   } catch (error) {
     failure = (error as Error).message;
   }

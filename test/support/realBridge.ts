@@ -1,3 +1,4 @@
+import { resultText } from '../../src/core/results/resultConversion';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -83,7 +84,7 @@ export function processesMentioning(marker: string): number[] {
 }
 
 export function textOf(result: CallToolResult): string {
-  return (result.content ?? []).filter(part => part.type === 'text').map(part => (part as { text: string }).text).join('\n');
+  return resultText(result);
 }
 
 /** Polls until `condition` holds; `what` (or what it returns, at the time) names it in the timeout error. */

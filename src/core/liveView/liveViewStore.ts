@@ -1,7 +1,4 @@
-import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '../emitter';
-import { fitImage } from '../results/imageDownscale';
-import { presentInvocation } from '../results/invocationMessages';
 import { BrowserStateParams, ObservationEvent, TabInfo } from '../../protocol/childMessages';
 import { RingBuffer } from './ringBuffer';
 import { BridgeStatus, ToolCallRecord } from '../supervision/supervisor';
@@ -21,8 +18,6 @@ export interface LiveViewLimits {
   network: number;
   activity: number;
 }
-
-const THUMBNAIL_LIMITS = { maxSide: 160, maxBytes: 40_000 };
 
 /**
  * What the panel shows, kept in the extension host so a panel can close and reopen without losing
@@ -177,7 +172,7 @@ export class LiveViewStore {
       const row = this.activity.push({
         id: record.id,
         tool: record.name,
-        title: presentInvocation(record.name, record.name, record.args).invocationMessage,
+        title: record.title,
         door: record.door,
         startedAt: record.startedAt,
       });
@@ -190,8 +185,8 @@ export class LiveViewStore {
       ...(current as ActivityRow),
       durationMs: record.durationMs,
       outcome: record.outcome,
-      error: record.outcome === 'error' ? errorText(record) : undefined,
-      thumbnail: thumbnailOf(record.result),
+      error: record.outcome === 'error' ? record.error ?? 'failed' : undefined,
+      thumbnail: record.thumbnail,
     }));
     if (row) this.messages.fire({ type: 'activity', rows: [row], dropBefore: this.activity.firstSeq });
   }
@@ -202,17 +197,4 @@ export class LiveViewStore {
     this.frames.dispose();
     this.pausedEmitter.dispose();
   }
-}
-
-function errorText(record: ToolCallRecord): string {
-  if (record.errorMessage) return record.errorMessage;
-  const text = (record.result?.content ?? []).find(part => part.type === 'text');
-  return text && text.type === 'text' ? text.text.replace(/^#+\s*Error\s*/, '').split('\n')[0].slice(0, 300) : 'failed';
-}
-
-function thumbnailOf(result: CallToolResult | undefined): string | undefined {
-  const image = (result?.content ?? []).find(part => part.type === 'image');
-  if (!image || image.type !== 'image') return undefined;
-  const fitted = fitImage(Buffer.from(image.data, 'base64'), image.mimeType, THUMBNAIL_LIMITS);
-  return `data:${fitted.mimeType};base64,${Buffer.from(fitted.data).toString('base64')}`;
 }

@@ -6,7 +6,6 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '../emitter';
 import { checkRequest, newBearerToken } from './requestGuard';
-import { sanitizeMcpResult } from '../results/resultConversion';
 import { CancelledError, SupervisedCallOptions } from '../supervision/supervisor';
 
 /** What the endpoint forwards to: the supervisor every door shares. */
@@ -221,7 +220,8 @@ export class McpEndpoint {
           onProgress: progressToken === undefined ? undefined : progress =>
             void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
         });
-        return sanitizeMcpResult(result);
+        // Already finished by the supervisor (colours stripped, images fitted): handed on as it is.
+        return result;
       } catch (error) {
         if (error instanceof CancelledError) throw error;
         return { isError: true, content: [{ type: 'text', text: (error as Error).message }] };

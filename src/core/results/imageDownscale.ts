@@ -31,11 +31,25 @@ interface Bitmap {
  * size until it fits. Images already within the limits are returned untouched.
  */
 export function fitImage(data: Uint8Array, mimeType: string, limits: ImageLimits = MODEL_IMAGE_LIMITS): FittedImage {
+  return fitImageToEach(data, mimeType, [limits])[0];
+}
+
+/**
+ * The same image fitted to several limits (the model's and the activity thumbnail's) from at most
+ * one decode of its pixels.
+ */
+export function fitImageToEach(data: Uint8Array, mimeType: string, limitsList: ImageLimits[]): FittedImage[] {
   const size = imageSize(data, mimeType);
+  let bitmap: Bitmap | null | undefined;
+  const decoded = () => (bitmap === undefined ? (bitmap = decode(data, mimeType) ?? null) : bitmap);
+  return limitsList.map(limits => fitOne(data, mimeType, size, decoded, limits));
+}
+
+function fitOne(data: Uint8Array, mimeType: string, size: { width: number; height: number } | undefined, decoded: () => Bitmap | null, limits: ImageLimits): FittedImage {
   if (size && size.width <= limits.maxSide && size.height <= limits.maxSide && data.length <= limits.maxBytes) {
     return { data, mimeType, ...size };
   }
-  const bitmap = decode(data, mimeType);
+  const bitmap = decoded();
   if (!bitmap) {
     if (data.length <= limits.maxBytes && size && Math.max(size.width, size.height) <= limits.maxSide) return { data, mimeType, ...size };
     return { data, mimeType, ...size, note: `The ${mimeType} image could not be resized here and may exceed what the model accepts.` };

@@ -1,6 +1,6 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { stripAnsi } from './ansi';
-import { fitImage, ImageLimits, MODEL_IMAGE_LIMITS } from './imageDownscale';
+import { fitImage, fitImageToEach, ImageLimits, MODEL_IMAGE_LIMITS } from './imageDownscale';
 
 /** A tool result part, free of `vscode`: the glue turns these into language-model parts. */
 export type BridgePart =
@@ -38,7 +38,7 @@ export function convertToolResult(toolName: string, result: CallToolResult, limi
   }
   if (result.isError) {
     const firstText = parts.findIndex(part => part.kind === 'text');
-    const detail = firstText >= 0 ? (parts[firstText] as { text: string }).text.replace(/^#+\s*Error\s*\n/, '') : 'no reason was given';
+    const detail = firstText >= 0 ? withoutErrorHeading((parts[firstText] as { text: string }).text) : 'no reason was given';
     const headline = `The tool ${toolName} failed: ${detail}`;
     if (firstText >= 0) parts[firstText] = { kind: 'text', text: headline };
     else parts.unshift({ kind: 'text', text: headline });
@@ -47,22 +47,53 @@ export function convertToolResult(toolName: string, result: CallToolResult, limi
   return parts;
 }
 
+/** A finished call's result, made once for every consumer: both doors and the activity list. */
+export interface FinishedResult {
+  /** Text without terminal colours, images fitted to model limits (with a note when changed), the rest as it came. */
+  result: CallToolResult;
+  /** A small JPEG or PNG of the first image, as a data: URL, for the activity list. */
+  thumbnail?: string;
+  /** For a failed call: its reason in one line, for the activity list. */
+  errorLine?: string;
+}
+
+const THUMBNAIL_LIMITS: ImageLimits = { maxSide: 160, maxBytes: 40_000 };
+
 /**
- * The same care for the MCP door, which hands results on as MCP: text without terminal colours,
- * images fitted to model limits (with a note when changed), everything else as it came.
+ * Finishes a result once on its way back: terminal colours stripped, each image decoded at most
+ * once and fitted both to model limits and to a thumbnail, the error's reason taken out.
  */
-export function sanitizeMcpResult(result: CallToolResult, limits: ImageLimits = MODEL_IMAGE_LIMITS): CallToolResult {
+export function finishResult(result: CallToolResult, limits: ImageLimits = MODEL_IMAGE_LIMITS): FinishedResult {
   const content: CallToolResult['content'] = [];
+  let thumbnail: string | undefined;
   for (const item of result.content ?? []) {
     if (item.type === 'text') content.push({ ...item, text: stripAnsi(item.text) });
     else if (item.type === 'image') {
-      const fitted = fitImageContent(item, limits);
-      // Within limits the image comes back untouched: pass the original text on, no re-encoding.
-      content.push(fitted.changed ? { ...item, data: Buffer.from(fitted.data).toString('base64'), mimeType: fitted.mimeType } : item);
-      if (fitted.note) content.push({ type: 'text', text: fitted.note });
+      const original = Buffer.from(item.data, 'base64');
+      const [model, small] = fitImageToEach(original, item.mimeType, thumbnail === undefined ? [limits, THUMBNAIL_LIMITS] : [limits]);
+      // Within limits the image goes on untouched: the original text, no re-encoding.
+      content.push(model.data !== original ? { ...item, data: Buffer.from(model.data).toString('base64'), mimeType: model.mimeType } : item);
+      if (model.note) content.push({ type: 'text', text: model.note });
+      if (small) thumbnail = `data:${small.mimeType};base64,${Buffer.from(small.data).toString('base64')}`;
     } else content.push(item);
   }
-  return { ...result, content };
+  const finished: CallToolResult = { ...result, content };
+  return { result: finished, thumbnail, errorLine: result.isError ? errorLineOf(finished) : undefined };
+}
+
+/** Every text part of a result, joined. */
+export function resultText(result: CallToolResult): string {
+  return (result.content ?? []).map(part => (part.type === 'text' ? part.text : '')).filter(Boolean).join('\n');
+}
+
+/** Upstream starts an error's text with a "### Error" heading: the reason is what follows. */
+function withoutErrorHeading(text: string): string {
+  return text.replace(/^#+\s*Error\s*\n?/, '');
+}
+
+function errorLineOf(result: CallToolResult): string {
+  const first = (result.content ?? []).find(part => part.type === 'text');
+  return first && first.type === 'text' ? withoutErrorHeading(first.text).split('\n')[0].slice(0, 300) : 'failed';
 }
 
 /** An MCP image item fitted to the limits, for both doors: `changed` is false when it was already within them. */

@@ -2,6 +2,8 @@ import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { BROWSER_LOST_META, BrowserStateParams, LiveViewParams, ObservationEvent } from '../../protocol/childMessages';
 import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
 import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from '../childProcess/childProcess';
+import { presentInvocation } from '../results/invocationMessages';
+import { finishResult } from '../results/resultConversion';
 import { checkArguments } from './argumentCheck';
 import { withDeadline } from './deadline';
 import { Emitter } from '../emitter';
@@ -27,19 +29,29 @@ export interface SupervisorOptions {
   /** How long one tool call may run. Read per call so a settings change applies at once. */
   callTimeoutMs: () => number;
   now?: () => number;
+  /** A tool's name for people ("Get cookie"), before the child's list is known; else its title there. */
+  displayName?: (tool: string) => string | undefined;
 }
 
-/** One tool call, as the activity list shows it. */
+/**
+ * One tool call, reported when it starts and again, finished, when it ends: the one record every
+ * consumer reads (the doors get `result`, the activity list the rest).
+ */
 export interface ToolCallRecord {
   id: number;
   name: string;
   args: Record<string, unknown> | undefined;
   door: Door;
+  /** What the call does, in the words chat shows ("Get cookie: sid"). */
+  title: string;
   startedAt: number;
   durationMs?: number;
   outcome?: CallOutcome;
+  /** Finished once: notes added, terminal colours stripped, images fitted to model limits. */
   result?: CallToolResult;
-  errorMessage?: string;
+  thumbnail?: string;
+  /** Why it failed, in one line. */
+  error?: string;
 }
 
 export interface SupervisedCallOptions {
@@ -113,16 +125,18 @@ export class Supervisor {
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions = {}): Promise<CallToolResult> {
-    const record: ToolCallRecord = { id: this.nextCallId++, name, args, door: options.door ?? 'tool', startedAt: Date.now() };
+    const displayName = this.options.displayName?.(name) ?? this.toolsByName.get(name)?.annotations?.title ?? name;
+    const record: ToolCallRecord = {
+      id: this.nextCallId++, name, args, door: options.door ?? 'tool', title: presentInvocation(name, displayName, args).invocationMessage, startedAt: Date.now(),
+    };
     this.callEmitter.fire({ ...record });
-    const finish = (outcome: ToolCallRecord['outcome'], result?: CallToolResult, errorMessage?: string) =>
-      this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome, result, errorMessage });
+    const end = (outcome: CallOutcome, finished: Partial<ToolCallRecord>) => this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome, ...finished });
     try {
-      const result = await this.forward(name, args, options);
-      finish(result.isError ? 'error' : 'ok', result);
+      const { result, thumbnail, errorLine } = finishResult(await this.forward(name, args, options));
+      end(result.isError ? 'error' : 'ok', { result, thumbnail, error: errorLine });
       return result;
     } catch (error) {
-      finish(error instanceof CancelledError ? 'cancelled' : 'error', undefined, (error as Error).message);
+      end(error instanceof CancelledError ? 'cancelled' : 'error', { error: (error as Error).message });
       throw error;
     }
   }
