@@ -11,12 +11,13 @@ import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { BridgeStatusBar } from './vscode/statusBar';
 import { DEFAULT_ENDPOINT_LIMITS, McpEndpoint } from './core/mcpDoor/mcpEndpoint';
 import { LiveViewStore } from './core/liveView/liveViewStore';
-import { BrowserPanelHub, PANEL_VIEW_ID } from './vscode/browserPanel';
+import { BrowserPanelHub } from './vscode/browserPanel';
+import { COMMANDS, MCP_PROVIDER_ID, PANEL_VIEW_ID } from './core/contributionIds';
 import { saveScreenshot } from './vscode/saveScreenshot';
 import { restartBrowser, startBrowser } from './vscode/browserCommands';
 import { createLog } from './vscode/log';
 import { PanelReport } from './protocol/panelMessages';
-import { copyMcpClientConfig, MCP_PROVIDER_ID, PlaywrightMcpServerProvider } from './vscode/mcpServerProvider';
+import { copyMcpClientConfig, PlaywrightMcpServerProvider } from './vscode/mcpServerProvider';
 
 /** What the extension hands to other code (its own integration tests): read-only facts. */
 export interface PlaywrightBridgeApi {
@@ -69,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     mcpEndpoint.onDidChangeSessions(() => statusBar.refresh()),
     mcpProvider,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpProvider),
-    vscode.commands.registerCommand('playwrightBridge.copyMcpClientConfig', async () => {
+    vscode.commands.registerCommand(COMMANDS.copyMcpClientConfig, async () => {
       await copyMcpClientConfig(vscode, mcpEndpoint);
       statusBar.refresh();
     }),
@@ -84,16 +85,16 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
       outputDir: () => bridge.outputDir,
       roots: () => bridge.workspaceFolders,
     }),
-    vscode.commands.registerCommand('playwrightBridge.restartBrowser', () => restartBrowser(vscode, bridge, log)),
-    vscode.commands.registerCommand('playwrightBridge.showLog', () => log.show()),
+    vscode.commands.registerCommand(COMMANDS.restartBrowser, () => restartBrowser(vscode, bridge, log)),
+    vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
     liveView,
     panels,
     vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, panels),
-    vscode.commands.registerCommand('playwrightBridge.openPanel', () => vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`)),
-    vscode.commands.registerCommand('playwrightBridge.openPanelInEditor', () => panels.openInEditor()),
-    vscode.commands.registerCommand('playwrightBridge.startBrowser', () => startBrowser(vscode, supervisor)),
-    vscode.commands.registerCommand('playwrightBridge.saveScreenshot', () => saveScreenshot(vscode, supervisor, liveView)),
-    vscode.commands.registerCommand('playwrightBridge.installBrowser', () => installBrowser(vscode, context.extensionPath, log, bridge.browserName)),
+    vscode.commands.registerCommand(COMMANDS.openPanel, () => vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`)),
+    vscode.commands.registerCommand(COMMANDS.openPanelInEditor, () => panels.openInEditor()),
+    vscode.commands.registerCommand(COMMANDS.startBrowser, () => startBrowser(vscode, supervisor)),
+    vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
+    vscode.commands.registerCommand(COMMANDS.installBrowser, () => installBrowser(vscode, context.extensionPath, log, bridge.browserName)),
   );
 
   const activationMs = performance.now() - started;

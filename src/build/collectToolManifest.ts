@@ -28,7 +28,7 @@ async function listChildTools(childScript: string, capabilities: CapabilityId[],
 export async function collectToolManifest(childScript: string): Promise<ManifestTool[]> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-manifest-'));
   try {
-    const all = await listChildTools(childScript, ALL_CAPABILITIES, scratch);
+    const all = await listChildTools(childScript, [...ALL_CAPABILITIES], scratch);
     const defaults = await listChildTools(childScript, [], scratch);
     const byCapability = new Map<CapabilityId, string[]>();
     for (const capability of ALL_CAPABILITIES) {

@@ -5,7 +5,8 @@ import type * as vscodeTypes from 'vscode';
 import { buildChildConfig, childSpawnSpec } from '../core/childProcess/childConfig';
 import { ChildFactory, childFactoryFor } from '../core/childProcess/childProcess';
 import { BrowserLaunchPlan } from '../core/settings/browserDiscovery';
-import { BridgeSettings, BrowserName, readSettings, SETTINGS_SECTION, USER_ONLY_SETTINGS } from '../core/settings/settings';
+import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
+import { BridgeSettings, BrowserName, readSettings, USER_ONLY_SETTINGS } from '../core/settings/settings';
 import { Supervisor } from '../core/supervision/supervisor';
 
 type VSCode = typeof vscodeTypes;
@@ -98,7 +99,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
       restartNow,
       'Later',
     );
-    if (choice === restartNow) await this.vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+    if (choice === restartNow) await this.vscode.commands.executeCommand(COMMANDS.restartBrowser);
   }
 
   private readSettings(): BridgeSettings {

@@ -1,4 +1,5 @@
 import type * as vscodeTypes from 'vscode';
+import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
 import { BrowserStateParams } from '../protocol/childMessages';
 
 type VSCode = typeof vscodeTypes;
@@ -18,8 +19,8 @@ export class BrowserFailureNotifier {
     void this.vscode.window
       .showErrorMessage(headline, { detail: rest.join('\n'), modal: false }, 'Install Browser', 'Open Settings', 'Show Log')
       .then(choice => {
-        if (choice === 'Install Browser') void this.vscode.commands.executeCommand('playwrightBridge.installBrowser');
-        else if (choice === 'Open Settings') void this.vscode.commands.executeCommand('workbench.action.openSettings', 'playwrightBridge');
+        if (choice === 'Install Browser') void this.vscode.commands.executeCommand(COMMANDS.installBrowser);
+        else if (choice === 'Open Settings') void this.vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION);
         else if (choice === 'Show Log') this.log.show();
       });
   }

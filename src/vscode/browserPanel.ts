@@ -1,6 +1,7 @@
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import type * as vscodeTypes from 'vscode';
+import { COMMANDS, PANEL_WEBVIEW_TYPE } from '../core/contributionIds';
 import { FrameGate } from '../core/liveView/frameGate';
 import { LiveViewStore } from '../core/liveView/liveViewStore';
 import { LiveViewParams } from '../protocol/childMessages';
@@ -9,7 +10,6 @@ import { FrameMessage, HostToPanel, PanelReport, parsePanelMessage } from '../pr
 
 type VSCode = typeof vscodeTypes;
 
-export const PANEL_VIEW_ID = 'playwrightBridge.browserView';
 
 /** One webview showing the panel (the side-bar view or an editor tab), with its own frame gate. */
 class PanelConnection implements vscodeTypes.Disposable {
@@ -132,7 +132,7 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
 
   /** The same panel as an editor tab. */
   openInEditor(): void {
-    const panel = this.vscode.window.createWebviewPanel('playwrightBridge.browserPanel', 'Browser', this.vscode.ViewColumn.Beside, {
+    const panel = this.vscode.window.createWebviewPanel(PANEL_WEBVIEW_TYPE, 'Browser', this.vscode.ViewColumn.Beside, {
       enableScripts: true,
       retainContextWhenHidden: false,
       localResourceRoots: this.resourceRoots(),
@@ -184,16 +184,16 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
   async runCommand(command: string): Promise<void> {
     switch (command) {
       case 'restart':
-        await this.vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+        await this.vscode.commands.executeCommand(COMMANDS.restartBrowser);
         return;
       case 'start':
-        await this.vscode.commands.executeCommand('playwrightBridge.startBrowser');
+        await this.vscode.commands.executeCommand(COMMANDS.startBrowser);
         return;
       case 'togglePause':
         this.store.setPaused(!this.store.isPaused);
         return;
       case 'saveScreenshot':
-        await this.vscode.commands.executeCommand('playwrightBridge.saveScreenshot');
+        await this.vscode.commands.executeCommand(COMMANDS.saveScreenshot);
         return;
     }
   }

@@ -2,6 +2,7 @@ import { spawn } from 'child_process';
 import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
 import { BROWSER_LABELS } from '../core/settings/browserDiscovery';
+import { SETTINGS_SECTION } from '../core/contributionIds';
 import { killTree } from '../core/childProcess/processTree';
 import { stripAnsi } from '../core/results/ansi';
 import { BrowserName, BROWSERS } from '../core/settings/settings';
@@ -48,7 +49,7 @@ export async function installBrowser(vscode: VSCode, extensionPath: string, log:
     void vscode.window.showInformationMessage(`Installing ${picked.label} was cancelled.`);
   } else if (outcome.code === 0) {
     const choice = await vscode.window.showInformationMessage(`${picked.label} is installed.${picked.id !== current ? ` Use it for Playwright Bridge?` : ''}`, ...(picked.id !== current ? ['Use It'] : []));
-    if (choice === 'Use It') await vscode.workspace.getConfiguration('playwrightBridge').update('browser', picked.id, vscode.ConfigurationTarget.Global);
+    if (choice === 'Use It') await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('browser', picked.id, vscode.ConfigurationTarget.Global);
   } else {
     const last = outcome.tail.trim().split('\n').slice(-3).join(' ');
     const choice = await vscode.window.showErrorMessage(`Installing ${picked.label} failed: ${last || `exit code ${outcome.code}`}`, 'Show Log');

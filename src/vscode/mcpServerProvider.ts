@@ -1,10 +1,10 @@
 import type * as vscodeTypes from 'vscode';
 import { McpEndpoint, mcpDefinitionVersion } from '../core/mcpDoor/mcpEndpoint';
-import { Exposure, readExposure, SETTINGS_SECTION } from '../core/settings/settings';
+import { SETTINGS_SECTION } from '../core/contributionIds';
+import { Exposure, readExposure } from '../core/settings/settings';
 
 type VSCode = typeof vscodeTypes;
 
-export const MCP_PROVIDER_ID = 'playwrightBridge.mcp';
 export const MCP_SERVER_LABEL = 'Playwright Bridge';
 
 /**

@@ -1,4 +1,5 @@
 import type * as vscodeTypes from 'vscode';
+import { COMMANDS, STATUS_BAR_ID } from '../core/contributionIds';
 import { BrowserStateParams } from '../protocol/childMessages';
 import { BridgeStatus } from '../core/supervision/supervisor';
 
@@ -20,9 +21,9 @@ export class BridgeStatusBar implements vscodeTypes.Disposable {
   private browser: BrowserStateParams | undefined;
 
   constructor(private readonly vscode: VSCode, private readonly browserLabel: () => string, private readonly endpointLabel: () => string) {
-    this.item = vscode.window.createStatusBarItem('playwrightBridge.status', vscode.StatusBarAlignment.Right, 100);
+    this.item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Right, 100);
     this.item.name = 'Playwright Bridge';
-    this.item.command = 'playwrightBridge.showLog';
+    this.item.command = COMMANDS.showLog;
     this.render();
     this.item.show();
   }

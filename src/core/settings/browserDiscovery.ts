@@ -155,4 +155,3 @@ export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, p
   ].join('\n');
 }
 
-export const LAUNCH_FAILURE_PREFIX = 'Playwright Bridge could not start';

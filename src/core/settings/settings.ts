@@ -1,6 +1,6 @@
+import { SETTINGS_SECTION } from '../contributionIds';
 import { ALL_CAPABILITIES, CapabilityId } from './capabilities';
 
-export const SETTINGS_SECTION = 'playwrightBridge';
 
 /** Browsers a person can name; `auto` takes the first installed of Chrome, Edge and Chromium. */
 export const BROWSERS = ['auto', 'chrome', 'msedge', 'chromium', 'firefox', 'webkit'] as const;

@@ -1,6 +1,7 @@
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CapabilityId } from '../settings/capabilities';
-import { Exposure, SETTINGS_SECTION } from '../settings/settings';
+import { SETTINGS_SECTION } from '../contributionIds';
+import { Exposure } from '../settings/settings';
 
 /** One entry of `contributes.languageModelTools`, as VS Code reads it. */
 export interface ManifestTool {

@@ -1,0 +1,32 @@
+/**
+ * Every id that package.json contributes and the code refers to: the settings section and keys,
+ * commands, views, the webview panel type, the status bar item, the MCP provider. Written once
+ * here; a test checks them against package.json, so a renamed command cannot silently stop working.
+ */
+import { ALL_CAPABILITIES } from './settings/capabilities';
+
+export const SETTINGS_SECTION = 'playwrightBridge';
+
+/** Every setting below the section that the bridge reads. */
+export const SETTING_KEYS = [
+  'browser', 'executablePath', 'headless', 'profile', 'viewport', 'exposure',
+  ...ALL_CAPABILITIES.map(id => `capabilities.${id}`),
+  'launchArgs', 'outputDir', 'outputMaxSizeMB', 'timeouts.actionMs', 'timeouts.navigationMs', 'timeouts.callSeconds', 'mcpSessionIdleMinutes',
+] as const;
+
+export const COMMANDS = {
+  restartBrowser: 'playwrightBridge.restartBrowser',
+  showLog: 'playwrightBridge.showLog',
+  installBrowser: 'playwrightBridge.installBrowser',
+  copyMcpClientConfig: 'playwrightBridge.copyMcpClientConfig',
+  openPanel: 'playwrightBridge.openPanel',
+  openPanelInEditor: 'playwrightBridge.openPanelInEditor',
+  startBrowser: 'playwrightBridge.startBrowser',
+  saveScreenshot: 'playwrightBridge.saveScreenshot',
+} as const;
+
+export const VIEW_CONTAINER_ID = 'playwrightBridge';
+export const PANEL_VIEW_ID = 'playwrightBridge.browserView';
+export const PANEL_WEBVIEW_TYPE = 'playwrightBridge.browserPanel';
+export const STATUS_BAR_ID = 'playwrightBridge.status';
+export const MCP_PROVIDER_ID = 'playwrightBridge.mcp';

@@ -1,0 +1,64 @@
+import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallOptions, ChildConnection, ChildEvents, NotSentError, PageScreenshot } from '../../src/core/childProcess/childProcess';
+
+/**
+ * A scripted child: the supervisor's state machine is the unit here, so the child is a stand-in
+ * whose deaths, slow starts and failures the test controls exactly.
+ */
+export class ScriptedChild implements ChildConnection {
+  static nextPid = 1000;
+  readonly pid = ScriptedChild.nextPid++;
+  exited = false;
+  disposeCount = 0;
+  readonly calls: { name: string; args: unknown }[] = [];
+  private held: { reject(error: Error): void }[] = [];
+  holdCalls = false;
+  failListTools = false;
+  /** `_meta` for the next result, as the real child marks a browser lost before a call. */
+  nextMeta: Record<string, unknown> | undefined;
+  /** When set, answers each call instead of the default "<name> done by <pid>". */
+  respond: ((name: string, args: Record<string, unknown> | undefined) => CallToolResult) | undefined;
+
+  constructor(readonly events: ChildEvents, readonly tools: Tool[]) {}
+
+  async listTools(): Promise<Tool[]> {
+    if (this.failListTools) throw new Error('tools/list answered garbage');
+    return this.tools;
+  }
+
+  callTool(name: string, args: Record<string, unknown> | undefined, _options: CallOptions): Promise<CallToolResult> {
+    if (this.exited) return Promise.reject(new NotSentError('gone'));
+    this.calls.push({ name, args });
+    if (this.holdCalls) return new Promise((_, reject) => this.held.push({ reject }));
+    const _meta = this.nextMeta;
+    this.nextMeta = undefined;
+    if (this.respond) return Promise.resolve(this.respond(name, args));
+    return Promise.resolve({ content: [{ type: 'text', text: `${name} done by ${this.pid}` }], ...(_meta ? { _meta } : {}) });
+  }
+
+  /** The process dies: calls in flight fail as a closed connection does, and the exit is reported. */
+  die(): void {
+    this.exited = true;
+    for (const call of this.held.splice(0)) call.reject(new Error('MCP error -32000: Connection closed'));
+    this.events.onExit('the child process was killed by SIGKILL');
+  }
+
+  liveViews: unknown[] = [];
+  setLiveView(params: unknown): void {
+    this.liveViews.push(params);
+  }
+
+  async screenshot(): Promise<PageScreenshot> {
+    throw new Error('not scripted');
+  }
+
+  /** When set, dispose finishes only once this opens (an old browser slow to let go of its profile). */
+  disposeGate: Promise<void> | undefined;
+
+  async dispose(): Promise<void> {
+    this.disposeCount++;
+    await this.disposeGate;
+    this.exited = true;
+  }
+}
+

@@ -1,0 +1,262 @@
+/**
+ * The VS Code glue in plain Node, against the fake `vscode` (test/support/fakeVscode.ts) and a real
+ * supervisor over a scripted child: what the tools, the MCP provider, the status bar, the panel host
+ * and the commands do with what VS Code hands them. The real-VS-Code suite covers the workbench.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { COMMANDS } from '../../src/core/contributionIds';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
+import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
+import { Supervisor } from '../../src/core/supervision/supervisor';
+import { ManifestTool } from '../../src/core/tools/toolManifest';
+import { HostToPanel } from '../../src/protocol/panelMessages';
+import { restartBrowser, startBrowser } from '../../src/vscode/browserCommands';
+import { BrowserPanelHub } from '../../src/vscode/browserPanel';
+import { registerLanguageModelTools } from '../../src/vscode/languageModelTools';
+import { PlaywrightMcpServerProvider } from '../../src/vscode/mcpServerProvider';
+import { BridgeStatusBar } from '../../src/vscode/statusBar';
+import { CancellationTokenSource, createFakeVscode, EventEmitter, LanguageModelDataPart, LanguageModelTextPart, McpHttpServerDefinition, Uri } from '../support/fakeVscode';
+import { ScriptedChild } from '../support/scriptedChild';
+
+const REPO_ROOT = path.join(__dirname, '..', '..', '..');
+const MANIFEST: ManifestTool[] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools;
+const entry = (name: string) => MANIFEST.find(tool => tool.name === name)!;
+
+/** A real supervisor over scripted children that answer each call with `reply`. */
+function scriptedSupervisor(reply: (name: string, args: unknown) => { text?: string; image?: string; isError?: boolean } = () => ({ text: 'done' })) {
+  const children: ScriptedChild[] = [];
+  const tools: Tool[] = MANIFEST.map(t => ({ name: t.name, inputSchema: t.inputSchema as Tool['inputSchema'], annotations: { title: t.displayName } }));
+  const supervisor = new Supervisor({
+    factory: async events => {
+      const child = new ScriptedChild(events, tools);
+      child.respond = (name, args) => {
+        const r = reply(name, args);
+        return { isError: r.isError, content: [...(r.text ? [{ type: 'text' as const, text: r.text }] : []), ...(r.image ? [{ type: 'image' as const, data: r.image, mimeType: 'image/png' }] : [])] };
+      };
+      children.push(child);
+      return child;
+    },
+    log: () => undefined,
+    callTimeoutMs: () => 5000,
+  });
+  return { supervisor, children };
+}
+
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+describe('VS Code glue against a fake vscode', () => {
+  describe('language-model tools', () => {
+    const places = { outputDir: () => '/storage/output/playwright-bridge', roots: () => ['/ws'] };
+    const capabilities = { inSettings: () => [] as string[], inRunningChild: () => undefined };
+
+    it('registers every manifest tool, and a call returns text and image parts', async () => {
+      const fake = createFakeVscode();
+      const { supervisor } = scriptedSupervisor(name => (name === 'browser_take_screenshot' ? { text: '### Result\nshot', image: PNG_1X1 } : { text: 'ok' }));
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, places);
+      assert.deepStrictEqual([...fake.tools.keys()].sort(), MANIFEST.map(t => t.name).sort());
+      const tool = fake.tools.get('browser_take_screenshot') as { invoke(o: unknown, t: unknown): Promise<{ content: unknown[] }> };
+      const result = await tool.invoke({ input: { type: 'png' } }, new CancellationTokenSource().token);
+      assert.ok(result.content[0] instanceof LanguageModelTextPart);
+      assert.strictEqual((result.content[0] as LanguageModelTextPart).value, '### Result\nshot');
+      assert.ok(result.content[1] instanceof LanguageModelDataPart);
+      assert.strictEqual((result.content[1] as LanguageModelDataPart).mimeType, 'image/png');
+      await supervisor.dispose();
+    });
+
+    it('prepares a message naming the call, and a confirmation naming the exact file it writes', () => {
+      const fake = createFakeVscode();
+      const { supervisor } = scriptedSupervisor();
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, places);
+      const snapshot = fake.tools.get('browser_snapshot') as { prepareInvocation(o: unknown): { invocationMessage: string; confirmationMessages?: { title: string; message: { value: string } } } };
+      assert.strictEqual(snapshot.prepareInvocation({ input: {} }).confirmationMessages, undefined);
+      const writing = snapshot.prepareInvocation({ input: { filename: 'inside.yml' } });
+      assert.strictEqual(writing.confirmationMessages?.title, 'Write a file?');
+      assert.match(writing.confirmationMessages!.message.value, /`\/storage\/output\/playwright-bridge\/inside\.yml`/);
+      const navigate = fake.tools.get('browser_navigate') as typeof snapshot;
+      assert.strictEqual(navigate.prepareInvocation({ input: { url: 'http://127.0.0.1:1/x' } }).invocationMessage, 'Opening http://127.0.0.1:1/x');
+      void supervisor.dispose();
+    });
+
+    it('says which setting turns on a capability tool instead of calling it', async () => {
+      const fake = createFakeVscode();
+      const { supervisor, children } = scriptedSupervisor();
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, places);
+      const pdf = fake.tools.get('browser_pdf_save') as { invoke(o: unknown, t: unknown): Promise<{ content: LanguageModelTextPart[] }> };
+      const result = await pdf.invoke({ input: {} }, new CancellationTokenSource().token);
+      assert.match(result.content[0].value, /Turn on the setting playwrightBridge\.capabilities\.pdf/);
+      assert.strictEqual(children.length, 0, 'nothing was started for it');
+      await supervisor.dispose();
+    });
+
+    it('turns a cancelled call into a CancellationError', async () => {
+      const fake = createFakeVscode();
+      const { supervisor, children } = scriptedSupervisor();
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, places);
+      await supervisor.callTool('browser_snapshot', {});
+      children[0].holdCalls = true;
+      const cancel = new CancellationTokenSource();
+      const navigate = fake.tools.get('browser_navigate') as { invoke(o: unknown, t: unknown): Promise<unknown> };
+      const pending = navigate.invoke({ input: { url: 'about:blank' } }, cancel.token);
+      cancel.cancel();
+      children[0].die();
+      await assert.rejects(pending, (error: Error) => error.constructor.name === 'CancellationError');
+      await supervisor.dispose();
+    });
+
+    it('runs a code file exactly as its confirmation showed it, and nothing if it changed', async () => {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-glue-'));
+      fs.writeFileSync(path.join(root, 'script.js'), 'async (page) => page.title()');
+      const fake = createFakeVscode();
+      const sent: unknown[] = [];
+      const { supervisor } = scriptedSupervisor((_name, args) => (sent.push(args), { text: 'ran' }));
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, { ...places, roots: () => [root] });
+      const tool = fake.tools.get('browser_run_code_unsafe') as { prepareInvocation(o: unknown): { confirmationMessages: { message: { value: string } } }; invoke(o: unknown, t: unknown): Promise<{ content: LanguageModelTextPart[] }> };
+      const input = { filename: 'script.js' };
+      assert.match(tool.prepareInvocation({ input }).confirmationMessages.message.value, /async \(page\) => page\.title\(\)/);
+      await tool.invoke({ input }, new CancellationTokenSource().token);
+      assert.deepStrictEqual(sent, [{ code: 'async (page) => page.title()' }], 'the shown text ran, as code');
+      tool.prepareInvocation({ input });
+      fs.writeFileSync(path.join(root, 'script.js'), 'async (page) => { /* swapped */ }');
+      const refused = await tool.invoke({ input }, new CancellationTokenSource().token);
+      assert.match(refused.content[0].value, /changed after it was shown for confirmation; nothing ran/);
+      assert.strictEqual(sent.length, 1);
+      await supervisor.dispose();
+    });
+  });
+
+  describe('MCP server definition provider', () => {
+    it('offers nothing with the language-model tools, and one server with a token and a version that holds through tool changes', async () => {
+      const fake = createFakeVscode({ settings: { 'playwrightBridge.exposure': 'languageModelTools' } });
+      const { supervisor, children } = scriptedSupervisor();
+      const endpoint = new McpEndpoint(supervisor, '0.0.0-test', () => undefined);
+      const provider = new PlaywrightMcpServerProvider(fake.vscode, endpoint);
+      let changes = 0;
+      provider.onDidChangeMcpServerDefinitions(() => changes++);
+      try {
+        assert.deepStrictEqual(await provider.provideMcpServerDefinitions(), []);
+        await fake.vscode.workspace.getConfiguration('playwrightBridge').update('exposure', 'mcp', 1);
+        assert.strictEqual(changes, 1, 'an exposure change tells VS Code');
+        const [definition] = (await provider.provideMcpServerDefinitions()) as unknown as McpHttpServerDefinition[];
+        assert.match(definition.uri.toString(), /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+        assert.match(definition.headers.Authorization, /^Bearer [\w-]{43}$/);
+        // The browser starts, its tools "change", it restarts: none of it may change what VS Code connects to.
+        await supervisor.callTool('browser_navigate', { url: 'about:blank' });
+        children[0].events.onToolsChanged();
+        await supervisor.restart('test');
+        const [again] = (await provider.provideMcpServerDefinitions()) as unknown as McpHttpServerDefinition[];
+        assert.strictEqual(again.version, definition.version);
+        assert.strictEqual(changes, 1);
+        await fake.vscode.workspace.getConfiguration('playwrightBridge').update('exposure', 'both', 1);
+        const [both] = (await provider.provideMcpServerDefinitions()) as unknown as McpHttpServerDefinition[];
+        assert.notStrictEqual(both.version, definition.version);
+      } finally {
+        provider.dispose();
+        await endpoint.dispose();
+        await supervisor.dispose();
+      }
+    });
+  });
+
+  describe('status bar', () => {
+    it('shows the bridge state, turns red on failure, and opens the log on click', () => {
+      const fake = createFakeVscode();
+      const bar = new BridgeStatusBar(fake.vscode, () => 'Chromium at /usr/bin/chromium', () => 'not listening');
+      const [item] = fake.statusBarItems;
+      assert.strictEqual(item.text, '$(globe) Browser: idle');
+      assert.strictEqual(item.command, COMMANDS.showLog);
+      assert.ok(item.shown);
+      bar.update({ state: 'ready', generation: 1, pid: 42 });
+      bar.updateBrowser({ state: 'failed', message: 'Playwright Bridge could not start Chromium.' });
+      assert.strictEqual(item.text, '$(error) Browser: failed');
+      assert.ok(item.backgroundColor);
+      assert.match((item.tooltip as { value: string }).value, /Chromium at \/usr\/bin\/chromium \(failed\)[^]*could not start Chromium/);
+      bar.dispose();
+    });
+  });
+
+  describe('panel host', () => {
+    /** A webview as the panel host sees one: it records what the host posts, and can "send" messages. */
+    function fakeWebview() {
+      const received = new EventEmitter<unknown>();
+      const posted: HostToPanel[] = [];
+      return {
+        posted,
+        send: (message: unknown) => received.fire(message),
+        webview: {
+          options: {}, html: '', cspSource: 'vscode-resource:',
+          asWebviewUri: (uri: Uri) => uri,
+          onDidReceiveMessage: received.event,
+          postMessage: async (message: HostToPanel) => void posted.push(message),
+        },
+      };
+    }
+
+    function hub() {
+      const fake = createFakeVscode();
+      const { supervisor } = scriptedSupervisor();
+      const wishes: unknown[] = [];
+      const realSetLiveView = supervisor.setLiveView.bind(supervisor);
+      supervisor.setLiveView = wish => (wishes.push(wish), realSetLiveView(wish));
+      const store = new LiveViewStore(supervisor, () => 'Chromium');
+      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, { info: () => undefined } as never);
+      const view = fakeWebview();
+      let visible = true;
+      panels.resolveWebviewView({ webview: view.webview, get visible() { return visible; }, onDidChangeVisibility: new EventEmitter<void>().event, onDidDispose: new EventEmitter<void>().event } as never);
+      return { fake, supervisor, store, panels, view, wishes, hide: () => (visible = false) };
+    }
+
+    it('sends a snapshot when the webview is ready, asks for frames sized to it, and runs its toolbar commands', async () => {
+      const h = hub();
+      assert.match(h.view.webview.html, /Content-Security-Policy[^]*script-src 'nonce-/);
+      h.view.send({ type: 'ready' });
+      assert.strictEqual(h.view.posted[0].type, 'snapshot');
+      h.view.send({ type: 'resize', width: 300, height: 169, devicePixelRatio: 2 });
+      assert.deepStrictEqual(h.wishes.at(-1), { enabled: true, maxWidth: 600, maxHeight: 338, quality: 70 });
+      h.view.send({ type: 'command', command: 'restart' });
+      await new Promise(resolve => setImmediate(resolve));
+      assert.deepStrictEqual(h.fake.executed.map(e => e.command), [COMMANDS.restartBrowser]);
+      h.panels.dispose();
+      h.store.dispose();
+      await h.supervisor.dispose();
+    });
+
+    it('drops malformed messages and matches each report to its request', async () => {
+      const h = hub();
+      h.view.send({ type: 'ready' });
+      h.view.send({ type: 'command', command: 'rm -rf' });
+      h.view.send({ type: 'eval', code: 'x' });
+      await new Promise(resolve => setImmediate(resolve));
+      assert.deepStrictEqual(h.fake.executed, []);
+      const asked = h.panels.describe();
+      const request = h.view.posted.find(m => m.type === 'describe') as Extract<HostToPanel, { type: 'describe' }>;
+      const layout = { width: 300, cutControls: [], filterWidth: 200, levelsOnOneLine: true, frameBands: 0 };
+      const report = { frameDrawn: false, consoleTexts: [], networkUrls: [], activityTitles: [], header: 'Ready', layout };
+      h.view.send({ type: 'report', id: request.id + 1, report: { ...report, header: 'someone else\'s' } });
+      h.view.send({ type: 'report', id: request.id, report });
+      assert.deepStrictEqual(await asked, [report]);
+      h.panels.dispose();
+      h.store.dispose();
+      await h.supervisor.dispose();
+    });
+  });
+
+  describe('commands', () => {
+    it('Restart Browser says why it failed and offers the log; Start Browser says why the browser did not start', async () => {
+      const fake = createFakeVscode();
+      fake.answerWith((_message, items) => items[0]);
+      let logShown = false;
+      const bridge = { restart: async () => { throw new Error('Playwright Bridge could not start its browser server: spawn ENOENT'); } };
+      await restartBrowser(fake.vscode, bridge as never, { show: () => (logShown = true) } as never);
+      assert.deepStrictEqual(fake.shown.map(m => [m.level, m.message, m.items]), [['error', 'Playwright Bridge could not start its browser server: spawn ENOENT', ['Show Log']]]);
+      assert.ok(logShown);
+      const { supervisor } = scriptedSupervisor(() => ({ isError: true, text: 'Playwright Bridge could not start Chromium.' }));
+      await startBrowser(fake.vscode, supervisor);
+      assert.match(fake.shown[1].message, /^The browser did not start: Playwright Bridge could not start Chromium\./);
+      await supervisor.dispose();
+    });
+  });
+});
