@@ -1,0 +1,147 @@
+/**
+ * The panel's webview script (the real bundle, dist/webview/panel.js) in a DOM for Node (happy-dom),
+ * fed the messages the host sends: what a person would see in the panel, and what it posts back.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelReport, PanelState, PanelToHost } from '../../src/protocol/panelMessages';
+
+const REPO_ROOT = path.join(__dirname, '..', '..', '..');
+
+/** happy-dom's window, as much of it as these tests use (its typings are ESM-only; its CommonJS build loads fine). */
+interface DomWindow {
+  document: Document;
+  Event: typeof Event;
+  MessageEvent: typeof MessageEvent;
+  dispatchEvent(event: unknown): boolean;
+  eval(code: string): unknown;
+  close(): void;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Window } = require('happy-dom') as { Window: new (options: { url: string }) => DomWindow };
+
+function openPanel() {
+  const window = new Window({ url: 'https://panel.test/' });
+  // The page as the host serves it, without the script tag (the bundle is run below) and with empty resource links.
+  const html = fs.readFileSync(path.join(REPO_ROOT, 'media', 'panel.html'), 'utf8').replace(/<script[^>]*><\/script>/, '').replace(/\{\{\w+\}\}/g, '');
+  window.document.write(html);
+  // Copied as a real postMessage does (structured clone): objects made in the DOM's context become ours.
+  const posted: PanelToHost[] = [];
+  (window as unknown as { acquireVsCodeApi(): unknown }).acquireVsCodeApi = () => ({ postMessage: (m: PanelToHost) => posted.push(JSON.parse(JSON.stringify(m))), getState: () => undefined, setState: () => undefined });
+  window.eval(fs.readFileSync(path.join(REPO_ROOT, 'dist', 'webview', 'panel.js'), 'utf8'));
+  const $ = (id: string) => window.document.getElementById(id) as unknown as HTMLElement;
+  const send = (message: HostToPanel) => window.dispatchEvent(new window.MessageEvent('message', { data: message }));
+  const describe = (): PanelReport => {
+    send({ type: 'describe', id: 7 });
+    const reply = posted.filter(m => m.type === 'report').at(-1) as Extract<PanelToHost, { type: 'report' }>;
+    assert.strictEqual(reply.id, 7, 'the report answers the request it was asked by');
+    return reply.report;
+  };
+  return { window, posted, $, send, describe, close: () => window.close() };
+}
+
+const state = (over: Partial<PanelState> = {}): PanelState => ({ bridge: 'ready', browser: 'Chromium', tabs: [], paused: false, ...over });
+const tab = (id: string, url: string, title: string, current: boolean) => ({ id, url, title, current });
+
+describe('panel webview in a DOM', () => {
+  it('says ready, then says what happens before a page is open: not started, starting, no page yet, failed', () => {
+    const panel = openPanel();
+    try {
+      assert.deepStrictEqual(panel.posted[0], { type: 'ready' });
+      const placeholder = () => panel.$('placeholder').textContent;
+      panel.send({ type: 'state', state: state({ bridge: 'idle' }) });
+      assert.strictEqual(placeholder(), 'The browser starts on the first tool call.');
+      panel.send({ type: 'state', state: state({ bridge: 'starting' }) });
+      assert.strictEqual(placeholder(), 'Starting the browser…');
+      assert.strictEqual(panel.$('state').textContent, 'Starting…');
+      panel.send({ type: 'state', state: state({ bridge: 'ready', browserState: 'launching' }) });
+      assert.strictEqual(placeholder(), 'Starting the browser…');
+      panel.send({ type: 'state', state: state({ bridge: 'ready' }) });
+      assert.strictEqual(panel.$('state').textContent, 'Ready (no page yet)');
+      assert.match(placeholder() ?? '', /^No page is open yet/);
+      panel.send({ type: 'state', state: state({ bridge: 'ready', browserState: 'failed', detail: 'Playwright Bridge could not start Chromium.' }) });
+      assert.strictEqual(panel.$('state').textContent, 'Browser failed to start');
+      assert.strictEqual(panel.$('detail').textContent, 'Playwright Bridge could not start Chromium.');
+      assert.strictEqual(panel.$('detail').hidden, false);
+    } finally {
+      panel.close();
+    }
+  });
+
+  it('names the current tab in the title line, and shows the tab strip only when there are several', () => {
+    const panel = openPanel();
+    try {
+      panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true)] }) });
+      assert.strictEqual(panel.$('url').textContent, 'http://127.0.0.1/a');
+      assert.strictEqual(panel.$('title').textContent, 'Alpha');
+      assert.strictEqual(panel.$('tabs').hidden, true, 'one tab: its title is not shown twice');
+      panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', false), tab('p2', 'http://127.0.0.1/b', 'Beta', true)] }) });
+      assert.strictEqual(panel.$('tabs').hidden, false);
+      const chips = [...panel.$('tabs').children] as HTMLElement[];
+      assert.deepStrictEqual(chips.map(c => [c.textContent, c.getAttribute('aria-current')]), [['Alpha', null], ['Beta', 'page']]);
+      assert.strictEqual(panel.$('title').textContent, 'Beta');
+    } finally {
+      panel.close();
+    }
+  });
+
+  it('lists console messages with an error count, and filters them by level and text', () => {
+    const panel = openPanel();
+    try {
+      const rows: ConsoleRow[] = [
+        { seq: 1, level: 'info', text: 'hello', time: 0 },
+        { seq: 2, level: 'error', text: 'boom', location: 'http://127.0.0.1/a:3:1', time: 0 },
+        { seq: 3, level: 'debug', text: 'detail', time: 0 },
+      ];
+      panel.send({ type: 'console', rows, dropBefore: 0 });
+      assert.deepStrictEqual(panel.describe().consoleTexts, ['hello', 'boom', 'detail']);
+      assert.strictEqual(panel.$('console-errors').textContent, '1');
+      const debug = panel.$('level-debug') as HTMLInputElement;
+      debug.checked = false;
+      debug.dispatchEvent(new panel.window.Event('change') as unknown as Event);
+      assert.deepStrictEqual(panel.describe().consoleTexts, ['hello', 'boom']);
+      const filter = panel.$('console-filter') as HTMLInputElement;
+      filter.value = 'BOO';
+      filter.dispatchEvent(new panel.window.Event('input') as unknown as Event);
+      assert.deepStrictEqual(panel.describe().consoleTexts, ['boom']);
+    } finally {
+      panel.close();
+    }
+  });
+
+  it('updates a request in place when its status arrives, drops rows the host dropped, and keeps restart markers', () => {
+    const panel = openPanel();
+    try {
+      const pending: NetworkRow = { seq: 1, id: 'r1', method: 'GET', url: 'http://127.0.0.1/api', resourceType: 'fetch', status: 0, time: 0 };
+      panel.send({ type: 'network', rows: [pending], dropBefore: 0 });
+      const status = () => panel.window.document.querySelector('#network-list .request .status')?.textContent;
+      assert.strictEqual(status(), '…');
+      panel.send({ type: 'network', rows: [{ ...pending, status: 404, durationMs: 12 }], dropBefore: 0 });
+      assert.strictEqual(status(), '404');
+      assert.strictEqual(panel.window.document.querySelectorAll('#network-list .request').length, 1, 'updated in place');
+      assert.ok(panel.window.document.querySelector('#network-list .request')!.classList.contains('failed'));
+      const marker: MarkerRow = { seq: 2, marker: 'Browser restarted (server #2): entries of the previous browser were cleared', time: 0 };
+      panel.send({ type: 'network', rows: [marker], dropBefore: 2 });
+      assert.deepStrictEqual(panel.describe().networkUrls, []);
+      assert.match(panel.window.document.querySelector('#network-list .marker')!.textContent ?? '', /Browser restarted/);
+    } finally {
+      panel.close();
+    }
+  });
+
+  it('shows each call with its door and outcome, and posts toolbar commands', () => {
+    const panel = openPanel();
+    try {
+      panel.send({ type: 'activity', rows: [{ seq: 1, id: 1, title: 'Opening http://127.0.0.1/', tool: 'browser_navigate', door: 'mcp', startedAt: 0, durationMs: 250, outcome: 'ok' }], dropBefore: 0 });
+      assert.deepStrictEqual(panel.describe().activityTitles, ['Opening http://127.0.0.1/']);
+      assert.strictEqual(panel.window.document.querySelector('#activity-list .door')!.textContent, 'MCP');
+      for (const [id, command] of [['restart', 'restart'], ['pause', 'togglePause'], ['save', 'saveScreenshot']]) {
+        (panel.$(id) as HTMLButtonElement).click();
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'command', command });
+      }
+    } finally {
+      panel.close();
+    }
+  });
+});
