@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { DECLINE_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
 import type { RecordedRequest } from '../chatHelper/extension';
-import { Api, EXTENSION_ID, screenshotWorkbench, waitFor } from './helpers';
+import { Api, EXTENSION_ID, screenshotWorkbench, waitFor, note } from './helpers';
 import { listDescendants } from '../../src/core/childProcess/processTree';
 import type { PanelReport } from '../../src/protocol/panelMessages';
 
@@ -112,13 +112,13 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     // VS Code restarts an MCP server whose definition changed, cutting off the call in flight (it did
     // when the browser launch bumped the definition): the turn must run on the session it started on.
     assert.strictEqual(api.mcpSessions.opened, sessionsBefore, 'VS Code did not reconnect to the MCP server during the turn');
-    console.log(`    turn 1 (${door}, 5 tool calls, from a cold browser): ${first.ms} ms: ${first.answer}`);
+    note(`    turn 1 (${door}, 5 tool calls, from a cold browser): ${first.ms} ms: ${first.answer}`);
     assert.strictEqual(first.answer, 'The page says: Thanks, Ada!', 'the model got every result and gave its final answer');
     assert.deepStrictEqual(fixture.formPosts.slice(postsBefore), [{ name: 'Ada' }], 'the form was really submitted, once');
     assert.ok(browserRuns(api), 'the turn started the browser');
 
     const second = await chatTurn(FORM_SCENARIO[1]);
-    console.log(`    turn 2 (${door}, 3 tool calls): ${second.ms} ms: ${second.answer}`);
+    note(`    turn 2 (${door}, 3 tool calls): ${second.ms} ms: ${second.answer}`);
     assert.strictEqual(second.answer, 'Screenshot taken. Console: guest book signed by Ada');
     const record = await chatRecord();
     const offered = record[0].offeredTools;
@@ -146,7 +146,7 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     // Declining a confirmation leaves the browser as it was.
     const callsBefore = panel.activityTitles.length;
     const declined = await chatTurn(DECLINE_SCENARIO[0], 'decline');
-    console.log(`    decline (${door}): ${declined.answer}`);
+    note(`    decline (${door}): ${declined.answer}`);
     const after = (await api.describePanels())[0];
     assert.ok(!after.activityTitles.slice(callsBefore).some(t => /Evaluate|evaluate/.test(t)), `no evaluate call reached the browser: ${after.activityTitles.slice(callsBefore).join(' / ')}`);
     assert.doesNotMatch(after.header, /Changed by chat/, 'the page title is unchanged');
@@ -159,13 +159,13 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     await waitFor(async () => !!([panel] = await api.describePanels())[0], 20000, 'the panel', 250);
     const callsBefore = panel!.activityTitles.length;
     const declined = await chatTurn(FILE_SCENARIO[0], 'decline');
-    console.log(`    file write declined (${door}): ${declined.answer}`);
+    note(`    file write declined (${door}): ${declined.answer}`);
     [panel] = await api.describePanels();
     assert.deepStrictEqual(panel!.activityTitles.slice(callsBefore), [], 'declined: nothing reached the browser (it asked first)');
     assert.ok(!fs.existsSync(workspaceFile));
 
     const accepted = await chatTurn(FILE_SCENARIO[0]);
-    console.log(`    file write accepted (${door}): ${accepted.answer}`);
+    note(`    file write accepted (${door}): ${accepted.answer}`);
     assert.ok(!fs.existsSync(workspaceFile), 'nothing was written into the workspace root');
     const written = /(\/\S*\/playwright-bridge\/inside\.yml)/.exec(accepted.answer)?.[1];
     assert.ok(written && fs.existsSync(written), `the snapshot is in the bridge's own folder: ${accepted.answer}`);
@@ -185,7 +185,7 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     const sessionsBefore = api.mcpSessions.opened;
     const turn = await chatTurn(FORM_SCENARIO[0]);
     assert.strictEqual(api.mcpSessions.opened, sessionsBefore, 'VS Code did not reconnect to the MCP server during the turn');
-    console.log(`    turn 1 again (${door}, right after Restart Browser): ${turn.ms} ms: ${turn.answer}`);
+    note(`    turn 1 again (${door}, right after Restart Browser): ${turn.ms} ms: ${turn.answer}`);
     assert.strictEqual(turn.answer, 'The page says: Thanks, Ada!');
     const firstResult = (await chatRecord()).slice(before).flatMap(r => r.results)[0]?.text ?? '';
     assert.match(firstResult, /^Note: the browser was restarted/, `the model's first result says its state was lost: ${firstResult.slice(0, 300)}`);

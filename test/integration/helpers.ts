@@ -1,7 +1,9 @@
 /** What the integration tests share: the extension's API, waiting, and calling tools as chat does. */
 import * as fs from 'fs';
 import * as path from 'path';
+import { format } from 'util';
 import * as vscode from 'vscode';
+import { SUITE_LINE_MARK } from '../vscode/suiteOutput';
 import { listDescendants } from '../../src/core/childProcess/processTree';
 export { isAlive } from '../../src/core/childProcess/processTree';
 export { refOf, waitFor } from '../support/realBridge';
@@ -17,11 +19,16 @@ export interface Api {
   mcpSessions: { live: number; opened: number };
 }
 
+/** Prints a line of the suite's own (a figure, a step) to the console; VS Code's log lines go to a file. */
+export function note(...args: unknown[]): void {
+  console.log(`${SUITE_LINE_MARK}${format(...args)}`);
+}
+
 /** Asks the launcher (the code-server host) to photograph the workbench, or one part of it; a desktop host has none. */
 export async function screenshotWorkbench(file: string, selector?: string): Promise<boolean> {
   if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') return false;
   fs.rmSync(file, { force: true });
-  console.log(`[[pwb-screenshot:${file}${selector ? `|${selector}` : ''}]]`);
+  note(`[[pwb-screenshot:${file}${selector ? `|${selector}` : ''}]]`);
   const deadline = Date.now() + 15000;
   while (!fs.existsSync(file) && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 200));
   return fs.existsSync(file);

@@ -1,7 +1,9 @@
 /** Entry that VS Code's extension host calls for the integration suite (extensionTestsPath). */
 import * as fs from 'fs';
 import * as path from 'path';
+import { format } from 'util';
 import Mocha from 'mocha';
+import { SUITE_LINE_MARK } from '../vscode/suiteOutput';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 180000, color: false, reporter: 'spec', grep: process.env.MOCHA_GREP });
@@ -16,6 +18,11 @@ export function run(): Promise<void> {
     if (!files.includes(file)) throw new Error(`The window asks for ${file}, which was not built`);
     mocha.addFile(path.join(__dirname, file));
   }
+  // Mocha's report carries a mark (the tests print through helpers' note(), which marks too), so the
+  // launcher can show it and put VS Code's own log lines in a file instead of between the results.
+  const base = Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void };
+  const write = base.consoleLog;
+  base.consoleLog = (...args: unknown[]) => write(`${SUITE_LINE_MARK}${format(...args)}`);
   return new Promise((resolve, reject) => {
     const runner = mocha.run(failures => {
       // The runner outside VS Code adds these to its closing totals.

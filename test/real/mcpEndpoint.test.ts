@@ -1,11 +1,14 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as http from 'http';
+import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EndpointAddress, McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
+import { isToolEnabled, ManifestTool } from '../../src/core/tools/toolManifest';
+import { makeRealBridge, RealBridge, REPO_ROOT, textOf, waitFor } from '../support/realBridge';
 
 async function connect(address: EndpointAddress, name: string): Promise<Client> {
   const client = new Client({ name, version: '1' });
@@ -73,7 +76,8 @@ describe('MCP endpoint on a real child and Chromium', function () {
     const client = await connect(address, 'first');
     try {
       const { tools } = await client.listTools();
-      assert.strictEqual(tools.length, 25);
+      const declaredDefaults = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools as ManifestTool[]).filter(t => isToolEnabled(t, []));
+      assert.deepStrictEqual(tools.map(t => t.name).sort(), declaredDefaults.map(t => t.name).sort(), 'the MCP door offers the tools the manifest declares for default settings');
       assert.strictEqual(tools.find(t => t.name === 'browser_wait_for')?.annotations?.readOnlyHint, true, 'annotations come through');
       for (const writer of ['browser_snapshot', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_find']) {
         assert.strictEqual(tools.find(t => t.name === writer)?.annotations?.readOnlyHint, false, `${writer} can write a named file: never read-only, so MCP clients ask first`);

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
-import { buildManifest, capabilityHint, capabilityOfTools, diffManifests, isToolEnabled, ManifestTool, manifestEntry } from '../../src/core/tools/toolManifest';
+import { buildManifest, capabilityHint, capabilityOfTools, diffManifests, isToolEnabled, ManifestTool, manifestEntry, capabilityOf } from '../../src/core/tools/toolManifest';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const packageJson = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -48,8 +48,11 @@ describe('tool manifest generation', () => {
 });
 
 describe('package.json tools', () => {
-  it('declares the 72 tools of @playwright/mcp 0.0.83 with valid names', () => {
-    assert.strictEqual(manifest.length, 72);
+  // How many tools there are follows from the pinned server: a real-browser test diffs this manifest
+  // against the live child's list. Here only what holds whatever the count is.
+  it('declares the tools of the pinned @playwright/mcp with valid, unique names', () => {
+    assert.ok(manifest.length > 0);
+    assert.strictEqual(new Set(manifest.map(t => t.name)).size, manifest.length);
     for (const tool of manifest) {
       assert.match(tool.name, /^(?!copilot_|vscode_)[\w-]+$/);
       assert.ok(tool.displayName && tool.modelDescription, `${tool.name} needs a display name and model description`);
@@ -58,10 +61,13 @@ describe('package.json tools', () => {
     }
   });
 
-  it('shows the 25 default tools with no capability on, and all 72 with every one on', () => {
-    assert.strictEqual(manifest.filter(t => isToolEnabled(t, [])).length, 25);
-    assert.strictEqual(manifest.filter(t => isToolEnabled(t, ALL_CAPABILITIES)).length, 72);
-    assert.strictEqual(manifest.filter(t => isToolEnabled(t, ['vision'])).length, 31);
+  it('shows the default tools with no capability on, a group\'s tools when it is on, and all with every one on', () => {
+    const defaults = manifest.filter(t => capabilityOf(t) === undefined);
+    const vision = manifest.filter(t => capabilityOf(t) === 'vision');
+    assert.ok(defaults.length > 0 && vision.length > 0);
+    assert.deepStrictEqual(manifest.filter(t => isToolEnabled(t, [])), defaults);
+    assert.deepStrictEqual(manifest.filter(t => isToolEnabled(t, ALL_CAPABILITIES)), manifest);
+    assert.deepStrictEqual(manifest.filter(t => isToolEnabled(t, ['vision'])).map(t => t.name).sort(), [...defaults, ...vision].map(t => t.name).sort());
   });
 
   it('never shows the model the same tool twice: with exposure on MCP, no language-model tool holds', () => {

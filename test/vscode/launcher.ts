@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { format } from 'util';
+import { suiteLine } from './suiteOutput';
 import { spawnSync } from 'child_process';
 import { CodeServerSession, linkExtension } from './codeServerSession';
 import { ensureCodeServer } from './codeServerInstall';
@@ -69,6 +70,10 @@ async function main(): Promise<number> {
     headless: true,
     onLog: line => { if (process.env.PLAYWRIGHT_BRIDGE_VERBOSE) process.stdout.write(`${line}\n`); },
   });
+  // VS Code's own log lines go here (the console shows the suite's), when the runner names a file.
+  const logFile = process.env.PLAYWRIGHT_BRIDGE_VSCODE_LOG;
+  if (logFile) fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const vscodeLog = logFile ? fs.createWriteStream(logFile) : undefined;
   let finish!: (code: number) => void;
   const finished = new Promise<number>(resolve => (finish = resolve));
   const stopOnSignal = () => finish(130);
@@ -93,8 +98,10 @@ async function main(): Promise<number> {
           void taking?.catch(error => process.stderr.write(`[real-vscode] screenshot failed: ${error}\n`));
           return;
         }
-        if (type === 'error') process.stderr.write(`${text}\n`);
-        else process.stdout.write(`${text}\n`);
+        // The suite's lines to the console; VS Code's own log lines to a file, when one is named.
+        const ours = suiteLine(text);
+        if (ours !== undefined || !vscodeLog) (type === 'error' ? process.stderr : process.stdout).write(`${ours ?? text}\n`);
+        else vscodeLog.write(`[${type}] ${text}\n`);
       },
       codeAutomationExit: (code: number) => finish(code),
     });
@@ -102,6 +109,7 @@ async function main(): Promise<number> {
     return code;
   } finally {
     clearTimeout(timer);
+    await new Promise(resolve => (vscodeLog ? vscodeLog.end(resolve) : resolve(undefined)));
     const marker = session.scratch;
     await session.stop();
     // Nothing we started may outlive the run: the extension's children carry the scratch TMPDIR.

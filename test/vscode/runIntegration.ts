@@ -79,6 +79,8 @@ async function runWindow(executable: string, window: SuiteWindow, vsix: string |
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-it-'));
   const workspace = path.join(scratch, 'workspace');
   const resultsFile = path.join(scratch, 'results.json');
+  const artifacts = path.join(REPO_ROOT, '.test-artifacts', vsix ? 'vsix' : 'dev');
+  const vscodeLog = path.join(artifacts, `vscode-${window.name.replace(/\W+/g, '-')}.log`);
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   // The test browser is Debian's Chromium; an isolated profile keeps runs independent.
   fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({
@@ -104,7 +106,8 @@ async function runWindow(executable: string, window: SuiteWindow, vsix: string |
       extensionTestsEnv: {
         PLAYWRIGHT_BRIDGE_TEST_BROWSER: TEST_BROWSER,
         PLAYWRIGHT_BRIDGE_HOST: executable.endsWith('code-server-launcher.sh') ? 'server' : 'desktop',
-        PLAYWRIGHT_BRIDGE_ARTIFACTS: path.join(REPO_ROOT, '.test-artifacts', vsix ? 'vsix' : 'dev'),
+        PLAYWRIGHT_BRIDGE_ARTIFACTS: artifacts,
+        PLAYWRIGHT_BRIDGE_VSCODE_LOG: vscodeLog,
         PLAYWRIGHT_BRIDGE_SUITE_FILES: window.files.join(','),
         PLAYWRIGHT_BRIDGE_RESULTS_FILE: resultsFile,
         ...(vsix ? { PLAYWRIGHT_BRIDGE_EXPECT_INSTALLED: '1' } : {}),
@@ -113,7 +116,7 @@ async function runWindow(executable: string, window: SuiteWindow, vsix: string |
     const counts: Counts = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { passed: 0, failed: 0, skipped: 0 };
     // A window that never reported (VS Code did not start, the run timed out) is a failure, not zero tests.
     if (code !== 0 && counts.failed === 0) counts.failed = 1;
-    console.log(`[real-vscode] window "${window.name}" finished with code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`[real-vscode] window "${window.name}" finished with code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s; VS Code's own log: ${path.relative(REPO_ROOT, vscodeLog)}`);
     return counts;
   } catch (error) {
     console.error(`[real-vscode] window "${window.name}" failed: ${error instanceof Error ? error.message : error}`);
