@@ -315,3 +315,24 @@ describe('Supervisor: Restart Browser and calls made meanwhile', () => {
     await h.supervisor.dispose();
   });
 });
+
+describe('Supervisor: the finished record', () => {
+  const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+  it('makes a thumbnail of an image result only while someone shows thumbnails', async () => {
+    const h = harness();
+    const ended: (string | undefined)[] = [];
+    h.supervisor.onToolCall(record => { if (record.outcome) ended.push(record.thumbnail); });
+    await h.supervisor.callTool('browser_snapshot', {});
+    h.children[0].respond = () => ({ content: [{ type: 'image', data: PNG_1X1, mimeType: 'image/png' }] });
+    await h.supervisor.callTool('browser_take_screenshot', {});
+    const reader = h.supervisor.wantThumbnails();
+    await h.supervisor.callTool('browser_take_screenshot', {});
+    reader.dispose();
+    await h.supervisor.callTool('browser_take_screenshot', {});
+    assert.strictEqual(ended[1], undefined, 'no panel: no thumbnail work');
+    assert.match(ended[2] ?? '', /^data:image\/(png|jpeg);base64,/);
+    assert.strictEqual(ended[3], undefined);
+    await h.supervisor.dispose();
+  });
+});

@@ -11,6 +11,8 @@ export interface LiveViewSource {
   readonly onBrowserState: Event<BrowserStateParams>;
   readonly onObservation: Event<ObservationEvent>;
   readonly onToolCall: Event<ToolCallRecord>;
+  /** The store shows thumbnails of image results: the source makes them only while someone does. */
+  wantThumbnails(): { dispose(): void };
 }
 
 export interface LiveViewLimits {
@@ -62,6 +64,7 @@ export class LiveViewStore {
       }),
       source.onObservation(event => this.onObservation(event)),
       source.onToolCall(record => this.onToolCall(record)),
+      source.wantThumbnails(),
     ];
   }
 

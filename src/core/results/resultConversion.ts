@@ -63,14 +63,18 @@ const THUMBNAIL_LIMITS: ImageLimits = { maxSide: 160, maxBytes: 40_000 };
  * Finishes a result once on its way back: terminal colours stripped, each image decoded at most
  * once and fitted both to model limits and to a thumbnail, the error's reason taken out.
  */
-export function finishResult(result: CallToolResult, limits: ImageLimits = MODEL_IMAGE_LIMITS): FinishedResult {
+export function finishResult(result: CallToolResult, options: { thumbnail?: boolean; limits?: ImageLimits } = {}): FinishedResult {
+  const limits = options.limits ?? MODEL_IMAGE_LIMITS;
   const content: CallToolResult['content'] = [];
   let thumbnail: string | undefined;
+  // Only when someone shows it (the panel's store): decoding and shrinking an image costs a call time.
+  let wantThumbnail = options.thumbnail ?? false;
   for (const item of result.content ?? []) {
     if (item.type === 'text') content.push({ ...item, text: stripAnsi(item.text) });
     else if (item.type === 'image') {
       const original = Buffer.from(item.data, 'base64');
-      const [model, small] = fitImageToEach(original, item.mimeType, thumbnail === undefined ? [limits, THUMBNAIL_LIMITS] : [limits]);
+      const [model, small] = fitImageToEach(original, item.mimeType, wantThumbnail ? [limits, THUMBNAIL_LIMITS] : [limits]);
+      wantThumbnail = false;
       // Within limits the image goes on untouched: the original text, no re-encoding.
       content.push(model.data !== original ? { ...item, data: Buffer.from(model.data).toString('base64'), mimeType: model.mimeType } : item);
       if (model.note) content.push({ type: 'text', text: model.note });

@@ -95,6 +95,8 @@ export class Supervisor {
   private readonly callEmitter = new Emitter<ToolCallRecord>();
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private nextCallId = 1;
+  /** How many consumers show thumbnails of results (the panel's store); none, none are made. */
+  private thumbnailReaders = 0;
   readonly onDidChangeStatus = this.stateEmitter.event;
   readonly onDidChangeTools = this.toolsEmitter.event;
   readonly onBrowserState = this.browserEmitter.event;
@@ -132,13 +134,20 @@ export class Supervisor {
     this.callEmitter.fire({ ...record });
     const end = (outcome: CallOutcome, finished: Partial<ToolCallRecord>) => this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome, ...finished });
     try {
-      const { result, thumbnail, errorLine } = finishResult(await this.forward(name, args, options));
+      const { result, thumbnail, errorLine } = finishResult(await this.forward(name, args, options), { thumbnail: this.thumbnailReaders > 0 });
       end(result.isError ? 'error' : 'ok', { result, thumbnail, error: errorLine });
       return result;
     } catch (error) {
       end(error instanceof CancelledError ? 'cancelled' : 'error', { error: (error as Error).message });
       throw error;
     }
+  }
+
+  /** A consumer that shows result thumbnails (the panel's store) says so; dispose when it goes. */
+  wantThumbnails(): { dispose(): void } {
+    this.thumbnailReaders++;
+    let disposed = false;
+    return { dispose: () => { if (!disposed) { disposed = true; this.thumbnailReaders--; } } };
   }
 
   /** Streams frames to the panel while it is visible; remembered for children started later. */
