@@ -92,6 +92,8 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, panels),
     vscode.commands.registerCommand(COMMANDS.openPanel, () => vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`)),
     vscode.commands.registerCommand(COMMANDS.openPanelInEditor, () => panels.openInEditor()),
+    vscode.commands.registerCommand(COMMANDS.takeControl, () => supervisor.takeControl()),
+    vscode.commands.registerCommand(COMMANDS.handBack, () => supervisor.handBack()),
     vscode.commands.registerCommand(COMMANDS.startBrowser, () => startBrowser(vscode, supervisor)),
     vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
     vscode.commands.registerCommand(COMMANDS.installBrowser, () => installBrowser(vscode, context.extensionPath, log, bridge.browserName)),

@@ -96,6 +96,11 @@ export class BrowserObserver {
     return this.current && !this.current.isClosed() ? this.current : this.pages.at(-1);
   }
 
+  /** Upstream's index of the tab with this id (the panel names tabs by id), or -1. */
+  tabIndex(tabId: string): number {
+    return this.pages.findIndex(page => this.pageIds.get(page) === tabId);
+  }
+
   private pageId(page: Page): string {
     let id = this.pageIds.get(page);
     if (!id) {

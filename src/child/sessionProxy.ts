@@ -12,12 +12,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ChildConfig } from '../core/childProcess/childConfig';
 import {
-  BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, LiveViewNotificationSchema, LiveViewParams, OBSERVATION_NOTIFICATION,
-  ObservationEvent, ScreenshotRequestSchema, ScreenshotResult,
+  BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, InputNotificationSchema, LiveViewNotificationSchema, LiveViewParams,
+  OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, ScreenshotRequestSchema, ScreenshotResult,
 } from '../protocol/childMessages';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver } from './browserObserver';
 import { OutputBudget } from './outputBudget';
+import { applyInput } from './personInput';
+import { resultText, withoutErrorHeading } from '../core/results/resultText';
 import { namedFileWritten, publishTool, resolveWrittenFile } from '../core/tools/fileTools';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
@@ -60,6 +62,7 @@ export class SessionProxy {
   private pendingLoss: string | undefined;
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private readonly outputBudget: OutputBudget;
+  private inputQueue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly config: ChildConfig,
@@ -88,6 +91,15 @@ export class SessionProxy {
       return { data: data.toString('base64'), mimeType: 'image/png', url: page.url(), title: await page.title().catch(() => '') };
     });
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callTool(request.params, extra));
+    this.server.setNotificationHandler(InputNotificationSchema, async notification => {
+      // One after another, as the person made them: a key must not overtake the click that focused its field.
+      this.inputQueue = this.inputQueue.then(async () => {
+        const session = this.inner && (await this.inner.catch(() => undefined));
+        const page = session?.observer?.currentPage;
+        if (page) await applyInput(page, notification.params.event, this.config.viewport);
+      }).catch(error => this.log(`Input not applied: ${(error as Error).message}`));
+    });
+    this.server.setRequestHandler(PageActionRequestSchema, async (request): Promise<PageActionResult> => this.pageAction(request.params.pageAction));
   }
 
   private async callTool(
@@ -139,6 +151,40 @@ export class SessionProxy {
     }
     if (loss) result._meta = { ...result._meta, [BROWSER_LOST_META]: loss };
     return result;
+  }
+
+  /**
+   * The panel's navigation bar and tab strip. Through upstream's own tools where it has them, so its
+   * idea of the current tab and page stays right; forward, reload and stop on the page itself.
+   */
+  private async pageAction(action: PageAction): Promise<PageActionResult> {
+    const session = await this.session();
+    const inner = async (name: string, args: Record<string, unknown>, done: string): Promise<PageActionResult> => {
+      const result = (await session.client.callTool({ name, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+      if (!result.isError) session.observer?.noteToolCall(name, args);
+      return result.isError ? { ok: false, message: withoutErrorHeading(resultText(result)).split('\n')[0] } : { ok: true, message: done };
+    };
+    const page = session.observer?.currentPage;
+    try {
+      switch (action.action) {
+        case 'navigate': return await inner('browser_navigate', { url: action.url }, `Opened ${action.url}`);
+        case 'back': return await inner('browser_navigate_back', {}, 'Went back');
+        case 'newTab': return await inner('browser_tabs', { action: 'new' }, 'Opened a new tab');
+        case 'selectTab':
+        case 'closeTab': {
+          const index = session.observer?.tabIndex(action.tabId) ?? -1;
+          if (index < 0) return { ok: false, message: 'That tab is gone.' };
+          return await inner('browser_tabs', { action: action.action === 'selectTab' ? 'select' : 'close', index }, action.action === 'selectTab' ? `Switched to tab ${index + 1}` : `Closed tab ${index + 1}`);
+        }
+      }
+      if (!page) return { ok: false, message: 'No page is open.' };
+      if (action.action === 'forward') await page.goForward({ timeout: this.config.mcp.timeouts.navigation });
+      else if (action.action === 'reload') await page.reload({ timeout: this.config.mcp.timeouts.navigation });
+      else await page.evaluate(() => window.stop());
+      return { ok: true, message: action.action === 'forward' ? 'Went forward' : action.action === 'reload' ? 'Reloaded the page' : 'Stopped loading' };
+    } catch (error) {
+      return { ok: false, message: (error as Error).message.split('\n')[0] };
+    }
   }
 
   private session(): Promise<InnerSession> {

@@ -12,6 +12,7 @@ export const SETTING_KEYS = [
   'browser', 'executablePath', 'headless', 'profile', 'viewport', 'exposure',
   ...ALL_CAPABILITIES.map(id => `capabilities.${id}`),
   'launchArgs', 'outputDir', 'outputMaxSizeMB', 'timeouts.actionMs', 'timeouts.navigationMs', 'timeouts.callSeconds', 'mcpSessionIdleMinutes',
+  'handBackTimeoutMinutes',
 ] as const;
 
 export const COMMANDS = {
@@ -23,6 +24,8 @@ export const COMMANDS = {
   openPanelInEditor: 'playwrightBridge.openPanelInEditor',
   startBrowser: 'playwrightBridge.startBrowser',
   saveScreenshot: 'playwrightBridge.saveScreenshot',
+  takeControl: 'playwrightBridge.takeControl',
+  handBack: 'playwrightBridge.handBack',
 } as const;
 
 export const VIEW_CONTAINER_ID = 'playwrightBridge';

@@ -125,3 +125,46 @@ export const ScreenshotRequestSchema = z.object({ method: z.literal(SCREENSHOT_R
 
 export const ScreenshotResultSchema = z.object({ data: z.string(), mimeType: z.string(), url: z.string(), title: z.string() });
 export type ScreenshotResult = z.infer<typeof ScreenshotResultSchema>;
+
+// ---- the person's input and navigation (host -> child), from the panel ------------------------
+
+/** Where on the page, as a fraction of the viewport's width and height (the panel scales freely). */
+const fraction = z.number().min(0).max(1);
+const ModifiersSchema = z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).max(4).default([]);
+
+export const INPUT_NOTIFICATION = 'notifications/playwright_bridge/input';
+
+export const InputEventSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('mouse'),
+    action: z.enum(['move', 'down', 'up']),
+    x: fraction,
+    y: fraction,
+    button: z.enum(['left', 'middle', 'right']).default('left'),
+    clickCount: z.number().int().min(1).max(3).default(1),
+  }),
+  z.object({ kind: z.literal('wheel'), x: fraction, y: fraction, deltaX: z.number().min(-10000).max(10000), deltaY: z.number().min(-10000).max(10000) }),
+  /** A key by its DOM `key` name ("a", "Enter", "ArrowLeft"), with the modifiers held. */
+  z.object({ kind: z.literal('key'), action: z.enum(['down', 'up']), key: z.string().min(1).max(32), modifiers: ModifiersSchema }),
+  /** Text that arrives whole: the end of an IME composition, or a paste. */
+  z.object({ kind: z.literal('text'), text: z.string().min(1).max(10000) }),
+]);
+export type InputEvent = z.infer<typeof InputEventSchema>;
+
+export const InputNotificationSchema = z.object({ method: z.literal(INPUT_NOTIFICATION), params: z.object({ event: InputEventSchema }) });
+
+export const PAGE_ACTION_REQUEST = 'playwright_bridge/page_action';
+
+/** What the panel's navigation bar and tab strip ask for. */
+export const PageActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('navigate'), url: z.string().min(1).max(8192) }),
+  z.object({ action: z.enum(['back', 'forward', 'reload', 'stop', 'newTab']) }),
+  z.object({ action: z.enum(['selectTab', 'closeTab']), tabId: z.string().max(32) }),
+]);
+export type PageAction = z.infer<typeof PageActionSchema>;
+
+export const PageActionRequestSchema = z.object({ method: z.literal(PAGE_ACTION_REQUEST), params: z.object({ pageAction: PageActionSchema }) });
+
+/** What a page action did, in words for the activity list, or why it could not. */
+export const PageActionResultSchema = z.object({ ok: z.boolean(), message: z.string() });
+export type PageActionResult = z.infer<typeof PageActionResultSchema>;

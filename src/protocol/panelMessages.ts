@@ -5,14 +5,14 @@
  * imports only the types (so zod stays out of its bundle) and `isMarker` from panelRows.
  */
 import { z } from 'zod';
-import { BrowserStateParamsSchema, ConsoleEntrySchema, NetworkEntrySchema, TabInfoSchema } from './childMessages';
+import { BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, TabInfoSchema } from './childMessages';
 
 /** The bridge's state, as the supervisor keeps it and the panel shows it. */
 export const BridgeStateSchema = z.enum(['idle', 'starting', 'ready', 'restarting', 'failed', 'disposed']);
 export type BridgeState = z.infer<typeof BridgeStateSchema>;
 
-/** Which way a call came in: a language-model tool, the MCP server, or the panel itself. */
-export const DoorSchema = z.enum(['tool', 'mcp', 'panel']);
+/** Which way a call came in: a language-model tool, the MCP server, the panel itself, or the person driving it. */
+export const DoorSchema = z.enum(['tool', 'mcp', 'panel', 'person']);
 export type Door = z.infer<typeof DoorSchema>;
 
 export const CallOutcomeSchema = z.enum(['ok', 'error', 'cancelled']);
@@ -28,6 +28,8 @@ export const PanelStateSchema = z.object({
   paused: z.boolean(),
   /** Set when frames come from screenshots after changes instead of a stream. */
   frameSource: z.enum(['screencast', 'screenshot']).optional(),
+  /** Who drives: the agent, or the person (Take control), whose agent calls then wait. */
+  driver: z.enum(['agent', 'person']),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -101,7 +103,7 @@ export type HostToPanel = z.infer<typeof HostToPanelSchema>;
 export type FrameMessage = Extract<HostToPanel, { type: 'frame' }>;
 
 /** The toolbar's commands. */
-export const PanelCommandSchema = z.enum(['restart', 'start', 'togglePause', 'saveScreenshot']);
+export const PanelCommandSchema = z.enum(['restart', 'start', 'togglePause', 'saveScreenshot', 'takeControl', 'handBack']);
 export type PanelCommand = z.infer<typeof PanelCommandSchema>;
 
 const size = z.number().min(0);
@@ -111,6 +113,10 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('frameDrawn'), seq: z.number() }),
   z.object({ type: z.literal('resize'), width: size, height: size, devicePixelRatio: size }),
   z.object({ type: z.literal('command'), command: PanelCommandSchema }),
+  /** The person's mouse and keyboard on the page's picture: positions as fractions of it. */
+  z.object({ type: z.literal('input'), event: InputEventSchema }),
+  /** The navigation bar and the tab strip. */
+  z.object({ type: z.literal('pageAction'), pageAction: PageActionSchema }),
   /** The answer to the `describe` request with the same id. */
   z.object({ type: z.literal('report'), id: z.number(), report: PanelReportSchema }),
 ]);

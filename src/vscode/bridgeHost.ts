@@ -43,6 +43,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
       log: line => this.log.info(line),
       callTimeoutMs: () => this.settings.callTimeoutSeconds * 1000,
       displayName: tool => displayNames.get(tool),
+      handBackTimeoutMs: () => this.settings.handBackTimeoutMinutes * 60_000,
     });
     this.disposables.push(vscode.workspace.onDidChangeConfiguration(event => {
       if (event.affectsConfiguration(SETTINGS_SECTION)) void this.onSettingsChanged();

@@ -6,7 +6,7 @@ import { FrameGate } from '../core/liveView/frameGate';
 import { LiveViewStore } from '../core/liveView/liveViewStore';
 import { LiveViewParams } from '../protocol/childMessages';
 import { Supervisor } from '../core/supervision/supervisor';
-import { FrameMessage, HostToPanel, PanelReport, parsePanelMessage } from '../protocol/panelMessages';
+import { FrameMessage, HostToPanel, PanelCommand, PanelReport, parsePanelMessage } from '../protocol/panelMessages';
 
 type VSCode = typeof vscodeTypes;
 
@@ -84,6 +84,12 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'command':
         void this.hub.runCommand(message.command);
         return;
+      case 'input':
+        this.hub.supervisor.sendInput(message.event);
+        return;
+      case 'pageAction':
+        void this.hub.supervisor.pageAction(message.pageAction);
+        return;
       case 'report': {
         const waiter = this.reportWaiters.get(message.id);
         this.reportWaiters.delete(message.id);
@@ -102,6 +108,15 @@ class PanelConnection implements vscodeTypes.Disposable {
   }
 }
 
+/** The toolbar's buttons and the VS Code commands they run. */
+const PANEL_COMMANDS: Record<Exclude<PanelCommand, 'togglePause'>, string> = {
+  restart: COMMANDS.restartBrowser,
+  start: COMMANDS.startBrowser,
+  saveScreenshot: COMMANDS.saveScreenshot,
+  takeControl: COMMANDS.takeControl,
+  handBack: COMMANDS.handBack,
+};
+
 /**
  * Hosts the browser panel: the side-bar view and any editor tabs showing it. Frames stream only
  * while at least one of them is visible and not paused, sized to the largest one.
@@ -115,7 +130,7 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     private readonly vscode: VSCode,
     private readonly extensionUri: vscodeTypes.Uri,
     private readonly store: LiveViewStore,
-    private readonly supervisor: Supervisor,
+    readonly supervisor: Supervisor,
     private readonly log: vscodeTypes.LogOutputChannel,
   ) {
     this.disposables.push(store.onDidChangePaused(() => this.updateLiveView()));
@@ -181,21 +196,10 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     this.supervisor.setLiveView(wish);
   }
 
-  async runCommand(command: string): Promise<void> {
-    switch (command) {
-      case 'restart':
-        await this.vscode.commands.executeCommand(COMMANDS.restartBrowser);
-        return;
-      case 'start':
-        await this.vscode.commands.executeCommand(COMMANDS.startBrowser);
-        return;
-      case 'togglePause':
-        this.store.setPaused(!this.store.isPaused);
-        return;
-      case 'saveScreenshot':
-        await this.vscode.commands.executeCommand(COMMANDS.saveScreenshot);
-        return;
-    }
+  /** The panel's toolbar: pausing is the panel's own; every other button runs the command of the same name. */
+  async runCommand(command: PanelCommand): Promise<void> {
+    if (command === 'togglePause') return this.store.setPaused(!this.store.isPaused);
+    await this.vscode.commands.executeCommand(PANEL_COMMANDS[command]);
   }
 
   private resourceRoots(): vscodeTypes.Uri[] {

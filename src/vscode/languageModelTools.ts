@@ -39,7 +39,10 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
       codeFile: codeFilename === undefined ? undefined : this.shownCode.show(codeFilename, this.places.roots()),
     });
     return {
-      invocationMessage: presentation.invocationMessage,
+      // While the person has the browser the call waits for them: say so where chat shows the call.
+      invocationMessage: this.supervisor.personHasControl
+        ? `${presentation.invocationMessage} (waiting: you have the browser; press Hand back in the browser panel)`
+        : presentation.invocationMessage,
       confirmationMessages: presentation.confirmation && {
         title: presentation.confirmation.title,
         message: new this.vscode.MarkdownString(presentation.confirmation.message),

@@ -36,19 +36,39 @@ function renderState(next: PanelState): void {
   $('detail').hidden = !(next.bridge === 'failed' || browserFailed);
 
   const tabs = $('tabs');
-  // One tab is already named by the title line below; the strip is for choosing among several.
-  tabs.hidden = next.tabs.length < 2;
-  tabs.replaceChildren(...next.tabs.map((tab, index) => {
+  // One tab is already named by the title line below: chips are for choosing among several; the
+  // new-tab button is there whenever a page is.
+  tabs.hidden = next.tabs.length === 0;
+  tabs.replaceChildren(...(next.tabs.length < 2 ? [] : next.tabs).map((tab, index) => {
     const chip = document.createElement('span');
     chip.className = `tab${tab.current ? ' current' : ''}`;
     chip.textContent = tab.title || tab.url || `Tab ${index + 1}`;
-    chip.title = tab.url;
+    chip.title = `${tab.url}\nClick to switch to this tab`;
     chip.setAttribute('role', 'listitem');
     if (tab.current) chip.setAttribute('aria-current', 'page');
+    chip.addEventListener('click', () => post({ type: 'pageAction', pageAction: { action: 'selectTab', tabId: tab.id } }));
+    const close = el('button', 'close codicon codicon-close icon-button');
+    close.title = 'Close this tab';
+    close.setAttribute('aria-label', `Close ${chip.textContent}`);
+    close.addEventListener('click', event => {
+      event.stopPropagation();
+      post({ type: 'pageAction', pageAction: { action: 'closeTab', tabId: tab.id } });
+    });
+    chip.append(close);
     return chip;
-  }));
+  }), newTabChip());
   const current = next.tabs.find(t => t.current);
   $('url').textContent = current?.url ?? '';
+  // The address shows where the page is, except while the person is typing a new one.
+  const address = $<HTMLInputElement>('address');
+  if (document.activeElement !== address) address.value = current?.url ?? '';
+  const control = $<HTMLButtonElement>('control');
+  const driving = next.driver === 'person';
+  control.setAttribute('aria-pressed', String(driving));
+  control.title = driving ? 'Hand the browser back: chat\'s waiting calls go on' : 'Take control: chat\'s browser calls wait until you hand the browser back';
+  control.setAttribute('aria-label', driving ? 'Hand back' : 'Take control');
+  control.querySelector('.label')!.textContent = driving ? 'Hand back' : 'Take control';
+  $('driving').hidden = !driving;
   $('title').textContent = current?.title ?? '';
 
   const startButton = $<HTMLButtonElement>('start');
@@ -74,6 +94,36 @@ function placeholderText(next: PanelState): string {
 
 for (const [id, command] of [['start', 'start'], ['restart', 'restart'], ['pause', 'togglePause'], ['save', 'saveScreenshot']] as [string, PanelCommand][]) {
   $(id).addEventListener('click', () => post({ type: 'command', command }));
+}
+$('control').addEventListener('click', () => post({ type: 'command', command: state?.driver === 'person' ? 'handBack' : 'takeControl' }));
+
+// ---- navigation bar and tabs -------------------------------------------------------------------
+
+for (const action of ['back', 'forward', 'reload', 'stop'] as const) {
+  $(action).addEventListener('click', () => post({ type: 'pageAction', pageAction: { action } }));
+}
+$<HTMLInputElement>('address').addEventListener('keydown', event => {
+  if (event.key !== 'Enter') return;
+  const url = addressToUrl((event.target as HTMLInputElement).value);
+  if (url) post({ type: 'pageAction', pageAction: { action: 'navigate', url } });
+  (event.target as HTMLInputElement).blur();
+});
+
+/** What the person typed, as a URL: a bare host gets a scheme (http for local ones). */
+function addressToUrl(text: string): string | undefined {
+  const typed = text.trim();
+  if (!typed) return undefined;
+  // "localhost:3000" is a host and port, not a scheme: a scheme is followed by // (or is about:, data:, file:).
+  if (/^[a-z][\w+.-]*:\/\//i.test(typed) || /^(about|data|file):/i.test(typed)) return typed;
+  return /^(localhost|127\.|\[::1\])/i.test(typed) ? `http://${typed}` : `https://${typed}`;
+}
+
+function newTabChip(): HTMLElement {
+  const chip = el('button', 'tab tab-new icon-button', '+');
+  chip.title = 'Open a new tab';
+  chip.setAttribute('aria-label', 'Open a new tab');
+  chip.addEventListener('click', () => post({ type: 'pageAction', pageAction: { action: 'newTab' } }));
+  return chip;
 }
 
 // ---- live frame --------------------------------------------------------------------------------
@@ -116,6 +166,73 @@ async function drawFrame(message: Extract<HostToPanel, { type: 'frame' }>): Prom
     post({ type: 'frameDrawn', seq: message.seq });
   }
 }
+
+// ---- the person's mouse and keyboard on the page's picture ---------------------------------------
+
+/** Where on the page an event is, as fractions of the picture (the page's viewport). */
+function pagePoint(event: MouseEvent): { x: number; y: number } | undefined {
+  if (!frameDrawn) return undefined;
+  const box = frameImage.getBoundingClientRect();
+  if (!box.width || !box.height) return undefined;
+  const clamp = (value: number) => Math.min(1, Math.max(0, value));
+  return { x: clamp((event.clientX - box.left) / box.width), y: clamp((event.clientY - box.top) / box.height) };
+}
+
+const BUTTONS = ['left', 'middle', 'right'] as const;
+let movePending: { x: number; y: number } | undefined;
+frameImage.addEventListener('mousedown', event => {
+  const point = pagePoint(event);
+  if (!point) return;
+  event.preventDefault();
+  keys.focus();
+  post({ type: 'input', event: { kind: 'mouse', action: 'down', ...point, button: BUTTONS[event.button] ?? 'left', clickCount: Math.min(3, Math.max(1, event.detail || 1)) } });
+});
+frameImage.addEventListener('mouseup', event => {
+  const point = pagePoint(event);
+  if (point) post({ type: 'input', event: { kind: 'mouse', action: 'up', ...point, button: BUTTONS[event.button] ?? 'left', clickCount: Math.min(3, Math.max(1, event.detail || 1)) } });
+});
+frameImage.addEventListener('mousemove', event => {
+  // At most one move per animation frame: hovering must not flood the page.
+  const point = pagePoint(event);
+  if (!point) return;
+  if (!movePending) requestAnimationFrame(() => {
+    if (movePending) post({ type: 'input', event: { kind: 'mouse', action: 'move', ...movePending, button: 'left', clickCount: 1 } });
+    movePending = undefined;
+  });
+  movePending = point;
+});
+frameImage.addEventListener('contextmenu', event => event.preventDefault());
+frameImage.addEventListener('dragstart', event => event.preventDefault());
+frameImage.addEventListener('wheel', event => {
+  const point = pagePoint(event);
+  if (!point) return;
+  event.preventDefault();
+  post({ type: 'input', event: { kind: 'wheel', ...point, deltaX: event.deltaX, deltaY: event.deltaY } });
+}, { passive: false });
+
+const MODIFIERS = [['altKey', 'Alt'], ['ctrlKey', 'Control'], ['metaKey', 'Meta'], ['shiftKey', 'Shift']] as const;
+const sendKey = (action: 'down' | 'up') => (event: KeyboardEvent) => {
+  // Keys belong to the page only while its picture has focus; an IME composition ends as text.
+  if (document.activeElement !== keys || event.isComposing || !frameDrawn) return;
+  const paste = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'v';
+  if (paste) return; // the paste event brings the text itself
+  event.preventDefault();
+  event.stopPropagation();
+  post({ type: 'input', event: { kind: 'key', action, key: event.key, modifiers: MODIFIERS.filter(([flag]) => event[flag]).map(([, name]) => name) } });
+};
+const keys = $<HTMLTextAreaElement>('keys');
+keys.addEventListener('keydown', sendKey('down'));
+keys.addEventListener('keyup', sendKey('up'));
+keys.addEventListener('compositionend', event => {
+  if (event.data) post({ type: 'input', event: { kind: 'text', text: event.data.slice(0, 10000) } });
+  keys.value = '';
+});
+keys.addEventListener('paste', event => {
+  const text = event.clipboardData?.getData('text/plain');
+  if (!text || !frameDrawn) return;
+  event.preventDefault();
+  post({ type: 'input', event: { kind: 'text', text: text.slice(0, 10000) } });
+});
 
 let resizeTimer: number | undefined;
 new ResizeObserver(() => {
@@ -232,7 +349,7 @@ $('network-filter').addEventListener('input', () => networkList.refilter());
 $('status-filter').addEventListener('change', () => networkList.refilter());
 
 // Activity
-const DOORS = { tool: 'chat tool', mcp: 'MCP', panel: 'panel' };
+const DOORS = { tool: 'chat tool', mcp: 'MCP', panel: 'panel', person: 'you' };
 const activityList = new RowList<ActivityRow | MarkerRow>($('activity-list'), row => {
   if (isMarker(row)) return markerElement(row);
   const item = el('li', `call ${row.outcome ?? 'running'}`);

@@ -48,6 +48,17 @@ export class ScriptedChild implements ChildConnection {
     this.liveViews.push(params);
   }
 
+  inputs: unknown[] = [];
+  sendInput(event: unknown): void {
+    this.inputs.push(event);
+  }
+
+  pageActions: unknown[] = [];
+  async pageAction(action: unknown): Promise<{ ok: boolean; message: string }> {
+    this.pageActions.push(action);
+    return { ok: true, message: 'done' };
+  }
+
   async screenshot(): Promise<PageScreenshot> {
     throw new Error('not scripted');
   }

@@ -336,3 +336,61 @@ describe('Supervisor: the finished record', () => {
     await h.supervisor.dispose();
   });
 });
+
+describe('Supervisor: the person takes the browser and hands it back', () => {
+  const tabs = (url: string, title: string) => ({ kind: 'tabs' as const, tabs: [{ id: 'p1', url, title, current: true }] });
+
+  it('makes agent calls wait while the person drives, then runs them and says what changed', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_snapshot', {});
+    h.children[0].events.onObservation(tabs('http://x/login', 'Login'));
+    const control: boolean[] = [];
+    h.supervisor.onDidChangeControl(value => control.push(value));
+    h.supervisor.takeControl();
+    const progress: string[] = [];
+    const waiting = h.supervisor.callTool('browser_click', { target: 'e1' }, { door: 'mcp', onProgress: p => progress.push(p.message ?? '') });
+    await new Promise(resolve => setTimeout(resolve, 20));
+    assert.strictEqual(h.children[0].calls.length, 1, 'the agent\'s call waits');
+    assert.match(progress[0], /Waiting: the person has the browser/);
+    const panel = await h.supervisor.callTool('browser_snapshot', {}, { door: 'panel' });
+    assert.doesNotMatch(text(panel), /Note/, 'the panel\'s own calls do not wait');
+    h.children[0].events.onObservation(tabs('http://x/home', 'Home'));
+    h.supervisor.handBack();
+    const result = await waiting;
+    assert.match(text(result), /^Note: the person drove the browser for \d+ s while this call waited\. Now the current tab is "Home" at http:\/\/x\/home \(it was "Login" at http:\/\/x\/login\)\. Take a snapshot/);
+    assert.match(text(result), /browser_click done by/);
+    assert.deepStrictEqual(control, [true, false]);
+    assert.doesNotMatch(text(await h.supervisor.callTool('browser_snapshot', {})), /Note/, 'once');
+    await h.supervisor.dispose();
+  });
+
+  it('gives up with a clear error when the browser is not handed back in time', async () => {
+    const children: ScriptedChild[] = [];
+    const supervisor = new Supervisor({
+      factory: async events => { const child = new ScriptedChild(events, TOOLS); children.push(child); return child; },
+      log: () => undefined, callTimeoutMs: () => 1000, handBackTimeoutMs: () => 50,
+    });
+    supervisor.takeControl();
+    const result = await supervisor.callTool('browser_navigate', { url: 'x' });
+    assert.strictEqual(result.isError, true);
+    assert.match(text(result), /did not run: the person has had control of the browser for \d+ s and has not handed it back \(the limit is 0 s\)\. Ask them to press Hand back/);
+    assert.strictEqual(children.length, 0, 'nothing was sent');
+    await supervisor.dispose();
+  });
+
+  it('lists the person\'s navigation under their own door', async () => {
+    const h = harness();
+    const records: { door: string; title: string; outcome?: string }[] = [];
+    h.supervisor.onToolCall(record => records.push({ door: record.door, title: record.title, outcome: record.outcome }));
+    await h.supervisor.pageAction({ action: 'navigate', url: 'http://x/' });
+    await h.supervisor.pageAction({ action: 'reload' });
+    assert.deepStrictEqual(records.filter(r => r.outcome), [
+      { door: 'person', title: 'You: opening http://x/', outcome: 'ok' },
+      { door: 'person', title: 'You: reloading the page', outcome: 'ok' },
+    ]);
+    assert.deepStrictEqual(h.children[0].pageActions, [{ action: 'navigate', url: 'http://x/' }, { action: 'reload' }]);
+    h.supervisor.sendInput({ kind: 'text', text: 'hi' });
+    assert.deepStrictEqual(h.children[0].inputs, [{ kind: 'text', text: 'hi' }]);
+    await h.supervisor.dispose();
+  });
+});

@@ -14,6 +14,8 @@ interface DomWindow {
   document: Document;
   Event: typeof Event;
   MessageEvent: typeof MessageEvent;
+  MouseEvent: typeof MouseEvent;
+  KeyboardEvent: typeof KeyboardEvent;
   dispatchEvent(event: unknown): boolean;
   eval(code: string): unknown;
   close(): void;
@@ -41,7 +43,7 @@ function openPanel() {
   return { window, posted, $, send, describe, close: () => window.close() };
 }
 
-const state = (over: Partial<PanelState> = {}): PanelState => ({ bridge: 'ready', browser: 'Chromium', tabs: [], paused: false, ...over });
+const state = (over: Partial<PanelState> = {}): PanelState => ({ bridge: 'ready', browser: 'Chromium', tabs: [], paused: false, driver: 'agent', ...over });
 const tab = (id: string, url: string, title: string, current: boolean) => ({ id, url, title, current });
 
 describe('panel webview in a DOM', () => {
@@ -75,10 +77,11 @@ describe('panel webview in a DOM', () => {
       panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true)] }) });
       assert.strictEqual(panel.$('url').textContent, 'http://127.0.0.1/a');
       assert.strictEqual(panel.$('title').textContent, 'Alpha');
-      assert.strictEqual(panel.$('tabs').hidden, true, 'one tab: its title is not shown twice');
+      assert.strictEqual(panel.$('tabs').querySelectorAll('.tab:not(.tab-new)').length, 0, 'one tab: its title is not shown twice');
+      assert.ok(panel.$('tabs').querySelector('.tab-new'), 'a new tab can still be opened');
       panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', false), tab('p2', 'http://127.0.0.1/b', 'Beta', true)] }) });
       assert.strictEqual(panel.$('tabs').hidden, false);
-      const chips = [...panel.$('tabs').children] as HTMLElement[];
+      const chips = [...panel.$('tabs').querySelectorAll('.tab:not(.tab-new)')] as HTMLElement[];
       assert.deepStrictEqual(chips.map(c => [c.textContent, c.getAttribute('aria-current')]), [['Alpha', null], ['Beta', 'page']]);
       assert.strictEqual(panel.$('title').textContent, 'Beta');
     } finally {
@@ -143,5 +146,81 @@ describe('panel webview in a DOM', () => {
     } finally {
       panel.close();
     }
+  });
+
+  describe('the person at the controls', () => {
+    // A 1x1 JPEG, enough for the panel to draw a picture.
+    const JPEG = '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/yQALCAABAAEBAREA/8wABgAQEAX/2gAIAQEAAD8A0s8g/9k=';
+
+    it('takes control and hands it back, saying so on the picture', () => {
+      const panel = openPanel();
+      try {
+        panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true)] }) });
+        (panel.$('control') as HTMLButtonElement).click();
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'command', command: 'takeControl' });
+        panel.send({ type: 'state', state: state({ driver: 'person', tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true)] }) });
+        assert.strictEqual(panel.$('control').textContent?.trim(), 'Hand back');
+        assert.strictEqual(panel.$('driving').hidden, false);
+        (panel.$('control') as HTMLButtonElement).click();
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'command', command: 'handBack' });
+      } finally {
+        panel.close();
+      }
+    });
+
+    it('navigates from the address bar and the buttons, and switches, opens and closes tabs', () => {
+      const panel = openPanel();
+      try {
+        panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true), tab('p2', 'http://127.0.0.1/b', 'Beta', false)] }) });
+        const address = panel.$('address') as HTMLInputElement;
+        assert.strictEqual(address.value, 'http://127.0.0.1/a');
+        address.value = 'localhost:3000/x';
+        address.dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'Enter' }) as unknown as Event);
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'navigate', url: 'http://localhost:3000/x' } });
+        for (const action of ['back', 'forward', 'reload', 'stop']) {
+          (panel.$(action) as HTMLButtonElement).click();
+          assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action } });
+        }
+        const chips = [...panel.$('tabs').children] as HTMLElement[];
+        chips[1].click();
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'selectTab', tabId: 'p2' } });
+        (chips[1].querySelector('.close') as HTMLButtonElement).click();
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'closeTab', tabId: 'p2' } });
+        (chips[2] as HTMLButtonElement).click();
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'newTab' } });
+      } finally {
+        panel.close();
+      }
+    });
+
+    it('sends a click on the picture as a position on the page, in fractions of it, and keys while it has focus', async () => {
+      const panel = openPanel();
+      try {
+        panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true)] }) });
+        panel.send({ type: 'frame', seq: 1, data: JPEG, width: 640, height: 360, producedAt: 0 });
+        await new Promise(resolve => setTimeout(resolve, 100));
+        const frame = panel.$('frame');
+        assert.strictEqual(frame.hidden, false, 'the picture is drawn');
+        // The DOM for Node does no layout: give the picture the box a panel 320 px wide would.
+        frame.getBoundingClientRect = () => ({ left: 10, top: 20, width: 320, height: 180, right: 330, bottom: 200, x: 10, y: 20, toJSON: () => ({}) }) as DOMRect;
+        const mouse = (type: string, clientX: number, clientY: number, button = 0) =>
+          frame.dispatchEvent(new panel.window.MouseEvent(type, { clientX, clientY, button, detail: 1, bubbles: true }) as unknown as Event);
+        mouse('mousedown', 90, 65);
+        mouse('mouseup', 90, 65);
+        const inputs = panel.posted.filter(m => m.type === 'input').map(m => (m as { event: unknown }).event);
+        assert.deepStrictEqual(inputs, [
+          { kind: 'mouse', action: 'down', x: 0.25, y: 0.25, button: 'left', clickCount: 1 },
+          { kind: 'mouse', action: 'up', x: 0.25, y: 0.25, button: 'left', clickCount: 1 },
+        ]);
+        const keys = panel.$('keys');
+        assert.strictEqual(panel.window.document.activeElement, keys as unknown as Element, 'a click on the picture gives the page the keyboard');
+        keys.dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'a', bubbles: true }) as unknown as Event);
+        assert.deepStrictEqual((panel.posted.at(-1) as { event: unknown }).event, { kind: 'key', action: 'down', key: 'a', modifiers: [] });
+        mouse('mousedown', 330, 200, 2);
+        assert.deepStrictEqual((panel.posted.at(-1) as { event: unknown }).event, { kind: 'mouse', action: 'down', x: 1, y: 1, button: 'right', clickCount: 1 });
+      } finally {
+        panel.close();
+      }
+    });
   });
 });

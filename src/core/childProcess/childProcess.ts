@@ -5,8 +5,8 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResult, JSONRPCMessage, Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BrowserStateNotificationSchema, BrowserStateParams, LIVE_VIEW_NOTIFICATION, LiveViewParams, ObservationEvent, ObservationNotificationSchema,
-  SCREENSHOT_REQUEST, ScreenshotResultSchema,
+  BrowserStateNotificationSchema, BrowserStateParams, INPUT_NOTIFICATION, InputEvent, LIVE_VIEW_NOTIFICATION, LiveViewParams, ObservationEvent,
+  ObservationNotificationSchema, PAGE_ACTION_REQUEST, PageAction, PageActionResult, PageActionResultSchema, SCREENSHOT_REQUEST, ScreenshotResultSchema,
 } from '../../protocol/childMessages';
 import { withDeadline } from '../supervision/deadline';
 import { identify, isSameProcess, killTree, KnownProcess, listDescendants } from './processTree';
@@ -50,6 +50,10 @@ export interface ChildConnection {
   /** Starts, resizes or stops the stream of frames for the live panel. */
   setLiveView(params: LiveViewParams): void;
   screenshot(): Promise<PageScreenshot>;
+  /** The person's mouse or keyboard, for the current page (fire and forget: input must not queue). */
+  sendInput(event: InputEvent): void;
+  /** The panel's navigation bar and tab strip. */
+  pageAction(action: PageAction): Promise<PageActionResult>;
   /** Ends the child and every process below it. Idempotent. */
   dispose(graceMs?: number): Promise<void>;
 }
@@ -187,6 +191,13 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
     setLiveView(params) {
       if (exited) return;
       void client.notification({ method: LIVE_VIEW_NOTIFICATION, params: { ...params } }).catch(() => undefined);
+    },
+    sendInput(event) {
+      if (exited) return;
+      void client.notification({ method: INPUT_NOTIFICATION, params: { event } }).catch(() => undefined);
+    },
+    async pageAction(action) {
+      return client.request({ method: PAGE_ACTION_REQUEST, params: { pageAction: action } }, PageActionResultSchema, { timeout: 120000 });
     },
     async screenshot() {
       const result = await client.request({ method: SCREENSHOT_REQUEST, params: {} }, ScreenshotResultSchema, { timeout: 15000 });

@@ -11,6 +11,8 @@ export interface LiveViewSource {
   readonly onBrowserState: Event<BrowserStateParams>;
   readonly onObservation: Event<ObservationEvent>;
   readonly onToolCall: Event<ToolCallRecord>;
+  readonly personHasControl: boolean;
+  readonly onDidChangeControl: Event<boolean>;
   /** The store shows thumbnails of image results: the source makes them only while someone does. */
   wantThumbnails(): { dispose(): void };
 }
@@ -49,7 +51,7 @@ export class LiveViewStore {
   readonly onDidChangePaused = this.pausedEmitter.event;
   private readonly subscriptions: { dispose(): void }[];
 
-  constructor(source: LiveViewSource, private readonly browserLabel: () => string, limits: LiveViewLimits = { console: 2000, network: 2000, activity: 500 }) {
+  constructor(private readonly source: LiveViewSource, private readonly browserLabel: () => string, limits: LiveViewLimits = { console: 2000, network: 2000, activity: 500 }) {
     this.console = new RingBuffer(limits.console);
     this.network = new RingBuffer(limits.network);
     this.activity = new RingBuffer(limits.activity);
@@ -65,6 +67,7 @@ export class LiveViewStore {
       source.onObservation(event => this.onObservation(event)),
       source.onToolCall(record => this.onToolCall(record)),
       source.wantThumbnails(),
+      source.onDidChangeControl(() => this.emitState()),
     ];
   }
 
@@ -96,6 +99,7 @@ export class LiveViewStore {
       tabs: this.tabs,
       paused: this.paused,
       frameSource: this.frameSource,
+      driver: this.source.personHasControl ? 'person' : 'agent',
     };
   }
 

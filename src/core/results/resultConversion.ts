@@ -1,5 +1,8 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { stripAnsi } from './ansi';
+import { withoutErrorHeading } from './resultText';
+
+export { resultText } from './resultText';
 import { fitImage, fitImageToEach, ImageLimits, MODEL_IMAGE_LIMITS } from './imageDownscale';
 
 /** A tool result part, free of `vscode`: the glue turns these into language-model parts. */
@@ -85,15 +88,6 @@ export function finishResult(result: CallToolResult, options: { thumbnail?: bool
   return { result: finished, thumbnail, errorLine: result.isError ? errorLineOf(finished) : undefined };
 }
 
-/** Every text part of a result, joined. */
-export function resultText(result: CallToolResult): string {
-  return (result.content ?? []).map(part => (part.type === 'text' ? part.text : '')).filter(Boolean).join('\n');
-}
-
-/** Upstream starts an error's text with a "### Error" heading: the reason is what follows. */
-function withoutErrorHeading(text: string): string {
-  return text.replace(/^#+\s*Error\s*\n?/, '');
-}
 
 function errorLineOf(result: CallToolResult): string {
   const first = (result.content ?? []).find(part => part.type === 'text');

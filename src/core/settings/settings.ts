@@ -36,6 +36,8 @@ export interface BridgeSettings {
   callTimeoutSeconds: number;
   /** An MCP client session that sends nothing for this long is closed. */
   mcpSessionIdleMinutes: number;
+  /** How long an agent's call waits while the person has taken control of the browser. */
+  handBackTimeoutMinutes: number;
 }
 
 export const DEFAULT_SETTINGS: BridgeSettings = {
@@ -53,6 +55,7 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
   navigationTimeoutMs: 60000,
   callTimeoutSeconds: 300,
   mcpSessionIdleMinutes: 30,
+  handBackTimeoutMinutes: 10,
 };
 
 /** A setting that could not be used as given; the default stands in and the user is told why. */
@@ -132,9 +135,10 @@ export function readSettings(read: SettingReader, setByWorkspace: (key: string) 
   const navigationTimeoutMs = num(read('timeouts.navigationMs'), d.navigationTimeoutMs, 1000, 600000, 'timeouts.navigationMs', problem);
   const callTimeoutSeconds = num(read('timeouts.callSeconds'), d.callTimeoutSeconds, 5, 3600, 'timeouts.callSeconds', problem);
   const mcpSessionIdleMinutes = num(read('mcpSessionIdleMinutes'), d.mcpSessionIdleMinutes, 1, 1440, 'mcpSessionIdleMinutes', problem);
+  const handBackTimeoutMinutes = num(read('handBackTimeoutMinutes'), d.handBackTimeoutMinutes, 1, 240, 'handBackTimeoutMinutes', problem);
 
   return {
-    settings: { browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB, actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes },
+    settings: { browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB, actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes },
     problems,
   };
 }

@@ -1,5 +1,7 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { BROWSER_LOST_META, BrowserStateParams, LiveViewParams, ObservationEvent } from '../../protocol/childMessages';
+import {
+  BROWSER_LOST_META, BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, TabInfo,
+} from '../../protocol/childMessages';
 import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
 import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from '../childProcess/childProcess';
 import { presentInvocation } from '../results/invocationMessages';
@@ -28,6 +30,8 @@ export interface SupervisorOptions {
   backoffMs?: number[];
   /** How long one tool call may run. Read per call so a settings change applies at once. */
   callTimeoutMs: () => number;
+  /** How long an agent's call waits while the person has the browser, before it gives up. */
+  handBackTimeoutMs?: () => number;
   now?: () => number;
   /** A tool's name for people ("Get cookie"), before the child's list is known; else its title there. */
   displayName?: (tool: string) => string | undefined;
@@ -80,6 +84,15 @@ export class Supervisor {
   private retryAt = 0;
   private lastFailure: string | undefined;
   private lostNotice: string | undefined;
+  /** Set while the person has the browser (Take control): agents' calls wait for `released`. */
+  private control: { since: number; before: TabInfo[]; released: Promise<void>; release(): void } | undefined;
+  /** What the person changed while in control, for the model's next result. */
+  private controlNotice: string | undefined;
+  /** The tabs as the child last reported them. */
+  private tabs: TabInfo[] = [];
+  private readonly controlEmitter = new Emitter<boolean>();
+  /** Fires true when the person takes the browser and false when they hand it back. */
+  readonly onDidChangeControl = this.controlEmitter.event;
   private lastExit = 'it exited';
   private cachedTools: Tool[] | undefined;
   /** The list as it was when cached, to tell a real change (the list object may be shared and change in place). */
@@ -150,6 +163,71 @@ export class Supervisor {
     return { dispose: () => { if (!disposed) { disposed = true; this.thumbnailReaders--; } } };
   }
 
+  /** True while the person has the browser. */
+  get personHasControl(): boolean {
+    return !!this.control;
+  }
+
+  /** The person takes the browser: agents' calls wait until they hand it back (or time out). */
+  takeControl(): void {
+    if (this.control) return;
+    let release!: () => void;
+    const released = new Promise<void>(resolve => (release = resolve));
+    this.control = { since: this.now(), before: this.tabs, released, release };
+    this.options.log('The person took control of the browser; agent calls wait until it is handed back');
+    this.controlEmitter.fire(true);
+  }
+
+  /** The person hands the browser back: waiting calls go on, and the next result says what changed. */
+  handBack(): void {
+    const control = this.control;
+    if (!control) return;
+    this.control = undefined;
+    this.controlNotice = describeChanges(control.before, this.tabs, Math.round((this.now() - control.since) / 1000));
+    this.options.log('The person handed the browser back');
+    this.controlEmitter.fire(false);
+    control.release();
+  }
+
+  private async waitForHandBack(name: string, options: SupervisedCallOptions): Promise<CallToolResult | undefined> {
+    const control = this.control!;
+    const limitMs = this.options.handBackTimeoutMs?.() ?? 10 * 60_000;
+    options.onProgress?.({ progress: 0, message: 'Waiting: the person has the browser. The call goes on when they press Hand back in the browser panel.' });
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      control.released.then(() => 'released' as const),
+      new Promise<'timeout'>(resolve => (timer = setTimeout(() => resolve('timeout'), limitMs))),
+      new Promise<'cancelled'>(resolve => options.signal?.addEventListener('abort', () => resolve('cancelled'), { once: true })),
+    ]);
+    clearTimeout(timer);
+    if (outcome === 'cancelled') throw new CancelledError();
+    if (outcome === 'timeout') {
+      return errorResult(`${name} did not run: the person has had control of the browser for ${Math.round((this.now() - control.since) / 1000)} s ` +
+        `and has not handed it back (the limit is ${Math.round(limitMs / 1000)} s). Ask them to press Hand back in the browser panel, then try again.`);
+    }
+    return undefined;
+  }
+
+  /** The person's mouse or keyboard from the panel, to the page (only while a browser runs). */
+  sendInput(event: InputEvent): void {
+    if (this.current && !this.current.exited) this.current.sendInput(event);
+  }
+
+  /** The person's navigation from the panel: listed in the activity list under their own door. */
+  async pageAction(action: PageAction): Promise<PageActionResult> {
+    const title = action.action === 'navigate' ? `You: opening ${action.url}` : `You: ${PAGE_ACTION_WORDS[action.action]}`;
+    const record: ToolCallRecord = { id: this.nextCallId++, name: `panel:${action.action}`, args: { ...action }, door: 'person', title, startedAt: Date.now() };
+    this.callEmitter.fire({ ...record });
+    let result: PageActionResult;
+    try {
+      result = await (await this.ready()).pageAction(action);
+    } catch (error) {
+      result = { ok: false, message: (error as Error).message };
+    }
+    this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome: result.ok ? 'ok' : 'error', error: result.ok ? undefined : result.message });
+    return result;
+  }
+
   /** Streams frames to the panel while it is visible; remembered for children started later. */
   setLiveView(params: LiveViewParams): void {
     this.liveView = params;
@@ -165,7 +243,12 @@ export class Supervisor {
   private async forward(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions): Promise<CallToolResult> {
     // The note that the browser state was lost is for the model. The panel's own calls (Start
     // Browser) leave it for the model's next call, which would otherwise act on stale references.
-    const forModel = (options.door ?? 'tool') !== 'panel';
+    const door = options.door ?? 'tool';
+    const forModel = door === 'tool' || door === 'mcp';
+    if (forModel && this.control) {
+      const refusal = await this.waitForHandBack(name, options);
+      if (refusal) return refusal;
+    }
     // A call is sent at most once. Only a call that provably never left us (the child had already
     // gone) is sent again, to the replacement, and only once more.
     for (let attempt = 0; ; attempt++) {
@@ -202,7 +285,9 @@ export class Supervisor {
         if (childNotice && !this.lostNotice) this.lostNotice = childNotice;
         return plain;
       }
-      const note = notice ?? childNotice;
+      const control = this.controlNotice;
+      this.controlNotice = undefined;
+      const note = [notice ?? childNotice, control].filter(Boolean).join('\n\n');
       return note ? withNotice(plain, note) : plain;
     }
   }
@@ -256,6 +341,8 @@ export class Supervisor {
         this.browserEmitter.dispose();
         this.observationEmitter.dispose();
         this.callEmitter.dispose();
+        this.controlEmitter.dispose();
+        this.control?.release();
       })();
     }
     return this.disposing;
@@ -282,7 +369,11 @@ export class Supervisor {
       onExit: why => this.onChildExit(generation, why),
       onToolsChanged: () => void this.refreshTools(generation),
       onBrowserState: state => this.browserEmitter.fire(state),
-      onObservation: event => { if (generation === this.generation) this.observationEmitter.fire(event); },
+      onObservation: event => {
+        if (generation !== this.generation) return;
+        if (event.kind === 'tabs') this.tabs = event.tabs;
+        this.observationEmitter.fire(event);
+      },
       onStderr: line => this.options.log(`[child ${generation}] ${line}`),
     };
     let connection: ChildConnection | undefined;
@@ -403,4 +494,21 @@ function isTimeout(error: unknown): boolean {
 /** Put before the first result after the browser was lost, so the model knows to start over. */
 export function browserLostNotice(reason: string): string {
   return `Note: ${reason} This call ran in a fresh browser: earlier pages, tabs, form input and login state are gone. Navigate again before acting on earlier element references.`;
+}
+
+const PAGE_ACTION_WORDS: Record<Exclude<PageAction['action'], 'navigate'>, string> = {
+  back: 'going back', forward: 'going forward', reload: 'reloading the page', stop: 'stopping the page',
+  newTab: 'opening a new tab', selectTab: 'switching tabs', closeTab: 'closing a tab',
+};
+
+/** What the person changed while they had the browser, as the model should read it. */
+export function describeChanges(before: TabInfo[], after: TabInfo[], seconds: number): string {
+  const current = after.find(tab => tab.current);
+  const was = before.find(tab => tab.current);
+  const where = current ? `the current tab is "${current.title || current.url}" at ${current.url}` : 'no page is open';
+  const changes: string[] = [];
+  if (was && current && (was.url !== current.url || was.title !== current.title)) changes.push(`it was "${was.title || was.url}" at ${was.url}`);
+  if (before.length !== after.length) changes.push(`${after.length} tab${after.length === 1 ? '' : 's'} open, ${before.length} before`);
+  return `Note: the person drove the browser for ${seconds} s while this call waited. Now ${where}${changes.length ? ` (${changes.join('; ')})` : ''}. ` +
+    'Take a snapshot before acting on earlier element references.';
 }

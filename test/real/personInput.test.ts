@@ -1,0 +1,82 @@
+/**
+ * The person's hands on the page, through the supervisor as the panel drives it: clicks land where
+ * the picture shows the element, typing and pasting fill fields, the wheel scrolls, and the
+ * navigation bar and tab strip move the very browser the agent drives.
+ */
+import * as assert from 'assert';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
+import { TabInfo } from '../../src/protocol/childMessages';
+
+/** What a function evaluated in the page returned (upstream prints it as JSON under "### Result"). */
+async function evaluate(bridge: RealBridge, fn: string): Promise<unknown> {
+  const text = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: fn }));
+  const json = /### Result\n([^]*?)\n(?:###|$)/.exec(text)?.[1];
+  if (json === undefined) throw new Error(`no result in ${text}`);
+  return JSON.parse(json);
+}
+
+/** The element's centre as fractions of the viewport: where it shows on the panel's picture. */
+async function centreOf(bridge: RealBridge, selector: string): Promise<{ x: number; y: number }> {
+  return (await evaluate(bridge, `() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); ` +
+    'return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }')) as { x: number; y: number };
+}
+
+describe('the person drives the page from the panel (real child and Chromium)', function () {
+  this.timeout(120000);
+  const fixture = new FixtureServer();
+  let bridge: RealBridge;
+  before(() => fixture.start());
+  after(() => fixture.stop());
+  beforeEach(() => (bridge = makeRealBridge()));
+  afterEach(() => bridge.dispose());
+
+  it('a click on the picture of a button presses it exactly once', async () => {
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/counter` });
+    const at = await centreOf(bridge, 'button');
+    const before = fixture.count('/press');
+    bridge.supervisor.sendInput({ kind: 'mouse', action: 'move', ...at, button: 'left', clickCount: 1 });
+    bridge.supervisor.sendInput({ kind: 'mouse', action: 'down', ...at, button: 'left', clickCount: 1 });
+    bridge.supervisor.sendInput({ kind: 'mouse', action: 'up', ...at, button: 'left', clickCount: 1 });
+    await waitFor(() => fixture.count('/press') > before, 5000, 'the press to reach the fixture');
+    await new Promise(resolve => setTimeout(resolve, 300));
+    assert.strictEqual(fixture.count('/press') - before, 1);
+    assert.strictEqual(await evaluate(bridge, "() => document.getElementById('n').textContent"), 'pressed 1');
+  });
+
+  it('typing and pasting fill the field the person clicked, and the wheel scrolls', async () => {
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+    const field = await centreOf(bridge, '#name');
+    bridge.supervisor.sendInput({ kind: 'mouse', action: 'down', ...field, button: 'left', clickCount: 1 });
+    bridge.supervisor.sendInput({ kind: 'mouse', action: 'up', ...field, button: 'left', clickCount: 1 });
+    const keys: [('down' | 'up'), string][] = [['down', 'Shift'], ['down', 'A'], ['up', 'A'], ['up', 'Shift'], ['down', 'd'], ['up', 'd'], ['down', 'a'], ['up', 'a']];
+    for (const [action, key] of keys) bridge.supervisor.sendInput({ kind: 'key', action, key, modifiers: [] });
+    bridge.supervisor.sendInput({ kind: 'text', text: ' Lovelace' });
+    await waitFor(async () => (await evaluate(bridge, "() => document.getElementById('name').value")) === 'Ada Lovelace', 5000, 'the field to hold what was typed and pasted');
+
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/tall` });
+    bridge.supervisor.sendInput({ kind: 'wheel', x: 0.5, y: 0.5, deltaX: 0, deltaY: 800 });
+    await waitFor(async () => ((await evaluate(bridge, '() => scrollY')) as number) > 0, 5000, 'the page to scroll');
+  });
+
+  it('the navigation bar and tab strip drive the same browser, through upstream\'s own tab state', async () => {
+    const tabs: TabInfo[][] = [];
+    bridge.supervisor.onObservation(event => { if (event.kind === 'tabs') tabs.push(event.tabs); });
+    assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'navigate', url: `${fixture.url}/` }), { ok: true, message: `Opened ${fixture.url}/` });
+    await bridge.supervisor.pageAction({ action: 'navigate', url: `${fixture.url}/second` });
+    assert.ok((await bridge.supervisor.pageAction({ action: 'back' })).ok);
+    assert.strictEqual(await evaluate(bridge, '() => location.pathname'), '/');
+    assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'forward' }), { ok: true, message: 'Went forward' });
+    assert.strictEqual(await evaluate(bridge, '() => location.pathname'), '/second');
+    assert.ok((await bridge.supervisor.pageAction({ action: 'reload' })).ok);
+    assert.ok((await bridge.supervisor.pageAction({ action: 'newTab' })).ok);
+    await waitFor(() => tabs.at(-1)?.length === 2, 5000, 'a second tab');
+    const first = tabs.at(-1)![0];
+    assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'selectTab', tabId: first.id }), { ok: true, message: 'Switched to tab 1' });
+    assert.match(textOf(await bridge.supervisor.callTool('browser_tabs', { action: 'list' })), /- 0: \(current\) \[Second Page\]/, 'upstream\'s current tab is the one the person chose');
+    assert.ok((await bridge.supervisor.pageAction({ action: 'closeTab', tabId: first.id })).ok);
+    await waitFor(() => tabs.at(-1)?.length === 1, 5000, 'one tab left');
+    const unknown = await bridge.supervisor.pageAction({ action: 'closeTab', tabId: 'p999' });
+    assert.deepStrictEqual(unknown, { ok: false, message: 'That tab is gone.' });
+  });
+});
