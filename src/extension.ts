@@ -30,6 +30,8 @@ export interface PlaywrightBridgeApi {
   describePanels(): Promise<PanelReport[]>;
   /** MCP client sessions at the endpoint: live now, and opened in all (a reconnecting client opens another). */
   readonly mcpSessions: { live: number; opened: number };
+  /** True while the person has taken control of the browser in the panel. */
+  readonly personHasControl: boolean;
 }
 
 let host: BridgeHost | undefined;
@@ -107,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     get state() { return supervisor.status.state; },
     describePanels: () => panels.describe(),
     get mcpSessions() { return { live: mcpEndpoint.sessionCount, opened: mcpEndpoint.sessionsOpened }; },
+    get personHasControl() { return supervisor.personHasControl; },
   };
 }
 

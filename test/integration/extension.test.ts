@@ -10,7 +10,7 @@ import { listDescendants } from '../../src/core/childProcess/processTree';
 import { capabilityOf, isToolEnabled, ManifestTool } from '../../src/core/tools/toolManifest';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import type { PanelReport } from '../../src/protocol/panelMessages';
-import { Api, bridgeChildren, EXTENSION_ID, invoke, isAlive, refOf, screenshotWorkbench, waitFor, note } from './helpers';
+import { Api, bridgeChildren, EXTENSION_ID, invoke, isAlive, note, panelHands, refOf, screenshotWorkbench, waitFor } from './helpers';
 
 describe('Playwright Bridge in a real VS Code', function () {
   this.timeout(180000);
@@ -187,6 +187,74 @@ describe('Playwright Bridge in a real VS Code', function () {
     const taken = await screenshotWorkbench(artifact);
     note(taken ? `    workbench screenshot: ${artifact}` : '    (no workbench screenshot on this host)');
     if (process.env.PLAYWRIGHT_BRIDGE_HOST === 'server') assert.ok(taken, 'the launcher saved a screenshot of the workbench');
+  });
+
+  /** What a function evaluated in the page returned (upstream prints it as JSON under "### Result"). */
+  async function evaluateInPage(fn: string): Promise<unknown> {
+    const text = (await invoke('browser_evaluate', { function: fn })).text;
+    const json = /### Result\n([^]*?)\n(?:###|$)/.exec(text)?.[1];
+    if (json === undefined) throw new Error(`no result in ${text}`);
+    return JSON.parse(json);
+  }
+
+  /** The panel as a large editor tab showing the page, as a person would open it to work in it. */
+  async function panelInEditor(): Promise<void> {
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+    await waitFor(async () => (await api.describePanels()).some(r => r.frameDrawn), 20000, 'the panel to show the page', 250);
+  }
+
+  it('the person works in the page from the panel: a click presses a button once, typing fills a field, the address bar and tab chips navigate', async function () {
+    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+    await invoke('browser_navigate', { url: `${fixture.url}/counter` });
+    await panelInEditor();
+    const button = await evaluateInPage("() => { const r = document.querySelector('button').getBoundingClientRect(); return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }") as { x: number; y: number };
+    const before = fixture.count('/press');
+    await panelHands({ action: 'click', ...button });
+    await waitFor(() => fixture.count('/press') > before, 10000, 'the click to press the button');
+    await new Promise(resolve => setTimeout(resolve, 500));
+    assert.strictEqual(fixture.count('/press') - before, 1, 'exactly one press');
+
+    await invoke('browser_navigate', { url: `${fixture.url}/` });
+    const field = await evaluateInPage("() => { const r = document.querySelector('#name').getBoundingClientRect(); return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }") as { x: number; y: number };
+    await panelHands({ action: 'click', ...field });
+    await panelHands({ action: 'type', text: 'Grace' });
+    await waitFor(async () => (await evaluateInPage("() => document.getElementById('name').value")) === 'Grace', 10000, 'the typed name in the field');
+
+    await panelHands({ action: 'address', url: `${fixture.url}/second` });
+    await waitFor(async () => (await evaluateInPage('() => location.pathname')) === '/second', 10000, 'the address bar to navigate');
+
+    await invoke('browser_tabs', { action: 'new', url: `${fixture.url}/count` });
+    await waitFor(async () => /Counted/.test((await api.describePanels())[0]?.header ?? ''), 10000, 'the new tab to show');
+    await panelHands({ action: 'tab', index: 0 });
+    await waitFor(async () => /- 0: \(current\)/.test((await invoke('browser_tabs', { action: 'list' })).text), 10000, 'the first tab to be current again');
+    await invoke('browser_tabs', { action: 'close', index: 1 });
+    const activity = (await api.describePanels())[0].activityTitles;
+    assert.ok(activity.some(t => t.startsWith('You: opening')) && activity.includes('You: switching tabs'), `the person's actions are in Activity: ${activity.join(' / ')}`);
+  });
+
+  it('Take control: a tool call waits for the person, runs after Hand back, and its result says what the person changed', async function () {
+    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+    await invoke('browser_navigate', { url: `${fixture.url}/` });
+    await panelInEditor();
+    await panelHands({ action: 'button', id: 'control' });
+    await waitFor(() => api.personHasControl, 5000, 'the person to have the browser');
+    let settled = false;
+    const waiting = invoke('browser_snapshot', {}).finally(() => (settled = true));
+    await new Promise(resolve => setTimeout(resolve, 1500));
+    assert.strictEqual(settled, false, 'the call waits while the person has the browser');
+    await panelHands({ action: 'address', url: `${fixture.url}/second` });
+    await waitFor(async () => /Second Page/.test((await api.describePanels())[0]?.header ?? ''), 10000, 'the person\'s navigation');
+    assert.strictEqual(settled, false);
+    // The README's picture of the person driving; a static page's picture follows its header a moment later.
+    await new Promise(resolve => setTimeout(resolve, 1000));
+    await screenshotWorkbench(path.join(process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp', 'person-driving.png'));
+    await panelHands({ action: 'button', id: 'control' });
+    const result = await waiting;
+    assert.match(result.text, /^Note: the person drove the browser for \d+ s while this call waited\. Now the current tab is "Second Page" at http:\/\/127\.0\.0\.1:\d+\/second \(it was "Fixture Home"/);
+    assert.match(result.text, /heading "Second page"/, 'and the call ran on the page the person left');
+    assert.strictEqual(api.personHasControl, false);
   });
 
   it('is readable in the side bar at 300 px: no control cut, toggles on one line, the frame filling its box', async () => {

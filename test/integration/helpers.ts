@@ -1,12 +1,15 @@
 /** What the integration tests share: the extension's API, waiting, and calling tools as chat does. */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
+import type { PanelAct } from '../vscode/panelHands';
 import { format } from 'util';
 import * as vscode from 'vscode';
 import { SUITE_LINE_MARK } from '../vscode/suiteOutput';
 import { listDescendants } from '../../src/core/childProcess/processTree';
 export { isAlive } from '../../src/core/childProcess/processTree';
 export { refOf, waitFor } from '../support/realBridge';
+import { waitFor } from '../support/realBridge';
 import type { PanelReport } from '../../src/protocol/panelMessages';
 
 export const EXTENSION_ID = 'playwright-bridge.playwright-bridge';
@@ -17,11 +20,23 @@ export interface Api {
   state: string;
   describePanels(): Promise<PanelReport[]>;
   mcpSessions: { live: number; opened: number };
+  personHasControl: boolean;
 }
 
 /** Prints a line of the suite's own (a figure, a step) to the console; VS Code's log lines go to a file. */
 export function note(...args: unknown[]): void {
   console.log(`${SUITE_LINE_MARK}${format(...args)}`);
+}
+
+/** Asks the launcher to act in the browser panel as a person would (the code-server host only). */
+export async function panelHands(act: PanelAct): Promise<void> {
+  if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') throw new Error('acting in the panel needs the code-server host');
+  const done = path.join(os.tmpdir(), `pwb-hands-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  note(`[[pwb-panel:${JSON.stringify({ ...act, done })}]]`);
+  await waitFor(() => fs.existsSync(done), 20000, `the launcher to ${act.action} in the panel`, 100);
+  const outcome = fs.readFileSync(done, 'utf8');
+  fs.rmSync(done, { force: true });
+  if (outcome !== 'ok') throw new Error(`acting in the panel (${act.action}) ${outcome}`);
 }
 
 /** Asks the launcher (the code-server host) to photograph the workbench, or one part of it; a desktop host has none. */

@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { format } from 'util';
 import { suiteLine } from './suiteOutput';
+import { actInPanel, PanelAct } from './panelHands';
 import { spawnSync } from 'child_process';
 import { CodeServerSession, linkExtension } from './codeServerSession';
 import { ensureCodeServer } from './codeServerInstall';
@@ -96,6 +97,16 @@ async function main(): Promise<number> {
           const [, file, selector] = shot;
           const taking = selector ? session.page?.locator(selector).first().screenshot({ path: file }) : session.page?.screenshot({ path: file });
           void taking?.catch(error => process.stderr.write(`[real-vscode] screenshot failed: ${error}\n`));
+          return;
+        }
+        // The suite asks for a person's hands in the browser panel: [[pwb-panel:{"action":...,"done":FILE}]].
+        const act = /\[\[pwb-panel:(\{.*\})\]\]/.exec(text);
+        if (act) {
+          const request = JSON.parse(act[1]) as PanelAct & { done: string };
+          void actInPanel(session.page!, request).then(
+            () => fs.writeFileSync(request.done, 'ok'),
+            error => fs.writeFileSync(request.done, `failed: ${error instanceof Error ? error.message : error}`),
+          );
           return;
         }
         // The suite's lines to the console; VS Code's own log lines to a file, when one is named.
