@@ -32,6 +32,8 @@ export interface PlaywrightBridgeApi {
   readonly mcpSessions: { live: number; opened: number };
   /** True while the person has taken control of the browser in the panel. */
   readonly personHasControl: boolean;
+  /** The folder the bridge writes into (tool output, Add to Chat files). */
+  readonly outputDir: string;
 }
 
 let host: BridgeHost | undefined;
@@ -59,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
   });
   const failures = new BrowserFailureNotifier(vscode, log);
   const liveView = new LiveViewStore(supervisor, () => bridge.browserLabel);
-  const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log);
+  const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir);
   const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
 
   context.subscriptions.push(
@@ -110,6 +112,7 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     describePanels: () => panels.describe(),
     get mcpSessions() { return { live: mcpEndpoint.sessionCount, opened: mcpEndpoint.sessionsOpened }; },
     get personHasControl() { return supervisor.personHasControl; },
+    get outputDir() { return bridge.outputDir; },
   };
 }
 

@@ -13,12 +13,14 @@ import {
 import { ChildConfig } from '../core/childProcess/childConfig';
 import {
   BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, InputNotificationSchema, LiveViewNotificationSchema, LiveViewParams,
-  OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, ScreenshotRequestSchema, ScreenshotResult,
+  OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, PickRequestSchema, ScreenshotRequestSchema,
+  ScreenshotResult,
 } from '../protocol/childMessages';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver } from './browserObserver';
 import { OutputBudget } from './outputBudget';
 import { applyInput } from './personInput';
+import { pickElement, refFromSnapshot } from './elementPicker';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
 import { namedFileWritten, publishTool, resolveWrittenFile } from '../core/tools/fileTools';
 
@@ -100,6 +102,17 @@ export class SessionProxy {
       }).catch(error => this.log(`Input not applied: ${(error as Error).message}`));
     });
     this.server.setRequestHandler(PageActionRequestSchema, async (request): Promise<PageActionResult> => this.pageAction(request.params.pageAction));
+    this.server.setRequestHandler(PickRequestSchema, async request => {
+      const session = this.inner && (await this.inner.catch(() => undefined));
+      const page = session?.observer?.currentPage;
+      if (!session || !page) return {};
+      const element = await pickElement(page, request.params, this.config.viewport);
+      if (!element || request.params.phase !== 'choose') return { element };
+      // The ref the agent's element tools take, from upstream's own snapshot of the page.
+      const snapshot = (await session.client.callTool({ name: 'browser_snapshot', arguments: {} }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+      const ref = refFromSnapshot(resultText(snapshot), element);
+      return { element: ref ? { ...element, ref } : element };
+    });
   }
 
   private async callTool(

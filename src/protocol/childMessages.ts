@@ -168,3 +168,31 @@ export const PageActionRequestSchema = z.object({ method: z.literal(PAGE_ACTION_
 /** What a page action did, in words for the activity list, or why it could not. */
 export const PageActionResultSchema = z.object({ ok: z.boolean(), message: z.string() });
 export type PageActionResult = z.infer<typeof PageActionResultSchema>;
+
+// ---- picking an element for chat (host -> child request), from the panel ------------------------
+
+export const PICK_REQUEST = 'playwright_bridge/pick';
+
+/** Hover shows which element a click would pick (drawn in the page); choose picks it; cancel ends picking. */
+export const PickParamsSchema = z.discriminatedUnion('phase', [
+  z.object({ phase: z.enum(['hover', 'choose']), x: fraction, y: fraction }),
+  z.object({ phase: z.literal('cancel') }),
+]);
+export type PickParams = z.infer<typeof PickParamsSchema>;
+
+export const PickRequestSchema = z.object({ method: z.literal(PICK_REQUEST), params: PickParamsSchema });
+
+/** The element under the point, as chat should read it. */
+export const PickedElementSchema = z.object({
+  role: z.string(),
+  name: z.string(),
+  /** Its ref in upstream's snapshot (for browser_click and friends), when one could be matched. */
+  ref: z.string().optional(),
+  tag: z.string(),
+  /** Its outer HTML, trimmed. */
+  html: z.string(),
+  url: z.string(),
+});
+export type PickedElement = z.infer<typeof PickedElementSchema>;
+
+export const PickResultSchema = z.object({ element: PickedElementSchema.optional() });

@@ -5,7 +5,7 @@
  * imports only the types (so zod stays out of its bundle) and `isMarker` from panelRows.
  */
 import { z } from 'zod';
-import { BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, TabInfoSchema } from './childMessages';
+import { BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, PickParamsSchema, TabInfoSchema } from './childMessages';
 
 /** The bridge's state, as the supervisor keeps it and the panel shows it. */
 export const BridgeStateSchema = z.enum(['idle', 'starting', 'ready', 'restarting', 'failed', 'disposed']);
@@ -103,7 +103,7 @@ export type HostToPanel = z.infer<typeof HostToPanelSchema>;
 export type FrameMessage = Extract<HostToPanel, { type: 'frame' }>;
 
 /** The toolbar's commands. */
-export const PanelCommandSchema = z.enum(['restart', 'start', 'togglePause', 'saveScreenshot', 'takeControl', 'handBack']);
+export const PanelCommandSchema = z.enum(['restart', 'start', 'togglePause', 'saveScreenshot', 'takeControl', 'handBack', 'addConsoleErrorsToChat']);
 export type PanelCommand = z.infer<typeof PanelCommandSchema>;
 
 const size = z.number().min(0);
@@ -117,6 +117,8 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('input'), event: InputEventSchema }),
   /** The navigation bar and the tab strip. */
   z.object({ type: z.literal('pageAction'), pageAction: PageActionSchema }),
+  /** Add to Chat: the element under the pointer is outlined (hover), then attached (choose). */
+  z.object({ type: z.literal('pick'), pick: PickParamsSchema }),
   /** The answer to the `describe` request with the same id. */
   z.object({ type: z.literal('report'), id: z.number(), report: PanelReportSchema }),
 ]);

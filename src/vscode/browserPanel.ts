@@ -6,7 +6,10 @@ import { FrameGate } from '../core/liveView/frameGate';
 import { LiveViewStore } from '../core/liveView/liveViewStore';
 import { LiveViewParams } from '../protocol/childMessages';
 import { Supervisor } from '../core/supervision/supervisor';
-import { FrameMessage, HostToPanel, PanelCommand, PanelReport, parsePanelMessage } from '../protocol/panelMessages';
+import { ConsoleRow, FrameMessage, HostToPanel, PanelCommand, PanelReport, parsePanelMessage } from '../protocol/panelMessages';
+import { isMarker } from '../protocol/panelRows';
+import type { PickParams } from '../protocol/childMessages';
+import { attachToChat, describeConsoleErrors, describeElement } from './addToChat';
 
 type VSCode = typeof vscodeTypes;
 
@@ -90,6 +93,9 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'pageAction':
         void this.hub.supervisor.pageAction(message.pageAction);
         return;
+      case 'pick':
+        void this.hub.pick(message.pick);
+        return;
       case 'report': {
         const waiter = this.reportWaiters.get(message.id);
         this.reportWaiters.delete(message.id);
@@ -109,7 +115,7 @@ class PanelConnection implements vscodeTypes.Disposable {
 }
 
 /** The toolbar's buttons and the VS Code commands they run. */
-const PANEL_COMMANDS: Record<Exclude<PanelCommand, 'togglePause'>, string> = {
+const PANEL_COMMANDS: Record<Exclude<PanelCommand, 'togglePause' | 'addConsoleErrorsToChat'>, string> = {
   restart: COMMANDS.restartBrowser,
   start: COMMANDS.startBrowser,
   saveScreenshot: COMMANDS.saveScreenshot,
@@ -132,6 +138,8 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     private readonly store: LiveViewStore,
     readonly supervisor: Supervisor,
     private readonly log: vscodeTypes.LogOutputChannel,
+    /** Where Add to Chat writes what it attaches (the bridge's output folder). */
+    private readonly outputDir: () => string,
   ) {
     this.disposables.push(store.onDidChangePaused(() => this.updateLiveView()));
   }
@@ -196,9 +204,24 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     this.supervisor.setLiveView(wish);
   }
 
-  /** The panel's toolbar: pausing is the panel's own; every other button runs the command of the same name. */
+  /** Add to Chat: outline on hover; on choose, the element goes onto the chat input. */
+  async pick(params: PickParams): Promise<void> {
+    try {
+      const element = await this.supervisor.pick(params);
+      if (params.phase === 'choose' && element) await attachToChat(this.vscode, this.outputDir(), 'element', describeElement(element));
+    } catch (error) {
+      this.log.warn(`Add to Chat: ${(error as Error).message}`);
+    }
+  }
+
+  /** The panel's toolbar: pausing and adding errors to chat are the panel's own; every other button runs the command of the same name. */
   async runCommand(command: PanelCommand): Promise<void> {
     if (command === 'togglePause') return this.store.setPaused(!this.store.isPaused);
+    if (command === 'addConsoleErrorsToChat') {
+      const rows = this.store.snapshot().console.filter((row): row is ConsoleRow => !isMarker(row));
+      await attachToChat(this.vscode, this.outputDir(), 'console-errors', describeConsoleErrors(rows, this.store.currentTab?.url));
+      return;
+    }
     await this.vscode.commands.executeCommand(PANEL_COMMANDS[command]);
   }
 

@@ -96,6 +96,23 @@ for (const [id, command] of [['start', 'start'], ['restart', 'restart'], ['pause
   $(id).addEventListener('click', () => post({ type: 'command', command }));
 }
 $('control').addEventListener('click', () => post({ type: 'command', command: state?.driver === 'person' ? 'handBack' : 'takeControl' }));
+$('console-to-chat').addEventListener('click', () => post({ type: 'command', command: 'addConsoleErrorsToChat' }));
+
+// ---- Add to Chat: point at an element, click to attach it ----------------------------------------
+
+let picking = false;
+let pickedButNotReleased = false;
+function setPicking(on: boolean): void {
+  if (picking && !on) post({ type: 'pick', pick: { phase: 'cancel' } });
+  picking = on;
+  view.classList.toggle('picking', on);
+  $('pick').setAttribute('aria-pressed', String(on));
+  $('picking').hidden = !on;
+}
+$('pick').addEventListener('click', () => setPicking(!picking));
+window.addEventListener('keydown', event => {
+  if (picking && event.key === 'Escape') setPicking(false);
+});
 
 // ---- navigation bar and tabs -------------------------------------------------------------------
 
@@ -184,10 +201,23 @@ frameImage.addEventListener('mousedown', event => {
   const point = pagePoint(event);
   if (!point) return;
   event.preventDefault();
+  if (picking) {
+    // The click picks the element instead of reaching the page.
+    post({ type: 'pick', pick: { phase: 'choose', ...point } });
+    picking = false;
+    setPicking(false);
+    pickedButNotReleased = true;
+    return;
+  }
   keys.focus();
   post({ type: 'input', event: { kind: 'mouse', action: 'down', ...point, button: BUTTONS[event.button] ?? 'left', clickCount: Math.min(3, Math.max(1, event.detail || 1)) } });
 });
 frameImage.addEventListener('mouseup', event => {
+  // The release of a pick click belongs to the pick, not to the page.
+  if (picking || pickedButNotReleased) {
+    pickedButNotReleased = false;
+    return;
+  }
   const point = pagePoint(event);
   if (point) post({ type: 'input', event: { kind: 'mouse', action: 'up', ...point, button: BUTTONS[event.button] ?? 'left', clickCount: Math.min(3, Math.max(1, event.detail || 1)) } });
 });
@@ -196,7 +226,7 @@ frameImage.addEventListener('mousemove', event => {
   const point = pagePoint(event);
   if (!point) return;
   if (!movePending) requestAnimationFrame(() => {
-    if (movePending) post({ type: 'input', event: { kind: 'mouse', action: 'move', ...movePending, button: 'left', clickCount: 1 } });
+    if (movePending) post(picking ? { type: 'pick', pick: { phase: 'hover', ...movePending } } : { type: 'input', event: { kind: 'mouse', action: 'move', ...movePending, button: 'left', clickCount: 1 } });
     movePending = undefined;
   });
   movePending = point;

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { DECLINE_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
 import type { RecordedRequest } from '../chatHelper/extension';
-import { Api, EXTENSION_ID, screenshotWorkbench, waitFor, note } from './helpers';
+import { Api, EXTENSION_ID, note, panelHands, screenshotWorkbench, waitFor } from './helpers';
 import { listDescendants } from '../../src/core/childProcess/processTree';
 import type { PanelReport } from '../../src/protocol/panelMessages';
 
@@ -169,6 +169,29 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     assert.ok(!fs.existsSync(workspaceFile), 'nothing was written into the workspace root');
     const written = /(\/\S*\/playwright-bridge\/inside\.yml)/.exec(accepted.answer)?.[1];
     assert.ok(written && fs.existsSync(written), `the snapshot is in the bridge's own folder: ${accepted.answer}`);
+  });
+
+  // About the panel, not the door: it runs once, in the language-model tools' window.
+  if (door === 'tool') it('Add to Chat puts the element the person picks in the panel on the chat input, ready for their prompt', async function () {
+    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+    await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO], base: fixture.url, door });
+    await vscode.lm.invokeTool('browser_navigate', { input: { url: `${fixture.url}/counter` }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+    await waitFor(async () => !!(await api.describePanels())[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
+    const located = await vscode.lm.invokeTool('browser_evaluate', {
+      input: { function: "() => { const r = document.querySelector('button').getBoundingClientRect(); return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }" },
+      toolInvocationToken: undefined,
+    }, new vscode.CancellationTokenSource().token);
+    const text = located.content.map(part => (part as { value?: string }).value ?? '').join('');
+    const at = JSON.parse(/### Result\n([^]*?)\n(?:###|$)/.exec(text)![1]) as { x: number; y: number };
+    await panelHands({ action: 'button', id: 'pick' });
+    await panelHands({ action: 'click', ...at });
+    let attached: string[] = [];
+    await waitFor(async () => (attached = JSON.parse(await panelHands({ action: 'chatAttachments' })) as string[]).some(label => /element-.*\.md/.test(label)),
+      20000, () => `the picked element on the chat input: ${JSON.stringify(attached)}`, 500);
+    const written = fs.readdirSync(path.join(api.outputDir, 'chat')).filter(name => name.startsWith('element-'));
+    assert.ok(written.length >= 1, 'the element was written to the output folder');
+    assert.match(fs.readFileSync(path.join(api.outputDir, 'chat', written.at(-1)!), 'utf8'), /- Role: button\n- Name: "Press"\n- Ref: (f\d+)?e\d+ /);
+    assert.strictEqual(fixture.count('/press'), 0, 'picking did not press the button');
   });
 
   it('plays it again right after Restart Browser: the panel drops the old page and the model is told its state was lost', async () => {

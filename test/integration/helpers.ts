@@ -21,6 +21,7 @@ export interface Api {
   describePanels(): Promise<PanelReport[]>;
   mcpSessions: { live: number; opened: number };
   personHasControl: boolean;
+  outputDir: string;
 }
 
 /** Prints a line of the suite's own (a figure, a step) to the console; VS Code's log lines go to a file. */
@@ -29,14 +30,15 @@ export function note(...args: unknown[]): void {
 }
 
 /** Asks the launcher to act in the browser panel as a person would (the code-server host only). */
-export async function panelHands(act: PanelAct): Promise<void> {
+export async function panelHands(act: PanelAct): Promise<string> {
   if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') throw new Error('acting in the panel needs the code-server host');
   const done = path.join(os.tmpdir(), `pwb-hands-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
   note(`[[pwb-panel:${JSON.stringify({ ...act, done })}]]`);
   await waitFor(() => fs.existsSync(done), 20000, `the launcher to ${act.action} in the panel`, 100);
   const outcome = fs.readFileSync(done, 'utf8');
   fs.rmSync(done, { force: true });
-  if (outcome !== 'ok') throw new Error(`acting in the panel (${act.action}) ${outcome}`);
+  if (!outcome.startsWith('ok')) throw new Error(`acting in the panel (${act.action}) ${outcome}`);
+  return outcome.slice(3);
 }
 
 /** Asks the launcher (the code-server host) to photograph the workbench, or one part of it; a desktop host has none. */

@@ -80,3 +80,28 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     assert.deepStrictEqual(unknown, { ok: false, message: 'That tab is gone.' });
   });
 });
+
+describe('Add to Chat: picking an element in the page (real child and Chromium)', function () {
+  this.timeout(120000);
+  const fixture = new FixtureServer();
+  let bridge: RealBridge;
+  before(() => fixture.start());
+  after(() => fixture.stop());
+  beforeEach(() => (bridge = makeRealBridge()));
+  afterEach(() => bridge.dispose());
+
+  it('outlines the element under the pointer in the page, then describes the one clicked, with its snapshot ref', async () => {
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/counter` });
+    const at = await centreOf(bridge, 'button');
+    const hovered = await bridge.supervisor.pick({ phase: 'hover', ...at });
+    assert.strictEqual(hovered?.role, 'button');
+    assert.strictEqual(await evaluate(bridge, "() => !!document.getElementById('__playwright_bridge_pick')"), true, 'the outline is in the page, so the picture shows it');
+    const chosen = await bridge.supervisor.pick({ phase: 'choose', ...at });
+    assert.deepStrictEqual({ ...chosen, html: undefined, ref: undefined }, { role: 'button', name: 'Press', tag: 'button', html: undefined, url: `${fixture.url}/counter`, ref: undefined });
+    assert.match(chosen!.html, /^<button onclick=/);
+    const snapshot = textOf(await bridge.supervisor.callTool('browser_snapshot', {}));
+    assert.ok(chosen!.ref && snapshot.includes(`button "Press" [ref=${chosen!.ref}]`), `the ref is upstream's for that button: ${chosen!.ref}`);
+    assert.strictEqual(await evaluate(bridge, "() => !!document.getElementById('__playwright_bridge_pick')"), false, 'the outline is gone once picked');
+    assert.strictEqual(fixture.count('/press'), 0, 'picking did not press it');
+  });
+});

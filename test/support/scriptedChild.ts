@@ -59,6 +59,10 @@ export class ScriptedChild implements ChildConnection {
     return { ok: true, message: 'done' };
   }
 
+  async pick(): Promise<undefined> {
+    return undefined;
+  }
+
   async screenshot(): Promise<PageScreenshot> {
     throw new Error('not scripted');
   }

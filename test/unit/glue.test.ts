@@ -21,6 +21,7 @@ import { PlaywrightMcpServerProvider } from '../../src/vscode/mcpServerProvider'
 import { BridgeStatusBar } from '../../src/vscode/statusBar';
 import { CancellationTokenSource, createFakeVscode, EventEmitter, LanguageModelDataPart, LanguageModelTextPart, McpHttpServerDefinition, Uri } from '../support/fakeVscode';
 import { ScriptedChild } from '../support/scriptedChild';
+import { waitFor } from '../support/realBridge';
 
 const REPO_ROOT = path.join(__dirname, '..', '..', '..');
 const MANIFEST: ManifestTool[] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools;
@@ -202,7 +203,7 @@ describe('VS Code glue against a fake vscode', () => {
       const realSetLiveView = supervisor.setLiveView.bind(supervisor);
       supervisor.setLiveView = wish => (wishes.push(wish), realSetLiveView(wish));
       const store = new LiveViewStore(supervisor, () => 'Chromium');
-      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, { info: () => undefined } as never);
+      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, { info: () => undefined, warn: () => undefined } as never, () => os.tmpdir());
       const view = fakeWebview();
       let visible = true;
       panels.resolveWebviewView({ webview: view.webview, get visible() { return visible; }, onDidChangeVisibility: new EventEmitter<void>().event, onDidDispose: new EventEmitter<void>().event } as never);
@@ -219,6 +220,34 @@ describe('VS Code glue against a fake vscode', () => {
       h.view.send({ type: 'command', command: 'restart' });
       await new Promise(resolve => setImmediate(resolve));
       assert.deepStrictEqual(h.fake.executed.map(e => e.command), [COMMANDS.restartBrowser]);
+      h.panels.dispose();
+      h.store.dispose();
+      await h.supervisor.dispose();
+    });
+
+    it('puts a picked element on the chat input as a file in the output folder, and the console errors too', async () => {
+      const h = hub();
+      h.view.send({ type: 'ready' });
+      h.supervisor.pick = async params => (params.phase === 'choose'
+        ? { role: 'button', name: 'Sign in', ref: 'e12', tag: 'button', html: '<button>Sign in</button>', url: 'http://127.0.0.1/login' }
+        : undefined);
+      h.view.send({ type: 'pick', pick: { phase: 'choose', x: 0.5, y: 0.5 } });
+      await waitFor(() => h.fake.executed.length > 0, 2000, 'the chat to be opened');
+      const [open] = h.fake.executed;
+      assert.strictEqual(open.command, 'workbench.action.chat.open');
+      const options = open.args[0] as { attachFiles: Uri[]; isPartialQuery: boolean };
+      assert.strictEqual(options.isPartialQuery, true, 'nothing is sent: the person writes the prompt');
+      const file = options.attachFiles[0].fsPath;
+      assert.ok(file.startsWith(path.join(os.tmpdir(), 'chat', 'element-')));
+      const text = fs.readFileSync(file, 'utf8');
+      assert.match(text, /- Role: button\n- Name: "Sign in"\n- Ref: e12/);
+      assert.match(text, /```html\n<button>Sign in<\/button>\n```/);
+      fs.rmSync(file);
+      h.view.send({ type: 'command', command: 'addConsoleErrorsToChat' });
+      await waitFor(() => h.fake.executed.length > 1, 2000, 'the errors to be attached');
+      const errors = (h.fake.executed[1].args[0] as { attachFiles: Uri[] }).attachFiles[0].fsPath;
+      assert.match(fs.readFileSync(errors, 'utf8'), /^# Console errors of the page/);
+      fs.rmSync(errors);
       h.panels.dispose();
       h.store.dispose();
       await h.supervisor.dispose();

@@ -218,6 +218,18 @@ describe('panel webview in a DOM', () => {
         assert.deepStrictEqual((panel.posted.at(-1) as { event: unknown }).event, { kind: 'key', action: 'down', key: 'a', modifiers: [] });
         mouse('mousedown', 330, 200, 2);
         assert.deepStrictEqual((panel.posted.at(-1) as { event: unknown }).event, { kind: 'mouse', action: 'down', x: 1, y: 1, button: 'right', clickCount: 1 });
+
+        // Add to Chat: in pick mode a click picks the element instead of reaching the page.
+        (panel.$('pick') as HTMLButtonElement).click();
+        assert.strictEqual(panel.$('picking').hidden, false);
+        const inputsBefore = panel.posted.filter(m => m.type === 'input').length;
+        mouse('mousedown', 170, 110);
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'pick', pick: { phase: 'choose', x: 0.5, y: 0.5 } });
+        mouse('mouseup', 170, 110);
+        assert.strictEqual(panel.posted.filter(m => m.type === 'input').length, inputsBefore, 'the pick click never reached the page');
+        assert.strictEqual(panel.$('picking').hidden, true, 'one pick per press of the button');
+        (panel.$('console-to-chat') as HTMLButtonElement).click();
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'command', command: 'addConsoleErrorsToChat' });
       } finally {
         panel.close();
       }

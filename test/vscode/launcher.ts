@@ -104,7 +104,7 @@ async function main(): Promise<number> {
         if (act) {
           const request = JSON.parse(act[1]) as PanelAct & { done: string };
           void actInPanel(session.page!, request).then(
-            () => fs.writeFileSync(request.done, 'ok'),
+            answer => fs.writeFileSync(request.done, `ok${answer ? `\n${answer}` : ''}`),
             error => fs.writeFileSync(request.done, `failed: ${error instanceof Error ? error.message : error}`),
           );
           return;

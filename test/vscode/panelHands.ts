@@ -10,7 +10,9 @@ export type PanelAct =
   | { action: 'type'; text: string }
   | { action: 'address'; url: string }
   | { action: 'tab'; index: number }
-  | { action: 'button'; id: string };
+  | { action: 'button'; id: string }
+  /** Reads what the chat input holds as attachments (their labels), from the workbench's DOM. */
+  | { action: 'chatAttachments' };
 
 /** The visible panel that shows a picture of the page (the editor tab when both are open). */
 async function panelFrame(page: Page): Promise<Frame> {
@@ -24,7 +26,12 @@ async function panelFrame(page: Page): Promise<Frame> {
   throw new Error('no visible browser panel with a picture of the page');
 }
 
-export async function actInPanel(page: Page, act: PanelAct): Promise<void> {
+export async function actInPanel(page: Page, act: PanelAct): Promise<string | void> {
+  if (act.action === 'chatAttachments') {
+    // The chat input part lists its attachments as elements with labels; read every label there.
+    return JSON.stringify(await page.evaluate(() => [...document.querySelectorAll('.interactive-input-part [class*="attach"]')]
+      .map(element => `${element.getAttribute('aria-label') ?? ''} ${element.textContent ?? ''}`.trim()).filter(Boolean)));
+  }
   const frame = await panelFrame(page);
   switch (act.action) {
     case 'click': {

@@ -1,6 +1,6 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BROWSER_LOST_META, BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, TabInfo,
+  BROWSER_LOST_META, BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickedElement, PickParams, TabInfo,
 } from '../../protocol/childMessages';
 import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
 import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from '../childProcess/childProcess';
@@ -211,6 +211,12 @@ export class Supervisor {
   /** The person's mouse or keyboard from the panel, to the page (only while a browser runs). */
   sendInput(event: InputEvent): void {
     if (this.current && !this.current.exited) this.current.sendInput(event);
+  }
+
+  /** Picking an element for chat in the panel (only while a browser runs). */
+  async pick(params: PickParams): Promise<PickedElement | undefined> {
+    if (!this.current || this.current.exited) return undefined;
+    return this.current.pick(params);
   }
 
   /** The person's navigation from the panel: listed in the activity list under their own door. */
