@@ -79,19 +79,11 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     const unknown = await bridge.supervisor.pageAction({ action: 'closeTab', tabId: 'p999' });
     assert.deepStrictEqual(unknown, { ok: false, message: 'That tab is gone.' });
   });
-});
 
-describe('Add to Chat: picking an element in the page (real child and Chromium)', function () {
-  this.timeout(120000);
-  const fixture = new FixtureServer();
-  let bridge: RealBridge;
-  before(() => fixture.start());
-  after(() => fixture.stop());
-  beforeEach(() => (bridge = makeRealBridge()));
-  afterEach(() => bridge.dispose());
-
+  // Add to Chat: picking an element in the page.
   it('outlines the element under the pointer in the page, then describes the one clicked, with its snapshot ref', async () => {
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/counter` });
+    const pressesBefore = fixture.count('/press');
     const at = await centreOf(bridge, 'button');
     const hovered = await bridge.supervisor.pick({ phase: 'hover', ...at });
     assert.strictEqual(hovered?.role, 'button');
@@ -102,6 +94,6 @@ describe('Add to Chat: picking an element in the page (real child and Chromium)'
     const snapshot = textOf(await bridge.supervisor.callTool('browser_snapshot', {}));
     assert.ok(chosen!.ref && snapshot.includes(`button "Press" [ref=${chosen!.ref}]`), `the ref is upstream's for that button: ${chosen!.ref}`);
     assert.strictEqual(await evaluate(bridge, "() => !!document.getElementById('__playwright_bridge_pick')"), false, 'the outline is gone once picked');
-    assert.strictEqual(fixture.count('/press'), 0, 'picking did not press it');
+    assert.strictEqual(fixture.count('/press'), pressesBefore, 'picking did not press it');
   });
 });
