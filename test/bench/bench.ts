@@ -303,6 +303,8 @@ async function main(): Promise<void> {
       live.push(l);
       console.log(`round ${i + 1}/${rounds}: live view ${l.fps.toFixed(1)} fps, frame latency ${l.frameLatencyMs.toFixed(0)} ms, host CPU ${l.cpuPercent.toFixed(1)}%, ` +
         `tool calls while streaming x${l.toolCallRatio.toFixed(3)}, input ${l.inputLatencyMs.median}/${l.inputLatencyMs.p95} ms (median/p95)`);
+      // BENCH_LIVE_ONLY=1 measures only the live view (while working on it).
+      if (process.env.BENCH_LIVE_ONLY) continue;
       const r = await round(fixture, i);
       results.push(r);
       console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls; ready ${r.readyMs.bridge.toFixed(0)} / ${r.readyMs.bare.toFixed(0)} ms; ` +
@@ -310,6 +312,10 @@ async function main(): Promise<void> {
     }
   } finally {
     await fixture.stop();
+  }
+  if (process.env.BENCH_LIVE_ONLY) {
+    console.log(JSON.stringify(live.map(l => ({ fps: l.fps, toolCallRatio: l.toolCallRatio, inputLatencyMs: l.inputLatencyMs }))));
+    return;
   }
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
