@@ -42,7 +42,18 @@ function inPage(args: { x: number; y: number; phase: 'hover' | 'choose' | 'cance
   return { role, name, tag, html, url: location.href };
 }
 
-export async function pickElement(page: Page, params: PickParams, viewport: { width: number; height: number }): Promise<PickedElement | undefined> {
+/** A picture of the dragged rectangle (at least 4 CSS pixels a side), as the page shows it. */
+export async function pickRegion(page: Page, params: Extract<PickParams, { phase: 'region' }>, viewport: { width: number; height: number }) {
+  const size = page.viewportSize() ?? viewport;
+  const x = Math.min(params.x0, params.x1) * size.width;
+  const y = Math.min(params.y0, params.y1) * size.height;
+  const width = Math.max(4, Math.abs(params.x1 - params.x0) * size.width);
+  const height = Math.max(4, Math.abs(params.y1 - params.y0) * size.height);
+  const png = await page.screenshot({ type: 'png', clip: { x, y, width, height }, timeout: 10000 });
+  return { png: png.toString('base64'), url: page.url(), width: Math.round(width), height: Math.round(height) };
+}
+
+export async function pickElement(page: Page, params: Exclude<PickParams, { phase: 'region' }>, viewport: { width: number; height: number }): Promise<PickedElement | undefined> {
   if (params.phase === 'cancel') {
     await page.evaluate(inPage, { x: 0, y: 0, phase: 'cancel' as const, overlayId: OVERLAY_ID });
     return undefined;

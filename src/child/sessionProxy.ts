@@ -20,7 +20,7 @@ import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLaunc
 import { BrowserObserver } from './browserObserver';
 import { OutputBudget } from './outputBudget';
 import { applyInput } from './personInput';
-import { pickElement, refFromSnapshot } from './elementPicker';
+import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
 import { namedFileWritten, publishTool, resolveWrittenFile } from '../core/tools/fileTools';
 
@@ -106,6 +106,7 @@ export class SessionProxy {
       const session = this.inner && (await this.inner.catch(() => undefined));
       const page = session?.observer?.currentPage;
       if (!session || !page) return {};
+      if (request.params.phase === 'region') return { region: await pickRegion(page, request.params, this.config.viewport) };
       const element = await pickElement(page, request.params, this.config.viewport);
       if (!element || request.params.phase !== 'choose') return { element };
       // The ref the agent's element tools take, from upstream's own snapshot of the page.

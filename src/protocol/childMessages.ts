@@ -173,9 +173,13 @@ export type PageActionResult = z.infer<typeof PageActionResultSchema>;
 
 export const PICK_REQUEST = 'playwright_bridge/pick';
 
-/** Hover shows which element a click would pick (drawn in the page); choose picks it; cancel ends picking. */
+/**
+ * Hover shows which element a click would pick (drawn in the page); choose picks it; region takes a
+ * picture of a dragged rectangle (corners as fractions); cancel ends picking.
+ */
 export const PickParamsSchema = z.discriminatedUnion('phase', [
   z.object({ phase: z.enum(['hover', 'choose']), x: fraction, y: fraction }),
+  z.object({ phase: z.literal('region'), x0: fraction, y0: fraction, x1: fraction, y1: fraction }),
   z.object({ phase: z.literal('cancel') }),
 ]);
 export type PickParams = z.infer<typeof PickParamsSchema>;
@@ -195,4 +199,9 @@ export const PickedElementSchema = z.object({
 });
 export type PickedElement = z.infer<typeof PickedElementSchema>;
 
-export const PickResultSchema = z.object({ element: PickedElementSchema.optional() });
+export const PickResultSchema = z.object({
+  element: PickedElementSchema.optional(),
+  /** For a region: a PNG of it, base64, and the page it shows. */
+  region: z.object({ png: z.string(), url: z.string(), width: z.number(), height: z.number() }).optional(),
+});
+export type PickResult = z.infer<typeof PickResultSchema>;

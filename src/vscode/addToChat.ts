@@ -1,6 +1,6 @@
 /**
- * Add to Chat: what the person picked in the panel (an element, or the page's console errors)
- * written as a small Markdown file in the bridge's output folder and attached to the chat input,
+ * Add to Chat: what the person picked in the panel (an element, a dragged region's picture, or the
+ * page's console errors) written as a small Markdown or PNG file in the bridge's output folder and attached to the chat input,
  * ready for their next prompt. Nothing is sent until they send it.
  */
 import * as fs from 'fs';
@@ -38,12 +38,12 @@ export function describeConsoleErrors(rows: ConsoleRow[], pageUrl: string | unde
   ].join('\n');
 }
 
-/** Writes the text to `<output folder>/chat/<kind>-<time>.md` and puts that file on the chat input. */
-export async function attachToChat(vscode: VSCode, outputDir: string, kind: string, markdown: string): Promise<string> {
+/** Writes `<output folder>/chat/<kind>-<time>.<extension>` (Markdown, or a region's PNG) and puts that file on the chat input. */
+export async function attachToChat(vscode: VSCode, outputDir: string, kind: string, content: string | Buffer, extension = 'md'): Promise<string> {
   const folder = path.join(outputDir, 'chat');
   fs.mkdirSync(folder, { recursive: true });
-  const file = path.join(folder, `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
-  fs.writeFileSync(file, markdown);
+  const file = path.join(folder, `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}.${extension}`);
+  fs.writeFileSync(file, content);
   await vscode.commands.executeCommand('workbench.action.chat.open', { query: '', isPartialQuery: true, attachFiles: [vscode.Uri.file(file)] });
   return file;
 }

@@ -207,8 +207,9 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
   /** Add to Chat: outline on hover; on choose, the element goes onto the chat input. */
   async pick(params: PickParams): Promise<void> {
     try {
-      const element = await this.supervisor.pick(params);
+      const { element, region } = await this.supervisor.pick(params);
       if (params.phase === 'choose' && element) await attachToChat(this.vscode, this.outputDir(), 'element', describeElement(element));
+      if (region) await attachToChat(this.vscode, this.outputDir(), 'region', Buffer.from(region.png, 'base64'), 'png');
     } catch (error) {
       this.log.warn(`Add to Chat: ${(error as Error).message}`);
     }

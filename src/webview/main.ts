@@ -101,7 +101,7 @@ $('console-to-chat').addEventListener('click', () => post({ type: 'command', com
 // ---- Add to Chat: point at an element, click to attach it ----------------------------------------
 
 let picking = false;
-let pickedButNotReleased = false;
+let pickStart: { x: number; y: number; clientX: number; clientY: number } | undefined;
 function setPicking(on: boolean): void {
   if (picking && !on) post({ type: 'pick', pick: { phase: 'cancel' } });
   picking = on;
@@ -202,20 +202,25 @@ frameImage.addEventListener('mousedown', event => {
   if (!point) return;
   event.preventDefault();
   if (picking) {
-    // The click picks the element instead of reaching the page.
-    post({ type: 'pick', pick: { phase: 'choose', ...point } });
-    picking = false;
-    setPicking(false);
-    pickedButNotReleased = true;
+    // A click picks the element, a drag a region: decided when the button comes up.
+    pickStart = { ...point, clientX: event.clientX, clientY: event.clientY };
     return;
   }
   keys.focus();
   post({ type: 'input', event: { kind: 'mouse', action: 'down', ...point, button: BUTTONS[event.button] ?? 'left', clickCount: Math.min(3, Math.max(1, event.detail || 1)) } });
 });
 frameImage.addEventListener('mouseup', event => {
-  // The release of a pick click belongs to the pick, not to the page.
-  if (picking || pickedButNotReleased) {
-    pickedButNotReleased = false;
+  if (picking) {
+    // The release of a pick click belongs to the pick, not to the page.
+    const point = pagePoint(event);
+    const start = pickStart;
+    pickStart = undefined;
+    $('region').hidden = true;
+    if (!point || !start) return;
+    const dragged = Math.hypot(event.clientX - start.clientX, event.clientY - start.clientY) > 6;
+    post({ type: 'pick', pick: dragged ? { phase: 'region', x0: start.x, y0: start.y, x1: point.x, y1: point.y } : { phase: 'choose', ...point } });
+    picking = false;
+    setPicking(false);
     return;
   }
   const point = pagePoint(event);
@@ -225,6 +230,17 @@ frameImage.addEventListener('mousemove', event => {
   // At most one move per animation frame: hovering must not flood the page.
   const point = pagePoint(event);
   if (!point) return;
+  if (picking && pickStart) {
+    // Dragging a region: draw it on the picture (the page is not told).
+    const box = $('region');
+    const viewBox = view.getBoundingClientRect();
+    Object.assign(box.style, {
+      left: `${Math.min(pickStart.clientX, event.clientX) - viewBox.left}px`, top: `${Math.min(pickStart.clientY, event.clientY) - viewBox.top}px`,
+      width: `${Math.abs(event.clientX - pickStart.clientX)}px`, height: `${Math.abs(event.clientY - pickStart.clientY)}px`,
+    });
+    box.hidden = false;
+    return;
+  }
   if (!movePending) requestAnimationFrame(() => {
     if (movePending) post(picking ? { type: 'pick', pick: { phase: 'hover', ...movePending } } : { type: 'input', event: { kind: 'mouse', action: 'move', ...movePending, button: 'left', clickCount: 1 } });
     movePending = undefined;

@@ -85,15 +85,23 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/counter` });
     const pressesBefore = fixture.count('/press');
     const at = await centreOf(bridge, 'button');
-    const hovered = await bridge.supervisor.pick({ phase: 'hover', ...at });
+    const { element: hovered } = await bridge.supervisor.pick({ phase: 'hover', ...at });
     assert.strictEqual(hovered?.role, 'button');
     assert.strictEqual(await evaluate(bridge, "() => !!document.getElementById('__playwright_bridge_pick')"), true, 'the outline is in the page, so the picture shows it');
-    const chosen = await bridge.supervisor.pick({ phase: 'choose', ...at });
+    const { element: chosen } = await bridge.supervisor.pick({ phase: 'choose', ...at });
     assert.deepStrictEqual({ ...chosen, html: undefined, ref: undefined }, { role: 'button', name: 'Press', tag: 'button', html: undefined, url: `${fixture.url}/counter`, ref: undefined });
     assert.match(chosen!.html, /^<button onclick=/);
     const snapshot = textOf(await bridge.supervisor.callTool('browser_snapshot', {}));
     assert.ok(chosen!.ref && snapshot.includes(`button "Press" [ref=${chosen!.ref}]`), `the ref is upstream's for that button: ${chosen!.ref}`);
     assert.strictEqual(await evaluate(bridge, "() => !!document.getElementById('__playwright_bridge_pick')"), false, 'the outline is gone once picked');
     assert.strictEqual(fixture.count('/press'), pressesBefore, 'picking did not press it');
+
+    // A dragged region: a picture of just that part of the page.
+    const { region } = await bridge.supervisor.pick({ phase: 'region', x0: 0, y0: 0, x1: 0.25, y1: 0.25 });
+    assert.ok(region);
+    assert.deepStrictEqual([region.width, region.height, region.url], [320, 180, `${fixture.url}/counter`]);
+    const png = Buffer.from(region.png, 'base64');
+    assert.strictEqual(png.subarray(1, 4).toString(), 'PNG');
+    assert.deepStrictEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [320, 180], 'the PNG is the region, at the page\'s size');
   });
 });

@@ -59,8 +59,8 @@ export class ScriptedChild implements ChildConnection {
     return { ok: true, message: 'done' };
   }
 
-  async pick(): Promise<undefined> {
-    return undefined;
+  async pick(): Promise<Record<string, never>> {
+    return {};
   }
 
   async screenshot(): Promise<PageScreenshot> {

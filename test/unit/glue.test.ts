@@ -229,8 +229,8 @@ describe('VS Code glue against a fake vscode', () => {
       const h = hub();
       h.view.send({ type: 'ready' });
       h.supervisor.pick = async params => (params.phase === 'choose'
-        ? { role: 'button', name: 'Sign in', ref: 'e12', tag: 'button', html: '<button>Sign in</button>', url: 'http://127.0.0.1/login' }
-        : undefined);
+        ? { element: { role: 'button', name: 'Sign in', ref: 'e12', tag: 'button', html: '<button>Sign in</button>', url: 'http://127.0.0.1/login' } }
+        : params.phase === 'region' ? { region: { png: PNG_1X1, url: 'http://127.0.0.1/login', width: 1, height: 1 } } : {});
       h.view.send({ type: 'pick', pick: { phase: 'choose', x: 0.5, y: 0.5 } });
       await waitFor(() => h.fake.executed.length > 0, 2000, 'the chat to be opened');
       const [open] = h.fake.executed;
@@ -248,6 +248,12 @@ describe('VS Code glue against a fake vscode', () => {
       const errors = (h.fake.executed[1].args[0] as { attachFiles: Uri[] }).attachFiles[0].fsPath;
       assert.match(fs.readFileSync(errors, 'utf8'), /^# Console errors of the page/);
       fs.rmSync(errors);
+      h.view.send({ type: 'pick', pick: { phase: 'region', x0: 0.1, y0: 0.1, x1: 0.3, y1: 0.2 } });
+      await waitFor(() => h.fake.executed.length > 2, 2000, 'the region to be attached');
+      const region = (h.fake.executed[2].args[0] as { attachFiles: Uri[] }).attachFiles[0].fsPath;
+      assert.match(region, /region-.*\.png$/);
+      assert.strictEqual(fs.readFileSync(region).toString('base64'), PNG_1X1);
+      fs.rmSync(region);
       h.panels.dispose();
       h.store.dispose();
       await h.supervisor.dispose();

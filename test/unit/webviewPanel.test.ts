@@ -224,10 +224,17 @@ describe('panel webview in a DOM', () => {
         assert.strictEqual(panel.$('picking').hidden, false);
         const inputsBefore = panel.posted.filter(m => m.type === 'input').length;
         mouse('mousedown', 170, 110);
-        assert.deepStrictEqual(panel.posted.at(-1), { type: 'pick', pick: { phase: 'choose', x: 0.5, y: 0.5 } });
         mouse('mouseup', 170, 110);
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'pick', pick: { phase: 'choose', x: 0.5, y: 0.5 } });
         assert.strictEqual(panel.posted.filter(m => m.type === 'input').length, inputsBefore, 'the pick click never reached the page');
         assert.strictEqual(panel.$('picking').hidden, true, 'one pick per press of the button');
+        // A drag in pick mode takes a region's picture.
+        (panel.$('pick') as HTMLButtonElement).click();
+        mouse('mousedown', 10, 20);
+        mouse('mousemove', 90, 65);
+        mouse('mouseup', 90, 65);
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'pick', pick: { phase: 'region', x0: 0, y0: 0, x1: 0.25, y1: 0.25 } });
+        assert.strictEqual(panel.posted.filter(m => m.type === 'input').length, inputsBefore, 'the drag never reached the page');
         (panel.$('console-to-chat') as HTMLButtonElement).click();
         assert.deepStrictEqual(panel.posted.at(-1), { type: 'command', command: 'addConsoleErrorsToChat' });
       } finally {

@@ -6,7 +6,7 @@ import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResult, JSONRPCMessage, Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   BrowserStateNotificationSchema, BrowserStateParams, INPUT_NOTIFICATION, InputEvent, LIVE_VIEW_NOTIFICATION, LiveViewParams, ObservationEvent,
-  ObservationNotificationSchema, PAGE_ACTION_REQUEST, PageAction, PageActionResult, PageActionResultSchema, PICK_REQUEST, PickedElement, PickParams,
+  ObservationNotificationSchema, PAGE_ACTION_REQUEST, PageAction, PageActionResult, PageActionResultSchema, PICK_REQUEST, PickParams, PickResult,
   PickResultSchema, SCREENSHOT_REQUEST, ScreenshotResultSchema,
 } from '../../protocol/childMessages';
 import { withDeadline } from '../supervision/deadline';
@@ -56,7 +56,7 @@ export interface ChildConnection {
   /** The panel's navigation bar and tab strip. */
   pageAction(action: PageAction): Promise<PageActionResult>;
   /** Picking an element for chat: outline it on hover, describe it on choose. */
-  pick(params: PickParams): Promise<PickedElement | undefined>;
+  pick(params: PickParams): Promise<PickResult>;
   /** Ends the child and every process below it. Idempotent. */
   dispose(graceMs?: number): Promise<void>;
 }
@@ -203,7 +203,7 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
       return client.request({ method: PAGE_ACTION_REQUEST, params: { pageAction: action } }, PageActionResultSchema, { timeout: 120000 });
     },
     async pick(params) {
-      return (await client.request({ method: PICK_REQUEST, params }, PickResultSchema, { timeout: 30000 })).element;
+      return client.request({ method: PICK_REQUEST, params }, PickResultSchema, { timeout: 30000 });
     },
     async screenshot() {
       const result = await client.request({ method: SCREENSHOT_REQUEST, params: {} }, ScreenshotResultSchema, { timeout: 15000 });

@@ -1,6 +1,6 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BROWSER_LOST_META, BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickedElement, PickParams, TabInfo,
+  BROWSER_LOST_META, BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult, TabInfo,
 } from '../../protocol/childMessages';
 import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
 import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from '../childProcess/childProcess';
@@ -214,8 +214,8 @@ export class Supervisor {
   }
 
   /** Picking an element for chat in the panel (only while a browser runs). */
-  async pick(params: PickParams): Promise<PickedElement | undefined> {
-    if (!this.current || this.current.exited) return undefined;
+  async pick(params: PickParams): Promise<PickResult> {
+    if (!this.current || this.current.exited) return {};
     return this.current.pick(params);
   }
 
