@@ -391,6 +391,13 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     assert.deepStrictEqual(h.children[0].pageActions, [{ action: 'navigate', url: 'http://x/' }, { action: 'reload' }]);
     h.supervisor.sendInput({ kind: 'text', text: 'hi' });
     assert.deepStrictEqual(h.children[0].inputs, [{ kind: 'text', text: 'hi' }]);
+    records.length = 0;
+    h.advance(5000);
+    for (const key of ['a', 'b', 'c']) h.supervisor.sendInput({ kind: 'key', action: 'down', key, modifiers: [] });
+    h.supervisor.sendInput({ kind: 'mouse', action: 'move', x: 0.1, y: 0.1, button: 'left', clickCount: 1 });
+    h.supervisor.sendInput({ kind: 'mouse', action: 'down', x: 0.1, y: 0.1, button: 'left', clickCount: 1 });
+    assert.deepStrictEqual(records.filter(r => r.outcome).map(r => [r.door, r.title]), [['person', 'You: typing on the page'], ['person', 'You: clicking on the page']],
+      'one row per burst of typing, one per click; moves are not listed');
     await h.supervisor.dispose();
   });
 });

@@ -88,6 +88,7 @@ export class Supervisor {
   private control: { since: number; before: TabInfo[]; released: Promise<void>; release(): void } | undefined;
   /** What the person changed while in control, for the model's next result. */
   private controlNotice: string | undefined;
+  private lastPersonInput = { doing: '', at: 0 };
   /** The tabs as the child last reported them. */
   private tabs: TabInfo[] = [];
   private readonly controlEmitter = new Emitter<boolean>();
@@ -210,7 +211,24 @@ export class Supervisor {
 
   /** The person's mouse or keyboard from the panel, to the page (only while a browser runs). */
   sendInput(event: InputEvent): void {
-    if (this.current && !this.current.exited) this.current.sendInput(event);
+    if (!this.current || this.current.exited) return;
+    this.current.sendInput(event);
+    this.notePersonInput(event);
+  }
+
+  /** Lists the person's input in the activity list under their door: one row per burst, not per event. */
+  private notePersonInput(event: InputEvent): void {
+    const doing = event.kind === 'mouse'
+      ? (event.action !== 'down' ? undefined : event.button === 'right' ? 'right-clicking' : event.clickCount > 1 ? 'double-clicking' : 'clicking')
+      : event.kind === 'wheel' ? 'scrolling' : 'typing';
+    if (!doing) return;
+    const now = this.now();
+    const same = this.lastPersonInput.doing === doing && now - this.lastPersonInput.at < 2000;
+    this.lastPersonInput = { doing, at: now };
+    if (same) return;
+    const record: ToolCallRecord = { id: this.nextCallId++, name: `panel:${doing}`, args: undefined, door: 'person', title: `You: ${doing} on the page`, startedAt: Date.now() };
+    this.callEmitter.fire(record);
+    this.callEmitter.fire({ ...record, durationMs: 0, outcome: 'ok' });
   }
 
   /** Picking an element for chat in the panel (only while a browser runs). */
