@@ -69,7 +69,8 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     statusBar,
     supervisor.onDidChangeStatus(status => {
       statusBar.update(status);
-      log.info(`Bridge ${status.state}${status.generation ? ` (server #${status.generation}${status.pid ? `, pid ${status.pid}` : ''})` : ''}; MCP endpoint ${mcpEndpoint.address ? `up, ${mcpEndpoint.sessionCount} session(s)` : 'down'}`);
+      const server = status.generation ? ` (server #${status.generation}${status.pid ? `, pid ${status.pid}` : ''})` : '';
+      log.info(`Bridge ${status.state}${server}; MCP endpoint ${mcpEndpoint.address ? `up, ${mcpEndpoint.sessionCount} session(s)` : 'down'}`);
     }),
     mcpEndpoint.onDidChangeSessions(() => statusBar.refresh()),
     mcpProvider,

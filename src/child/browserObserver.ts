@@ -128,12 +128,17 @@ export class BrowserObserver {
       } });
     });
     page.on('pageerror', error => {
-      if (this.consoleBudget.allow()) this.options.send({ kind: 'console', entry: { level: 'error', text: capText(`Uncaught ${error.name}: ${error.message}`, ENTRY_LIMITS.text), pageId, time: Date.now() } });
+      if (!this.consoleBudget.allow()) return;
+      const text = capText(`Uncaught ${error.name}: ${error.message}`, ENTRY_LIMITS.text);
+      this.options.send({ kind: 'console', entry: { level: 'error', text, pageId, time: Date.now() } });
     });
     page.on('request', request => {
       // A request held back here is never listed, nor are its answer and end (they find no entry).
       if (!this.networkBudget.allow()) return;
-      const entry: NetworkEntry = { id: `r${this.nextRequestId++}`, method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url), resourceType: request.resourceType(), status: 0, pageId, time: Date.now() };
+      const entry: NetworkEntry = {
+        id: `r${this.nextRequestId++}`, method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url),
+        resourceType: request.resourceType(), status: 0, pageId, time: Date.now(),
+      };
       this.requests.set(request, entry);
       this.rememberUrl(request.url());
       this.options.send({ kind: 'network', entry });

@@ -188,7 +188,8 @@ export class SessionProxy {
         case 'closeTab': {
           const index = session.observer?.tabIndex(action.tabId) ?? -1;
           if (index < 0) return { ok: false, message: 'That tab is gone.' };
-          return await inner('browser_tabs', { action: action.action === 'selectTab' ? 'select' : 'close', index }, action.action === 'selectTab' ? `Switched to tab ${index + 1}` : `Closed tab ${index + 1}`);
+          const select = action.action === 'selectTab';
+          return await inner('browser_tabs', { action: select ? 'select' : 'close', index }, select ? `Switched to tab ${index + 1}` : `Closed tab ${index + 1}`);
         }
       }
       if (!page) return { ok: false, message: 'No page is open.' };

@@ -48,7 +48,8 @@ export async function installBrowser(vscode: VSCode, extensionPath: string, log:
   if (outcome.cancelled) {
     void vscode.window.showInformationMessage(`Installing ${picked.label} was cancelled.`);
   } else if (outcome.code === 0) {
-    const choice = await vscode.window.showInformationMessage(`${picked.label} is installed.${picked.id !== current ? ` Use it for Playwright Bridge?` : ''}`, ...(picked.id !== current ? ['Use It'] : []));
+    const other = picked.id !== current;
+    const choice = await vscode.window.showInformationMessage(`${picked.label} is installed.${other ? ' Use it for Playwright Bridge?' : ''}`, ...(other ? ['Use It'] : []));
     if (choice === 'Use It') await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('browser', picked.id, vscode.ConfigurationTarget.Global);
   } else {
     const last = outcome.tail.trim().split('\n').slice(-3).join(' ');

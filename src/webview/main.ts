@@ -242,7 +242,8 @@ frameImage.addEventListener('mousemove', event => {
     return;
   }
   if (!movePending) requestAnimationFrame(() => {
-    if (movePending) post(picking ? { type: 'pick', pick: { phase: 'hover', ...movePending } } : { type: 'input', event: { kind: 'mouse', action: 'move', ...movePending, button: 'left', clickCount: 1 } });
+    if (movePending && picking) post({ type: 'pick', pick: { phase: 'hover', ...movePending } });
+    else if (movePending) post({ type: 'input', event: { kind: 'mouse', action: 'move', ...movePending, button: 'left', clickCount: 1 } });
     movePending = undefined;
   });
   movePending = point;
@@ -389,7 +390,8 @@ const networkList = new RowList<NetworkRow | MarkerRow>($('network-list'), row =
   if (isMarker(row)) return true;
   const statusClass = $<HTMLSelectElement>('status-filter').value;
   const klass = row.failure ? 'failed' : row.status ? `${Math.floor(row.status / 100)}xx` : 'pending';
-  return (statusClass === 'all' || statusClass === klass || (statusClass === 'failed' && row.status >= 400)) && matches($<HTMLInputElement>('network-filter').value, `${row.method} ${row.url} ${row.resourceType}`);
+  const statusMatches = statusClass === 'all' || statusClass === klass || (statusClass === 'failed' && row.status >= 400);
+  return statusMatches && matches($<HTMLInputElement>('network-filter').value, `${row.method} ${row.url} ${row.resourceType}`);
 }, () => undefined);
 $('network-filter').addEventListener('input', () => networkList.refilter());
 $('status-filter').addEventListener('change', () => networkList.refilter());
@@ -400,7 +402,8 @@ const activityList = new RowList<ActivityRow | MarkerRow>($('activity-list'), ro
   if (isMarker(row)) return markerElement(row);
   const item = el('li', `call ${row.outcome ?? 'running'}`);
   const head = el('div', 'call-head');
-  head.append(el('span', `codicon ${row.outcome === 'ok' ? 'codicon-pass' : row.outcome === undefined ? 'codicon-loading codicon-modifier-spin' : 'codicon-error'}`), el('span', 'call-title', row.title), el('span', 'door', DOORS[row.door]), el('span', 'duration', duration(row.durationMs)));
+  const icon = row.outcome === 'ok' ? 'codicon-pass' : row.outcome === undefined ? 'codicon-loading codicon-modifier-spin' : 'codicon-error';
+  head.append(el('span', `codicon ${icon}`), el('span', 'call-title', row.title), el('span', 'door', DOORS[row.door]), el('span', 'duration', duration(row.durationMs)));
   item.append(head);
   if (row.error) item.append(el('div', 'call-error', row.error));
   if (row.thumbnail) {
@@ -461,7 +464,8 @@ function report(): PanelReport {
 function layout(): PanelLayout {
   const width = document.documentElement.clientWidth;
   const visible = (element: Element) => (element as HTMLElement).offsetParent !== null;
-  const controls = [...document.querySelectorAll<HTMLElement>('.toolbar > *, .pane:not([hidden]) .filters input, .pane:not([hidden]) .filters select, .pane:not([hidden]) .filters label')].filter(visible);
+  const selector = '.toolbar > *, .pane:not([hidden]) .filters input, .pane:not([hidden]) .filters select, .pane:not([hidden]) .filters label';
+  const controls = [...document.querySelectorAll<HTMLElement>(selector)].filter(visible);
   const cutControls = controls.filter(control => {
     const box = control.getBoundingClientRect();
     return box.right > width + 1 || control.scrollWidth > control.clientWidth + 1;

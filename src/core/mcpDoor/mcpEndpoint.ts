@@ -210,7 +210,9 @@ export class McpEndpoint {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       if (request.params.name === 'browser_run_code_unsafe' && typeof request.params.arguments?.filename === 'string') {
         // An MCP client's confirmation shows the arguments, not the file: it would approve code it never saw.
-        return { isError: true, content: [{ type: 'text', text: 'Through the MCP server, browser_run_code_unsafe runs only code given as `code`, so the confirmation shows what runs. Pass the file\'s content as `code`.' }] };
+        const text = 'Through the MCP server, browser_run_code_unsafe runs only code given as `code`, so the confirmation shows what runs. ' +
+          'Pass the file\'s content as `code`.';
+        return { isError: true, content: [{ type: 'text', text }] };
       }
       const progressToken = request.params._meta?.progressToken;
       try {

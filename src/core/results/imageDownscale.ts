@@ -71,7 +71,8 @@ function fitOne(data: Uint8Array, mimeType: string, size: { width: number; heigh
           mimeType: encodedType,
           width: resized.width,
           height: resized.height,
-          note: `Image ${changes.join(' and ')} to fit model limits (${limits.maxSide} px a side, ${Math.round(limits.maxBytes / 1000)} KB). Coordinates in it are ${(resized.width / bitmap.width).toFixed(3)}x the page's.`,
+          note: `Image ${changes.join(' and ')} to fit model limits (${limits.maxSide} px a side, ${Math.round(limits.maxBytes / 1000)} KB). ` +
+            `Coordinates in it are ${(resized.width / bitmap.width).toFixed(3)}x the page's.`,
         };
       }
     }

@@ -79,8 +79,12 @@ function confirmationFor(toolName: string, displayName: string, args: Args, cont
     }
     if (file !== undefined) {
       const shown = context.codeFile;
-      if (!shown || 'error' in shown) return { title, message: `${displayName} asks to run the file ${code(shown?.path ?? file)}, which cannot be shown: ${shown && 'error' in shown ? shown.error : 'it was not read'} Nothing runs.` };
-      return { title, message: `${displayName} will run the code in the file ${code(shown.path)} ${runner.where}${el(args)}. It runs exactly this text, and nothing if the file changes before you answer:\n\n${fence(shown.content)}` };
+      if (!shown || 'error' in shown) {
+        const why = shown && 'error' in shown ? shown.error : 'it was not read';
+        return { title, message: `${displayName} asks to run the file ${code(shown?.path ?? file)}, which cannot be shown: ${why} Nothing runs.` };
+      }
+      const promise = 'It runs exactly this text, and nothing if the file changes before you answer';
+      return { title, message: `${displayName} will run the code in the file ${code(shown.path)} ${runner.where}${el(args)}. ${promise}:\n\n${fence(shown.content)}` };
     }
     return { title, message: `${displayName} will run this code ${runner.where}${el(args)}${writes}:\n\n${fence(source ?? '(no code given)')}` };
   }

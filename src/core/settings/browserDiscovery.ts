@@ -140,12 +140,18 @@ export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, p
   }
   if (!plan.executablePath || !notFound) {
     if (plan.browser === 'chrome' || plan.browser === 'msedge') fixes.push(`Install ${BROWSER_LABELS[plan.browser]}, or run the command "Playwright Bridge: Install Browser".`);
-    else if (plan.browser === 'chromium') fixes.push('Install Chromium from your system\'s packages (for example `apt-get install chromium`), or run the command "Playwright Bridge: Install Browser".');
+    else if (plan.browser === 'chromium') {
+      fixes.push('Install Chromium from your system\'s packages (for example `apt-get install chromium`), or run the command "Playwright Bridge: Install Browser".');
+    }
     else fixes.push(`Run the command "Playwright Bridge: Install Browser" to download Playwright's ${plan.engine} build.`);
   }
   if (!others.length) fixes.push('Or set playwrightBridge.executablePath to a Chromium-family browser you have, or pick another browser in playwrightBridge.browser.');
-  if (platform === 'linux' && /no usable sandbox|--no-sandbox|Running as root/i.test(raw)) fixes.unshift('Chromium refuses its sandbox here: add "--no-sandbox" to playwrightBridge.launchArgs (the bridge already turns the sandbox off when it runs as root).');
-  if (/ProcessSingleton|SingletonLock|profile (?:appears to be )?in use|already in use/i.test(raw)) fixes.unshift('Another browser is using this profile: close the other VS Code window that drives it, or set playwrightBridge.profile to "isolated".');
+  if (platform === 'linux' && /no usable sandbox|--no-sandbox|Running as root/i.test(raw)) {
+    fixes.unshift('Chromium refuses its sandbox here: add "--no-sandbox" to playwrightBridge.launchArgs (the bridge already turns the sandbox off when it runs as root).');
+  }
+  if (/ProcessSingleton|SingletonLock|profile (?:appears to be )?in use|already in use/i.test(raw)) {
+    fixes.unshift('Another browser is using this profile: close the other VS Code window that drives it, or set playwrightBridge.profile to "isolated".');
+  }
   if (/Missing X server|\$DISPLAY|cannot open display/i.test(raw)) fixes.unshift('There is no display for a visible browser: turn on playwrightBridge.headless (the panel shows the page anyway).');
   return [
     `Playwright Bridge could not start ${BROWSER_LABELS[plan.browser]}.`,

@@ -90,7 +90,10 @@ export function readSettings(read: SettingReader, setByWorkspace: (key: string) 
   const problem = (key: string, message: string) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message });
   for (const key of USER_ONLY_SETTINGS) {
     // `read` gives only the person's own value for these; say why the workspace's one has no effect.
-    if (setByWorkspace(key)) problem(key, 'is set in this workspace\'s settings, which may not choose a program to run, its arguments or where files go. Set it in your user settings; the workspace value is ignored.');
+    if (setByWorkspace(key)) {
+      problem(key, 'is set in this workspace\'s settings, which may not choose a program to run, its arguments or where files go. ' +
+        'Set it in your user settings; the workspace value is ignored.');
+    }
   }
 
   const browserRaw = read('browser');
@@ -138,7 +141,10 @@ export function readSettings(read: SettingReader, setByWorkspace: (key: string) 
   const handBackTimeoutMinutes = num(read('handBackTimeoutMinutes'), d.handBackTimeoutMinutes, 1, 240, 'handBackTimeoutMinutes', problem);
 
   return {
-    settings: { browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB, actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes },
+    settings: {
+      browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB,
+      actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes,
+    },
     problems,
   };
 }

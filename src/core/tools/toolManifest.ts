@@ -109,6 +109,8 @@ export function capabilityHint(entry: Pick<ManifestTool, 'name' | 'when'>, enabl
   if (!capability) return undefined;
   const setting = `${SETTINGS_SECTION}.capabilities.${capability}`;
   if (!enabledInSettings.includes(capability)) return `${entry.name} is one of the ${capability} tools, which are turned off. Turn on the setting ${setting} to use it.`;
-  if (enabledInRunningChild && !enabledInRunningChild.includes(capability)) return `${entry.name} needs the ${capability} tools, turned on after the browser started: run "Playwright Bridge: Restart Browser" to apply ${setting}.`;
+  if (enabledInRunningChild && !enabledInRunningChild.includes(capability)) {
+    return `${entry.name} needs the ${capability} tools, turned on after the browser started: run "Playwright Bridge: Restart Browser" to apply ${setting}.`;
+  }
   return undefined;
 }
