@@ -10,10 +10,12 @@ import { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /** Lists the tools of a real child started with the given capability groups (no browser is launched). */
 async function listChildTools(childScript: string, capabilities: CapabilityId[], scratch: string): Promise<Tool[]> {
-  const config = buildChildConfig({ ...DEFAULT_SETTINGS, browser: 'chromium', profile: 'isolated', capabilities }, { storageDir: scratch, workspaceFolders: [] });
+  const settings = { ...DEFAULT_SETTINGS, browser: 'chromium' as const, profile: 'isolated' as const, capabilities };
+  const config = buildChildConfig(settings, { storageDir: scratch, workspaceFolders: [] });
   const spec = childSpawnSpec(config, { execPath: process.execPath, childScript, baseEnv: process.env, tmpDir: scratch });
   fs.mkdirSync(spec.cwd, { recursive: true });
-  const child = await startChild(spec, { onExit: () => undefined, onToolsChanged: () => undefined, onBrowserState: () => undefined, onObservation: () => undefined, onStderr: () => undefined });
+  const ignore = () => undefined;
+  const child = await startChild(spec, { onExit: ignore, onToolsChanged: ignore, onBrowserState: ignore, onObservation: ignore, onStderr: ignore });
   try {
     return await child.listTools();
   } finally {

@@ -81,9 +81,13 @@ export class BrowserObserver {
   private lastFrameAt = 0;
   private heldAcks: (() => void)[] = [];
   private readonly consoleBudget = new EventBudget(MAX_CONSOLE_PER_SECOND, count => this.options.send({ kind: 'console', entry: {
-    level: 'warning', text: `${count} console message${count === 1 ? ' was' : 's were'} not shown: the page logged more than ${MAX_CONSOLE_PER_SECOND} a second.`, pageId: '', time: Date.now(),
+    level: 'warning',
+    text: `${count} console message${count === 1 ? ' was' : 's were'} not shown: the page logged more than ${MAX_CONSOLE_PER_SECOND} a second.`,
+    pageId: '',
+    time: Date.now(),
   } }));
-  private readonly networkBudget = new EventBudget(MAX_NETWORK_PER_SECOND, count => this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`));
+  private readonly networkBudget = new EventBudget(MAX_NETWORK_PER_SECOND, count =>
+    this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`));
 
   constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
     this.screencastWorks = options.screencast;
@@ -195,7 +199,8 @@ export class BrowserObserver {
     if (!status || !url || this.recentUrls.has(url)) return;
     this.rememberUrl(url);
     this.options.send({ kind: 'network', entry: {
-      id: `r${this.nextRequestId++}`, method: 'GET', url: capText(url, ENTRY_LIMITS.url), resourceType: 'other', status: Number(status), pageId, time: Date.now(),
+      id: `r${this.nextRequestId++}`, method: 'GET', url: capText(url, ENTRY_LIMITS.url), resourceType: 'other',
+      status: Number(status), pageId, time: Date.now(),
     } });
   }
 
@@ -324,7 +329,8 @@ export class BrowserObserver {
       if (this.holds > 0) this.heldAcks.push(ack);
       else ack();
     });
-    await session.send('Page.startScreencast', { format: 'jpeg', quality: this.liveView.quality ?? 70, maxWidth: size.width, maxHeight: size.height, everyNthFrame: 2 });
+    const quality = this.liveView.quality ?? 70;
+    await session.send('Page.startScreencast', { format: 'jpeg', quality, maxWidth: size.width, maxHeight: size.height, everyNthFrame: 2 });
     return {
       page,
       key,

@@ -36,7 +36,8 @@ function inPage(args: { x: number; y: number; phase: 'hover' | 'choose' | 'cance
   const inputRole = type === 'checkbox' ? 'checkbox' : type === 'radio' ? 'radio' : ['button', 'submit', 'reset'].includes(type) ? 'button' : 'textbox';
   const role = element.getAttribute('role') ?? (tag === 'input' ? inputRole : implicit[tag] ?? 'generic');
   const labelled = element.id ? document.querySelector(`label[for="${CSS.escape(element.id)}"]`)?.textContent : undefined;
-  const name = (element.getAttribute('aria-label') ?? element.getAttribute('alt') ?? labelled ?? (element as HTMLInputElement).placeholder ?? element.textContent ?? '')
+  const placeholder = (element as HTMLInputElement).placeholder;
+  const name = (element.getAttribute('aria-label') ?? element.getAttribute('alt') ?? labelled ?? placeholder ?? element.textContent ?? '')
     .replace(/\s+/g, ' ').trim().slice(0, 100);
   const html = element.outerHTML.length > 2000 ? `${element.outerHTML.slice(0, 2000)}…` : element.outerHTML;
   return { role, name, tag, html, url: location.href };
@@ -53,7 +54,11 @@ export async function pickRegion(page: Page, params: Extract<PickParams, { phase
   return { png: png.toString('base64'), url: page.url(), width: Math.round(width), height: Math.round(height) };
 }
 
-export async function pickElement(page: Page, params: Exclude<PickParams, { phase: 'region' }>, viewport: { width: number; height: number }): Promise<PickedElement | undefined> {
+export async function pickElement(
+  page: Page,
+  params: Exclude<PickParams, { phase: 'region' }>,
+  viewport: { width: number; height: number },
+): Promise<PickedElement | undefined> {
   if (params.phase === 'cancel') {
     await page.evaluate(inPage, { x: 0, y: 0, phase: 'cancel' as const, overlayId: OVERLAY_ID });
     return undefined;

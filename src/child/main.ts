@@ -36,7 +36,8 @@ function loadPlaywrightMcp(): { createConnection: CreateConnection; playwright: 
 async function main(): Promise<void> {
   const config = readConfig();
   const { createConnection, playwright, version } = loadPlaywrightMcp();
-  log(`Playwright MCP ${version}; browser: ${config.launch.summary}; ${config.headless ? 'headless' : 'headed'}; profile ${config.userDataDir ? config.userDataDir : 'isolated (in memory)'}`);
+  const profile = config.userDataDir ? config.userDataDir : 'isolated (in memory)';
+  log(`Playwright MCP ${version}; browser: ${config.launch.summary}; ${config.headless ? 'headless' : 'headed'}; profile ${profile}`);
   const proxy = new SessionProxy(config, createConnection, playwright, log, version);
 
   let exiting = false;

@@ -14,7 +14,10 @@ export function consoleLevelOf(type: string): ConsoleLevel {
 }
 
 /** The frame size for a viewport shown in a box: aspect kept, never larger than the page itself. */
-export function fitFrameSize(viewport: { width: number; height: number }, box: Pick<LiveViewParams, 'maxWidth' | 'maxHeight'>): { width: number; height: number } {
+export function fitFrameSize(
+  viewport: { width: number; height: number },
+  box: Pick<LiveViewParams, 'maxWidth' | 'maxHeight'>,
+): { width: number; height: number } {
   const scale = Math.min(1, box.maxWidth / viewport.width, box.maxHeight / viewport.height);
   return { width: Math.max(2, Math.round(viewport.width * scale)), height: Math.max(2, Math.round(viewport.height * scale)) };
 }

@@ -146,7 +146,8 @@ export class SessionProxy {
       result = session.observer ? await session.observer.whileHeld(forward, CAPTURE_TOOLS.has(params.name) ? Infinity : CALL_HOLD_MS) : await forward();
     } catch (error) {
       if (!session.lostReason) throw error;
-      return { isError: true, content: [{ type: 'text', text: `The browser went away during ${params.name}: ${session.lostReason} The next call starts a fresh browser.` }] };
+      const text = `The browser went away during ${params.name}: ${session.lostReason} The next call starts a fresh browser.`;
+      return { isError: true, content: [{ type: 'text', text }] };
     }
 
     const observer = session.observer;
@@ -189,7 +190,8 @@ export class SessionProxy {
           const index = session.observer?.tabIndex(action.tabId) ?? -1;
           if (index < 0) return { ok: false, message: 'That tab is gone.' };
           const select = action.action === 'selectTab';
-          return await inner('browser_tabs', { action: select ? 'select' : 'close', index }, select ? `Switched to tab ${index + 1}` : `Closed tab ${index + 1}`);
+          const done = select ? `Switched to tab ${index + 1}` : `Closed tab ${index + 1}`;
+          return await inner('browser_tabs', { action: select ? 'select' : 'close', index }, done);
         }
       }
       if (!page) return { ok: false, message: 'No page is open.' };

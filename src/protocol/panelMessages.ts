@@ -5,7 +5,9 @@
  * imports only the types (so zod stays out of its bundle) and `isMarker` from panelRows.
  */
 import { z } from 'zod';
-import { BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, PickParamsSchema, TabInfoSchema } from './childMessages';
+import {
+  BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, PickParamsSchema, TabInfoSchema,
+} from './childMessages';
 
 /** The bridge's state, as the supervisor keeps it and the panel shows it. */
 export const BridgeStateSchema = z.enum(['idle', 'starting', 'ready', 'restarting', 'failed', 'disposed']);
@@ -90,7 +92,9 @@ export type PanelReport = z.infer<typeof PanelReportSchema>;
 const rows = <T extends z.ZodTypeAny>(row: T) => z.array(z.union([row, MarkerRowSchema]));
 
 export const HostToPanelSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('snapshot'), state: PanelStateSchema, console: rows(ConsoleRowSchema), network: rows(NetworkRowSchema), activity: rows(ActivityRowSchema) }),
+  z.object({
+    type: z.literal('snapshot'), state: PanelStateSchema, console: rows(ConsoleRowSchema), network: rows(NetworkRowSchema), activity: rows(ActivityRowSchema),
+  }),
   z.object({ type: z.literal('state'), state: PanelStateSchema }),
   z.object({ type: z.literal('console'), rows: rows(ConsoleRowSchema), dropBefore: z.number() }),
   z.object({ type: z.literal('network'), rows: rows(NetworkRowSchema), dropBefore: z.number() }),

@@ -19,7 +19,9 @@ export function describeElement(element: PickedElement): string {
     `- Page: ${element.url}`,
     `- Role: ${element.role}`,
     `- Name: ${element.name ? `"${element.name}"` : '(none)'}`,
-    element.ref ? `- Ref: ${element.ref} (the target for browser_click, browser_type and the other element tools)` : '- Ref: none matched in the page snapshot; take a snapshot to find it',
+    element.ref
+      ? `- Ref: ${element.ref} (the target for browser_click, browser_type and the other element tools)`
+      : '- Ref: none matched in the page snapshot; take a snapshot to find it',
     '',
     `${fence}html`,
     element.html,

@@ -117,7 +117,9 @@ export class BridgeHost implements vscodeTypes.Disposable {
     const summary = problems.map(p => `${p.key} ${p.message}`).join('\n');
     if (summary && summary !== this.reportedProblems) {
       for (const problem of problems) this.log.warn(`Setting ${problem.key} ${problem.message}`);
-      const what = problems.length === 1 ? `${problems[0].key} ${problems[0].message}` : `${problems.length} settings are invalid and use their defaults; see the log.`;
+      const what = problems.length === 1
+        ? `${problems[0].key} ${problems[0].message}`
+        : `${problems.length} settings are invalid and use their defaults; see the log.`;
       void this.vscode.window.showWarningMessage(`Playwright Bridge: ${what}`);
     }
     this.reportedProblems = summary;

@@ -15,7 +15,8 @@ type VSCode = typeof vscodeTypes;
  */
 export async function installBrowser(vscode: VSCode, extensionPath: string, log: vscodeTypes.LogOutputChannel, current: BrowserName): Promise<void> {
   const picked = await vscode.window.showQuickPick(
-    BROWSERS.filter((id): id is BrowserName => id !== 'auto').map(id => ({ id, label: BROWSER_LABELS[id], description: id === current ? 'the browser in use' : undefined })),
+    BROWSERS.filter((id): id is BrowserName => id !== 'auto')
+      .map(id => ({ id, label: BROWSER_LABELS[id], description: id === current ? 'the browser in use' : undefined })),
     { title: 'Install a browser for Playwright Bridge', placeHolder: 'Which browser should Playwright download and install?' },
   );
   if (!picked) return;
@@ -49,7 +50,8 @@ export async function installBrowser(vscode: VSCode, extensionPath: string, log:
     void vscode.window.showInformationMessage(`Installing ${picked.label} was cancelled.`);
   } else if (outcome.code === 0) {
     const other = picked.id !== current;
-    const choice = await vscode.window.showInformationMessage(`${picked.label} is installed.${other ? ' Use it for Playwright Bridge?' : ''}`, ...(other ? ['Use It'] : []));
+    const question = `${picked.label} is installed.${other ? ' Use it for Playwright Bridge?' : ''}`;
+    const choice = await vscode.window.showInformationMessage(question, ...(other ? ['Use It'] : []));
     if (choice === 'Use It') await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('browser', picked.id, vscode.ConfigurationTarget.Global);
   } else {
     const last = outcome.tail.trim().split('\n').slice(-3).join(' ');

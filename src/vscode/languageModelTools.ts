@@ -56,7 +56,10 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     return input.filename;
   }
 
-  async invoke(options: vscodeTypes.LanguageModelToolInvocationOptions<Input>, token: vscodeTypes.CancellationToken): Promise<vscodeTypes.LanguageModelToolResult> {
+  async invoke(
+    options: vscodeTypes.LanguageModelToolInvocationOptions<Input>,
+    token: vscodeTypes.CancellationToken,
+  ): Promise<vscodeTypes.LanguageModelToolResult> {
     const vscode = this.vscode;
     const codeFilename = this.codeFilename(options.input);
     let input = options.input;
@@ -106,5 +109,6 @@ export function registerLanguageModelTools(
   places: FilePlaces,
 ): vscodeTypes.Disposable[] {
   const shownCode = new ShownCodeFiles();
-  return manifest.map(entry => vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, capabilities, onResult, places, shownCode)));
+  return manifest.map(entry =>
+    vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, capabilities, onResult, places, shownCode)));
 }

@@ -80,5 +80,6 @@ export async function copyMcpClientConfig(vscode: VSCode, endpoint: McpEndpoint)
   const address = await endpoint.start();
   const config = { mcpServers: { 'playwright-bridge': { type: 'http', url: address.url, headers: { Authorization: `Bearer ${address.token}` } } } };
   await vscode.env.clipboard.writeText(`${JSON.stringify(config, null, 2)}\n`);
-  void vscode.window.showInformationMessage(`MCP client configuration copied (endpoint ${address.url}). Paste it into your client's MCP settings; it works until this window closes.`);
+  void vscode.window.showInformationMessage(
+    `MCP client configuration copied (endpoint ${address.url}). Paste it into your client's MCP settings; it works until this window closes.`);
 }

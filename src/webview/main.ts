@@ -196,6 +196,8 @@ function pagePoint(event: MouseEvent): { x: number; y: number } | undefined {
 }
 
 const BUTTONS = ['left', 'middle', 'right'] as const;
+/** Which button, and which click of a double or triple click, as the page should see it. */
+const buttonOf = (event: MouseEvent) => ({ button: BUTTONS[event.button] ?? 'left', clickCount: Math.min(3, Math.max(1, event.detail || 1)) });
 let movePending: { x: number; y: number } | undefined;
 frameImage.addEventListener('mousedown', event => {
   const point = pagePoint(event);
@@ -207,7 +209,7 @@ frameImage.addEventListener('mousedown', event => {
     return;
   }
   keys.focus();
-  post({ type: 'input', event: { kind: 'mouse', action: 'down', ...point, button: BUTTONS[event.button] ?? 'left', clickCount: Math.min(3, Math.max(1, event.detail || 1)) } });
+  post({ type: 'input', event: { kind: 'mouse', action: 'down', ...point, ...buttonOf(event) } });
 });
 frameImage.addEventListener('mouseup', event => {
   if (picking) {
@@ -224,7 +226,7 @@ frameImage.addEventListener('mouseup', event => {
     return;
   }
   const point = pagePoint(event);
-  if (point) post({ type: 'input', event: { kind: 'mouse', action: 'up', ...point, button: BUTTONS[event.button] ?? 'left', clickCount: Math.min(3, Math.max(1, event.detail || 1)) } });
+  if (point) post({ type: 'input', event: { kind: 'mouse', action: 'up', ...point, ...buttonOf(event) } });
 });
 frameImage.addEventListener('mousemove', event => {
   // At most one move per animation frame: hovering must not flood the page.
@@ -284,14 +286,20 @@ keys.addEventListener('paste', event => {
 let resizeTimer: number | undefined;
 new ResizeObserver(() => {
   clearTimeout(resizeTimer);
-  resizeTimer = window.setTimeout(() => post({ type: 'resize', width: view.clientWidth, height: view.clientHeight, devicePixelRatio: window.devicePixelRatio || 1 }), 100);
+  const size = () => ({ width: view.clientWidth, height: view.clientHeight, devicePixelRatio: window.devicePixelRatio || 1 });
+  resizeTimer = window.setTimeout(() => post({ type: 'resize', ...size() }), 100);
 }).observe(view);
 
 // ---- lists ------------------------------------------------------------------------------------
 
 class RowList<R extends Row> {
   private readonly rows = new Map<number, { row: R; element: HTMLElement }>();
-  constructor(private readonly container: HTMLElement, private readonly render: (row: R) => HTMLElement, private readonly visible: (row: R) => boolean, private readonly onChange: () => void) {}
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly render: (row: R) => HTMLElement,
+    private readonly visible: (row: R) => boolean,
+    private readonly onChange: () => void,
+  ) {}
 
   upsert(rows: R[], dropBefore: number): void {
     for (const [seq, { element }] of this.rows) {
@@ -403,7 +411,8 @@ const activityList = new RowList<ActivityRow | MarkerRow>($('activity-list'), ro
   const item = el('li', `call ${row.outcome ?? 'running'}`);
   const head = el('div', 'call-head');
   const icon = row.outcome === 'ok' ? 'codicon-pass' : row.outcome === undefined ? 'codicon-loading codicon-modifier-spin' : 'codicon-error';
-  head.append(el('span', `codicon ${icon}`), el('span', 'call-title', row.title), el('span', 'door', DOORS[row.door]), el('span', 'duration', duration(row.durationMs)));
+  head.append(el('span', `codicon ${icon}`), el('span', 'call-title', row.title), el('span', 'door', DOORS[row.door]),
+    el('span', 'duration', duration(row.durationMs)));
   item.append(head);
   if (row.error) item.append(el('div', 'call-error', row.error));
   if (row.thumbnail) {
@@ -436,7 +445,8 @@ for (const tab of paneTabs) {
   tab.addEventListener('click', () => selectPane(tab));
   tab.addEventListener('keydown', event => {
     const index = paneTabs.indexOf(tab);
-    const next = event.key === 'ArrowRight' ? paneTabs[(index + 1) % paneTabs.length] : event.key === 'ArrowLeft' ? paneTabs[(index + paneTabs.length - 1) % paneTabs.length] : undefined;
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? paneTabs.length - 1 : 0;
+    const next = step ? paneTabs[(index + step) % paneTabs.length] : undefined;
     if (next) {
       selectPane(next);
       next.focus();
@@ -471,7 +481,8 @@ function layout(): PanelLayout {
     return box.right > width + 1 || control.scrollWidth > control.clientWidth + 1;
   }).map(control => control.id || control.textContent?.trim() || control.className);
   const filter = [...document.querySelectorAll<HTMLInputElement>('.pane:not([hidden]) .filters input[type="search"]')].find(visible);
-  const levelTops = new Set([...document.querySelectorAll<HTMLElement>('.levels label')].filter(visible).map(label => Math.round(label.getBoundingClientRect().top)));
+  const levelLabels = [...document.querySelectorAll<HTMLElement>('.levels label')].filter(visible);
+  const levelTops = new Set(levelLabels.map(label => Math.round(label.getBoundingClientRect().top)));
   let frameBands = 0;
   if (frameDrawn) {
     const box = view.getBoundingClientRect();

@@ -239,7 +239,8 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
 
   try {
     const exitedFirst = exitPromise.then(() => { throw new Error(`${exitReason} before it was ready`); });
-    await withDeadline(Promise.race([client.connect(transport), exitedFirst]), startTimeoutMs, `the child did not answer initialize within ${startTimeoutMs} ms`);
+    const connected = Promise.race([client.connect(transport), exitedFirst]);
+    await withDeadline(connected, startTimeoutMs, `the child did not answer initialize within ${startTimeoutMs} ms`);
   } catch (error) {
     await connection.dispose(0);
     const tail = stderrTail.trim() ? `\n${lastLines(stderrTail, 10)}` : '';

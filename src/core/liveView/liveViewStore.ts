@@ -51,7 +51,11 @@ export class LiveViewStore {
   readonly onDidChangePaused = this.pausedEmitter.event;
   private readonly subscriptions: { dispose(): void }[];
 
-  constructor(private readonly source: LiveViewSource, private readonly browserLabel: () => string, limits: LiveViewLimits = { console: 2000, network: 2000, activity: 500 }) {
+  constructor(
+    private readonly source: LiveViewSource,
+    private readonly browserLabel: () => string,
+    limits: LiveViewLimits = { console: 2000, network: 2000, activity: 500 },
+  ) {
     this.console = new RingBuffer(limits.console);
     this.network = new RingBuffer(limits.network);
     this.activity = new RingBuffer(limits.activity);
@@ -165,7 +169,8 @@ export class LiveViewStore {
           this.emitState();
         }
         if (this.paused) return;
-        const frame: FrameMessage = { type: 'frame', seq: ++this.frameSeq, data: event.frame.data, width: event.frame.width, height: event.frame.height, producedAt: event.frame.timestamp };
+        const { data, width, height, timestamp } = event.frame;
+        const frame: FrameMessage = { type: 'frame', seq: ++this.frameSeq, data, width, height, producedAt: timestamp };
         this.lastFrame = frame;
         this.frames.fire(frame);
         return;

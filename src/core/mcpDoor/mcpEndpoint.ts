@@ -149,7 +149,8 @@ export class McpEndpoint {
       if (req.method !== 'POST' || !isInitialize(body)) return jsonRpcError(res, 400, -32000, 'Bad request: no session; send initialize first');
       if (!this.makeRoom()) {
         this.log(`MCP endpoint refused a new session: all ${this.limits.maxSessions} sessions are busy`);
-        return jsonRpcError(res, 503, -32000, `Too many MCP sessions: all ${this.limits.maxSessions} are busy. Close one (DELETE its session) or try again later.`);
+        const why = `Too many MCP sessions: all ${this.limits.maxSessions} are busy. Close one (DELETE its session) or try again later.`;
+        return jsonRpcError(res, 503, -32000, why);
       }
       const session = this.newSession();
       await session.server.connect(session.transport);

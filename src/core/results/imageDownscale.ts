@@ -45,7 +45,13 @@ export function fitImageToEach(data: Uint8Array, mimeType: string, limitsList: I
   return limitsList.map(limits => fitOne(data, mimeType, size, decoded, limits));
 }
 
-function fitOne(data: Uint8Array, mimeType: string, size: { width: number; height: number } | undefined, decoded: () => Bitmap | null, limits: ImageLimits): FittedImage {
+function fitOne(
+  data: Uint8Array,
+  mimeType: string,
+  size: { width: number; height: number } | undefined,
+  decoded: () => Bitmap | null,
+  limits: ImageLimits,
+): FittedImage {
   if (size && size.width <= limits.maxSide && size.height <= limits.maxSide && data.length <= limits.maxBytes) {
     return { data, mimeType, ...size };
   }
@@ -60,7 +66,8 @@ function fitOne(data: Uint8Array, mimeType: string, size: { width: number; heigh
     const resized = scale < 1 ? resize(bitmap, Math.max(1, Math.floor(bitmap.width * scale)), Math.max(1, Math.floor(bitmap.height * scale))) : bitmap;
     const candidates: [Uint8Array, string][] = [];
     if (mimeType === 'image/png') candidates.push([PNG.sync.write(toPng(resized)), 'image/png']);
-    for (const quality of [85, 70, 55]) candidates.push([jpeg.encode({ data: resized.pixels, width: resized.width, height: resized.height }, quality).data, 'image/jpeg']);
+    const raw = { data: resized.pixels, width: resized.width, height: resized.height };
+    for (const quality of [85, 70, 55]) candidates.push([jpeg.encode(raw, quality).data, 'image/jpeg']);
     for (const [encoded, encodedType] of candidates) {
       if (encoded.length <= limits.maxBytes) {
         const changes = [];

@@ -23,7 +23,10 @@ export interface InvocationContext {
 
 /** Tools that run code the model wrote, with what they run it in. */
 const CODE_TOOLS: Record<string, { argument: string; where: string }> = {
-  browser_run_code_unsafe: { argument: 'code', where: 'in the browser bridge process with full Playwright access (it can read and write files and run programs)' },
+  browser_run_code_unsafe: {
+    argument: 'code',
+    where: 'in the browser bridge process with full Playwright access (it can read and write files and run programs)',
+  },
   browser_evaluate: { argument: 'function', where: 'inside the page' },
 };
 
@@ -50,11 +53,16 @@ function describeCall(toolName: string, displayName: string, args: Args): string
     case 'browser_type': return `Typing ${quote(args.text)} into ${el}${args.submit ? ' and submitting' : ''}`;
     case 'browser_press_key': return `Pressing ${short(args.key)}`;
     case 'browser_select_option': return `Selecting ${Array.isArray(args.values) ? args.values.map(quote).join(', ') : quote(args.values)} in ${el}`;
-    case 'browser_fill_form': return `Filling ${Array.isArray(args.fields) ? args.fields.length : 'the'} form field${Array.isArray(args.fields) && args.fields.length === 1 ? '' : 's'}`;
+    case 'browser_fill_form': {
+      const count = Array.isArray(args.fields) ? args.fields.length : undefined;
+      return `Filling ${count ?? 'the'} form field${count === 1 ? '' : 's'}`;
+    }
     case 'browser_snapshot': return 'Reading the page structure';
     case 'browser_take_screenshot': return `Taking a screenshot${el !== 'the page' ? ` of ${el}` : args.fullPage ? ' of the full page' : ''}`;
     case 'browser_tabs': return `Tabs: ${short(args.action)}${args.index !== undefined ? ` #${args.index}` : ''}${args.url ? ` ${short(args.url)}` : ''}`;
-    case 'browser_wait_for': return args.text ? `Waiting for ${quote(args.text)}` : args.textGone ? `Waiting for ${quote(args.textGone)} to disappear` : `Waiting ${short(args.time)} s`;
+    case 'browser_wait_for':
+      if (args.text) return `Waiting for ${quote(args.text)}`;
+      return args.textGone ? `Waiting for ${quote(args.textGone)} to disappear` : `Waiting ${short(args.time)} s`;
     case 'browser_console_messages': return 'Reading console messages';
     case 'browser_network_requests': return 'Reading network requests';
     case 'browser_close': return 'Closing the browser';
@@ -75,7 +83,8 @@ function confirmationFor(toolName: string, displayName: string, args: Args, cont
     const title = `Run code ${runner.where.startsWith('inside') ? 'in the page' : 'with full Playwright access'}?`;
     const file = toolName === 'browser_run_code_unsafe' && typeof args.filename === 'string' ? args.filename : undefined;
     if (file !== undefined && source !== undefined) {
-      return { title, message: `${displayName} was given both code and the file ${code(file)}. Such a call is refused: it would run the file, not the code shown. Nothing runs.` };
+      const refusal = 'Such a call is refused: it would run the file, not the code shown. Nothing runs.';
+      return { title, message: `${displayName} was given both code and the file ${code(file)}. ${refusal}` };
     }
     if (file !== undefined) {
       const shown = context.codeFile;
@@ -84,16 +93,18 @@ function confirmationFor(toolName: string, displayName: string, args: Args, cont
         return { title, message: `${displayName} asks to run the file ${code(shown?.path ?? file)}, which cannot be shown: ${why} Nothing runs.` };
       }
       const promise = 'It runs exactly this text, and nothing if the file changes before you answer';
-      return { title, message: `${displayName} will run the code in the file ${code(shown.path)} ${runner.where}${el(args)}. ${promise}:\n\n${fence(shown.content)}` };
+      const what = `${displayName} will run the code in the file ${code(shown.path)} ${runner.where}${el(args)}`;
+      return { title, message: `${what}. ${promise}:\n\n${fence(shown.content)}` };
     }
     return { title, message: `${displayName} will run this code ${runner.where}${el(args)}${writes}:\n\n${fence(source ?? '(no code given)')}` };
   }
   const readArg = FILE_READ_TOOLS[toolName];
   if (readArg) {
     const paths = pathsOf(args[readArg]);
+    const listed = paths.map(p => `- ${code(p)}`).join('\n');
     return {
       title: 'Let the browser read local files?',
-      message: `${displayName} will give the page ${paths.length ? `these files:\n\n${paths.map(p => `- ${code(p)}`).join('\n')}` : 'the files it is asked for'}`,
+      message: `${displayName} will give the page ${paths.length ? `these files:\n\n${listed}` : 'the files it is asked for'}`,
     };
   }
   if (written !== undefined) {

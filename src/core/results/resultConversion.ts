@@ -29,7 +29,8 @@ export function convertToolResult(toolName: string, result: CallToolResult, limi
       }
       case 'resource': {
         const resource = item.resource as { uri: string; text?: string; mimeType?: string };
-        parts.push({ kind: 'text', text: resource.text !== undefined ? stripAnsi(resource.text) : `Resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}` });
+        const described = `Resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}`;
+        parts.push({ kind: 'text', text: resource.text !== undefined ? stripAnsi(resource.text) : described });
         break;
       }
       case 'resource_link':
@@ -95,7 +96,10 @@ function errorLineOf(result: CallToolResult): string {
 }
 
 /** An MCP image item fitted to the limits, for both doors: `changed` is false when it was already within them. */
-function fitImageContent(item: { data: string; mimeType: string }, limits: ImageLimits): { data: Uint8Array; mimeType: string; note?: string; changed: boolean } {
+function fitImageContent(
+  item: { data: string; mimeType: string },
+  limits: ImageLimits,
+): { data: Uint8Array; mimeType: string; note?: string; changed: boolean } {
   const original = Buffer.from(item.data, 'base64');
   const fitted = fitImage(original, item.mimeType, limits);
   return { data: fitted.data, mimeType: fitted.mimeType, note: fitted.note, changed: fitted.data !== original };

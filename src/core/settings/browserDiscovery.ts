@@ -67,7 +67,11 @@ export function brandedCandidates(browser: 'chrome' | 'msedge', platform: NodeJS
 }
 
 /** Chromium-family browsers installed here, in the order `auto` prefers them. */
-export function findInstalledBrowsers(exists: (p: string) => boolean = fs.existsSync, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): FoundBrowser[] {
+export function findInstalledBrowsers(
+  exists: (p: string) => boolean = fs.existsSync,
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): FoundBrowser[] {
   const found: FoundBrowser[] = [];
   for (const browser of ['chrome', 'msedge'] as const) {
     const path = brandedCandidates(browser, platform, env).find(exists);
@@ -90,7 +94,8 @@ export function planBrowserLaunch(
   const engine: BrowserEngine = browser === 'firefox' ? 'firefox' : browser === 'webkit' ? 'webkit' : 'chromium';
   const label = BROWSER_LABELS[browser];
   if (executablePath) {
-    return { choice, browser, engine, executablePath, found, tried: [`the executable path you set: ${executablePath}`], summary: `${label} at ${executablePath} (the executable path you set)` };
+    const tried = [`the executable path you set: ${executablePath}`];
+    return { choice, browser, engine, executablePath, found, tried, summary: `${label} at ${executablePath} (the executable path you set)` };
   }
   if (choice === 'auto') {
     const pick = found[0];
@@ -105,16 +110,21 @@ export function planBrowserLaunch(
         summary: `${BROWSER_LABELS[pick.browser]} at ${pick.path}${why}`,
       };
     }
-    const tried = [...brandedCandidates('chrome', platform, env), ...brandedCandidates('msedge', platform, env), ...systemChromiumCandidates(platform)].map(c => `${c} (not found)`);
+    const looked = [...brandedCandidates('chrome', platform, env), ...brandedCandidates('msedge', platform, env), ...systemChromiumCandidates(platform)];
+    const tried = looked.map(c => `${c} (not found)`);
     tried.push("Playwright's own Chromium download");
     return { choice, browser, engine, found, tried, summary: "Playwright's own Chromium download (no Chrome, Edge or Chromium is installed)" };
   }
   if (choice === 'chrome' || choice === 'msedge') {
-    return { choice, browser, engine, found, channel: choice, tried: [`${label} where it installs by default (Playwright channel "${choice}")`], summary: label };
+    const tried = [`${label} where it installs by default (Playwright channel "${choice}")`];
+    return { choice, browser, engine, found, channel: choice, tried, summary: label };
   }
   if (choice === 'chromium') {
     const system = found.find(f => f.browser === 'chromium');
-    if (system) return { choice, browser, engine, found, executablePath: system.path, tried: [`system Chromium at ${system.path}`], summary: `Chromium at ${system.path}` };
+    if (system) {
+      const tried = [`system Chromium at ${system.path}`];
+      return { choice, browser, engine, found, executablePath: system.path, tried, summary: `Chromium at ${system.path}` };
+    }
     const tried = systemChromiumCandidates(platform).map(c => `${c} (not found)`);
     tried.push("Playwright's own Chromium download");
     return { choice, browser, engine, found, tried, summary: "Chromium (Playwright's own download)" };
@@ -139,20 +149,26 @@ export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, p
     fixes.push(`Found on this machine: ${list}. Set playwrightBridge.browser to "${others[0].browser}" (or "auto") to use it.`);
   }
   if (!plan.executablePath || !notFound) {
-    if (plan.browser === 'chrome' || plan.browser === 'msedge') fixes.push(`Install ${BROWSER_LABELS[plan.browser]}, or run the command "Playwright Bridge: Install Browser".`);
+    const install = 'run the command "Playwright Bridge: Install Browser"';
+    if (plan.browser === 'chrome' || plan.browser === 'msedge') fixes.push(`Install ${BROWSER_LABELS[plan.browser]}, or ${install}.`);
     else if (plan.browser === 'chromium') {
-      fixes.push('Install Chromium from your system\'s packages (for example `apt-get install chromium`), or run the command "Playwright Bridge: Install Browser".');
+      fixes.push(`Install Chromium from your system's packages (for example \`apt-get install chromium\`), or ${install}.`);
     }
     else fixes.push(`Run the command "Playwright Bridge: Install Browser" to download Playwright's ${plan.engine} build.`);
   }
-  if (!others.length) fixes.push('Or set playwrightBridge.executablePath to a Chromium-family browser you have, or pick another browser in playwrightBridge.browser.');
+  if (!others.length) {
+    fixes.push('Or set playwrightBridge.executablePath to a Chromium-family browser you have, or pick another browser in playwrightBridge.browser.');
+  }
   if (platform === 'linux' && /no usable sandbox|--no-sandbox|Running as root/i.test(raw)) {
-    fixes.unshift('Chromium refuses its sandbox here: add "--no-sandbox" to playwrightBridge.launchArgs (the bridge already turns the sandbox off when it runs as root).');
+    fixes.unshift('Chromium refuses its sandbox here: add "--no-sandbox" to playwrightBridge.launchArgs ' +
+      '(the bridge already turns the sandbox off when it runs as root).');
   }
   if (/ProcessSingleton|SingletonLock|profile (?:appears to be )?in use|already in use/i.test(raw)) {
     fixes.unshift('Another browser is using this profile: close the other VS Code window that drives it, or set playwrightBridge.profile to "isolated".');
   }
-  if (/Missing X server|\$DISPLAY|cannot open display/i.test(raw)) fixes.unshift('There is no display for a visible browser: turn on playwrightBridge.headless (the panel shows the page anyway).');
+  if (/Missing X server|\$DISPLAY|cannot open display/i.test(raw)) {
+    fixes.unshift('There is no display for a visible browser: turn on playwrightBridge.headless (the panel shows the page anyway).');
+  }
   return [
     `Playwright Bridge could not start ${BROWSER_LABELS[plan.browser]}.`,
     `Tried: ${plan.tried.join('; ')}.`,

@@ -77,14 +77,20 @@ export const USER_ONLY_SETTINGS = ['executablePath', 'launchArgs', 'outputDir'] 
 const REFUSED_LAUNCH_ARGS: { pattern: RegExp; why: string }[] = [
   { pattern: /^--remote-debugging-(port|pipe|address)\b/, why: 'opens a debugging port (or pipe) through which any local program could control the browser' },
   { pattern: /^--remote-allow-origins\b/, why: 'lets web pages reach the browser\'s debugging port' },
-  { pattern: /^--(user-data-dir|profile-directory)\b/, why: 'points the browser at another profile (perhaps your own, with its logins); use playwrightBridge.profile instead' },
+  {
+    pattern: /^--(user-data-dir|profile-directory)\b/,
+    why: 'points the browser at another profile (perhaps your own, with its logins); use playwrightBridge.profile instead',
+  },
 ];
 
 /**
  * Turns raw configuration values into settings. Never throws: a bad value falls back to its
  * default and is reported, so one typo cannot keep the browser from starting.
  */
-export function readSettings(read: SettingReader, setByWorkspace: (key: string) => boolean = () => false): { settings: BridgeSettings; problems: SettingProblem[] } {
+export function readSettings(
+  read: SettingReader,
+  setByWorkspace: (key: string) => boolean = () => false,
+): { settings: BridgeSettings; problems: SettingProblem[] } {
   const problems: SettingProblem[] = [];
   const d = DEFAULT_SETTINGS;
   const problem = (key: string, message: string) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message });
@@ -117,7 +123,10 @@ export function readSettings(read: SettingReader, setByWorkspace: (key: string) 
   if (viewportRaw !== undefined && viewportRaw !== '') {
     const parsed = parseViewport(viewportRaw);
     if (parsed) viewport = parsed;
-    else problem('viewport', `must look like 1280x720 (each side 100 to 8000); got ${JSON.stringify(viewportRaw)}. Using ${d.viewport.width}x${d.viewport.height}.`);
+    else {
+      const fallback = `${d.viewport.width}x${d.viewport.height}`;
+      problem('viewport', `must look like 1280x720 (each side 100 to 8000); got ${JSON.stringify(viewportRaw)}. Using ${fallback}.`);
+    }
   }
 
   const capabilities = ALL_CAPABILITIES.filter(id => bool(read(`capabilities.${id}`), false, `capabilities.${id}`, problem));

@@ -143,10 +143,12 @@ export class Supervisor {
   async callTool(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions = {}): Promise<CallToolResult> {
     const displayName = this.options.displayName?.(name) ?? this.toolsByName.get(name)?.annotations?.title ?? name;
     const record: ToolCallRecord = {
-      id: this.nextCallId++, name, args, door: options.door ?? 'tool', title: presentInvocation(name, displayName, args).invocationMessage, startedAt: Date.now(),
+      id: this.nextCallId++, name, args, door: options.door ?? 'tool',
+      title: presentInvocation(name, displayName, args).invocationMessage, startedAt: Date.now(),
     };
     this.callEmitter.fire({ ...record });
-    const end = (outcome: CallOutcome, finished: Partial<ToolCallRecord>) => this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome, ...finished });
+    const end = (outcome: CallOutcome, finished: Partial<ToolCallRecord>) =>
+      this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome, ...finished });
     try {
       const { result, thumbnail, errorLine } = finishResult(await this.forward(name, args, options), { thumbnail: this.thumbnailReaders > 0 });
       end(result.isError ? 'error' : 'ok', { result, thumbnail, error: errorLine });
@@ -226,7 +228,9 @@ export class Supervisor {
     const same = this.lastPersonInput.doing === doing && now - this.lastPersonInput.at < 2000;
     this.lastPersonInput = { doing, at: now };
     if (same) return;
-    const record: ToolCallRecord = { id: this.nextCallId++, name: `panel:${doing}`, args: undefined, door: 'person', title: `You: ${doing} on the page`, startedAt: Date.now() };
+    const record: ToolCallRecord = {
+      id: this.nextCallId++, name: `panel:${doing}`, args: undefined, door: 'person', title: `You: ${doing} on the page`, startedAt: Date.now(),
+    };
     this.callEmitter.fire(record);
     this.callEmitter.fire({ ...record, durationMs: 0, outcome: 'ok' });
   }
@@ -248,7 +252,8 @@ export class Supervisor {
     } catch (error) {
       result = { ok: false, message: (error as Error).message };
     }
-    this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome: result.ok ? 'ok' : 'error', error: result.ok ? undefined : result.message });
+    const outcome = result.ok ? 'ok' : 'error';
+    this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome, error: result.ok ? undefined : result.message });
     return result;
   }
 
@@ -379,7 +384,8 @@ export class Supervisor {
     if (!this.starting) {
       const waitMs = this.retryAt - this.now();
       if (this.lastFailure && waitMs > 0) {
-        return Promise.reject(new Error(`${this.lastFailure}\nThe bridge tries again in ${Math.ceil(waitMs / 1000)} s, or now with the command "Playwright Bridge: Restart Browser".`));
+        const when = `The bridge tries again in ${Math.ceil(waitMs / 1000)} s, or now with the command "Playwright Bridge: Restart Browser".`;
+        return Promise.reject(new Error(`${this.lastFailure}\n${when}`));
       }
       this.starting = this.start().finally(() => (this.starting = undefined));
     }
@@ -517,7 +523,8 @@ function isTimeout(error: unknown): boolean {
 
 /** Put before the first result after the browser was lost, so the model knows to start over. */
 export function browserLostNotice(reason: string): string {
-  return `Note: ${reason} This call ran in a fresh browser: earlier pages, tabs, form input and login state are gone. Navigate again before acting on earlier element references.`;
+  return `Note: ${reason} This call ran in a fresh browser: earlier pages, tabs, form input and login state are gone. ` +
+    'Navigate again before acting on earlier element references.';
 }
 
 const PAGE_ACTION_WORDS: Record<Exclude<PageAction['action'], 'navigate'>, string> = {

@@ -31,14 +31,18 @@ export class ShownCodeFiles {
     this.shown.delete(file.path);
     if ('error' in file) return { error: file.error };
     if (shown === undefined) return { error: `The content of ${file.path} was not shown for confirmation, so it does not run.` };
-    if (shown !== digest(file.content)) return { error: `${file.path} changed after it was shown for confirmation; nothing ran. Ask again to see the new content.` };
+    if (shown !== digest(file.content)) {
+      return { error: `${file.path} changed after it was shown for confirmation; nothing ran. Ask again to see the new content.` };
+    }
     return { code: file.content };
   }
 }
 
 export function readCodeFile(filename: string, roots: readonly string[]): CodeFile {
   const base = roots[0];
-  if (!path.isAbsolute(filename) && !base) return { path: filename, error: `The relative path ${filename} needs an open workspace folder; give an absolute path.` };
+  if (!path.isAbsolute(filename) && !base) {
+    return { path: filename, error: `The relative path ${filename} needs an open workspace folder; give an absolute path.` };
+  }
   const resolved = path.isAbsolute(filename) ? path.normalize(filename) : path.resolve(base, filename);
   try {
     const stat = fs.statSync(resolved);

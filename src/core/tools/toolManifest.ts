@@ -27,7 +27,10 @@ export const EXPOSURE_WHEN_CLAUSE = `config.${SETTINGS_SECTION}.exposure != 'mcp
  * Which capability group each tool belongs to, from the tool lists of a child with no optional
  * capability and of children with exactly one. Tools of the default set map to undefined.
  */
-export function capabilityOfTools(defaultNames: Iterable<string>, namesByCapability: Map<CapabilityId, Iterable<string>>): Map<string, CapabilityId | undefined> {
+export function capabilityOfTools(
+  defaultNames: Iterable<string>,
+  namesByCapability: Map<CapabilityId, Iterable<string>>,
+): Map<string, CapabilityId | undefined> {
   const result = new Map<string, CapabilityId | undefined>();
   for (const name of defaultNames) result.set(name, undefined);
   for (const [capability, names] of namesByCapability) {
@@ -104,11 +107,17 @@ export function capabilityOf(entry: Pick<ManifestTool, 'when'>): string | undefi
  * Why a capability tool cannot run, when the running browser server lacks its group: the setting
  * is off, or it was turned on after the server started.
  */
-export function capabilityHint(entry: Pick<ManifestTool, 'name' | 'when'>, enabledInSettings: readonly string[], enabledInRunningChild: readonly string[] | undefined): string | undefined {
+export function capabilityHint(
+  entry: Pick<ManifestTool, 'name' | 'when'>,
+  enabledInSettings: readonly string[],
+  enabledInRunningChild: readonly string[] | undefined,
+): string | undefined {
   const capability = capabilityOf(entry);
   if (!capability) return undefined;
   const setting = `${SETTINGS_SECTION}.capabilities.${capability}`;
-  if (!enabledInSettings.includes(capability)) return `${entry.name} is one of the ${capability} tools, which are turned off. Turn on the setting ${setting} to use it.`;
+  if (!enabledInSettings.includes(capability)) {
+    return `${entry.name} is one of the ${capability} tools, which are turned off. Turn on the setting ${setting} to use it.`;
+  }
   if (enabledInRunningChild && !enabledInRunningChild.includes(capability)) {
     return `${entry.name} needs the ${capability} tools, turned on after the browser started: run "Playwright Bridge: Restart Browser" to apply ${setting}.`;
   }
