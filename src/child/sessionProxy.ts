@@ -82,11 +82,11 @@ export class SessionProxy {
     });
     this.server.setNotificationHandler(LiveViewNotificationSchema, async notification => {
       this.liveView = notification.params;
-      const session = this.inner && (await this.inner.catch(() => undefined));
+      const session = await this.runningSession();
       session?.observer?.setLiveView(this.liveView);
     });
     this.server.setRequestHandler(ScreenshotRequestSchema, async (): Promise<ScreenshotResult> => {
-      const session = this.inner && (await this.inner.catch(() => undefined));
+      const session = await this.runningSession();
       const page = session?.observer?.currentPage;
       if (!page) throw new Error('The browser has no page open.');
       const data = await page.screenshot({ type: 'png', timeout: 10000 });
@@ -96,14 +96,14 @@ export class SessionProxy {
     this.server.setNotificationHandler(InputNotificationSchema, async notification => {
       // One after another, as the person made them: a key must not overtake the click that focused its field.
       this.inputQueue = this.inputQueue.then(async () => {
-        const session = this.inner && (await this.inner.catch(() => undefined));
+        const session = await this.runningSession();
         const page = session?.observer?.currentPage;
         if (page) await applyInput(page, notification.params.event, this.config.viewport);
       }).catch(error => this.log(`Input not applied: ${(error as Error).message}`));
     });
     this.server.setRequestHandler(PageActionRequestSchema, async (request): Promise<PageActionResult> => this.pageAction(request.params.pageAction));
     this.server.setRequestHandler(PickRequestSchema, async request => {
-      const session = this.inner && (await this.inner.catch(() => undefined));
+      const session = await this.runningSession();
       const page = session?.observer?.currentPage;
       if (!session || !page) return {};
       if (request.params.phase === 'region') return { region: await pickRegion(page, request.params, this.config.viewport) };
@@ -202,6 +202,11 @@ export class SessionProxy {
     } catch (error) {
       return { ok: false, message: (error as Error).message.split('\n')[0] };
     }
+  }
+
+  /** The session while one runs; starts nothing (the panel's wishes and input need no browser of their own). */
+  private async runningSession(): Promise<InnerSession | undefined> {
+    return this.inner?.catch(() => undefined);
   }
 
   private session(): Promise<InnerSession> {

@@ -3,6 +3,7 @@ import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ScriptedChild } from '../support/scriptedChild';
 import { Supervisor, BridgeState } from '../../src/core/supervision/supervisor';
 import { BROWSER_LOST_META } from '../../src/protocol/childMessages';
+import { PersonControl } from '../../src/core/supervision/personControl';
 
 const TOOLS: Tool[] = [{ name: 'browser_navigate', inputSchema: { type: 'object' } }];
 
@@ -399,5 +400,21 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     assert.deepStrictEqual(records.filter(r => r.outcome).map(r => [r.door, r.title]), [['person', 'You: typing on the page'], ['person', 'You: clicking on the page']],
       'one row per burst of typing, one per click; moves are not listed');
     await h.supervisor.dispose();
+  });
+});
+
+describe('PersonControl', () => {
+  it('leaves no listener on the caller\'s signal once a wait ends', async () => {
+    // Node has this since v15; the pinned @types/node does not declare it.
+    const { getEventListeners } = (await import('events')) as unknown as { getEventListeners(target: EventTarget, name: string): unknown[] };
+    const person = new PersonControl(Date.now, () => undefined);
+    const controller = new AbortController();
+    person.take();
+    const waiting = person.wait(60_000, controller.signal);
+    assert.strictEqual(getEventListeners(controller.signal, 'abort').length, 1);
+    person.handBack();
+    assert.deepStrictEqual(await waiting, { outcome: 'released' });
+    assert.strictEqual(getEventListeners(controller.signal, 'abort').length, 0, 'a long-lived signal does not collect listeners');
+    person.dispose();
   });
 });

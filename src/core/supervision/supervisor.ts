@@ -1,6 +1,6 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BROWSER_LOST_META, BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult, TabInfo,
+  BROWSER_LOST_META, BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult,
 } from '../../protocol/childMessages';
 import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
 import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from '../childProcess/childProcess';
@@ -8,7 +8,8 @@ import { presentInvocation } from '../results/invocationMessages';
 import { finishResult } from '../results/resultConversion';
 import { checkArguments } from './argumentCheck';
 import { withDeadline } from './deadline';
-import { Emitter } from '../emitter';
+import { Emitter, Event } from '../emitter';
+import { pageActionTitle, PersonControl, personInputDoing } from './personControl';
 
 export type { BridgeState, Door };
 
@@ -84,16 +85,11 @@ export class Supervisor {
   private retryAt = 0;
   private lastFailure: string | undefined;
   private lostNotice: string | undefined;
-  /** Set while the person has the browser (Take control): agents' calls wait for `released`. */
-  private control: { since: number; before: TabInfo[]; released: Promise<void>; release(): void } | undefined;
-  /** What the person changed while in control, for the model's next result. */
-  private controlNotice: string | undefined;
-  private lastPersonInput = { doing: '', at: 0 };
-  /** The tabs as the child last reported them. */
-  private tabs: TabInfo[] = [];
-  private readonly controlEmitter = new Emitter<boolean>();
+  /** The person at the panel: Take control / Hand back, and what they changed meanwhile. */
+  private readonly person: PersonControl;
   /** Fires true when the person takes the browser and false when they hand it back. */
-  readonly onDidChangeControl = this.controlEmitter.event;
+  readonly onDidChangeControl: Event<boolean>;
+  private lastPersonInput = { doing: '', at: 0 };
   private lastExit = 'it exited';
   private cachedTools: Tool[] | undefined;
   /** The list as it was when cached, to tell a real change (the list object may be shared and change in place). */
@@ -128,6 +124,20 @@ export class Supervisor {
     this.readyTimeoutMs = options.readyTimeoutMs ?? 45000;
     this.backoffMs = options.backoffMs ?? [1000, 2000, 5000, 10000, 30000];
     this.now = options.now ?? Date.now;
+    this.person = new PersonControl(this.now, options.log);
+    this.onDidChangeControl = this.person.onDidChange;
+  }
+
+  /** The child, while one runs. */
+  private get live(): ChildConnection | undefined {
+    return this.current && !this.current.exited ? this.current : undefined;
+  }
+
+  /** Lists something in the activity list now; the returned function lists how it ended. */
+  private beginRecord(fields: Omit<ToolCallRecord, 'id' | 'startedAt'>): (end: Partial<ToolCallRecord>) => void {
+    const record: ToolCallRecord = { ...fields, id: this.nextCallId++, startedAt: Date.now() };
+    this.callEmitter.fire({ ...record });
+    return end => this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, ...end });
   }
 
   get status(): BridgeStatus {
@@ -142,19 +152,13 @@ export class Supervisor {
 
   async callTool(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions = {}): Promise<CallToolResult> {
     const displayName = this.options.displayName?.(name) ?? this.toolsByName.get(name)?.annotations?.title ?? name;
-    const record: ToolCallRecord = {
-      id: this.nextCallId++, name, args, door: options.door ?? 'tool',
-      title: presentInvocation(name, displayName, args).invocationMessage, startedAt: Date.now(),
-    };
-    this.callEmitter.fire({ ...record });
-    const end = (outcome: CallOutcome, finished: Partial<ToolCallRecord>) =>
-      this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome, ...finished });
+    const end = this.beginRecord({ name, args, door: options.door ?? 'tool', title: presentInvocation(name, displayName, args).invocationMessage });
     try {
       const { result, thumbnail, errorLine } = finishResult(await this.forward(name, args, options), { thumbnail: this.thumbnailReaders > 0 });
-      end(result.isError ? 'error' : 'ok', { result, thumbnail, error: errorLine });
+      end({ outcome: result.isError ? 'error' : 'ok', result, thumbnail, error: errorLine });
       return result;
     } catch (error) {
-      end(error instanceof CancelledError ? 'cancelled' : 'error', { error: (error as Error).message });
+      end({ outcome: error instanceof CancelledError ? 'cancelled' : 'error', error: (error as Error).message });
       throw error;
     }
   }
@@ -168,105 +172,71 @@ export class Supervisor {
 
   /** True while the person has the browser. */
   get personHasControl(): boolean {
-    return !!this.control;
+    return this.person.active;
   }
 
   /** The person takes the browser: agents' calls wait until they hand it back (or time out). */
   takeControl(): void {
-    if (this.control) return;
-    let release!: () => void;
-    const released = new Promise<void>(resolve => (release = resolve));
-    this.control = { since: this.now(), before: this.tabs, released, release };
-    this.options.log('The person took control of the browser; agent calls wait until it is handed back');
-    this.controlEmitter.fire(true);
+    this.person.take();
   }
 
   /** The person hands the browser back: waiting calls go on, and the next result says what changed. */
   handBack(): void {
-    const control = this.control;
-    if (!control) return;
-    this.control = undefined;
-    this.controlNotice = describeChanges(control.before, this.tabs, Math.round((this.now() - control.since) / 1000));
-    this.options.log('The person handed the browser back');
-    this.controlEmitter.fire(false);
-    control.release();
+    this.person.handBack();
   }
 
   private async waitForHandBack(name: string, options: SupervisedCallOptions): Promise<CallToolResult | undefined> {
-    const control = this.control!;
-    const limitMs = this.options.handBackTimeoutMs?.() ?? 10 * 60_000;
     options.onProgress?.({ progress: 0, message: 'Waiting: the person has the browser. The call goes on when they press Hand back in the browser panel.' });
-    let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([
-      control.released.then(() => 'released' as const),
-      new Promise<'timeout'>(resolve => (timer = setTimeout(() => resolve('timeout'), limitMs))),
-      new Promise<'cancelled'>(resolve => options.signal?.addEventListener('abort', () => resolve('cancelled'), { once: true })),
-    ]);
-    clearTimeout(timer);
-    if (outcome === 'cancelled') throw new CancelledError();
-    if (outcome === 'timeout') {
-      return errorResult(`${name} did not run: the person has had control of the browser for ${Math.round((this.now() - control.since) / 1000)} s ` +
-        `and has not handed it back (the limit is ${Math.round(limitMs / 1000)} s). Ask them to press Hand back in the browser panel, then try again.`);
-    }
-    return undefined;
+    const waited = await this.person.wait(this.options.handBackTimeoutMs?.() ?? 10 * 60_000, options.signal);
+    if (waited.outcome === 'cancelled') throw new CancelledError();
+    if (waited.outcome === 'released') return undefined;
+    return errorResult(`${name} did not run: the person has had control of the browser for ${waited.heldSeconds} s ` +
+      `and has not handed it back (the limit is ${waited.limitSeconds} s). Ask them to press Hand back in the browser panel, then try again.`);
   }
 
   /** The person's mouse or keyboard from the panel, to the page (only while a browser runs). */
   sendInput(event: InputEvent): void {
-    if (!this.current || this.current.exited) return;
-    this.current.sendInput(event);
-    this.notePersonInput(event);
-  }
-
-  /** Lists the person's input in the activity list under their door: one row per burst, not per event. */
-  private notePersonInput(event: InputEvent): void {
-    const doing = event.kind === 'mouse'
-      ? (event.action !== 'down' ? undefined : event.button === 'right' ? 'right-clicking' : event.clickCount > 1 ? 'double-clicking' : 'clicking')
-      : event.kind === 'wheel' ? 'scrolling' : 'typing';
+    const child = this.live;
+    if (!child) return;
+    child.sendInput(event);
+    // In the activity list under the person's door: one row per burst, not per event.
+    const doing = personInputDoing(event);
     if (!doing) return;
     const now = this.now();
-    const same = this.lastPersonInput.doing === doing && now - this.lastPersonInput.at < 2000;
+    const sameBurst = this.lastPersonInput.doing === doing && now - this.lastPersonInput.at < 2000;
     this.lastPersonInput = { doing, at: now };
-    if (same) return;
-    const record: ToolCallRecord = {
-      id: this.nextCallId++, name: `panel:${doing}`, args: undefined, door: 'person', title: `You: ${doing} on the page`, startedAt: Date.now(),
-    };
-    this.callEmitter.fire(record);
-    this.callEmitter.fire({ ...record, durationMs: 0, outcome: 'ok' });
+    if (!sameBurst) this.beginRecord({ name: `panel:${doing}`, args: undefined, door: 'person', title: `You: ${doing} on the page` })({ outcome: 'ok' });
   }
 
   /** Picking an element for chat in the panel (only while a browser runs). */
   async pick(params: PickParams): Promise<PickResult> {
-    if (!this.current || this.current.exited) return {};
-    return this.current.pick(params);
+    return (await this.live?.pick(params)) ?? {};
   }
 
   /** The person's navigation from the panel: listed in the activity list under their own door. */
   async pageAction(action: PageAction): Promise<PageActionResult> {
-    const title = action.action === 'navigate' ? `You: opening ${action.url}` : `You: ${PAGE_ACTION_WORDS[action.action]}`;
-    const record: ToolCallRecord = { id: this.nextCallId++, name: `panel:${action.action}`, args: { ...action }, door: 'person', title, startedAt: Date.now() };
-    this.callEmitter.fire({ ...record });
+    const end = this.beginRecord({ name: `panel:${action.action}`, args: { ...action }, door: 'person', title: pageActionTitle(action) });
     let result: PageActionResult;
     try {
       result = await (await this.ready()).pageAction(action);
     } catch (error) {
       result = { ok: false, message: (error as Error).message };
     }
-    const outcome = result.ok ? 'ok' : 'error';
-    this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, outcome, error: result.ok ? undefined : result.message });
+    end({ outcome: result.ok ? 'ok' : 'error', error: result.ok ? undefined : result.message });
     return result;
   }
 
   /** Streams frames to the panel while it is visible; remembered for children started later. */
   setLiveView(params: LiveViewParams): void {
     this.liveView = params;
-    if (this.current && !this.current.exited) this.current.setLiveView(params);
+    this.live?.setLiveView(params);
   }
 
   /** A PNG of the current page, if a browser runs; starts nothing. */
   async screenshot(): Promise<PageScreenshot> {
-    if (!this.current || this.current.exited) throw new Error('No browser is running.');
-    return this.current.screenshot();
+    const child = this.live;
+    if (!child) throw new Error('No browser is running.');
+    return child.screenshot();
   }
 
   private async forward(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions): Promise<CallToolResult> {
@@ -274,7 +244,7 @@ export class Supervisor {
     // Browser) leave it for the model's next call, which would otherwise act on stale references.
     const door = options.door ?? 'tool';
     const forModel = door === 'tool' || door === 'mcp';
-    if (forModel && this.control) {
+    if (forModel && this.person.active) {
       const refusal = await this.waitForHandBack(name, options);
       if (refusal) return refusal;
     }
@@ -314,9 +284,7 @@ export class Supervisor {
         if (childNotice && !this.lostNotice) this.lostNotice = childNotice;
         return plain;
       }
-      const control = this.controlNotice;
-      this.controlNotice = undefined;
-      const note = [notice ?? childNotice, control].filter(Boolean).join('\n\n');
+      const note = [notice ?? childNotice, this.person.takeNotice()].filter(Boolean).join('\n\n');
       return note ? withNotice(plain, note) : plain;
     }
   }
@@ -328,7 +296,7 @@ export class Supervisor {
 
   /** Whether a child is running now. */
   get running(): boolean {
-    return !!this.current && !this.current.exited;
+    return !!this.live;
   }
 
   /**
@@ -370,8 +338,7 @@ export class Supervisor {
         this.browserEmitter.dispose();
         this.observationEmitter.dispose();
         this.callEmitter.dispose();
-        this.controlEmitter.dispose();
-        this.control?.release();
+        this.person.dispose();
       })();
     }
     return this.disposing;
@@ -380,7 +347,8 @@ export class Supervisor {
   /** The ready child, starting one if there is none (shared by every caller that asks meanwhile). */
   private ready(): Promise<ChildConnection> {
     this.assertNotDisposed();
-    if (this.current && !this.current.exited) return Promise.resolve(this.current);
+    const child = this.live;
+    if (child) return Promise.resolve(child);
     if (!this.starting) {
       const waitMs = this.retryAt - this.now();
       if (this.lastFailure && waitMs > 0) {
@@ -401,7 +369,7 @@ export class Supervisor {
       onBrowserState: state => this.browserEmitter.fire(state),
       onObservation: event => {
         if (generation !== this.generation) return;
-        if (event.kind === 'tabs') this.tabs = event.tabs;
+        if (event.kind === 'tabs') this.person.noteTabs(event.tabs);
         this.observationEmitter.fire(event);
       },
       onStderr: line => this.options.log(`[child ${generation}] ${line}`),
@@ -525,21 +493,4 @@ function isTimeout(error: unknown): boolean {
 export function browserLostNotice(reason: string): string {
   return `Note: ${reason} This call ran in a fresh browser: earlier pages, tabs, form input and login state are gone. ` +
     'Navigate again before acting on earlier element references.';
-}
-
-const PAGE_ACTION_WORDS: Record<Exclude<PageAction['action'], 'navigate'>, string> = {
-  back: 'going back', forward: 'going forward', reload: 'reloading the page', stop: 'stopping the page',
-  newTab: 'opening a new tab', selectTab: 'switching tabs', closeTab: 'closing a tab',
-};
-
-/** What the person changed while they had the browser, as the model should read it. */
-export function describeChanges(before: TabInfo[], after: TabInfo[], seconds: number): string {
-  const current = after.find(tab => tab.current);
-  const was = before.find(tab => tab.current);
-  const where = current ? `the current tab is "${current.title || current.url}" at ${current.url}` : 'no page is open';
-  const changes: string[] = [];
-  if (was && current && (was.url !== current.url || was.title !== current.title)) changes.push(`it was "${was.title || was.url}" at ${was.url}`);
-  if (before.length !== after.length) changes.push(`${after.length} tab${after.length === 1 ? '' : 's'} open, ${before.length} before`);
-  return `Note: the person drove the browser for ${seconds} s while this call waited. Now ${where}${changes.length ? ` (${changes.join('; ')})` : ''}. ` +
-    'Take a snapshot before acting on earlier element references.';
 }
