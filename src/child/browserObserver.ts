@@ -3,6 +3,10 @@ import { BrowserEngine, capText, ENTRY_LIMITS, LiveViewParams, NetworkEntry, Obs
 import { consoleLevelOf, fitFrameSize } from './observationShapes';
 
 const MAX_FPS = 30;
+/** The stream starts again once the agent's calls have paused this long (see duringCall). */
+const RESUME_AFTER_IDLE_MS = 100;
+/** A burst of calls keeps the stream stopped at most this long before a frame goes out. */
+const MAX_QUIET_MS = 1000;
 /** Console messages and request events passed on per second; a page that floods gets a count instead. */
 const MAX_CONSOLE_PER_SECOND = 100;
 const MAX_NETWORK_PER_SECOND = 300;
@@ -76,10 +80,15 @@ export class BrowserObserver {
   private streamChange: Promise<void> = Promise.resolve();
   private screencastWorks: boolean;
   private disposed = false;
-  private holds = 0;
+  /** Agent calls running now. */
+  private callsRunning = 0;
+  /** Since when the stream is stopped for calls (undefined: not stopped for them). */
+  private quietSince: number | undefined;
+  /** Set when a burst has kept the stream quiet too long: it runs until a frame has gone out. */
+  private owedFrameSince: number | undefined;
+  private resumeTimer: NodeJS.Timeout | undefined;
   private startRetries = 0;
   private lastFrameAt = 0;
-  private heldAcks: (() => void)[] = [];
   private readonly consoleBudget = new EventBudget(MAX_CONSOLE_PER_SECOND, count => this.options.send({ kind: 'console', entry: {
     level: 'warning',
     text: `${count} console message${count === 1 ? ' was' : 's were'} not shown: the page logged more than ${MAX_CONSOLE_PER_SECOND} a second.`,
@@ -254,6 +263,7 @@ export class BrowserObserver {
   private async sendScreenshotFrame(page: Page, source: 'screenshot' | 'still'): Promise<void> {
     const data = await page.screenshot({ type: 'jpeg', quality: this.liveView.quality ?? 70, scale: 'css', timeout: 5000 });
     const { width, height } = page.viewportSize() ?? this.options.viewport;
+    this.lastFrameAt = Date.now();
     this.options.send({ kind: 'frame', frame: { pageId: this.pageId(page), data: data.toString('base64'), width, height, timestamp: Date.now(), source } });
   }
 
@@ -268,7 +278,7 @@ export class BrowserObserver {
   }
 
   private async applyStream(): Promise<void> {
-    const wanted = this.disposed || !this.liveView.enabled || !this.screencastWorks ? undefined : this.currentPage;
+    const wanted = this.disposed || !this.liveView.enabled || !this.screencastWorks || this.quietSince !== undefined ? undefined : this.currentPage;
     const size = fitFrameSize(this.options.viewport, this.liveView);
     const key = `${size.width}x${size.height}@${this.liveView.quality ?? 70}`;
     if (this.streaming && this.streaming.page === wanted && this.streaming.key === key && !wanted.isClosed()) return;
@@ -324,10 +334,7 @@ export class BrowserObserver {
     const session = await page.context().newCDPSession(page);
     session.on('Page.screencastFrame', (frame: { data: string; sessionId: number }) => {
       if (!this.options.congested()) send(frame.data, Date.now());
-      const ack = () => void session.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
-      // While a capture runs, hold the acknowledgement: Chromium sends no further frame until then.
-      if (this.holds > 0) this.heldAcks.push(ack);
-      else ack();
+      void session.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
     });
     const quality = this.liveView.quality ?? 70;
     await session.send('Page.startScreencast', { format: 'jpeg', quality, maxWidth: size.width, maxHeight: size.height, everyNthFrame: 2 });
@@ -361,31 +368,49 @@ export class BrowserObserver {
   }
 
   /**
-   * Tool calls come first. On 2 cores the stream's encoding slowed every call (screenshots 2-5
-   * times), so while a call runs the stream holds still: Chromium sends no new frame until we
-   * acknowledge the last one. Captures (screenshots, PDFs) hold for their whole run; other calls
-   * for at most `maxHoldMs`, so a long wait or a slow navigation still shows on the panel.
+   * Tool calls come first. On 2 cores an active screencast slowed every call by 10-30 % (measured:
+   * holding Chromium's acknowledgement does not help, the capture machinery stays busy; only
+   * stopping the screencast does). So the stream stops while the agent's calls run and starts again
+   * once they have paused for `RESUME_AFTER_IDLE_MS`. An agent thinks for seconds between calls, so
+   * the person rarely notices; two limits keep the picture honest during long work:
+   * - a call that runs longer than `streamAfterMs` (a navigation, a wait) streams for the rest of it
+   *   (captures pass Infinity: they change nothing worth watching);
+   * - a burst that kept the stream quiet for `MAX_QUIET_MS` lets it run until one frame has gone out.
    */
-  async whileHeld<T>(work: () => Promise<T>, maxHoldMs: number): Promise<T> {
-    this.holds++;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.holds--;
-      if (this.holds === 0) for (const ack of this.heldAcks.splice(0)) ack();
-    };
-    const timer = Number.isFinite(maxHoldMs) ? setTimeout(release, maxHoldMs) : undefined;
+  async duringCall<T>(work: () => Promise<T>, streamAfterMs: number): Promise<T> {
+    this.callsRunning++;
+    clearTimeout(this.resumeTimer);
+    const now = Date.now();
+    if (this.quietSince !== undefined && now - this.quietSince > MAX_QUIET_MS) this.owedFrameSince ??= now;
+    if (this.owedFrameSince !== undefined && this.lastFrameAt > this.owedFrameSince) this.owedFrameSince = undefined;
+    if (this.owedFrameSince !== undefined) this.setQuiet(false);
+    else if (this.liveView.enabled && this.screencastWorks) {
+      this.setQuiet(true);
+      // Stopped before the call starts, so Chromium's capture does not slow it; never waits long.
+      await Promise.race([this.streamChange, new Promise(resolve => setTimeout(resolve, 200).unref?.())]);
+    }
+    const longCall = Number.isFinite(streamAfterMs) ? setTimeout(() => this.setQuiet(false), streamAfterMs) : undefined;
     try {
       return await work();
     } finally {
-      if (timer) clearTimeout(timer);
-      release();
+      clearTimeout(longCall);
+      this.callsRunning--;
+      if (this.callsRunning === 0 && this.quietSince !== undefined) {
+        this.resumeTimer = setTimeout(() => this.setQuiet(false), RESUME_AFTER_IDLE_MS);
+        this.resumeTimer.unref?.();
+      }
     }
+  }
+
+  private setQuiet(quiet: boolean): void {
+    if (quiet === (this.quietSince !== undefined)) return;
+    this.quietSince = quiet ? Date.now() : undefined;
+    this.restartStream();
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    clearTimeout(this.resumeTimer);
     this.consoleBudget.dispose();
     this.networkBudget.dispose();
     this.restartStream();

@@ -43,10 +43,10 @@ interface InnerSession {
   lostReason?: string;
 }
 
-/** Tools that capture the page: the live stream holds still while they run (they change nothing). */
+/** Tools that capture the page: the live stream stays stopped for all of their run (they change nothing). */
 const CAPTURE_TOOLS = new Set(['browser_take_screenshot', 'browser_pdf_save']);
-/** Other calls hold the stream this long at most, so long waits still show on the panel. */
-const CALL_HOLD_MS = 300;
+/** Other calls stop the stream this long at most, so long navigations and waits still show on the panel. */
+const STREAM_DURING_CALL_AFTER_MS = 300;
 
 // A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.
 const NO_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -143,7 +143,7 @@ export class SessionProxy {
         void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
     })) as CallToolResult;
     try {
-      result = session.observer ? await session.observer.whileHeld(forward, CAPTURE_TOOLS.has(params.name) ? Infinity : CALL_HOLD_MS) : await forward();
+      result = session.observer ? await session.observer.duringCall(forward, CAPTURE_TOOLS.has(params.name) ? Infinity : STREAM_DURING_CALL_AFTER_MS) : await forward();
     } catch (error) {
       if (!session.lostReason) throw error;
       const text = `The browser went away during ${params.name}: ${session.lostReason} The next call starts a fresh browser.`;

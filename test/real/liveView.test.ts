@@ -4,7 +4,7 @@ import { ObservationEvent, FrameEvent, NetworkEntry, ConsoleEntry, TabInfo } fro
 import { ActivityRow } from '../../src/protocol/panelMessages';
 import { isMarker } from '../../src/protocol/panelRows';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
+import { makeRealBridge, RealBridge, refOf, textOf, waitFor } from '../support/realBridge';
 
 function collect(bridge: RealBridge) {
   const events: ObservationEvent[] = [];
@@ -145,6 +145,55 @@ describe('live view on a real child and Chromium', function () {
     } finally {
       clearInterval(ticker);
       store.dispose();
+      await bridge.dispose();
+    }
+  });
+
+  it('stops the stream while the agent\'s calls run back to back, yet shows a frame at least about once a second, a long call, and the page after a burst', async () => {
+    const bridge = makeRealBridge();
+    try {
+      const seen = collect(bridge);
+      const arrivals: number[] = [];
+      bridge.supervisor.onObservation(event => { if (event.kind === 'frame') arrivals.push(Date.now()); });
+      bridge.supervisor.setLiveView({ enabled: true, maxWidth: 640, maxHeight: 640 });
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/live` });
+      await waitFor(() => seen.frames().length >= 10, 10000, 'ten frames of the animated page');
+
+      // A burst: 4 seconds of back-to-back quick calls. At 30 frames a second that would be ~120.
+      const burstStart = Date.now();
+      let calls = 0;
+      while (Date.now() - burstStart < 4000) {
+        await bridge.supervisor.callTool('browser_console_messages', { level: 'info' });
+        calls++;
+      }
+      const burstEnd = Date.now();
+      const during = arrivals.filter(t => t > burstStart + 200 && t <= burstEnd);
+      assert.ok(calls > 20, `a real burst (${calls} calls)`);
+      assert.ok(during.length < 30, `the stream mostly stopped during the burst: ${during.length} frames in 4 s`);
+      assert.ok(during.length >= 2, `yet the picture moved during the burst: ${during.length} frames`);
+      const moments = [burstStart, ...arrivals.filter(t => t > burstStart && t <= burstEnd), burstEnd];
+      const longestGap = Math.max(...moments.slice(1).map((t, i) => t - moments[i]));
+      assert.ok(longestGap < 2500, `never long without a frame during the burst: longest gap ${longestGap} ms`);
+
+      // Once the agent pauses, the stream is back at full rate.
+      const resumedFrom = arrivals.length;
+      await new Promise(resolve => setTimeout(resolve, 1200));
+      assert.ok(arrivals.length - resumedFrom >= 10, `streaming again after the burst: ${arrivals.length - resumedFrom} frames in 1.2 s`);
+
+      // A long call (a 2 s wait) streams after its first moments, so the person sees it work.
+      const waitStart = Date.now();
+      await bridge.supervisor.callTool('browser_wait_for', { time: 2 });
+      const duringWait = arrivals.filter(t => t > waitStart + 700 && t < waitStart + 1900).length;
+      assert.ok(duringWait >= 10, `frames during a long wait: ${duringWait}`);
+
+      // A static page changed by a call during the stop: the panel gets the changed page afterwards.
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+      const snapshot = textOf(await bridge.supervisor.callTool('browser_snapshot', {}));
+      const ref = refOf(snapshot, /button "Greet"/);
+      const clicked = Date.now();
+      await bridge.supervisor.callTool('browser_click', { element: 'Greet button', ref });
+      await waitFor(() => arrivals.some(t => t > clicked), 5000, 'a frame of the page after the click');
+    } finally {
       await bridge.dispose();
     }
   });
