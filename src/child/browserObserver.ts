@@ -58,8 +58,14 @@ export interface ObserverOptions {
   screencast: boolean;
   /** Chromium lets us pace the stream at the source (CDP); other engines use Playwright's screencast. */
   engine: BrowserEngine;
+  /** Whether the person set origin rules: a request the browser refused then says it was them. */
+  originRules: boolean;
   log(line: string): void;
 }
+
+/** Chromium's failure for a request upstream's origin rules refused. */
+const BLOCKED_FAILURE = /ERR_BLOCKED_BY_CLIENT/;
+export const ORIGIN_RULES_NOTE = 'blocked by the origin rules (playwrightBridge.network.allowedOrigins / blockedOrigins)';
 
 /**
  * Watches one browser context for the live panel: its tabs, console messages, requests, and a
@@ -168,7 +174,9 @@ export class BrowserObserver {
     page.on('requestfailed', request => {
       const entry = this.requests.get(request);
       if (!entry) return;
-      this.options.send({ kind: 'network', entry: { ...entry, failure: request.failure()?.errorText ?? 'failed', durationMs: Date.now() - entry.time } });
+      let failure = request.failure()?.errorText ?? 'failed';
+      if (this.options.originRules && BLOCKED_FAILURE.test(failure)) failure = `${failure}: ${ORIGIN_RULES_NOTE}`;
+      this.options.send({ kind: 'network', entry: { ...entry, failure, durationMs: Date.now() - entry.time } });
     });
     page.on('framenavigated', frame => {
       if (frame !== page.mainFrame()) return;

@@ -17,7 +17,7 @@ import {
   ScreenshotResult,
 } from '../protocol/childMessages';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
-import { BrowserObserver } from './browserObserver';
+import { BrowserObserver, ORIGIN_RULES_NOTE } from './browserObserver';
 import { OutputBudget } from './outputBudget';
 import { applyInput } from './personInput';
 import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
@@ -165,6 +165,10 @@ export class SessionProxy {
       this.sendBrowserState({ state: 'closed' });
     }
     if (loss) result._meta = { ...result._meta, [BROWSER_LOST_META]: loss };
+    if (result.isError && this.hasOriginRules && /ERR_BLOCKED_BY_CLIENT/.test(resultText(result))) {
+      // Chromium's own words do not say who blocked it: the person did, on purpose.
+      result = { ...result, content: [...result.content, { type: 'text', text: `\nThe address is ${ORIGIN_RULES_NOTE}, set by the person. Do not try to reach it another way.` }] };
+    }
     return result;
   }
 
@@ -204,6 +208,11 @@ export class SessionProxy {
     }
   }
 
+  private get hasOriginRules(): boolean {
+    const rules = this.config.mcp.network;
+    return !!(rules.allowedOrigins?.length || rules.blockedOrigins?.length);
+  }
+
   /** The session while one runs; starts nothing (the panel's wishes and input need no browser of their own). */
   private async runningSession(): Promise<InnerSession | undefined> {
     return this.inner?.catch(() => undefined);
@@ -237,6 +246,7 @@ export class SessionProxy {
         viewport: this.config.viewport,
         screencast: this.config.screencast,
         engine: this.config.launch.engine,
+        originRules: this.hasOriginRules,
         log: this.log,
       });
       session.observer.setLiveView(this.liveView);

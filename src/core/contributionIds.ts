@@ -12,7 +12,8 @@ export const SETTING_KEYS = [
   'browser', 'executablePath', 'headless', 'profile', 'viewport', 'exposure',
   ...ALL_CAPABILITIES.map(id => `capabilities.${id}`),
   'launchArgs', 'outputDir', 'outputMaxSizeMB', 'timeouts.actionMs', 'timeouts.navigationMs', 'timeouts.callSeconds', 'mcpSessionIdleMinutes',
-  'handBackTimeoutMinutes',
+  'handBackTimeoutMinutes', 'readonly', 'tools.allow', 'tools.deny', 'snapshotMode', 'imageResponses', 'consoleLevel',
+  'network.allowedOrigins', 'network.blockedOrigins',
 ] as const;
 
 export const COMMANDS = {

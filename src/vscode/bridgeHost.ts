@@ -6,10 +6,24 @@ import { buildChildConfig, childSpawnSpec } from '../core/childProcess/childConf
 import { ChildFactory, childFactoryFor } from '../core/childProcess/childProcess';
 import { BrowserLaunchPlan } from '../core/settings/browserDiscovery';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
-import { BridgeSettings, BrowserName, readSettings, USER_ONLY_SETTINGS } from '../core/settings/settings';
+import { BridgeSettings, BrowserName, readSettings, RESTRICTIONS, restrictiveValue, USER_ONLY_SETTINGS } from '../core/settings/settings';
 import { Supervisor } from '../core/supervision/supervisor';
+import { ToolPolicySettings } from '../core/tools/toolPolicy';
+import { ToolPolicyKeys } from './toolPolicyKeys';
 
 type VSCode = typeof vscodeTypes;
+
+/** Settings the child does not see: the tool policy and what is read per call. */
+const READ_PER_CALL: (keyof BridgeSettings)[] = ['readonly', 'toolsAllow', 'toolsDeny', 'callTimeoutSeconds', 'handBackTimeoutMinutes'];
+
+function childPart(settings: BridgeSettings): string {
+  return JSON.stringify(Object.entries(settings).filter(([key]) => !READ_PER_CALL.includes(key as keyof BridgeSettings)));
+}
+
+function policyOf(settings: BridgeSettings): ToolPolicySettings {
+  return { readonly: settings.readonly, allow: settings.toolsAllow, deny: settings.toolsDeny };
+}
+
 
 /**
  * Owns the supervisor for this window and feeds it the current settings. Nothing starts here:
@@ -27,6 +41,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
   /** Which browser the next start launches, and why that one (for the status bar, panel and log). */
   private launchPlan: BrowserLaunchPlan | undefined;
   private outputFolder = '';
+  private readonly policyKeys: ToolPolicyKeys;
 
   constructor(
     private readonly vscode: VSCode,
@@ -44,10 +59,18 @@ export class BridgeHost implements vscodeTypes.Disposable {
       callTimeoutMs: () => this.settings.callTimeoutSeconds * 1000,
       displayName: tool => displayNames.get(tool),
       handBackTimeoutMs: () => this.settings.handBackTimeoutMinutes * 60_000,
+      toolPolicy: () => this.toolPolicy,
     });
+    this.policyKeys = new ToolPolicyKeys(vscode, manifest.map(tool => tool.name));
+    this.policyKeys.apply(this.toolPolicy);
     this.disposables.push(vscode.workspace.onDidChangeConfiguration(event => {
       if (event.affectsConfiguration(SETTINGS_SECTION)) void this.onSettingsChanged();
     }));
+  }
+
+  /** Readonly mode and the allow/deny lists, as set now (they apply at once, no restart). */
+  get toolPolicy(): ToolPolicySettings {
+    return policyOf(this.settings);
   }
 
   get currentSettings(): BridgeSettings {
@@ -87,8 +110,20 @@ export class BridgeHost implements vscodeTypes.Disposable {
   }
 
   private async onSettingsChanged(): Promise<void> {
+    const before = this.settings;
     this.settings = this.readSettings();
+    if (JSON.stringify(policyOf(before)) !== JSON.stringify(this.toolPolicy)) {
+      this.policyKeys.apply(this.toolPolicy);
+      this.supervisor.toolPolicyChanged();
+      this.log.info(`Tool policy: ${this.toolPolicy.readonly ? 'readonly mode, ' : ''}allow [${this.toolPolicy.allow.join(', ')}], ` +
+        `deny [${this.toolPolicy.deny.join(', ')}]`);
+    }
     const factory = this.createFactory(this.settings);
+    // Settings read per call need no restart.
+    if (childPart(before) === childPart(this.settings)) {
+      if (!this.supervisor.running) this.supervisor.useFactory(factory);
+      return;
+    }
     if (!this.supervisor.running) {
       this.childSettings = this.settings;
       this.supervisor.useFactory(factory);
@@ -107,8 +142,13 @@ export class BridgeHost implements vscodeTypes.Disposable {
     const configuration = this.vscode.workspace.getConfiguration(SETTINGS_SECTION);
     const userOnly = new Set<string>(USER_ONLY_SETTINGS);
     const { settings, problems } = readSettings(
-      // VS Code already keeps machine-scoped values out of workspaces; read the person's own value regardless.
-      key => (userOnly.has(key) ? configuration.inspect(key)?.globalValue : configuration.get(key)),
+      key => {
+        // VS Code already keeps machine-scoped values out of workspaces; read the person's own value regardless.
+        if (userOnly.has(key)) return configuration.inspect(key)?.globalValue;
+        // Restrictions add up across levels: a cloned workspace can narrow what agents may do, never widen it.
+        if (RESTRICTIONS.has(key)) return restrictiveValue(key, configuration.inspect(key));
+        return configuration.get(key);
+      },
       key => {
         const inspected = configuration.inspect(key);
         return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;

@@ -18,6 +18,7 @@ import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import type { FrameMessage } from '../../src/protocol/panelMessages';
 import { listDescendants } from '../../src/core/childProcess/processTree';
 import { FixtureServer } from '../fixtures/fixtureServer';
+import { BridgeSettings } from '../../src/core/settings/settings';
 import { makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -144,6 +145,40 @@ function session(base: string): Step[] {
     { name: 'browser_navigate_back', args: () => ({}) },
   ];
   return [...loop, ...loop, ...loop];
+}
+
+/** Characters a result puts before the model: its text, plus base64 images as sent. */
+function resultChars(result: CallToolResult): number {
+  return result.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : part.type === 'image' ? part.data.length : 0), 0);
+}
+
+/**
+ * What each step of the scripted session costs the model in characters, with upstream's defaults
+ * and with the lean settings (no snapshot after actions, no images, errors-only console).
+ * Characters do not depend on the machine's speed: one pass each is enough.
+ */
+async function leanOutputs(fixture: FixtureServer) {
+  const perStep = async (overrides: Partial<BridgeSettings>) => {
+    const bridge = makeRealBridge(overrides);
+    try {
+      const state = new Map<string, string>();
+      const steps = session(fixture.url).slice(0, 10);
+      let chars = 0;
+      for (const step of steps) {
+        const result = await bridge.supervisor.callTool(step.name, step.args(state));
+        if (result.isError) throw new Error(`lean outputs: ${step.name} failed: ${textOf(result).slice(0, 300)}`);
+        step.after?.(result, state);
+        chars += resultChars(result);
+        if (process.env.BENCH_VERBOSE) console.log(`  lean ${JSON.stringify(overrides)} ${step.name}: ${resultChars(result)} chars (${result.content.map(p => p.type).join(', ')})`);
+      }
+      return Math.round(chars / steps.length);
+    } finally {
+      await bridge.dispose();
+    }
+  };
+  const defaultCharsPerStep = await perStep({});
+  const leanCharsPerStep = await perStep({ snapshotMode: 'none', imageResponses: 'omit', consoleLevel: 'error' });
+  return { defaultCharsPerStep, leanCharsPerStep, settings: { snapshotMode: 'none', imageResponses: 'omit', consoleLevel: 'error' } };
 }
 
 function median(values: number[]): number {
@@ -308,6 +343,16 @@ async function inputLatency(bridge: RealBridge): Promise<{ median: number; p95: 
   }
 }
 
+async function withFixture<T>(work: (fixture: FixtureServer) => Promise<T>): Promise<T> {
+  const fixture = new FixtureServer();
+  await fixture.start();
+  try {
+    return await work(fixture);
+  } finally {
+    await fixture.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const fixture = new FixtureServer();
@@ -334,6 +379,8 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(live.map(l => ({ fps: l.fps, toolCallRatio: l.toolCallRatio, inputLatencyMs: l.inputLatencyMs }))));
     return;
   }
+  const lean = await withFixture(leanOutputs);
+  console.log(`characters per step: ${lean.defaultCharsPerStep} with upstream's defaults, ${lean.leanCharsPerStep} lean`);
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
     rounds,
@@ -343,6 +390,7 @@ async function main(): Promise<void> {
     firstNavigateMs: { bridge: m(r => r.firstNavigateMs.bridge), bare: m(r => r.firstNavigateMs.bare) },
     rssMB: { bridge: m(r => r.memory.rss.bridge), bare: m(r => r.memory.rss.bare) },
     pssMB: { bridge: m(r => r.memory.pss.bridge), bare: m(r => r.memory.pss.bare) },
+    leanOutputs: lean,
     liveView: {
       fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
       frameLatencyMs: Math.round(median(live.map(l => l.frameLatencyMs))),

@@ -8,6 +8,7 @@ import { isAlive } from '../../src/core/childProcess/processTree';
 import { buildChildConfig, childSpawnSpec, ChildConfig } from '../../src/core/childProcess/childConfig';
 import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settings';
 import { Supervisor } from '../../src/core/supervision/supervisor';
+import { ToolPolicySettings } from '../../src/core/tools/toolPolicy';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const CHILD_SCRIPT = path.join(REPO_ROOT, 'dist', 'child.js');
@@ -19,6 +20,8 @@ export interface RealBridge {
   logs: string[];
   /** A folder unique to this bridge: every process of its tree names it (argv or environment). */
   scratch: string;
+  /** Readonly mode and the allow/deny lists; change it to change them (read per call, as in VS Code). */
+  policy: ToolPolicySettings;
   dispose(): Promise<void>;
 }
 
@@ -47,17 +50,20 @@ export function makeRealBridge(overrides: Partial<BridgeSettings> = {}, configOv
     tmpDir,
   });
   const logs: string[] = [];
+  const policy: ToolPolicySettings = { readonly: settings.readonly, allow: settings.toolsAllow, deny: settings.toolsDeny };
   const supervisor = new Supervisor({
     factory: childFactoryFor(spec),
     log: line => logs.push(line),
     callTimeoutMs: () => 60000,
     backoffMs: [200, 500],
+    toolPolicy: () => policy,
   });
   return {
     supervisor,
     config,
     logs,
     scratch,
+    policy,
     async dispose() {
       await supervisor.dispose();
       fs.rmSync(scratch, { recursive: true, force: true });

@@ -26,6 +26,8 @@ describe('settings', () => {
       browser: 'msedge', executablePath: '/opt/edge', headless: false, profile: 'isolated', viewport: { width: 1024, height: 768 },
       capabilities: ['vision', 'storage'], launchArgs: ['--lang=de'], outputDir: '/tmp/out', outputMaxSizeMB: 10,
       actionTimeoutMs: 2000, navigationTimeoutMs: 30000, callTimeoutSeconds: 60, mcpSessionIdleMinutes: 30, handBackTimeoutMinutes: 10,
+      readonly: false, toolsAllow: [], toolsDeny: [], snapshotMode: 'full', imageResponses: 'allow', consoleLevel: 'info',
+      allowedOrigins: [], blockedOrigins: [],
     });
   });
 

@@ -23,7 +23,7 @@ describe('tool manifest generation', () => {
       name: 'browser_navigate', displayName: 'Navigate to a URL', toolReferenceName: 'browser_navigate', canBeReferencedInPrompt: true,
       userDescription: 'Navigate to a URL', modelDescription: 'Navigate to a URL', tags: ['playwright', 'browser'],
       inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
-      when: "config.playwrightBridge.exposure != 'mcp'",
+      when: "config.playwrightBridge.exposure != 'mcp' && !playwrightBridge.toolOff.browser_navigate",
     });
   });
 
@@ -32,7 +32,8 @@ describe('tool manifest generation', () => {
     assert.strictEqual(owners.get('browser_navigate'), undefined);
     assert.strictEqual(owners.get('browser_pdf_save'), 'pdf');
     const [pdf] = buildManifest([{ ...navigate, name: 'browser_pdf_save' }], owners);
-    assert.strictEqual(pdf.when, "config.playwrightBridge.capabilities.pdf && config.playwrightBridge.exposure != 'mcp'");
+    assert.strictEqual(pdf.when,
+      "config.playwrightBridge.capabilities.pdf && config.playwrightBridge.exposure != 'mcp' && !playwrightBridge.toolOff.browser_pdf_save");
     assert.strictEqual(isToolEnabled(pdf, []), false);
     assert.strictEqual(isToolEnabled(pdf, ['pdf']), true);
     assert.strictEqual(isToolEnabled(pdf, ['pdf'], 'mcp'), false, 'hidden when chat is to use the MCP server');

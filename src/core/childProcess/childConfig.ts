@@ -33,6 +33,10 @@ export interface ChildConfig {
     outputDir: string;
     filePaths: 'absolute';
     timeouts: { action: number; navigation: number; idle: number };
+    snapshot: { mode: 'full' | 'none' };
+    imageResponses: 'allow' | 'omit' | 'only';
+    console: { level: 'error' | 'warning' | 'info' | 'debug' };
+    network: { allowedOrigins?: string[]; blockedOrigins?: string[] };
   };
 }
 
@@ -72,6 +76,14 @@ export function buildChildConfig(
       filePaths: 'absolute',
       // idle 0: with our own context the upstream idle relaunch cannot work (it never asks again).
       timeouts: { action: settings.actionTimeoutMs, navigation: settings.navigationTimeoutMs, idle: 0 },
+      snapshot: { mode: settings.snapshotMode },
+      imageResponses: settings.imageResponses,
+      console: { level: settings.consoleLevel },
+      // Only what is set (the config travels as JSON, and an absent list means upstream's default).
+      network: {
+        ...(settings.allowedOrigins.length ? { allowedOrigins: settings.allowedOrigins } : {}),
+        ...(settings.blockedOrigins.length ? { blockedOrigins: settings.blockedOrigins } : {}),
+      },
     },
   };
 }

@@ -38,7 +38,28 @@ export interface BridgeSettings {
   mcpSessionIdleMinutes: number;
   /** How long an agent's call waits while the person has taken control of the browser. */
   handBackTimeoutMinutes: number;
+  /** Only observation tools, at every door. */
+  readonly: boolean;
+  /** Tool names or `*` patterns agents may use (empty: all) and may not use. */
+  toolsAllow: string[];
+  toolsDeny: string[];
+  /** Upstream's page snapshot after actions: `full`, or `none` to leave it out (fewer characters). */
+  snapshotMode: SnapshotMode;
+  /** Upstream's image responses: `allow`, `omit` (text only) or `only`. */
+  imageResponses: ImageResponses;
+  /** The lowest console level upstream returns. */
+  consoleLevel: ConsoleLevel;
+  /** Origins the browser may request (empty: all) and may not; upstream's rules. */
+  allowedOrigins: string[];
+  blockedOrigins: string[];
 }
+
+export const SNAPSHOT_MODES = ['full', 'none'] as const;
+export type SnapshotMode = (typeof SNAPSHOT_MODES)[number];
+export const IMAGE_RESPONSES = ['allow', 'omit', 'only'] as const;
+export type ImageResponses = (typeof IMAGE_RESPONSES)[number];
+export const CONSOLE_LEVELS = ['error', 'warning', 'info', 'debug'] as const;
+export type ConsoleLevel = (typeof CONSOLE_LEVELS)[number];
 
 export const DEFAULT_SETTINGS: BridgeSettings = {
   // A first call should just work wherever any supported browser is installed.
@@ -56,6 +77,14 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
   callTimeoutSeconds: 300,
   mcpSessionIdleMinutes: 30,
   handBackTimeoutMinutes: 10,
+  readonly: false,
+  toolsAllow: [],
+  toolsDeny: [],
+  snapshotMode: 'full',
+  imageResponses: 'allow',
+  consoleLevel: 'info',
+  allowedOrigins: [],
+  blockedOrigins: [],
 };
 
 /** A setting that could not be used as given; the default stands in and the user is told why. */
@@ -72,6 +101,23 @@ export type SettingReader = (key: string) => unknown;
  * machine) settings may set them, never a workspace's `.vscode/settings.json` that came with a clone.
  */
 export const USER_ONLY_SETTINGS = ['executablePath', 'launchArgs', 'outputDir'] as const;
+
+/** Settings that only ever restrict agents; see restrictiveValue. */
+export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'network.blockedOrigins']);
+
+/**
+ * Readonly is on if any level turns it on; deny and block lists from all levels add up; an allow
+ * list comes from the person's user settings, or from the workspace only where the user has none.
+ */
+export function restrictiveValue(key: string, inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): unknown {
+  const levels = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].filter(v => v !== undefined);
+  if (!levels.length) return undefined;
+  if (key === 'readonly') return levels.some(v => v === true) ? true : levels.find(v => typeof v !== 'boolean') ?? false;
+  if (levels.some(v => !Array.isArray(v))) return levels.find(v => !Array.isArray(v));
+  const lists = levels as unknown[][];
+  if (key === 'tools.allow') return lists.find(list => list.length) ?? [];
+  return [...new Set(lists.flat())];
+}
 
 /** Browser flags refused in launchArgs: they open a control port or swap the browser's profile. */
 const REFUSED_LAUNCH_ARGS: { pattern: RegExp; why: string }[] = [
@@ -148,11 +194,26 @@ export function readSettings(
   const callTimeoutSeconds = num(read('timeouts.callSeconds'), d.callTimeoutSeconds, 5, 3600, 'timeouts.callSeconds', problem);
   const mcpSessionIdleMinutes = num(read('mcpSessionIdleMinutes'), d.mcpSessionIdleMinutes, 1, 1440, 'mcpSessionIdleMinutes', problem);
   const handBackTimeoutMinutes = num(read('handBackTimeoutMinutes'), d.handBackTimeoutMinutes, 1, 240, 'handBackTimeoutMinutes', problem);
+  const readonly = bool(read('readonly'), d.readonly, 'readonly', problem);
+  const toolsAllow = stringList(read('tools.allow'), 'tools.allow', problem);
+  const toolsDeny = stringList(read('tools.deny'), 'tools.deny', problem);
+  const snapshotMode = oneOf(read('snapshotMode'), SNAPSHOT_MODES, d.snapshotMode, 'snapshotMode', problem);
+  const imageResponses = oneOf(read('imageResponses'), IMAGE_RESPONSES, d.imageResponses, 'imageResponses', problem);
+  const consoleLevel = oneOf(read('consoleLevel'), CONSOLE_LEVELS, d.consoleLevel, 'consoleLevel', problem);
+  const origins = (key: string) => stringList(read(key), key, problem).filter(origin => {
+    // Upstream's formats: a full origin, or one with `*` as its port.
+    const ok = /^[a-z][a-z0-9+.-]*:\/\/[^/\s]+$/i.test(origin);
+    if (!ok) problem(key, `holds "${origin}", which is not an origin like https://example.com or http://localhost:*. It is left out.`);
+    return ok;
+  });
+  const allowedOrigins = origins('network.allowedOrigins');
+  const blockedOrigins = origins('network.blockedOrigins');
 
   return {
     settings: {
       browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB,
       actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes,
+      readonly, toolsAllow, toolsDeny, snapshotMode, imageResponses, consoleLevel, allowedOrigins, blockedOrigins,
     },
     problems,
   };
@@ -170,6 +231,20 @@ export function parseViewport(raw: unknown): { width: number; height: number } |
 
 function optionalString(raw: unknown): string | undefined {
   return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined;
+}
+
+function stringList(raw: unknown, key: string, problem: (k: string, m: string) => void): string[] {
+  if (raw === undefined) return [];
+  if (Array.isArray(raw) && raw.every(item => typeof item === 'string')) return raw.map(item => item.trim()).filter(item => item !== '');
+  problem(key, 'must be a list of strings. Ignoring it.');
+  return [];
+}
+
+function oneOf<T extends string>(raw: unknown, allowed: readonly T[], fallback: T, key: string, problem: (k: string, m: string) => void): T {
+  if (raw === undefined) return fallback;
+  if ((allowed as readonly unknown[]).includes(raw)) return raw as T;
+  problem(key, `must be one of ${allowed.join(', ')}; got ${JSON.stringify(raw)}. Using ${fallback}.`);
+  return fallback;
 }
 
 function bool(raw: unknown, fallback: boolean, key: string, problem: (k: string, m: string) => void): boolean {

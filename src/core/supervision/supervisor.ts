@@ -7,6 +7,7 @@ import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreensho
 import { presentInvocation } from '../results/invocationMessages';
 import { finishResult } from '../results/resultConversion';
 import { checkArguments } from './argumentCheck';
+import { isToolOffered, OPEN_POLICY, toolRefusal, ToolPolicySettings } from '../tools/toolPolicy';
 import { withDeadline } from './deadline';
 import { Emitter, Event } from '../emitter';
 import { pageActionTitle, PersonControl, personInputDoing } from './personControl';
@@ -36,6 +37,8 @@ export interface SupervisorOptions {
   now?: () => number;
   /** A tool's name for people ("Get cookie"), before the child's list is known; else its title there. */
   displayName?: (tool: string) => string | undefined;
+  /** Readonly mode and the allow/deny lists; read per call and per listing, so a change applies at once. */
+  toolPolicy?: () => ToolPolicySettings;
 }
 
 /**
@@ -147,7 +150,18 @@ export class Supervisor {
   /** The child's tools, starting it if needed. */
   async listTools(): Promise<Tool[]> {
     await this.ready();
-    return this.cachedTools ?? [];
+    return this.offered(this.cachedTools ?? []);
+  }
+
+  /** The tools agents are offered under the tool policy. */
+  private offered(tools: Tool[]): Tool[] {
+    const policy = this.options.toolPolicy?.() ?? OPEN_POLICY;
+    return tools.filter(tool => isToolOffered(tool.name, policy));
+  }
+
+  /** Readonly mode or the allow/deny lists changed: clients that list tools hear of it. */
+  toolPolicyChanged(): void {
+    if (this.cachedTools) this.toolsEmitter.fire(this.offered(this.cachedTools));
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions = {}): Promise<CallToolResult> {
@@ -244,6 +258,9 @@ export class Supervisor {
     // Browser) leave it for the model's next call, which would otherwise act on stale references.
     const door = options.door ?? 'tool';
     const forModel = door === 'tool' || door === 'mcp';
+    // Before anything starts: a refused call reaches neither the child nor the browser.
+    const policyRefusal = forModel ? toolRefusal(name, args, this.options.toolPolicy?.() ?? OPEN_POLICY) : undefined;
+    if (policyRefusal) return errorResult(policyRefusal);
     if (forModel && this.person.active) {
       const refusal = await this.waitForHandBack(name, options);
       if (refusal) return refusal;
@@ -388,7 +405,7 @@ export class Supervisor {
       this.lastFailure = undefined;
       this.setStatus({ state: 'ready', generation, pid: connection.pid });
       this.options.log(`Child ${generation} ready (pid ${connection.pid}, ${tools.length} tools)`);
-      if (changed) this.toolsEmitter.fire(tools);
+      if (changed) this.toolsEmitter.fire(this.offered(tools));
       return connection;
     } catch (error) {
       // Whatever half-started is killed, including a start that answers after the deadline.
@@ -423,7 +440,7 @@ export class Supervisor {
       const tools = await connection.listTools();
       // Upstream says "changed" at every browser launch even when nothing changed. Passing that on
       // would make every MCP client refetch (and VS Code once restarted the server mid-call on it).
-      if (this.cacheTools(tools)) this.toolsEmitter.fire(tools);
+      if (this.cacheTools(tools)) this.toolsEmitter.fire(this.offered(tools));
     } catch (error) {
       this.options.log(`Could not refresh the tool list: ${(error as Error).message}`);
     }

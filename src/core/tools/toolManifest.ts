@@ -2,6 +2,7 @@ import { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CapabilityId } from '../settings/capabilities';
 import { SETTINGS_SECTION } from '../contributionIds';
 import { Exposure } from '../settings/settings';
+import { toolOffContextKey } from './toolPolicy';
 
 /** One entry of `contributes.languageModelTools`, as VS Code reads it. */
 export interface ManifestTool {
@@ -53,7 +54,9 @@ export function manifestEntry(tool: Tool, capability: CapabilityId | undefined):
     tags: ['playwright', 'browser', ...(capability ? [`playwright-${capability}`] : [])],
     inputSchema,
   };
-  entry.when = capability ? `${capabilityWhenClause(capability)} && ${EXPOSURE_WHEN_CLAUSE}` : EXPOSURE_WHEN_CLAUSE;
+  // The last clause lets the tool policy (readonly mode, allow/deny lists) hide it; see toolPolicyKeys.
+  const off = `!${toolOffContextKey(tool.name)}`;
+  entry.when = capability ? `${capabilityWhenClause(capability)} && ${EXPOSURE_WHEN_CLAUSE} && ${off}` : `${EXPOSURE_WHEN_CLAUSE} && ${off}`;
   return entry;
 }
 

@@ -1,0 +1,67 @@
+import { SETTINGS_SECTION } from '../contributionIds';
+
+/**
+ * Which tools the person lets agents use: readonly mode (observation only) and the allow and deny
+ * lists. One rule for every door: the MCP door lists only what is offered, the language-model tools
+ * hide the rest (a context key per tool), and a call to anything else gets a refusal that says why.
+ */
+export interface ToolPolicySettings {
+  readonly: boolean;
+  /** Names or `*` patterns; empty means every tool. */
+  allow: string[];
+  /** Names or `*` patterns; a tool matched here is off even if allowed. */
+  deny: string[];
+}
+
+export const OPEN_POLICY: ToolPolicySettings = { readonly: false, allow: [], deny: [] };
+
+/**
+ * Tools that only look: snapshot, screenshot, console, network, the tab list and waiting. They can
+ * still save what they see to a file, which readonly mode refuses (see `refusal`).
+ */
+export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set([
+  'browser_snapshot', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request',
+  'browser_tabs', 'browser_wait_for', 'bridge_session_list',
+]);
+
+/** The context key that hides one language-model tool (its `when` clause says `!key`). */
+export function toolOffContextKey(name: string): string {
+  return `${SETTINGS_SECTION}.toolOff.${name}`;
+}
+
+function matches(pattern: string, name: string): boolean {
+  if (!pattern.includes('*')) return pattern === name;
+  const escaped = pattern.split('*').map(part => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${escaped}$`).test(name);
+}
+
+/** Is the tool offered at all (whatever its arguments)? */
+export function isToolOffered(name: string, policy: ToolPolicySettings): boolean {
+  if (policy.readonly && !OBSERVATION_TOOLS.has(name)) return false;
+  if (policy.allow.length && !policy.allow.some(pattern => matches(pattern, name))) return false;
+  return !policy.deny.some(pattern => matches(pattern, name));
+}
+
+/** Why this call may not run, or undefined when it may. */
+export function toolRefusal(name: string, args: Record<string, unknown> | undefined, policy: ToolPolicySettings): string | undefined {
+  const setting = (key: string) => `${SETTINGS_SECTION}.${key}`;
+  if (policy.readonly) {
+    if (!OBSERVATION_TOOLS.has(name)) {
+      return `${name} is not available: the browser is in readonly mode (${setting('readonly')}), which offers only observation tools ` +
+        `(snapshot, screenshot, console, network, the tab list, wait). Nothing was done. Ask the person to turn readonly mode off to act on pages.`;
+    }
+    if (name === 'browser_tabs' && args?.action !== 'list') {
+      return `browser_tabs with action "${String(args?.action)}" is not available in readonly mode (${setting('readonly')}): ` +
+        'only action "list" is. Nothing was done.';
+    }
+    if (args?.filename !== undefined) {
+      return `${name} cannot save to a file in readonly mode (${setting('readonly')}). Call it without "filename" to get the result inline.`;
+    }
+  }
+  if (policy.allow.length && !policy.allow.some(pattern => matches(pattern, name))) {
+    return `${name} is not available: it is not in the allowed tools (${setting('tools.allow')}). Nothing was done.`;
+  }
+  const denied = policy.deny.find(pattern => matches(pattern, name));
+  if (denied) return `${name} is not available: the person turned it off (${setting('tools.deny')} holds "${denied}"). Nothing was done.`;
+  return undefined;
+}

@@ -1,0 +1,70 @@
+import * as assert from 'assert';
+import { readSettings, restrictiveValue } from '../../src/core/settings/settings';
+import { isToolOffered, OPEN_POLICY, toolOffContextKey, toolRefusal } from '../../src/core/tools/toolPolicy';
+import { ToolPolicyKeys } from '../../src/vscode/toolPolicyKeys';
+import { createFakeVscode } from '../support/fakeVscode';
+
+describe('tool policy: readonly mode, allow and deny lists', () => {
+  it('offers every tool by default and refuses nothing', () => {
+    assert.ok(isToolOffered('browser_run_code_unsafe', OPEN_POLICY));
+    assert.strictEqual(toolRefusal('browser_click', { target: 'e1' }, OPEN_POLICY), undefined);
+  });
+
+  it('in readonly mode offers observation tools only, without their acting forms or files', () => {
+    const readonly = { ...OPEN_POLICY, readonly: true };
+    assert.ok(isToolOffered('browser_snapshot', readonly));
+    assert.ok(!isToolOffered('browser_click', readonly));
+    assert.match(toolRefusal('browser_evaluate', { function: '() => 1' }, readonly)!, /readonly mode \(playwrightBridge\.readonly\).*Nothing was done/);
+    assert.strictEqual(toolRefusal('browser_tabs', { action: 'list' }, readonly), undefined);
+    assert.match(toolRefusal('browser_tabs', { action: 'new' }, readonly)!, /only action "list"/);
+    assert.match(toolRefusal('browser_snapshot', { filename: 'a.yml' }, readonly)!, /cannot save to a file/);
+  });
+
+  it('matches names and * patterns; deny wins over allow', () => {
+    const policy = { readonly: false, allow: ['browser_network_*', 'browser_navigate'], deny: ['browser_network_request'] };
+    assert.ok(isToolOffered('browser_network_requests', policy));
+    assert.ok(isToolOffered('browser_navigate', policy));
+    assert.ok(!isToolOffered('browser_network_request', policy));
+    assert.ok(!isToolOffered('browser_click', policy));
+    assert.ok(!isToolOffered('browser_navigate_back', policy), 'a pattern without * matches the whole name only');
+    assert.ok(!isToolOffered('xbrowser_network_requests', { readonly: false, allow: ['browser_network_*'], deny: [] }), 'patterns are anchored');
+  });
+
+  it('lets a workspace narrow, never widen, what the user allows', () => {
+    assert.strictEqual(restrictiveValue('readonly', { globalValue: false, workspaceValue: true }), true);
+    assert.strictEqual(restrictiveValue('readonly', { globalValue: true, workspaceValue: false }), true, 'a workspace cannot turn it off');
+    assert.deepStrictEqual(restrictiveValue('tools.deny', { globalValue: ['a'], workspaceValue: ['b', 'a'] }), ['a', 'b']);
+    assert.deepStrictEqual(restrictiveValue('tools.allow', { globalValue: ['a'], workspaceValue: ['a', 'b'] }), ['a'], 'the user\'s allow list stands');
+    assert.deepStrictEqual(restrictiveValue('tools.allow', { workspaceValue: ['b'] }), ['b'], 'a workspace may narrow "everything"');
+    assert.deepStrictEqual(restrictiveValue('network.blockedOrigins', { globalValue: ['https://a.test'], workspaceFolderValue: ['https://b.test'] }),
+      ['https://a.test', 'https://b.test']);
+    assert.strictEqual(restrictiveValue('readonly', undefined), undefined);
+  });
+
+  it('reads the lean-output and origin settings, refusing what upstream would not understand', () => {
+    const values: Record<string, unknown> = {
+      snapshotMode: 'none', imageResponses: 'omit', consoleLevel: 'error',
+      'network.allowedOrigins': ['http://127.0.0.1:*', 'not an origin'], 'network.blockedOrigins': ['https://ads.test'],
+    };
+    const { settings, problems } = readSettings(key => values[key]);
+    assert.deepStrictEqual([settings.snapshotMode, settings.imageResponses, settings.consoleLevel], ['none', 'omit', 'error']);
+    assert.deepStrictEqual(settings.allowedOrigins, ['http://127.0.0.1:*']);
+    assert.deepStrictEqual(settings.blockedOrigins, ['https://ads.test']);
+    assert.deepStrictEqual(problems.map(p => p.key), ['playwrightBridge.network.allowedOrigins']);
+    const bad = readSettings(key => ({ snapshotMode: 'some' } as Record<string, unknown>)[key]);
+    assert.strictEqual(bad.settings.snapshotMode, 'full');
+    assert.match(bad.problems[0].message, /must be one of full, none/);
+  });
+
+  it('hides the language-model tools it turns off with one context key each, sending only changes', () => {
+    const fake = createFakeVscode();
+    const keys = new ToolPolicyKeys(fake.vscode, ['browser_click', 'browser_snapshot']);
+    keys.apply(OPEN_POLICY);
+    assert.strictEqual(fake.executed.length, 0, 'nothing to hide');
+    keys.apply({ ...OPEN_POLICY, readonly: true });
+    assert.deepStrictEqual(fake.executed.map(e => [e.command, ...e.args]), [['setContext', toolOffContextKey('browser_click'), true]]);
+    keys.apply(OPEN_POLICY);
+    assert.deepStrictEqual(fake.executed.at(-1)?.args, [toolOffContextKey('browser_click'), false]);
+    assert.strictEqual(fake.executed.length, 2);
+  });
+});
