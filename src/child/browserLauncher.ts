@@ -12,6 +12,8 @@ export interface PlaywrightModule {
 
 export interface LaunchedBrowser {
   context: BrowserContext;
+  /** The browser, where it can hold more contexts (null for a persistent profile's). */
+  browser: Browser | null;
   /** Closes the browser on purpose; `onLost` is not called for this. */
   close(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function launchBrowser(
 
   return {
     context,
+    browser,
     async close() {
       if (closing) return;
       closing = true;

@@ -14,8 +14,10 @@ import { ChildConfig } from '../core/childProcess/childConfig';
 import {
   BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, InputNotificationSchema, LiveViewNotificationSchema, LiveViewParams,
   OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, PickRequestSchema, ScreenshotRequestSchema,
-  ScreenshotResult,
+  ScreenshotResult, SESSION_META, CLIENT_NAME_META, CloseSessionNotificationSchema,
 } from '../protocol/childMessages';
+import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, describeSessions, SessionSummary } from './bridgeTools';
+import { ClientContexts } from './clientContexts';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver, ORIGIN_RULES_NOTE } from './browserObserver';
 import { OutputBudget } from './outputBudget';
@@ -41,6 +43,19 @@ interface InnerSession {
   launchFailed: boolean;
   /** Set when the browser went away without being asked to. */
   lostReason?: string;
+  /** The MCP client this session belongs to (isolation `perClient`); absent for the window's. */
+  slot?: ClientSlot;
+}
+
+/** One MCP client's place (isolation `perClient`): its session while one is open, and its idle clock. */
+interface ClientSlot {
+  id: string;
+  client?: string;
+  inner?: Promise<InnerSession>;
+  lastUsed: number;
+  busy: number;
+  /** Why its context went away before its next call, for that call's result. */
+  pendingLoss?: string;
 }
 
 /** Tools that capture the page: the live stream stays stopped for all of their run (they change nothing). */
@@ -65,6 +80,12 @@ export class SessionProxy {
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private readonly outputBudget: OutputBudget;
   private inputQueue: Promise<void> = Promise.resolve();
+  /** Isolation `perClient`: each MCP client's own context, by the endpoint's session id. */
+  private readonly clients = new Map<string, ClientSlot>();
+  private readonly clientContexts: ClientContexts;
+  /** Clients whose context we closed while they stayed (idle, closed by another): their next call is told. */
+  private readonly closedUnderClient = new Map<string, string>();
+  private readonly idleSweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly config: ChildConfig,
@@ -74,11 +95,16 @@ export class SessionProxy {
     version: string,
   ) {
     this.outputBudget = new OutputBudget(config.mcp.outputDir, config.outputBudgetBytes, log);
+    this.clientContexts = new ClientContexts(playwright, config, log);
+    if (config.isolation === 'perClient') {
+      this.idleSweeper = setInterval(() => void this.closeIdleClients(), Math.min(30_000, Math.max(250, config.sessionIdleMs / 4)));
+      this.idleSweeper.unref();
+    }
     this.server = new Server({ name: 'playwright-bridge', version }, { capabilities: { tools: { listChanged: true } } });
     this.server.setRequestHandler(ListToolsRequestSchema, async request => {
       const session = await this.session();
       const page = await session.client.listTools(request.params);
-      return { ...page, tools: page.tools.map(publishTool) };
+      return { ...page, tools: [...page.tools.map(publishTool), ...(page.nextCursor ? [] : BRIDGE_TOOLS)] };
     });
     this.server.setNotificationHandler(LiveViewNotificationSchema, async notification => {
       this.liveView = notification.params;
@@ -101,6 +127,9 @@ export class SessionProxy {
         if (page) await applyInput(page, notification.params.event, this.config.viewport);
       }).catch(error => this.log(`Input not applied: ${(error as Error).message}`));
     });
+    this.server.setNotificationHandler(CloseSessionNotificationSchema, async notification => {
+      await this.closeClient(notification.params.sessionId, 'its MCP client left');
+    });
     this.server.setRequestHandler(PageActionRequestSchema, async (request): Promise<PageActionResult> => this.pageAction(request.params.pageAction));
     this.server.setRequestHandler(PickRequestSchema, async request => {
       const session = await this.runningSession();
@@ -117,7 +146,7 @@ export class SessionProxy {
   }
 
   private async callTool(
-    params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number; [key: string]: unknown } },
     extra: { signal: AbortSignal; sendNotification: (n: any) => Promise<void> },
   ): Promise<CallToolResult> {
     if (params.name === 'browser_run_code_unsafe' && params.arguments?.code !== undefined && params.arguments?.filename !== undefined) {
@@ -131,9 +160,29 @@ export class SessionProxy {
       if ('error' in target) return { isError: true, content: [{ type: 'text', text: target.error }] };
       params = { ...params, arguments: { ...params.arguments, filename: target.path } };
     }
-    const session = await this.session();
-    const loss = this.pendingLoss;
-    this.pendingLoss = undefined;
+    const clientId = this.config.isolation === 'perClient' && typeof params._meta?.[SESSION_META] === 'string' ? params._meta[SESSION_META] as string : undefined;
+    if (BRIDGE_TOOL_NAMES.has(params.name)) return this.bridgeTool(params.name, params.arguments ?? {}, clientId);
+    const slot = clientId === undefined ? undefined : this.clientSlot(clientId, params._meta?.[CLIENT_NAME_META]);
+    if (slot) slot.busy++;
+    try {
+      return await this.callInSession(params, extra, slot);
+    } finally {
+      if (slot) {
+        slot.busy--;
+        slot.lastUsed = Date.now();
+      }
+    }
+  }
+
+  private async callInSession(
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
+    extra: { signal: AbortSignal; sendNotification: (n: any) => Promise<void> },
+    slot: ClientSlot | undefined,
+  ): Promise<CallToolResult> {
+    const session = slot ? await this.clientSession(slot) : await this.session();
+    const loss = slot ? slot.pendingLoss : this.pendingLoss;
+    if (slot) slot.pendingLoss = undefined;
+    else this.pendingLoss = undefined;
     const progressToken = params._meta?.progressToken;
     let result: CallToolResult;
     const forward = async () => (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
@@ -162,7 +211,7 @@ export class SessionProxy {
       await this.dropSession(session);
     } else if (params.name === 'browser_close' && !result.isError) {
       await this.dropSession(session);
-      this.sendBrowserState({ state: 'closed' });
+      if (!slot) this.sendBrowserState({ state: 'closed' });
     }
     if (loss) result._meta = { ...result._meta, [BROWSER_LOST_META]: loss };
     if (result.isError && this.hasOriginRules && /ERR_BLOCKED_BY_CLIENT/.test(resultText(result))) {
@@ -226,9 +275,19 @@ export class SessionProxy {
     return this.inner;
   }
 
-  private async openSession(): Promise<InnerSession> {
-    const session: InnerSession = { client: undefined as unknown as Client, close: async () => undefined, launchFailed: false, readOnlyTools: new Set() };
+  private async openSession(slot?: ClientSlot): Promise<InnerSession> {
+    const session: InnerSession = { client: undefined as unknown as Client, close: async () => undefined, launchFailed: false, readOnlyTools: new Set(), slot };
     const contextGetter = async (): Promise<BrowserContext> => {
+      if (slot) {
+        // A client's own context in the clients' browser server: no panel, no browser-state events.
+        try {
+          session.browser = await this.clientContexts.open(why => this.onBrowserLost(session, why));
+        } catch (error) {
+          session.launchFailed = true;
+          throw error;
+        }
+        return session.browser.context;
+      }
       this.sendBrowserState({ state: 'launching' });
       try {
         session.browser = await launchBrowser(this.playwright, this.config, why => this.onBrowserLost(session, why));
@@ -277,16 +336,109 @@ export class SessionProxy {
 
   private onBrowserLost(session: InnerSession, why: string): void {
     session.lostReason = why;
-    this.log(`Browser lost: ${why}`);
-    this.pendingLoss = `before this call, ${why}`;
-    this.sendBrowserState({ state: 'lost', message: why });
+    if (session.slot) {
+      this.log(`Session ${session.slot.id.slice(0, 8)} lost its browser context: ${why}`);
+      session.slot.pendingLoss = `before this call, ${why}`;
+    } else {
+      this.log(`Browser lost: ${why}`);
+      this.pendingLoss = `before this call, ${why}`;
+      this.sendBrowserState({ state: 'lost', message: why });
+    }
     void this.dropSession(session);
   }
 
   private async dropSession(session: InnerSession): Promise<void> {
-    const current = this.inner;
-    if (current && (await current.catch(() => undefined)) === session) this.inner = undefined;
+    const slot = session.slot;
+    const current = slot ? slot.inner : this.inner;
+    if (current && (await current.catch(() => undefined)) === session) {
+      if (slot) slot.inner = undefined;
+      else this.inner = undefined;
+    }
     await session.close();
+  }
+
+  /** The client's place, made on its first call. */
+  private clientSlot(id: string, client: unknown): ClientSlot {
+    let slot = this.clients.get(id);
+    if (!slot) {
+      slot = { id, client: typeof client === 'string' ? client.slice(0, 100) : undefined, lastUsed: Date.now(), busy: 0 };
+      slot.pendingLoss = this.closedUnderClient.get(id);
+      this.closedUnderClient.delete(id);
+      this.clients.set(id, slot);
+      this.log(`Session ${id.slice(0, 8)} opened for client "${slot.client ?? 'unnamed'}" (${this.clients.size} client session(s))`);
+    }
+    return slot;
+  }
+
+  private clientSession(slot: ClientSlot): Promise<InnerSession> {
+    if (!slot.inner) {
+      const opening = this.openSession(slot);
+      slot.inner = opening;
+      opening.catch(() => { if (slot.inner === opening) slot.inner = undefined; });
+    }
+    return slot.inner;
+  }
+
+  /** Closes one client's context (its client left, it idled out, or a session_close asked). */
+  private async closeClient(id: string, why: string, tellClient = false): Promise<boolean> {
+    const slot = this.clients.get(id);
+    if (!slot) return false;
+    this.clients.delete(id);
+    if (tellClient && slot.inner) {
+      this.closedUnderClient.set(id, `before this call, its browser context was closed (${why})`);
+      // Bounded: a client that never comes back must not grow this forever.
+      if (this.closedUnderClient.size > 256) this.closedUnderClient.delete(this.closedUnderClient.keys().next().value!);
+    }
+    const session = await slot.inner?.catch(() => undefined);
+    slot.inner = undefined;
+    await session?.close();
+    this.log(`Session ${id.slice(0, 8)} (client "${slot.client ?? 'unnamed'}") closed: ${why}`);
+    return true;
+  }
+
+  private async closeIdleClients(): Promise<void> {
+    const now = Date.now();
+    for (const slot of [...this.clients.values()]) {
+      if (slot.busy === 0 && now - slot.lastUsed > this.config.sessionIdleMs) {
+        await this.closeClient(slot.id, `idle for over ${Math.round(this.config.sessionIdleMs / 1000)} s`, true);
+      }
+    }
+  }
+
+  /** bridge_session_list and bridge_session_close. */
+  private async bridgeTool(name: string, args: Record<string, unknown>, callerId: string | undefined): Promise<CallToolResult> {
+    const text = (value: string, isError = false): CallToolResult => ({ ...(isError ? { isError: true } : {}), content: [{ type: 'text', text: value }] });
+    if (name === 'bridge_session_list') {
+      const tabsOf = async (inner: Promise<InnerSession> | undefined) => {
+        const session = await inner?.catch(() => undefined);
+        const pages = session?.browser?.context.pages() ?? [];
+        return Promise.all(pages.map(async page => ({ url: page.url(), title: await page.title().catch(() => '') })));
+      };
+      const now = Date.now();
+      const sessions: SessionSummary[] = [
+        { id: 'window', tabs: await tabsOf(this.inner), idleSeconds: 0, yours: callerId === undefined },
+        ...await Promise.all([...this.clients.values()].map(async slot => ({
+          id: slot.id, client: slot.client, tabs: await tabsOf(slot.inner), idleSeconds: Math.round((now - slot.lastUsed) / 1000), yours: slot.id === callerId,
+        }))),
+      ];
+      return text(describeSessions(this.config.isolation, sessions));
+    }
+    if (typeof args.id !== 'string' || !args.id.trim()) {
+      return text(`Invalid arguments for tool "bridge_session_close": "id" must be a session id (a string) from bridge_session_list; got ${JSON.stringify(args.id)}.`, true);
+    }
+    const wanted = args.id.trim();
+    if (this.config.isolation !== 'perClient') {
+      return text('Isolation is "shared": there is one session for everyone. browser_close closes its browser.', true);
+    }
+    if (wanted === 'window') return text('The window\'s session is chat\'s; close its browser with browser_close, or the person restarts it.', true);
+    const matches = wanted.length >= 8 ? [...this.clients.keys()].filter(id => id.startsWith(wanted)) : [];
+    if (matches.length !== 1) {
+      return text(matches.length ? `"${wanted}" matches ${matches.length} sessions; give more of its id.` :
+        `No session has the id "${wanted}" (give at least its first 8 characters). bridge_session_list shows them.`, true);
+    }
+    const own = matches[0] === callerId;
+    await this.closeClient(matches[0], own ? 'its own client asked' : 'another client closed it with bridge_session_close', !own);
+    return text(`Closed session ${matches[0].slice(0, 8)}: its browser context, cookies and tabs are gone. Its next call starts a fresh one.`);
   }
 
   private sendObservation(event: ObservationEvent): void {
@@ -299,9 +451,12 @@ export class SessionProxy {
 
   /** Closes the browser and the inner session; the child exits after this. */
   async shutdown(): Promise<void> {
+    if (this.idleSweeper) clearInterval(this.idleSweeper);
     const current = this.inner;
     this.inner = undefined;
     const session = current && (await current.catch(() => undefined));
     await session?.close();
+    for (const id of [...this.clients.keys()]) await this.closeClient(id, 'the bridge is shutting down');
+    await this.clientContexts.close();
   }
 }

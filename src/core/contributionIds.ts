@@ -13,7 +13,7 @@ export const SETTING_KEYS = [
   ...ALL_CAPABILITIES.map(id => `capabilities.${id}`),
   'launchArgs', 'outputDir', 'outputMaxSizeMB', 'timeouts.actionMs', 'timeouts.navigationMs', 'timeouts.callSeconds', 'mcpSessionIdleMinutes',
   'handBackTimeoutMinutes', 'readonly', 'tools.allow', 'tools.deny', 'snapshotMode', 'imageResponses', 'consoleLevel',
-  'network.allowedOrigins', 'network.blockedOrigins',
+  'network.allowedOrigins', 'network.blockedOrigins', 'isolation', 'sessionIdleMinutes',
 ] as const;
 
 export const COMMANDS = {

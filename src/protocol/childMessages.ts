@@ -205,3 +205,17 @@ export const PickResultSchema = z.object({
   region: z.object({ png: z.string(), url: z.string(), width: z.number(), height: z.number() }).optional(),
 });
 export type PickResult = z.infer<typeof PickResultSchema>;
+
+// ---- sessions (isolation `perClient`): which MCP client a call comes from, and when it leaves ----
+
+/** `_meta` key of a tools/call: the MCP client session the call came through (absent: the window). */
+export const SESSION_META = 'playwrightBridge/session';
+/** `_meta` key of a tools/call: the client's own name (from its initialize), for the session list. */
+export const CLIENT_NAME_META = 'playwrightBridge/client';
+
+export const CLOSE_SESSION_NOTIFICATION = 'notifications/playwright_bridge/close_session';
+
+export const CloseSessionNotificationSchema = z.object({
+  method: z.literal(CLOSE_SESSION_NOTIFICATION),
+  params: z.object({ sessionId: z.string().min(1).max(200) }),
+});

@@ -48,6 +48,13 @@ export class ScriptedChild implements ChildConnection {
     this.liveViews.push(params);
   }
 
+  /** Sessions the supervisor said were closed. */
+  readonly closedSessions: string[] = [];
+
+  closeSession(sessionId: string): void {
+    this.closedSessions.push(sessionId);
+  }
+
   inputs: unknown[] = [];
   sendInput(event: unknown): void {
     this.inputs.push(event);

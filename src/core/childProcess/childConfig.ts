@@ -27,6 +27,10 @@ export interface ChildConfig {
    * go. Upstream's own budget is off: it deleted every old file under the folder, whoever wrote it.
    */
   outputBudgetBytes: number;
+  /** `perClient`: each MCP client session at the endpoint gets its own browser context. */
+  isolation: 'shared' | 'perClient';
+  /** A client's own context closes after this long without a call. */
+  sessionIdleMs: number;
   mcp: {
     capabilities: string[];
     /** The bridge's own folder (OUTPUT_SUBFOLDER inside the chosen one): upstream writes here. */
@@ -69,6 +73,8 @@ export function buildChildConfig(
     roots: paths.workspaceFolders,
     screencast: true,
     outputBudgetBytes: Math.round(settings.outputMaxSizeMB * 1024 * 1024),
+    isolation: settings.isolation,
+    sessionIdleMs: settings.sessionIdleMinutes * 60_000,
     mcp: {
       capabilities: settings.capabilities,
       outputDir: path.join(settings.outputDir ?? path.join(paths.storageDir, 'output'), OUTPUT_SUBFOLDER),

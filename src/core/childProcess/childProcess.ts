@@ -7,7 +7,7 @@ import { CallToolResult, JSONRPCMessage, Tool, ToolListChangedNotificationSchema
 import {
   BrowserStateNotificationSchema, BrowserStateParams, INPUT_NOTIFICATION, InputEvent, LIVE_VIEW_NOTIFICATION, LiveViewParams, ObservationEvent,
   ObservationNotificationSchema, PAGE_ACTION_REQUEST, PageAction, PageActionResult, PageActionResultSchema, PICK_REQUEST, PickParams, PickResult,
-  PickResultSchema, SCREENSHOT_REQUEST, ScreenshotResultSchema,
+  PickResultSchema, SCREENSHOT_REQUEST, ScreenshotResultSchema, SESSION_META, CLIENT_NAME_META, CLOSE_SESSION_NOTIFICATION,
 } from '../../protocol/childMessages';
 import { withDeadline } from '../supervision/deadline';
 import { identify, isSameProcess, killTree, KnownProcess, listDescendants } from './processTree';
@@ -39,7 +39,15 @@ export interface PageScreenshot {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs: number;
+  /** The MCP client session a call came through (isolation `perClient` gives it its own context). */
+  session?: ClientSession;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** An MCP client session at the endpoint: its id and the client's own name. */
+export interface ClientSession {
+  id: string;
+  client?: string;
 }
 
 /** One live child process and its MCP connection: one generation, in the supervisor's words. */
@@ -50,6 +58,8 @@ export interface ChildConnection {
   callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<CallToolResult>;
   /** Starts, resizes or stops the stream of frames for the live panel. */
   setLiveView(params: LiveViewParams): void;
+  /** An MCP client left: its own context (if it has one) closes. */
+  closeSession(sessionId: string): void;
   screenshot(): Promise<PageScreenshot>;
   /** The person's mouse or keyboard, for the current page (fire and forget: input must not queue). */
   sendInput(event: InputEvent): void;
@@ -184,7 +194,8 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
     },
     async callTool(name, args, options) {
       if (exited) throw new NotSentError(exitReason);
-      return (await client.callTool({ name, arguments: args }, undefined, {
+      const _meta = options.session ? { [SESSION_META]: options.session.id, [CLIENT_NAME_META]: options.session.client } : undefined;
+      return (await client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }, undefined, {
         signal: options.signal,
         timeout: options.timeoutMs,
         resetTimeoutOnProgress: true,
@@ -194,6 +205,10 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
     setLiveView(params) {
       if (exited) return;
       void client.notification({ method: LIVE_VIEW_NOTIFICATION, params: { ...params } }).catch(() => undefined);
+    },
+    closeSession(sessionId) {
+      if (exited) return;
+      void client.notification({ method: CLOSE_SESSION_NOTIFICATION, params: { sessionId } }).catch(() => undefined);
     },
     sendInput(event) {
       if (exited) return;

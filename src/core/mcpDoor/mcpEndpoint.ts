@@ -13,6 +13,8 @@ export interface ToolBackend {
   listTools(): Promise<Tool[]>;
   callTool(name: string, args: Record<string, unknown> | undefined, options?: SupervisedCallOptions): Promise<CallToolResult>;
   readonly onDidChangeTools: Event<Tool[]>;
+  /** A client session ended (closed, expired or evicted): its own browser context can go. */
+  endSession?(sessionId: string): void;
 }
 
 export interface EndpointAddress {
@@ -219,6 +221,8 @@ export class McpEndpoint {
       try {
         const result = await this.backend.callTool(request.params.name, request.params.arguments, {
           door: 'mcp',
+          // Which client this is: with isolation `perClient` it gets a browser context of its own.
+          session: transport.sessionId ? { id: transport.sessionId, client: server.getClientVersion()?.name } : undefined,
           signal: extra.signal,
           onProgress: progressToken === undefined ? undefined : progress =>
             void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
@@ -235,6 +239,7 @@ export class McpEndpoint {
 
   private dropSession(id: string): void {
     if (!this.sessions.delete(id)) return;
+    this.backend.endSession?.(id);
     this.log(`MCP client disconnected (${this.sessions.size} left)`);
     this.sessionsEmitter.fire(this.sessions.size);
   }

@@ -52,7 +52,14 @@ export interface BridgeSettings {
   /** Origins the browser may request (empty: all) and may not; upstream's rules. */
   allowedOrigins: string[];
   blockedOrigins: string[];
+  /** `shared`: every door drives one browser context. `perClient`: each MCP client session gets its own. */
+  isolation: Isolation;
+  /** A client's own context closes after this long without a call (isolation `perClient`). */
+  sessionIdleMinutes: number;
 }
+
+export const ISOLATIONS = ['shared', 'perClient'] as const;
+export type Isolation = (typeof ISOLATIONS)[number];
 
 export const SNAPSHOT_MODES = ['full', 'none'] as const;
 export type SnapshotMode = (typeof SNAPSHOT_MODES)[number];
@@ -85,6 +92,8 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
   consoleLevel: 'info',
   allowedOrigins: [],
   blockedOrigins: [],
+  isolation: 'shared',
+  sessionIdleMinutes: 15,
 };
 
 /** A setting that could not be used as given; the default stands in and the user is told why. */
@@ -208,12 +217,15 @@ export function readSettings(
   });
   const allowedOrigins = origins('network.allowedOrigins');
   const blockedOrigins = origins('network.blockedOrigins');
+  const isolation = oneOf(read('isolation'), ISOLATIONS, d.isolation, 'isolation', problem);
+  const sessionIdleMinutes = num(read('sessionIdleMinutes'), d.sessionIdleMinutes, 1, 1440, 'sessionIdleMinutes', problem);
 
   return {
     settings: {
       browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB,
       actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes,
       readonly, toolsAllow, toolsDeny, snapshotMode, imageResponses, consoleLevel, allowedOrigins, blockedOrigins,
+      isolation, sessionIdleMinutes,
     },
     problems,
   };

@@ -3,7 +3,7 @@ import {
   BROWSER_LOST_META, BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult,
 } from '../../protocol/childMessages';
 import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
-import { ChildConnection, ChildEvents, ChildFactory, NotSentError, PageScreenshot } from '../childProcess/childProcess';
+import { ChildConnection, ChildEvents, ClientSession, ChildFactory, NotSentError, PageScreenshot } from '../childProcess/childProcess';
 import { presentInvocation } from '../results/invocationMessages';
 import { finishResult } from '../results/resultConversion';
 import { checkArguments } from './argumentCheck';
@@ -64,6 +64,8 @@ export interface ToolCallRecord {
 
 export interface SupervisedCallOptions {
   door?: Door;
+  /** The MCP client session the call came through, for isolation `perClient`. */
+  session?: ClientSession;
   signal?: AbortSignal;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
@@ -240,6 +242,11 @@ export class Supervisor {
     return result;
   }
 
+  /** An MCP client left: its own browser context (isolation `perClient`) closes. Starts nothing. */
+  endSession(sessionId: string): void {
+    this.live?.closeSession(sessionId);
+  }
+
   /** Streams frames to the panel while it is visible; remembered for children started later. */
   setLiveView(params: LiveViewParams): void {
     this.liveView = params;
@@ -277,6 +284,7 @@ export class Supervisor {
       let result: CallToolResult;
       try {
         result = await connection.callTool(name, args, {
+          session: options.session,
           signal: options.signal,
           timeoutMs: this.options.callTimeoutMs(),
           onProgress: options.onProgress,

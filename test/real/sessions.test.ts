@@ -1,0 +1,142 @@
+import * as assert from 'assert';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
+import { BridgeSettings } from '../../src/core/settings/settings';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
+
+/** A bridge behind its MCP door, and a way to connect named clients to it. */
+async function door(overrides: Partial<BridgeSettings>, sessionIdleMs?: number) {
+  const bridge = makeRealBridge(overrides, sessionIdleMs ? { sessionIdleMs } : {});
+  const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
+  const address = await endpoint.start();
+  const clients: Client[] = [];
+  const connect = async (name: string) => {
+    const client = new Client({ name, version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } });
+    await client.connect(transport);
+    clients.push(client);
+    const call = async (tool: string, args: Record<string, unknown> = {}) => {
+      const result = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 60000 })) as CallToolResult;
+      return { result, text: textOf(result) };
+    };
+    return { client, transport, call };
+  };
+  return {
+    bridge,
+    connect,
+    async dispose() {
+      for (const client of clients) await client.close().catch(() => undefined);
+      await endpoint.dispose();
+      await bridge.dispose();
+    },
+  };
+}
+
+const cookieOf = '() => document.cookie';
+
+describe('sessions: isolation per MCP client on a real child and Chromium', function () {
+  this.timeout(180000);
+  const fixture = new FixtureServer();
+  before(() => fixture.start());
+  after(() => fixture.stop());
+
+  it('perClient: cookies, tabs and navigations of two clients stay apart, and chat keeps the window\'s context', async () => {
+    const d = await door({ isolation: 'perClient' });
+    try {
+      const a = await d.connect('agent-a');
+      const b = await d.connect('agent-b');
+      await a.call('browser_navigate', { url: `${fixture.url}/` });
+      await b.call('browser_navigate', { url: `${fixture.url}/` });
+      await a.call('browser_evaluate', { function: '() => { document.cookie = "who=A; path=/"; return document.cookie; }' });
+      assert.match((await a.call('browser_evaluate', { function: cookieOf })).text, /who=A/);
+      assert.doesNotMatch((await b.call('browser_evaluate', { function: cookieOf })).text, /who=A/, 'B does not see A\'s cookie');
+      const windowCookie = await d.bridge.supervisor.callTool('browser_evaluate', { function: cookieOf }, { door: 'tool' });
+      assert.doesNotMatch(textOf(windowCookie), /who=A/, 'chat\'s tools (the window) do not see it either');
+
+      await a.call('browser_tabs', { action: 'new', url: `${fixture.url}/second` });
+      assert.match((await a.call('browser_tabs', { action: 'list' })).text, /Second Page/);
+      const bTabs = (await b.call('browser_tabs', { action: 'list' })).text;
+      assert.doesNotMatch(bTabs, /Second Page/, `B sees only its own tabs: ${bTabs}`);
+
+      // A's navigation waits on a held response while B navigates: neither aborts the other.
+      const held = a.call('browser_navigate', { url: `${fixture.url}/hold` });
+      await waitFor(() => fixture.count('/hold') === 1, 10000, 'A\'s request to reach the fixture');
+      const bNav = await b.call('browser_navigate', { url: `${fixture.url}/form` });
+      assert.ok(!bNav.result.isError, bNav.text);
+      fixture.release();
+      const aNav = await held;
+      assert.ok(!aNav.result.isError, `A's navigation finished: ${aNav.text}`);
+      assert.match(aNav.text, /Released/);
+
+      const list = (await a.call('bridge_session_list')).text;
+      assert.match(list, /Isolation is "perClient"/);
+      assert.match(list, /client "agent-a"\), yours/);
+      assert.match(list, /client "agent-b"\)/);
+      assert.match(list, /^- window/m);
+    } finally {
+      await d.dispose();
+    }
+  });
+
+  it('perClient: an idle client\'s context closes (its next call is told), and a client that leaves takes its context along', async () => {
+    const d = await door({ isolation: 'perClient' }, 1500);
+    try {
+      const a = await d.connect('idle-a');
+      const b = await d.connect('leaving-b');
+      await a.call('browser_navigate', { url: `${fixture.url}/` });
+      await a.call('browser_evaluate', { function: '() => { document.cookie = "kept=1; path=/"; }' });
+      await b.call('browser_navigate', { url: `${fixture.url}/second` });
+      await b.transport.terminateSession();
+      await b.client.close();
+      await waitFor(() => d.bridge.logs.some(line => /client "leaving-b"\) closed: its MCP client left/.test(line)), 10000, 'B\'s context closed when B left');
+
+      await waitFor(() => d.bridge.logs.some(line => /client "idle-a"\) closed: idle for over/.test(line)), 10000, 'A\'s context closed after its idle time');
+      const observer = await d.connect('observer');
+      const list = (await observer.call('bridge_session_list')).text;
+      assert.doesNotMatch(list, /idle-a|leaving-b/, `their contexts are gone: ${list}`);
+
+      const after = await a.call('browser_evaluate', { function: cookieOf });
+      assert.match(after.text, /state was lost|was closed/i, `A is told its context was closed: ${after.text}`);
+      assert.doesNotMatch(after.text, /kept=1/, 'a fresh context, without the old cookie');
+    } finally {
+      await d.dispose();
+    }
+  });
+
+  it('perClient: one client can close another\'s session by id; the window\'s cannot be closed this way', async () => {
+    const d = await door({ isolation: 'perClient' });
+    try {
+      const a = await d.connect('closer');
+      const b = await d.connect('closed');
+      await b.call('browser_navigate', { url: `${fixture.url}/second` });
+      const id = /^- (\S+) \(client "closed"\)/m.exec((await a.call('bridge_session_list')).text)?.[1];
+      assert.ok(id, 'B is listed with its id');
+      const closed = await a.call('bridge_session_close', { id: id.slice(0, 8) });
+      assert.match(closed.text, /Closed session/);
+      assert.match((await b.call('browser_tabs', { action: 'list' })).text, /closed .*bridge_session_close/i, 'B is told on its next call');
+      const windowClose = await a.call('bridge_session_close', { id: 'window' });
+      assert.ok(windowClose.result.isError && /browser_close/.test(windowClose.text), windowClose.text);
+    } finally {
+      await d.dispose();
+    }
+  });
+
+  it('shared (the default): every client drives the one context, as before', async () => {
+    const d = await door({});
+    try {
+      const a = await d.connect('shared-a');
+      const b = await d.connect('shared-b');
+      await a.call('browser_navigate', { url: `${fixture.url}/` });
+      await a.call('browser_evaluate', { function: '() => { document.cookie = "who=shared; path=/"; }' });
+      assert.match((await b.call('browser_evaluate', { function: cookieOf })).text, /who=shared/);
+      assert.match((await a.call('bridge_session_list')).text, /Isolation is "shared"/);
+      const refused = await a.call('bridge_session_close', { id: 'whatever1' });
+      assert.ok(refused.result.isError && /one session/.test(refused.text), refused.text);
+    } finally {
+      await d.dispose();
+    }
+  });
+});
