@@ -181,6 +181,81 @@ async function leanOutputs(fixture: FixtureServer) {
   return { defaultCharsPerStep, leanCharsPerStep, settings: { snapshotMode: 'none', imageResponses: 'omit', consoleLevel: 'error' } };
 }
 
+/**
+ * Isolation `perClient`: what a client's own context costs (the extra time of a new client's first
+ * call over a warm one's, and memory per open context), and eight clients running the scripted
+ * session at once through the MCP door, counting failed calls.
+ */
+async function sessionsRound(fixture: FixtureServer) {
+  const bridge = makeRealBridge({ isolation: 'perClient' });
+  const endpoint = new McpEndpoint(bridge.supervisor, 'bench', () => undefined);
+  const clients: Client[] = [];
+  try {
+    const address = await endpoint.start();
+    const connect = async (name: string) => {
+      const client = new Client({ name, version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
+      clients.push(client);
+      return async (tool: string, args: Record<string, unknown>) => (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult;
+    };
+    const timed = async (call: Caller, tool: string, args: Record<string, unknown>) => {
+      const started = performance.now();
+      const result = await call(tool, args);
+      if (result.isError) throw new Error(`sessions: ${tool} failed: ${textOf(result).slice(0, 300)}`);
+      return performance.now() - started;
+    };
+    // The first client launches the clients' browser server: that is cold start, not a context's cost.
+    const first = await connect('bench-0');
+    await first('bridge_session_list', {});
+    const pssNone = treeMemoryMB(bridge.supervisor.status.pid!, 'Pss');
+    await timed(first, 'browser_navigate', { url: `${fixture.url}/` });
+    const pssOne = treeMemoryMB(bridge.supervisor.status.pid!, 'Pss');
+    const extras: number[] = [];
+    const callers: Caller[] = [first];
+    for (let k = 1; k < 8; k++) {
+      const call = await connect(`bench-${k}`);
+      const opening = await timed(call, 'browser_navigate', { url: `${fixture.url}/` });
+      const warm = await timed(call, 'browser_navigate', { url: `${fixture.url}/` });
+      extras.push(opening - warm);
+      callers.push(call);
+    }
+    const pssEight = treeMemoryMB(bridge.supervisor.status.pid!, 'Pss');
+
+    // Eight clients, the whole scripted session each, all at once.
+    let failures = 0;
+    let calls = 0;
+    const started = performance.now();
+    await Promise.all(callers.map(async call => {
+      const state = new Map<string, string>();
+      for (const step of session(fixture.url)) {
+        calls++;
+        try {
+          const result = await call(step.name, step.args(state));
+          if (result.isError) throw new Error(textOf(result).slice(0, 200));
+          step.after?.(result, state);
+        } catch (error) {
+          failures++;
+          if (process.env.BENCH_VERBOSE) console.log(`  sessions: ${step.name} failed: ${(error as Error).message}`);
+        }
+      }
+    }));
+    return {
+      openMs: Math.round(median(extras)),
+      extraMBPerSession: Math.round(((pssEight - pssOne) / 7) * 10) / 10,
+      // The other shape, for comparison: what a whole browser server with one page costs.
+      browserServerMB: Math.round(pssOne - pssNone),
+      concurrentClients: callers.length,
+      calls,
+      failures,
+      concurrentSeconds: Math.round((performance.now() - started) / 100) / 10,
+    };
+  } finally {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await endpoint.dispose();
+    await bridge.dispose();
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -381,6 +456,10 @@ async function main(): Promise<void> {
   }
   const lean = await withFixture(leanOutputs);
   console.log(`characters per step: ${lean.defaultCharsPerStep} with upstream's defaults, ${lean.leanCharsPerStep} lean`);
+  const sessions = await withFixture(sessionsRound);
+  console.log(`sessions (perClient): a new client's context +${sessions.openMs} ms on its first call, +${sessions.extraMBPerSession} MB PSS each ` +
+    `(a browser server with its first: ${sessions.browserServerMB} MB); ` +
+    `${sessions.concurrentClients} clients x ${session('').length} calls at once in ${sessions.concurrentSeconds} s, ${sessions.failures} failures`);
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
     rounds,
@@ -391,6 +470,7 @@ async function main(): Promise<void> {
     rssMB: { bridge: m(r => r.memory.rss.bridge), bare: m(r => r.memory.rss.bare) },
     pssMB: { bridge: m(r => r.memory.pss.bridge), bare: m(r => r.memory.pss.bare) },
     leanOutputs: lean,
+    sessions,
     liveView: {
       fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
       frameLatencyMs: Math.round(median(live.map(l => l.frameLatencyMs))),
