@@ -275,6 +275,11 @@ export class BrowserObserver {
     this.options.send({ kind: 'frame', frame: { pageId: this.pageId(page), data: data.toString('base64'), width, height, timestamp: Date.now(), source } });
   }
 
+  /** The panel starts watching this context: say its tabs (the stream starts with setLiveView). */
+  announce(): void {
+    this.sendTabs();
+  }
+
   setLiveView(params: LiveViewParams): void {
     this.liveView = params;
     this.restartStream();

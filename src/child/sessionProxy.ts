@@ -14,7 +14,7 @@ import { ChildConfig } from '../core/childProcess/childConfig';
 import {
   BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, InputNotificationSchema, LiveViewNotificationSchema, LiveViewParams,
   OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, PickRequestSchema, ScreenshotRequestSchema,
-  ScreenshotResult, SESSION_META, CLIENT_NAME_META, CloseSessionNotificationSchema,
+  ScreenshotResult, SESSION_META, CLIENT_NAME_META, CloseSessionNotificationSchema, SessionInfo, WatchSessionNotificationSchema,
 } from '../protocol/childMessages';
 import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, describeSessions, SessionSummary } from './bridgeTools';
 import { ClientContexts } from './clientContexts';
@@ -58,6 +58,8 @@ interface ClientSlot {
   pendingLoss?: string;
 }
 
+const LIVE_VIEW_OFF: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
+
 /** Tools that capture the page: the live stream stays stopped for all of their run (they change nothing). */
 const CAPTURE_TOOLS = new Set(['browser_take_screenshot', 'browser_pdf_save']);
 /** Other calls stop the stream this long at most, so long navigations and waits still show on the panel. */
@@ -83,6 +85,8 @@ export class SessionProxy {
   /** Isolation `perClient`: each MCP client's own context, by the endpoint's session id. */
   private readonly clients = new Map<string, ClientSlot>();
   private readonly clientContexts: ClientContexts;
+  /** Whose browser the panel shows: `window`, or a client's session id. */
+  private watched = 'window';
   /** Clients whose context we closed while they stayed (idle, closed by another): their next call is told. */
   private readonly closedUnderClient = new Map<string, string>();
   private readonly idleSweeper: NodeJS.Timeout | undefined;
@@ -111,6 +115,7 @@ export class SessionProxy {
       const session = await this.runningSession();
       session?.observer?.setLiveView(this.liveView);
     });
+    this.server.setNotificationHandler(WatchSessionNotificationSchema, async notification => this.watch(notification.params.sessionId));
     this.server.setRequestHandler(ScreenshotRequestSchema, async (): Promise<ScreenshotResult> => {
       const session = await this.runningSession();
       const page = session?.observer?.currentPage;
@@ -226,7 +231,7 @@ export class SessionProxy {
    * idea of the current tab and page stays right; forward, reload and stop on the page itself.
    */
   private async pageAction(action: PageAction): Promise<PageActionResult> {
-    const session = await this.session();
+    const session = await this.watchedSession();
     const inner = async (name: string, args: Record<string, unknown>, done: string): Promise<PageActionResult> => {
       const result = (await session.client.callTool({ name, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
       if (!result.isError) session.observer?.noteToolCall(name, args);
@@ -262,9 +267,38 @@ export class SessionProxy {
     return !!(rules.allowedOrigins?.length || rules.blockedOrigins?.length);
   }
 
-  /** The session while one runs; starts nothing (the panel's wishes and input need no browser of their own). */
+  /** The watched session while one runs; starts nothing (the panel's wishes and input need no browser of their own). */
   private async runningSession(): Promise<InnerSession | undefined> {
-    return this.inner?.catch(() => undefined);
+    const inner = this.watched === 'window' ? this.inner : this.clients.get(this.watched)?.inner;
+    return inner?.catch(() => undefined);
+  }
+
+  /** The watched session, started if needed (the panel's navigation bar may open the first page). */
+  private watchedSession(): Promise<InnerSession> {
+    const slot = this.watched === 'window' ? undefined : this.clients.get(this.watched);
+    return slot ? this.clientSession(slot) : this.session();
+  }
+
+  /** The panel shows another session: the old one's stream stops, the new one's starts and says its tabs. */
+  private async watch(id: string): Promise<void> {
+    if (id === this.watched || (id !== 'window' && !this.clients.has(id))) return;
+    const before = await this.runningSession();
+    this.watched = id;
+    before?.observer?.setLiveView(LIVE_VIEW_OFF);
+    const now = await this.runningSession();
+    this.sendSessions();
+    now?.observer?.setLiveView(this.liveView);
+    now?.observer?.announce();
+    this.log(`The panel now watches ${id === 'window' ? 'the window\'s session' : `session ${id.slice(0, 8)}`}`);
+  }
+
+  /** The sessions the panel can choose from (only clients that have made a call). */
+  private sendSessions(): void {
+    const sessions: SessionInfo[] = [
+      { id: 'window', label: 'Chat in this window', watched: this.watched === 'window' },
+      ...[...this.clients.values()].map(slot => ({ id: slot.id, label: `MCP client "${slot.client ?? 'unnamed'}" (${slot.id.slice(0, 8)})`, watched: this.watched === slot.id })),
+    ];
+    this.sendObservation({ kind: 'sessions', sessions });
   }
 
   private session(): Promise<InnerSession> {
@@ -286,6 +320,7 @@ export class SessionProxy {
           session.launchFailed = true;
           throw error;
         }
+        session.observer = this.observe(session.browser.context, slot.id);
         return session.browser.context;
       }
       this.sendBrowserState({ state: 'launching' });
@@ -298,17 +333,7 @@ export class SessionProxy {
         this.sendBrowserState({ state: 'failed', message });
         throw error;
       }
-      session.observer = new BrowserObserver(session.browser.context, {
-        send: event => this.sendObservation(event),
-        // Frames wait for nothing: with over 2 MB unsent on stdout the extension is behind, so drop.
-        congested: () => process.stdout.writableLength > 2 * 1024 * 1024,
-        viewport: this.config.viewport,
-        screencast: this.config.screencast,
-        engine: this.config.launch.engine,
-        originRules: this.hasOriginRules,
-        log: this.log,
-      });
-      session.observer.setLiveView(this.liveView);
+      session.observer = this.observe(session.browser.context, 'window');
       this.sendBrowserState({ state: 'ready' });
       return session.browser.context;
     };
@@ -332,6 +357,22 @@ export class SessionProxy {
       await mcpServer.close().catch(() => undefined);
     };
     return session;
+  }
+
+  /** Watches a session's context; what it sees reaches the panel only while the panel watches that session. */
+  private observe(context: BrowserContext, sessionId: string): BrowserObserver {
+    const observer = new BrowserObserver(context, {
+      send: event => { if (this.watched === sessionId) this.sendObservation(event); },
+      // Frames wait for nothing: with over 2 MB unsent on stdout the extension is behind, so drop.
+      congested: () => process.stdout.writableLength > 2 * 1024 * 1024,
+      viewport: this.config.viewport,
+      screencast: this.config.screencast,
+      engine: this.config.launch.engine,
+      originRules: this.hasOriginRules,
+      log: this.log,
+    });
+    observer.setLiveView(this.watched === sessionId ? this.liveView : LIVE_VIEW_OFF);
+    return observer;
   }
 
   private onBrowserLost(session: InnerSession, why: string): void {
@@ -365,6 +406,7 @@ export class SessionProxy {
       slot.pendingLoss = this.closedUnderClient.get(id);
       this.closedUnderClient.delete(id);
       this.clients.set(id, slot);
+      this.sendSessions();
       this.log(`Session ${id.slice(0, 8)} opened for client "${slot.client ?? 'unnamed'}" (${this.clients.size} client session(s))`);
     }
     return slot;
@@ -392,6 +434,8 @@ export class SessionProxy {
     const session = await slot.inner?.catch(() => undefined);
     slot.inner = undefined;
     await session?.close();
+    if (this.watched === id) await this.watch('window');
+    else this.sendSessions();
     this.log(`Session ${id.slice(0, 8)} (client "${slot.client ?? 'unnamed'}") closed: ${why}`);
     return true;
   }

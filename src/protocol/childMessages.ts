@@ -83,7 +83,12 @@ export const FrameEventSchema = z.object({
 });
 export type FrameEvent = z.infer<typeof FrameEventSchema>;
 
+/** A browser session the panel can watch: the window's (id `window`) or an MCP client's own. */
+export const SessionInfoSchema = z.object({ id: z.string(), label: z.string(), watched: z.boolean() });
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
 export const ObservationEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('sessions'), sessions: z.array(SessionInfoSchema) }),
   z.object({ kind: z.literal('tabs'), tabs: z.array(TabInfoSchema) }),
   z.object({ kind: z.literal('console'), entry: ConsoleEntrySchema }),
   z.object({ kind: z.literal('network'), entry: NetworkEntrySchema }),
@@ -217,5 +222,13 @@ export const CLOSE_SESSION_NOTIFICATION = 'notifications/playwright_bridge/close
 
 export const CloseSessionNotificationSchema = z.object({
   method: z.literal(CLOSE_SESSION_NOTIFICATION),
+  params: z.object({ sessionId: z.string().min(1).max(200) }),
+});
+
+/** The panel watches another session (host -> child); an unknown id changes nothing. */
+export const WATCH_SESSION_NOTIFICATION = 'notifications/playwright_bridge/watch_session';
+
+export const WatchSessionNotificationSchema = z.object({
+  method: z.literal(WATCH_SESSION_NOTIFICATION),
   params: z.object({ sessionId: z.string().min(1).max(200) }),
 });

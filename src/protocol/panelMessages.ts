@@ -32,6 +32,9 @@ export const PanelStateSchema = z.object({
   frameSource: z.enum(['screencast', 'screenshot']).optional(),
   /** Who drives: the agent, or the person (Take control), whose agent calls then wait. */
   driver: z.enum(['agent', 'person']),
+  /** The sessions there are to watch (isolation `perClient`), and which one the panel shows. */
+  sessions: z.array(z.object({ id: z.string(), label: z.string() })),
+  watching: z.string(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -123,6 +126,8 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pageAction'), pageAction: PageActionSchema }),
   /** Add to Chat: the element under the pointer is outlined (hover), then attached (choose). */
   z.object({ type: z.literal('pick'), pick: PickParamsSchema }),
+  /** Show another session's browser (isolation `perClient`). */
+  z.object({ type: z.literal('watchSession'), sessionId: z.string().min(1).max(200) }),
   /** The answer to the `describe` request with the same id. */
   z.object({ type: z.literal('report'), id: z.number(), report: PanelReportSchema }),
 ]);

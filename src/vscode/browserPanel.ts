@@ -96,6 +96,9 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'pick':
         void this.hub.pick(message.pick);
         return;
+      case 'watchSession':
+        this.hub.supervisor.watchSession(message.sessionId);
+        return;
       case 'report': {
         const waiter = this.reportWaiters.get(message.id);
         this.reportWaiters.delete(message.id);

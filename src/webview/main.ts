@@ -35,6 +35,19 @@ function renderState(next: PanelState): void {
   $('detail').textContent = next.bridge === 'failed' || browserFailed ? next.detail ?? '' : '';
   $('detail').hidden = !(next.bridge === 'failed' || browserFailed);
 
+  // Several sessions (isolation perClient): the person picks whose browser the panel shows.
+  const sessionRow = $('session-row');
+  sessionRow.hidden = next.sessions.length < 2;
+  const picker = $<HTMLSelectElement>('session');
+  const options = next.sessions.map(session => {
+    const option = document.createElement('option');
+    option.value = session.id;
+    option.textContent = session.label;
+    option.selected = session.id === next.watching;
+    return option;
+  });
+  if (document.activeElement !== picker) picker.replaceChildren(...options);
+
   const tabs = $('tabs');
   // One tab is already named by the title line below: chips are for choosing among several; the
   // new-tab button is there whenever a page is.
@@ -95,6 +108,9 @@ function placeholderText(next: PanelState): string {
 for (const [id, command] of [['start', 'start'], ['restart', 'restart'], ['pause', 'togglePause'], ['save', 'saveScreenshot']] as [string, PanelCommand][]) {
   $(id).addEventListener('click', () => post({ type: 'command', command }));
 }
+$<HTMLSelectElement>('session').addEventListener('change', event => {
+  post({ type: 'watchSession', sessionId: (event.target as HTMLSelectElement).value });
+});
 $('control').addEventListener('click', () => post({ type: 'command', command: state?.driver === 'person' ? 'handBack' : 'takeControl' }));
 $('console-to-chat').addEventListener('click', () => post({ type: 'command', command: 'addConsoleErrorsToChat' }));
 

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
+import { ObservationEvent } from '../../src/protocol/childMessages';
 import { BridgeSettings } from '../../src/core/settings/settings';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
@@ -119,6 +120,41 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
       assert.match((await b.call('browser_tabs', { action: 'list' })).text, /closed .*bridge_session_close/i, 'B is told on its next call');
       const windowClose = await a.call('bridge_session_close', { id: 'window' });
       assert.ok(windowClose.result.isError && /browser_close/.test(windowClose.text), windowClose.text);
+    } finally {
+      await d.dispose();
+    }
+  });
+
+  it('perClient: the panel lists the sessions, shows the one the person picks, and falls back to the window when it closes', async () => {
+    const d = await door({ isolation: 'perClient' });
+    try {
+      const events: ObservationEvent[] = [];
+      d.bridge.supervisor.onObservation(event => events.push(event));
+      d.bridge.supervisor.setLiveView({ enabled: true, maxWidth: 320, maxHeight: 320 });
+      await d.bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` }, { door: 'tool' });
+      const a = await d.connect('watched-agent');
+      await a.call('browser_navigate', { url: `${fixture.url}/second` });
+      const sessionsNow = () => (events.filter(e => e.kind === 'sessions').at(-1) as Extract<ObservationEvent, { kind: 'sessions' }> | undefined)?.sessions ?? [];
+      await waitFor(() => sessionsNow().length === 2, 5000, 'the client in the session list');
+      const agent = sessionsNow().find(s => s.label.includes('watched-agent'))!;
+      assert.ok(agent && !agent.watched && sessionsNow()[0].watched, JSON.stringify(sessionsNow()));
+      // Before the switch the panel hears nothing of the client's page.
+      const tabsOf = () => (events.filter(e => e.kind === 'tabs').at(-1) as Extract<ObservationEvent, { kind: 'tabs' }>).tabs;
+      assert.deepStrictEqual(tabsOf().map(t => t.title), ['Fixture Home']);
+
+      const from = events.length;
+      d.bridge.supervisor.watchSession(agent.id);
+      await waitFor(() => tabsOf().some(t => t.title === 'Second Page'), 5000, 'the client\'s tabs on the panel');
+      await waitFor(() => events.slice(from).some(e => e.kind === 'frame'), 5000, 'a frame of the client page');
+      assert.ok(sessionsNow().find(s => s.id === agent.id)?.watched, 'the list says which session is watched');
+      // The window's own calls go on without reaching the panel while it watches the client.
+      const quietFrom = events.length;
+      await d.bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/form` }, { door: 'tool' });
+      assert.ok(!events.slice(quietFrom).some(e => e.kind === 'tabs' && e.tabs.some(t => t.title === 'Guest Book')), 'no window tabs while watching the client');
+
+      await a.transport.terminateSession();
+      await waitFor(() => sessionsNow().length === 1 && sessionsNow()[0].watched, 5000, 'back to the window when the client left');
+      await waitFor(() => tabsOf().some(t => t.title === 'Guest Book'), 5000, 'the window\'s tabs again');
     } finally {
       await d.dispose();
     }

@@ -55,6 +55,10 @@ export class ScriptedChild implements ChildConnection {
     this.closedSessions.push(sessionId);
   }
 
+  watchSession(): void {
+    // The scripted child has one session only.
+  }
+
   inputs: unknown[] = [];
   sendInput(event: unknown): void {
     this.inputs.push(event);

@@ -43,7 +43,9 @@ function openPanel() {
   return { window, posted, $, send, describe, close: () => window.close() };
 }
 
-const state = (over: Partial<PanelState> = {}): PanelState => ({ bridge: 'ready', browser: 'Chromium', tabs: [], paused: false, driver: 'agent', ...over });
+const state = (over: Partial<PanelState> = {}): PanelState => ({
+  bridge: 'ready', browser: 'Chromium', tabs: [], paused: false, driver: 'agent', sessions: [], watching: 'window', ...over,
+});
 const tab = (id: string, url: string, title: string, current: boolean) => ({ id, url, title, current });
 
 describe('panel webview in a DOM', () => {
@@ -66,6 +68,25 @@ describe('panel webview in a DOM', () => {
       assert.strictEqual(panel.$('state').textContent, 'Browser failed to start');
       assert.strictEqual(panel.$('detail').textContent, 'Playwright Bridge could not start Chromium.');
       assert.strictEqual(panel.$('detail').hidden, false);
+    } finally {
+      panel.close();
+    }
+  });
+
+  it('offers a session picker only with several sessions, and posts the one the person picks', () => {
+    const panel = openPanel();
+    try {
+      panel.send({ type: 'state', state: state({ sessions: [{ id: 'window', label: 'Chat in this window' }] }) });
+      assert.strictEqual(panel.$('session-row').hidden, true, 'one session: nothing to pick');
+      const sessions = [{ id: 'window', label: 'Chat in this window' }, { id: 'abc12345-x', label: 'MCP client "agent" (abc12345)' }];
+      panel.send({ type: 'state', state: state({ sessions, watching: 'window' }) });
+      assert.strictEqual(panel.$('session-row').hidden, false);
+      const picker = panel.$('session') as unknown as HTMLSelectElement;
+      assert.deepStrictEqual([...picker.options].map(o => o.textContent), ['Chat in this window', 'MCP client "agent" (abc12345)']);
+      assert.strictEqual(picker.value, 'window');
+      picker.value = 'abc12345-x';
+      picker.dispatchEvent(new panel.window.Event('change') as unknown as Event);
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'watchSession', sessionId: 'abc12345-x' });
     } finally {
       panel.close();
     }

@@ -8,6 +8,7 @@ import {
   BrowserStateNotificationSchema, BrowserStateParams, INPUT_NOTIFICATION, InputEvent, LIVE_VIEW_NOTIFICATION, LiveViewParams, ObservationEvent,
   ObservationNotificationSchema, PAGE_ACTION_REQUEST, PageAction, PageActionResult, PageActionResultSchema, PICK_REQUEST, PickParams, PickResult,
   PickResultSchema, SCREENSHOT_REQUEST, ScreenshotResultSchema, SESSION_META, CLIENT_NAME_META, CLOSE_SESSION_NOTIFICATION,
+  WATCH_SESSION_NOTIFICATION,
 } from '../../protocol/childMessages';
 import { withDeadline } from '../supervision/deadline';
 import { identify, isSameProcess, killTree, KnownProcess, listDescendants } from './processTree';
@@ -60,6 +61,8 @@ export interface ChildConnection {
   setLiveView(params: LiveViewParams): void;
   /** An MCP client left: its own context (if it has one) closes. */
   closeSession(sessionId: string): void;
+  /** The panel shows this session's browser (`window`, or an MCP client's own). */
+  watchSession(sessionId: string): void;
   screenshot(): Promise<PageScreenshot>;
   /** The person's mouse or keyboard, for the current page (fire and forget: input must not queue). */
   sendInput(event: InputEvent): void;
@@ -209,6 +212,10 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
     closeSession(sessionId) {
       if (exited) return;
       void client.notification({ method: CLOSE_SESSION_NOTIFICATION, params: { sessionId } }).catch(() => undefined);
+    },
+    watchSession(sessionId) {
+      if (exited) return;
+      void client.notification({ method: WATCH_SESSION_NOTIFICATION, params: { sessionId } }).catch(() => undefined);
     },
     sendInput(event) {
       if (exited) return;

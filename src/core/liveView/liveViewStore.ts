@@ -1,5 +1,5 @@
 import { Emitter, Event } from '../emitter';
-import { BrowserStateParams, ObservationEvent, TabInfo } from '../../protocol/childMessages';
+import { BrowserStateParams, ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
 import { RingBuffer } from './ringBuffer';
 import { BridgeStatus, ToolCallRecord } from '../supervision/supervisor';
 import { ActivityRow, ConsoleRow, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
@@ -35,6 +35,7 @@ export class LiveViewStore {
   private readonly requestSeq = new Map<string, number>();
   private readonly callSeq = new Map<number, number>();
   private tabs: TabInfo[] = [];
+  private sessions: SessionInfo[] = [];
   private status: BridgeStatus;
   private browser: BrowserStateParams | undefined;
   private paused = false;
@@ -104,6 +105,8 @@ export class LiveViewStore {
       paused: this.paused,
       frameSource: this.frameSource,
       driver: this.source.personHasControl ? 'person' : 'agent',
+      sessions: this.sessions.map(({ id, label }) => ({ id, label })),
+      watching: this.sessions.find(s => s.watched)?.id ?? 'window',
     };
   }
 
@@ -124,10 +127,23 @@ export class LiveViewStore {
     this.emitState();
   }
 
+  /** Another session is shown: a line in each list says from where on the entries are its. */
+  private markWatching(label: string): void {
+    const marker = `Now watching ${label}: entries below are from its browser`;
+    const time = Date.now();
+    this.tabs = [];
+    this.lastFrame = undefined;
+    for (const [buffer, type] of [[this.console, 'console'], [this.network, 'network']] as const) {
+      const row = (buffer as RingBuffer<MarkerRow>).push({ marker, time });
+      this.messages.fire({ type, rows: [row], dropBefore: buffer.firstSeq } as HostToPanel);
+    }
+  }
+
   private clearForNewBrowser(generation: number): void {
     const marker = `Browser restarted (server #${generation}): entries of the previous browser were cleared`;
     const time = Date.now();
     this.tabs = [];
+    this.sessions = [];
     this.lastFrame = undefined;
     this.requestSeq.clear();
     for (const [buffer, type] of [[this.console, 'console'], [this.network, 'network'], [this.activity, 'activity']] as const) {
@@ -139,6 +155,14 @@ export class LiveViewStore {
 
   private onObservation(event: ObservationEvent): void {
     switch (event.kind) {
+      case 'sessions': {
+        const before = this.sessions.find(s => s.watched)?.id ?? 'window';
+        this.sessions = event.sessions;
+        const now = this.sessions.find(s => s.watched);
+        if (now && now.id !== before) this.markWatching(now.label);
+        this.emitState();
+        return;
+      }
       case 'tabs':
         this.tabs = event.tabs;
         this.emitState();

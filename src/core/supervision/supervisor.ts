@@ -247,6 +247,11 @@ export class Supervisor {
     this.live?.closeSession(sessionId);
   }
 
+  /** The panel shows another session's browser (isolation `perClient`). Starts nothing. */
+  watchSession(sessionId: string): void {
+    this.live?.watchSession(sessionId);
+  }
+
   /** Streams frames to the panel while it is visible; remembered for children started later. */
   setLiveView(params: LiveViewParams): void {
     this.liveView = params;
