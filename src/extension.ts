@@ -99,6 +99,14 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     vscode.commands.registerCommand(COMMANDS.openPanelInEditor, () => panels.openInEditor()),
     vscode.commands.registerCommand(COMMANDS.takeControl, () => supervisor.takeControl()),
     vscode.commands.registerCommand(COMMANDS.handBack, () => supervisor.handBack()),
+    vscode.commands.registerCommand(COMMANDS.setSecret, async () => {
+      const name = await bridge.secrets.set();
+      if (name) await bridge.secretsChanged(`Secret ${name} saved: the agent types it by writing ${name} as the text.`);
+    }),
+    vscode.commands.registerCommand(COMMANDS.deleteSecret, async () => {
+      const name = await bridge.secrets.remove();
+      if (name) await bridge.secretsChanged(`Secret ${name} deleted.`);
+    }),
     vscode.commands.registerCommand(COMMANDS.startBrowser, () => startBrowser(vscode, supervisor)),
     vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
     vscode.commands.registerCommand(COMMANDS.installBrowser, () => installBrowser(vscode, context.extensionPath, log, bridge.browserName)),

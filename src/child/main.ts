@@ -7,10 +7,15 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CHILD_CONFIG_ENV, ChildConfig } from '../core/childProcess/childConfig';
 import { PlaywrightModule } from './browserLauncher';
 import { CreateConnection, SessionProxy } from './sessionProxy';
+import { SecretMask, takeSecretsFromEnvironment } from './secretMask';
+
+// Taken before anything starts: the browser must not inherit them, and the log never shows them.
+const secrets = takeSecretsFromEnvironment();
+const mask = new SecretMask(secrets);
 
 function log(line: string): void {
   // stdout carries MCP; everything for people goes to stderr, which the extension shows in its log.
-  process.stderr.write(`${line}\n`);
+  process.stderr.write(`${mask.text(line)}\n`);
 }
 
 function readConfig(): ChildConfig {
@@ -38,7 +43,10 @@ async function main(): Promise<void> {
   const { createConnection, playwright, version } = loadPlaywrightMcp();
   const profile = config.userDataDir ? config.userDataDir : 'isolated (in memory)';
   log(`Playwright MCP ${version}; browser: ${config.launch.summary}; ${config.headless ? 'headless' : 'headed'}; profile ${profile}`);
-  const proxy = new SessionProxy(config, createConnection, playwright, log, version);
+  // Upstream types a secret where the model writes its name, and masks its value in results.
+  if (Object.keys(secrets).length) config.mcp.secrets = secrets;
+  log(`Secrets available to type by name: ${Object.keys(secrets).join(', ') || 'none'}`);
+  const proxy = new SessionProxy(config, createConnection, playwright, log, version, mask);
 
   let exiting = false;
   const exit = async (why: string) => {

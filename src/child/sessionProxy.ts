@@ -18,6 +18,7 @@ import {
 } from '../protocol/childMessages';
 import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, describeSessions, SessionSummary } from './bridgeTools';
 import { ClientContexts } from './clientContexts';
+import { SecretMask } from './secretMask';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver, ORIGIN_RULES_NOTE } from './browserObserver';
 import { OutputBudget } from './outputBudget';
@@ -97,6 +98,7 @@ export class SessionProxy {
     private readonly playwright: PlaywrightModule,
     private readonly log: (line: string) => void,
     version: string,
+    private readonly mask: SecretMask = new SecretMask({}),
   ) {
     this.outputBudget = new OutputBudget(config.mcp.outputDir, config.outputBudgetBytes, log);
     this.clientContexts = new ClientContexts(playwright, config, log);
@@ -166,11 +168,12 @@ export class SessionProxy {
       params = { ...params, arguments: { ...params.arguments, filename: target.path } };
     }
     const clientId = this.config.isolation === 'perClient' && typeof params._meta?.[SESSION_META] === 'string' ? params._meta[SESSION_META] as string : undefined;
-    if (BRIDGE_TOOL_NAMES.has(params.name)) return this.bridgeTool(params.name, params.arguments ?? {}, clientId);
+    if (BRIDGE_TOOL_NAMES.has(params.name)) return this.mask.result(await this.bridgeTool(params.name, params.arguments ?? {}, clientId));
     const slot = clientId === undefined ? undefined : this.clientSlot(clientId, params._meta?.[CLIENT_NAME_META]);
     if (slot) slot.busy++;
     try {
-      return await this.callInSession(params, extra, slot);
+      // Upstream masks its own results; ours (and anything it missed) are masked here too.
+      return this.mask.result(await this.callInSession(params, extra, slot));
     } finally {
       if (slot) {
         slot.busy--;
@@ -486,7 +489,8 @@ export class SessionProxy {
   }
 
   private sendObservation(event: ObservationEvent): void {
-    void this.server.notification({ method: OBSERVATION_NOTIFICATION, params: { event } as Record<string, unknown> }).catch(() => undefined);
+    const masked = this.mask.event(event);
+    void this.server.notification({ method: OBSERVATION_NOTIFICATION, params: { event: masked } as Record<string, unknown> }).catch(() => undefined);
   }
 
   private sendBrowserState(params: BrowserStateParams): void {

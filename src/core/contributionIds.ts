@@ -27,6 +27,8 @@ export const COMMANDS = {
   saveScreenshot: 'playwrightBridge.saveScreenshot',
   takeControl: 'playwrightBridge.takeControl',
   handBack: 'playwrightBridge.handBack',
+  setSecret: 'playwrightBridge.setSecret',
+  deleteSecret: 'playwrightBridge.deleteSecret',
 } as const;
 
 export const VIEW_CONTAINER_ID = 'playwrightBridge';

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
-import { buildChildConfig, childSpawnSpec } from '../core/childProcess/childConfig';
+import { buildChildConfig, childSpawnSpec, SECRETS_ENV } from '../core/childProcess/childConfig';
 import { ChildFactory, childFactoryFor } from '../core/childProcess/childProcess';
 import { BrowserLaunchPlan } from '../core/settings/browserDiscovery';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
@@ -10,6 +10,7 @@ import { BridgeSettings, BrowserName, readSettings, RESTRICTIONS, restrictiveVal
 import { Supervisor } from '../core/supervision/supervisor';
 import { ToolPolicySettings } from '../core/tools/toolPolicy';
 import { ToolPolicyKeys } from './toolPolicyKeys';
+import { BrowserSecrets } from './browserSecrets';
 
 type VSCode = typeof vscodeTypes;
 
@@ -42,12 +43,15 @@ export class BridgeHost implements vscodeTypes.Disposable {
   private launchPlan: BrowserLaunchPlan | undefined;
   private outputFolder = '';
   private readonly policyKeys: ToolPolicyKeys;
+  /** Values typed where the model writes their names; kept in SecretStorage. */
+  readonly secrets: BrowserSecrets;
 
   constructor(
     private readonly vscode: VSCode,
     private readonly context: vscodeTypes.ExtensionContext,
     private readonly log: vscodeTypes.LogOutputChannel,
   ) {
+    this.secrets = new BrowserSecrets(vscode, context);
     this.settings = this.readSettings();
     this.childSettings = this.settings;
     // The activity list names calls as chat does: by the manifest's display names.
@@ -107,6 +111,17 @@ export class BridgeHost implements vscodeTypes.Disposable {
     this.settings = this.readSettings();
     this.childSettings = this.settings;
     await this.supervisor.restart(reason, this.createFactory(this.settings));
+  }
+
+  /** A secret was set or deleted: the running browser has the old set until it restarts. */
+  async secretsChanged(what: string): Promise<void> {
+    if (!this.supervisor.running) {
+      void this.vscode.window.showInformationMessage(`${what} The browser uses it from its next start.`);
+      return;
+    }
+    const restartNow = 'Restart Browser';
+    const choice = await this.vscode.window.showInformationMessage(`${what} The running browser has the secrets it started with; restarting closes its pages.`, restartNow, 'Later');
+    if (choice === restartNow) await this.vscode.commands.executeCommand(COMMANDS.restartBrowser);
   }
 
   private async onSettingsChanged(): Promise<void> {
@@ -172,10 +187,13 @@ export class BridgeHost implements vscodeTypes.Disposable {
     this.launchPlan = config.launch;
     this.outputFolder = config.mcp.outputDir;
     const childScript = this.context.asAbsolutePath(path.join('dist', 'child.js'));
-    return events => {
+    return async events => {
       // Short and per window: Chromium's socket paths break past ~107 characters.
       this.tmpDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-'));
-      const spec = childSpawnSpec(config, { execPath: process.execPath, childScript, baseEnv: process.env, tmpDir: this.tmpDir });
+      // Read at each start, so a secret set or deleted counts from the next browser on.
+      const secrets = await this.secrets.values();
+      const baseEnv = Object.keys(secrets).length ? { ...process.env, [SECRETS_ENV]: JSON.stringify(secrets) } : process.env;
+      const spec = childSpawnSpec(config, { execPath: process.execPath, childScript, baseEnv, tmpDir: this.tmpDir });
       return childFactoryFor(spec)(events);
     };
   }

@@ -120,6 +120,8 @@ export function createFakeVscode(options: { settings?: Record<string, unknown>; 
   const statusBarItems: FakeStatusBarItem[] = [];
   const clipboard: string[] = [];
   let answer: (message: string, items: unknown[]) => unknown = () => undefined;
+  const answers: (string | undefined)[] = [];
+  const inputs: { title?: string; password: boolean; problem: string | undefined; items?: string[] }[] = [];
 
   const show = (level: ShownMessage['level']) => async (message: string, ...rest: unknown[]) => {
     const items = rest.filter(item => typeof item === 'string' || (typeof item === 'object' && item !== null && 'title' in item));
@@ -150,6 +152,16 @@ export function createFakeVscode(options: { settings?: Record<string, unknown>; 
     window: {
       showInformationMessage: show('info'),
       showWarningMessage: show('warning'),
+      // Input boxes and quick picks take the next queued answer; `inputs` records what each asked.
+      showInputBox: async (options: { validateInput?: (text: string) => string | undefined; password?: boolean; title?: string }) => {
+        const answer = answers.shift();
+        inputs.push({ title: options.title, password: !!options.password, problem: typeof answer === 'string' ? options.validateInput?.(answer) : undefined });
+        return answer;
+      },
+      showQuickPick: async (items: string[], options: { title?: string }) => {
+        inputs.push({ title: options.title, password: false, problem: undefined, items });
+        return answers.shift();
+      },
       showErrorMessage: show('error'),
       withProgress: async <R>(_options: unknown, task: (progress: { report(value: unknown): void }, token: CancellationTokenSource['token']) => Promise<R>) =>
         task({ report: () => undefined }, new CancellationTokenSource().token),
@@ -188,7 +200,7 @@ export function createFakeVscode(options: { settings?: Record<string, unknown>; 
   return {
     /** Pass this where the glue takes `typeof vscode`. */
     vscode: vscode as unknown as typeof import('vscode'),
-    shown, executed, commands, tools, providers, statusBarItems, clipboard, userSettings, workspaceSettings,
+    shown, executed, commands, tools, providers, statusBarItems, clipboard, userSettings, workspaceSettings, answers, inputs,
     /** Which button each message "clicks": return its text (or undefined to dismiss it). */
     answerWith(pick: (message: string, items: unknown[]) => unknown) {
       answer = pick;

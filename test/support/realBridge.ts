@@ -5,7 +5,7 @@ import * as path from 'path';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { childFactoryFor } from '../../src/core/childProcess/childProcess';
 import { isAlive } from '../../src/core/childProcess/processTree';
-import { buildChildConfig, childSpawnSpec, ChildConfig } from '../../src/core/childProcess/childConfig';
+import { buildChildConfig, childSpawnSpec, ChildConfig, SECRETS_ENV } from '../../src/core/childProcess/childConfig';
 import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settings';
 import { Supervisor } from '../../src/core/supervision/supervisor';
 import { ToolPolicySettings } from '../../src/core/tools/toolPolicy';
@@ -26,7 +26,11 @@ export interface RealBridge {
 }
 
 /** A supervisor over the real child and Debian's Chromium, with every file it writes in a scratch folder. */
-export function makeRealBridge(overrides: Partial<BridgeSettings> = {}, configOverrides: Partial<ChildConfig> = {}): RealBridge {
+export function makeRealBridge(
+  overrides: Partial<BridgeSettings> = {},
+  configOverrides: Partial<ChildConfig> = {},
+  options: { secrets?: Record<string, string> } = {},
+): RealBridge {
   if (!fs.existsSync(TEST_BROWSER)) throw new Error(`No browser at ${TEST_BROWSER}: install it (apt-get install -y chromium) or set PLAYWRIGHT_BRIDGE_TEST_BROWSER.`);
   if (!fs.existsSync(CHILD_SCRIPT)) throw new Error(`${CHILD_SCRIPT} is missing: run the build first (npm test does).`);
   // Short on purpose: Chromium's socket paths must stay under ~107 characters.
@@ -46,7 +50,10 @@ export function makeRealBridge(overrides: Partial<BridgeSettings> = {}, configOv
   const spec = childSpawnSpec(config, {
     execPath: process.execPath,
     childScript: CHILD_SCRIPT,
-    baseEnv: { ...process.env, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') },
+    baseEnv: {
+      ...process.env, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config'),
+      ...(options.secrets ? { [SECRETS_ENV]: JSON.stringify(options.secrets) } : {}),
+    },
     tmpDir,
   });
   const logs: string[] = [];

@@ -3,6 +3,7 @@ import { readSettings, restrictiveValue } from '../../src/core/settings/settings
 import { isToolOffered, OPEN_POLICY, toolOffContextKey, toolRefusal } from '../../src/core/tools/toolPolicy';
 import { ToolPolicyKeys } from '../../src/vscode/toolPolicyKeys';
 import { createFakeVscode } from '../support/fakeVscode';
+import { BrowserSecrets } from '../../src/vscode/browserSecrets';
 
 describe('tool policy: readonly mode, allow and deny lists', () => {
   it('offers every tool by default and refuses nothing', () => {
@@ -66,5 +67,44 @@ describe('tool policy: readonly mode, allow and deny lists', () => {
     keys.apply(OPEN_POLICY);
     assert.deepStrictEqual(fake.executed.at(-1)?.args, [toolOffContextKey('browser_click'), false]);
     assert.strictEqual(fake.executed.length, 2);
+  });
+});
+
+describe('secrets kept in SecretStorage', () => {
+  function fakeContext() {
+    const stored = new Map<string, string>();
+    const state = new Map<string, unknown>();
+    return {
+      stored,
+      context: {
+        secrets: {
+          get: async (key: string) => stored.get(key),
+          store: async (key: string, value: string) => void stored.set(key, value),
+          delete: async (key: string) => void stored.delete(key),
+        },
+        globalState: { get: (key: string) => state.get(key), update: async (key: string, value: unknown) => void state.set(key, value) },
+      } as unknown as Pick<import('vscode').ExtensionContext, 'secrets' | 'globalState'>,
+    };
+  }
+
+  it('asks for a plain name and the value in a password box, keeps the value only in SecretStorage, and deletes it', async () => {
+    const fake = createFakeVscode();
+    const { stored, context } = fakeContext();
+    const secrets = new BrowserSecrets(fake.vscode, context);
+    fake.answers.push('SITE_PASSWORD', 's3cret value');
+    assert.strictEqual(await secrets.set(), 'SITE_PASSWORD');
+    assert.deepStrictEqual(fake.inputs.map(i => i.password), [false, true], 'the value is typed into a password box');
+    assert.deepStrictEqual(secrets.names(), ['SITE_PASSWORD']);
+    assert.deepStrictEqual(await secrets.values(), { SITE_PASSWORD: 's3cret value' });
+    assert.deepStrictEqual([...stored.values()], ['s3cret value'], 'the value lives in SecretStorage');
+
+    fake.answers.push('not a name!');
+    assert.strictEqual(await secrets.set(), undefined, 'an invalid name is not saved');
+    assert.match(fake.inputs.at(-1)!.problem ?? '', /Letters, digits and _/);
+
+    fake.answers.push('SITE_PASSWORD');
+    assert.strictEqual(await secrets.remove(), 'SITE_PASSWORD');
+    assert.deepStrictEqual(secrets.names(), []);
+    assert.strictEqual(stored.size, 0);
   });
 });

@@ -4,6 +4,8 @@ import { BridgeSettings } from '../settings/settings';
 
 /** The environment variable through which the extension hands the child its configuration. */
 export const CHILD_CONFIG_ENV = 'PLAYWRIGHT_BRIDGE_CHILD_CONFIG';
+/** The environment variable that hands the child the person's secrets; the child removes it at once. */
+export const SECRETS_ENV = 'PLAYWRIGHT_BRIDGE_SECRETS';
 
 /**
  * Everything the child needs, as plain JSON. The child owns the browser launch (so it can watch
@@ -41,6 +43,8 @@ export interface ChildConfig {
     imageResponses: 'allow' | 'omit' | 'only';
     console: { level: 'error' | 'warning' | 'info' | 'debug' };
     network: { allowedOrigins?: string[]; blockedOrigins?: string[] };
+    /** Set by the child from SECRETS_ENV, never written into this JSON by the extension. */
+    secrets?: Record<string, string>;
   };
 }
 

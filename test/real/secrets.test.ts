@@ -1,0 +1,84 @@
+import * as assert from 'assert';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
+import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { makeRealBridge, processesMentioning, refOf, textOf, waitFor } from '../support/realBridge';
+import * as fs from 'fs';
+
+// A space and a slash, so the URL forms (%20, +, %2F) must be masked too.
+const SECRET_VALUE = 'Zq8 hunter2/Kx7!';
+
+describe('secrets on a real child and Chromium', function () {
+  this.timeout(120000);
+  const fixture = new FixtureServer();
+  before(() => fixture.start());
+  after(() => fixture.stop());
+
+  it('types a secret by its name and its value appears in no result, panel message, log line or browser environment', async () => {
+    fixture.loginPassword = SECRET_VALUE;
+    const bridge = makeRealBridge({}, {}, { secrets: { SITE_PASSWORD: SECRET_VALUE } });
+    const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
+    const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
+    const seen: string[] = [];
+    store.onMessage(message => seen.push(JSON.stringify(message)));
+    bridge.supervisor.onObservation(event => { if (event.kind !== 'frame') seen.push(JSON.stringify(event)); });
+    bridge.supervisor.onToolCall(record => seen.push(JSON.stringify({ ...record, thumbnail: undefined })));
+    const client = new Client({ name: 'secrets-check', version: '1' });
+    try {
+      bridge.supervisor.setLiveView({ enabled: true, maxWidth: 320, maxHeight: 320 });
+      const results: CallToolResult[] = [];
+      const call = async (name: string, args: Record<string, unknown> = {}) => {
+        const result = await bridge.supervisor.callTool(name, args, { door: 'tool' });
+        results.push(result);
+        return textOf(result);
+      };
+      await call('browser_navigate', { url: `${fixture.url}/login` });
+      const form = await call('browser_snapshot');
+      await call('browser_type', { element: 'User', target: refOf(form, /textbox "User"/), text: 'ada' });
+      // The model writes the secret's name; upstream types its value.
+      await call('browser_type', { element: 'Password', target: refOf(form, /textbox "Password"/), text: 'SITE_PASSWORD' });
+      await call('browser_click', { element: 'Sign in', target: refOf(form, /button "Sign in"/) });
+      const account = await call('browser_snapshot');
+      assert.match(account, /Welcome, ada/, 'signed in: the real value was typed');
+      assert.strictEqual(fixture.count('/account'), 1);
+      await call('browser_console_messages', { level: 'info' });
+      await call('browser_network_requests', {});
+      await call('browser_tabs', { action: 'list' });
+      await call('browser_evaluate', { function: '() => location.href' });
+
+      const address = await endpoint.start();
+      await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
+      for (const [name, args] of [['browser_snapshot', {}], ['browser_console_messages', { level: 'info' }], ['browser_network_requests', {}]] as const) {
+        results.push((await client.callTool({ name, arguments: args })) as CallToolResult);
+      }
+      await waitFor(() => seen.some(line => line.includes('password was')), 5000, 'the page\'s leaky console line in the panel');
+      seen.push(JSON.stringify(store.snapshot()));
+
+      const everything = [...results.map(textOf), ...seen, ...bridge.logs];
+      const forms = [SECRET_VALUE, encodeURIComponent(SECRET_VALUE), new URLSearchParams({ v: SECRET_VALUE }).toString().slice(2)];
+      for (const form of forms) {
+        const leaks = everything.filter(text => text.includes(form));
+        assert.deepStrictEqual(leaks.map(l => l.slice(0, 300)), [], `the value (as "${form}") leaked`);
+      }
+      // Masked, not merely absent: the places that held it now say which secret it was.
+      assert.ok(seen.some(line => line.includes('password was <secret>SITE_PASSWORD</secret>')), 'the console line in the panel is masked');
+      assert.ok(seen.some(line => /account\?user=ada&pw=<secret>SITE_PASSWORD<\/secret>/.test(line)), 'the URL in the network list is masked');
+
+      // The browser processes never had it in their environment.
+      for (const pid of processesMentioning(bridge.scratch)) {
+        let environ = '';
+        try { environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8'); } catch { continue; }
+        const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (/chrom/i.test(command)) assert.ok(!environ.includes(SECRET_VALUE), `browser process ${pid} inherited the secret`);
+      }
+    } finally {
+      await client.close().catch(() => undefined);
+      await endpoint.dispose();
+      store.dispose();
+      await bridge.dispose();
+    }
+  });
+});
