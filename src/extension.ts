@@ -14,6 +14,7 @@ import { LiveViewStore } from './core/liveView/liveViewStore';
 import { BrowserPanelHub } from './vscode/browserPanel';
 import { COMMANDS, MCP_PROVIDER_ID, PANEL_VIEW_ID } from './core/contributionIds';
 import { saveScreenshot } from './vscode/saveScreenshot';
+import { deleteLoginProfile, listLoginProfiles, saveLoginProfile } from './vscode/loginProfileCommands';
 import { restartBrowser, startBrowser } from './vscode/browserCommands';
 import { createLog } from './vscode/log';
 import { PanelReport } from './protocol/panelMessages';
@@ -103,6 +104,9 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
       const name = await bridge.secrets.set();
       if (name) await bridge.secretsChanged(`Secret ${name} saved: the agent types it by writing ${name} as the text.`);
     }),
+    vscode.commands.registerCommand(COMMANDS.saveLoginProfile, () => saveLoginProfile(vscode, supervisor, bridge.profiles, () => liveView.currentTab?.url)),
+    vscode.commands.registerCommand(COMMANDS.listLoginProfiles, () => listLoginProfiles(vscode, bridge.profiles)),
+    vscode.commands.registerCommand(COMMANDS.deleteLoginProfile, () => deleteLoginProfile(vscode, bridge.profiles)),
     vscode.commands.registerCommand(COMMANDS.deleteSecret, async () => {
       const name = await bridge.secrets.remove();
       if (name) await bridge.secretsChanged(`Secret ${name} deleted.`);

@@ -20,7 +20,7 @@ export class ClientContexts {
   /** A new context of its own; `onLost` is called if it closes without being asked to. */
   async open(onLost: (why: string) => void): Promise<LaunchedBrowser> {
     const server = await this.browserServer();
-    const context: BrowserContext = await server.browser!.newContext({ viewport: this.config.viewport });
+    const context: BrowserContext = await server.browser!.newContext({ viewport: this.config.viewport, storageState: this.config.storageStatePath });
     let closing = false;
     context.on('close', () => {
       if (!closing) onLost('its browser context closed unexpectedly (the browser server crashed or was killed).');

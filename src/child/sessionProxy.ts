@@ -15,6 +15,7 @@ import {
   BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, InputNotificationSchema, LiveViewNotificationSchema, LiveViewParams,
   OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, PickRequestSchema, ScreenshotRequestSchema,
   ScreenshotResult, SESSION_META, CLIENT_NAME_META, CloseSessionNotificationSchema, SessionInfo, WatchSessionNotificationSchema,
+  StorageStateRequestSchema, StorageStateResult,
 } from '../protocol/childMessages';
 import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, describeSessions, SessionSummary } from './bridgeTools';
 import { ClientContexts } from './clientContexts';
@@ -136,6 +137,11 @@ export class SessionProxy {
     });
     this.server.setNotificationHandler(CloseSessionNotificationSchema, async notification => {
       await this.closeClient(notification.params.sessionId, 'its MCP client left');
+    });
+    this.server.setRequestHandler(StorageStateRequestSchema, async (): Promise<StorageStateResult> => {
+      const session = await this.runningSession();
+      if (!session?.browser) throw new Error('No browser is running: open the site and log in first.');
+      return { state: JSON.stringify(await session.browser.context.storageState()) };
     });
     this.server.setRequestHandler(PageActionRequestSchema, async (request): Promise<PageActionResult> => this.pageAction(request.params.pageAction));
     this.server.setRequestHandler(PickRequestSchema, async request => {
@@ -329,6 +335,7 @@ export class SessionProxy {
       this.sendBrowserState({ state: 'launching' });
       try {
         session.browser = await launchBrowser(this.playwright, this.config, why => this.onBrowserLost(session, why));
+        await this.applyLoginProfile(session.browser);
       } catch (error) {
         session.launchFailed = true;
         const message = error instanceof Error ? error.message : String(error);
@@ -360,6 +367,20 @@ export class SessionProxy {
       await mcpServer.close().catch(() => undefined);
     };
     return session;
+  }
+
+  /** The window's context starts from the chosen login profile (replacing what its own profile kept). */
+  private async applyLoginProfile(launched: LaunchedBrowser): Promise<void> {
+    const file = this.config.storageStatePath;
+    if (!file) return;
+    try {
+      await launched.context.setStorageState(file);
+    } catch (error) {
+      await launched.close();
+      // The message names the file's profile, never its content.
+      throw new Error(`The login profile at ${file} could not be used (${(error as Error).message.split('\n')[0]}). ` +
+        'Save it again, or clear playwrightBridge.loginProfile.');
+    }
   }
 
   /** Watches a session's context; what it sees reaches the panel only while the panel watches that session. */

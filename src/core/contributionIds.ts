@@ -13,7 +13,7 @@ export const SETTING_KEYS = [
   ...ALL_CAPABILITIES.map(id => `capabilities.${id}`),
   'launchArgs', 'outputDir', 'outputMaxSizeMB', 'timeouts.actionMs', 'timeouts.navigationMs', 'timeouts.callSeconds', 'mcpSessionIdleMinutes',
   'handBackTimeoutMinutes', 'readonly', 'tools.allow', 'tools.deny', 'snapshotMode', 'imageResponses', 'consoleLevel',
-  'network.allowedOrigins', 'network.blockedOrigins', 'isolation', 'sessionIdleMinutes',
+  'network.allowedOrigins', 'network.blockedOrigins', 'isolation', 'sessionIdleMinutes', 'loginProfile',
 ] as const;
 
 export const COMMANDS = {
@@ -29,6 +29,9 @@ export const COMMANDS = {
   handBack: 'playwrightBridge.handBack',
   setSecret: 'playwrightBridge.setSecret',
   deleteSecret: 'playwrightBridge.deleteSecret',
+  saveLoginProfile: 'playwrightBridge.saveLoginProfile',
+  listLoginProfiles: 'playwrightBridge.listLoginProfiles',
+  deleteLoginProfile: 'playwrightBridge.deleteLoginProfile',
 } as const;
 
 export const VIEW_CONTAINER_ID = 'playwrightBridge';

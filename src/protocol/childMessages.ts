@@ -232,3 +232,13 @@ export const WatchSessionNotificationSchema = z.object({
   method: z.literal(WATCH_SESSION_NOTIFICATION),
   params: z.object({ sessionId: z.string().min(1).max(200) }),
 });
+
+// ---- login profiles (host -> child request): the watched context's storage state -----------------
+
+export const STORAGE_STATE_REQUEST = 'playwright_bridge/storage_state';
+
+export const StorageStateRequestSchema = z.object({ method: z.literal(STORAGE_STATE_REQUEST), params: z.object({}).passthrough().optional() });
+
+/** The context's cookies and local storage as Playwright's storage-state JSON (kept out of every log). */
+export const StorageStateResultSchema = z.object({ state: z.string() });
+export type StorageStateResult = z.infer<typeof StorageStateResultSchema>;

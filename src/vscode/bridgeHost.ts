@@ -11,6 +11,7 @@ import { Supervisor } from '../core/supervision/supervisor';
 import { ToolPolicySettings } from '../core/tools/toolPolicy';
 import { ToolPolicyKeys } from './toolPolicyKeys';
 import { BrowserSecrets } from './browserSecrets';
+import { LoginProfiles } from '../core/profiles/loginProfiles';
 
 type VSCode = typeof vscodeTypes;
 
@@ -45,6 +46,8 @@ export class BridgeHost implements vscodeTypes.Disposable {
   private readonly policyKeys: ToolPolicyKeys;
   /** Values typed where the model writes their names; kept in SecretStorage. */
   readonly secrets: BrowserSecrets;
+  /** Saved logins new contexts can start from; the person's, in global storage. */
+  readonly profiles: LoginProfiles;
 
   constructor(
     private readonly vscode: VSCode,
@@ -52,6 +55,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
     private readonly log: vscodeTypes.LogOutputChannel,
   ) {
     this.secrets = new BrowserSecrets(vscode, context);
+    this.profiles = new LoginProfiles(path.join(context.globalStorageUri.fsPath, 'login-profiles'));
     this.settings = this.readSettings();
     this.childSettings = this.settings;
     // The activity list names calls as chat does: by the manifest's display names.
@@ -183,7 +187,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
 
   private createFactory(settings: BridgeSettings): ChildFactory {
     const storageDir = (this.context.storageUri ?? this.context.globalStorageUri).fsPath;
-    const config = buildChildConfig(settings, { storageDir, workspaceFolders: this.workspaceFolders });
+    const config = buildChildConfig(settings, { storageDir, workspaceFolders: this.workspaceFolders, loginProfilesDir: this.profiles.folder });
     this.launchPlan = config.launch;
     this.outputFolder = config.mcp.outputDir;
     const childScript = this.context.asAbsolutePath(path.join('dist', 'child.js'));

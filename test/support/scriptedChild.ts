@@ -55,6 +55,10 @@ export class ScriptedChild implements ChildConnection {
     this.closedSessions.push(sessionId);
   }
 
+  async storageState(): Promise<string> {
+    return '{"cookies":[],"origins":[]}';
+  }
+
   watchSession(): void {
     // The scripted child has one session only.
   }

@@ -29,6 +29,8 @@ export interface ChildConfig {
    * go. Upstream's own budget is off: it deleted every old file under the folder, whoever wrote it.
    */
   outputBudgetBytes: number;
+  /** A login profile's file: new contexts start from its cookies and local storage. */
+  storageStatePath?: string;
   /** `perClient`: each MCP client session at the endpoint gets its own browser context. */
   isolation: 'shared' | 'perClient';
   /** A client's own context closes after this long without a call. */
@@ -56,6 +58,8 @@ export interface BridgePaths {
   /** Per-workspace storage (for the persistent profile and default output). */
   storageDir: string;
   workspaceFolders: string[];
+  /** Where login profiles live (the extension's global storage: they are the person's, not a workspace's). */
+  loginProfilesDir?: string;
 }
 
 export function buildChildConfig(
@@ -77,6 +81,7 @@ export function buildChildConfig(
     roots: paths.workspaceFolders,
     screencast: true,
     outputBudgetBytes: Math.round(settings.outputMaxSizeMB * 1024 * 1024),
+    ...(settings.loginProfile && paths.loginProfilesDir ? { storageStatePath: path.join(paths.loginProfilesDir, `${settings.loginProfile}.json`) } : {}),
     isolation: settings.isolation,
     sessionIdleMs: settings.sessionIdleMinutes * 60_000,
     mcp: {

@@ -8,7 +8,7 @@ import {
   BrowserStateNotificationSchema, BrowserStateParams, INPUT_NOTIFICATION, InputEvent, LIVE_VIEW_NOTIFICATION, LiveViewParams, ObservationEvent,
   ObservationNotificationSchema, PAGE_ACTION_REQUEST, PageAction, PageActionResult, PageActionResultSchema, PICK_REQUEST, PickParams, PickResult,
   PickResultSchema, SCREENSHOT_REQUEST, ScreenshotResultSchema, SESSION_META, CLIENT_NAME_META, CLOSE_SESSION_NOTIFICATION,
-  WATCH_SESSION_NOTIFICATION,
+  WATCH_SESSION_NOTIFICATION, STORAGE_STATE_REQUEST, StorageStateResultSchema,
 } from '../../protocol/childMessages';
 import { withDeadline } from '../supervision/deadline';
 import { identify, isSameProcess, killTree, KnownProcess, listDescendants } from './processTree';
@@ -61,6 +61,8 @@ export interface ChildConnection {
   setLiveView(params: LiveViewParams): void;
   /** An MCP client left: its own context (if it has one) closes. */
   closeSession(sessionId: string): void;
+  /** The watched context's storage state (for a login profile). */
+  storageState(): Promise<string>;
   /** The panel shows this session's browser (`window`, or an MCP client's own). */
   watchSession(sessionId: string): void;
   screenshot(): Promise<PageScreenshot>;
@@ -226,6 +228,9 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
     },
     async pick(params) {
       return client.request({ method: PICK_REQUEST, params }, PickResultSchema, { timeout: 30000 });
+    },
+    async storageState() {
+      return (await client.request({ method: STORAGE_STATE_REQUEST, params: {} }, StorageStateResultSchema, { timeout: 30000 })).state;
     },
     async screenshot() {
       const result = await client.request({ method: SCREENSHOT_REQUEST, params: {} }, ScreenshotResultSchema, { timeout: 15000 });

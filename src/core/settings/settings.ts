@@ -1,5 +1,6 @@
 import { SETTINGS_SECTION } from '../contributionIds';
 import { ALL_CAPABILITIES, CapabilityId } from './capabilities';
+import { PROFILE_NAME } from '../profiles/loginProfiles';
 
 
 /** Browsers a person can name; `auto` takes the first installed of Chrome, Edge and Chromium. */
@@ -56,6 +57,8 @@ export interface BridgeSettings {
   isolation: Isolation;
   /** A client's own context closes after this long without a call (isolation `perClient`). */
   sessionIdleMinutes: number;
+  /** The login profile new contexts start from (a name from Save Login Profile); undefined for none. */
+  loginProfile: string | undefined;
 }
 
 export const ISOLATIONS = ['shared', 'perClient'] as const;
@@ -94,6 +97,7 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
   blockedOrigins: [],
   isolation: 'shared',
   sessionIdleMinutes: 15,
+  loginProfile: undefined,
 };
 
 /** A setting that could not be used as given; the default stands in and the user is told why. */
@@ -106,10 +110,10 @@ export interface SettingProblem {
 export type SettingReader = (key: string) => unknown;
 
 /**
- * Settings that start a program or choose where files go: only the person's own (user or remote
+ * Settings that start a program, choose where files go, or pick whose logins the browser has: only the person's own (user or remote
  * machine) settings may set them, never a workspace's `.vscode/settings.json` that came with a clone.
  */
-export const USER_ONLY_SETTINGS = ['executablePath', 'launchArgs', 'outputDir'] as const;
+export const USER_ONLY_SETTINGS = ['executablePath', 'launchArgs', 'outputDir', 'loginProfile'] as const;
 
 /** Settings that only ever restrict agents; see restrictiveValue. */
 export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'network.blockedOrigins']);
@@ -219,13 +223,18 @@ export function readSettings(
   const blockedOrigins = origins('network.blockedOrigins');
   const isolation = oneOf(read('isolation'), ISOLATIONS, d.isolation, 'isolation', problem);
   const sessionIdleMinutes = num(read('sessionIdleMinutes'), d.sessionIdleMinutes, 1, 1440, 'sessionIdleMinutes', problem);
+  let loginProfile = optionalString(read('loginProfile'));
+  if (loginProfile && !PROFILE_NAME.test(loginProfile)) {
+    problem('loginProfile', `"${loginProfile}" is not a profile name (see Playwright Bridge: List Login Profiles). Starting without one.`);
+    loginProfile = undefined;
+  }
 
   return {
     settings: {
       browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB,
       actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes,
       readonly, toolsAllow, toolsDeny, snapshotMode, imageResponses, consoleLevel, allowedOrigins, blockedOrigins,
-      isolation, sessionIdleMinutes,
+      isolation, sessionIdleMinutes, loginProfile,
     },
     problems,
   };

@@ -247,6 +247,13 @@ export class Supervisor {
     this.live?.closeSession(sessionId);
   }
 
+  /** The watched context's cookies and local storage, for a login profile. Starts nothing. */
+  async storageState(): Promise<string> {
+    const child = this.live;
+    if (!child) throw new Error('No browser is running: open the site in the browser panel and log in first.');
+    return child.storageState();
+  }
+
   /** The panel shows another session's browser (isolation `perClient`). Starts nothing. */
   watchSession(sessionId: string): void {
     this.live?.watchSession(sessionId);
