@@ -74,6 +74,31 @@ describe('Playwright Bridge in a real VS Code', function () {
     assert.ok(shot.images[0].data.length > 1000);
   });
 
+  it('readonly mode set by a workspace refuses acting tools through vscode.lm.invokeTool at once; a workspace cannot turn off the user\'s', async () => {
+    const config = () => vscode.workspace.getConfiguration('playwrightBridge');
+    try {
+      await config().update('readonly', true, vscode.ConfigurationTarget.Workspace);
+      // The bridge reads settings on VS Code's change event, which comes just after update() resolves.
+      await new Promise(resolve => setTimeout(resolve, 300));
+      const refused = await invoke('browser_navigate', { url: `${fixture.url}/second` });
+      assert.match(refused.text, /readonly mode \(playwrightBridge\.readonly\)/);
+      assert.strictEqual(fixture.count('/second'), 0, 'nothing reached the page');
+      const looked = await invoke('browser_tabs', { action: 'list' });
+      assert.doesNotMatch(looked.text, /readonly mode/, 'observation still works');
+
+      // The user turns it on; the workspace's "false" cannot turn it off.
+      await config().update('readonly', true, vscode.ConfigurationTarget.Global);
+      await config().update('readonly', false, vscode.ConfigurationTarget.Workspace);
+      await new Promise(resolve => setTimeout(resolve, 300));
+      assert.match((await invoke('browser_navigate', { url: `${fixture.url}/second` })).text, /readonly mode/);
+    } finally {
+      await config().update('readonly', undefined, vscode.ConfigurationTarget.Global);
+      await config().update('readonly', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await new Promise(resolve => setTimeout(resolve, 300));
+    assert.doesNotMatch((await invoke('browser_navigate', { url: `${fixture.url}/second` })).text, /readonly mode/, 'off again at once');
+  });
+
   it('tells the person which setting a capability tool needs, and runs it once turned on and restarted', async () => {
     const off = await invoke('browser_pdf_save', {});
     assert.match(off.text, /browser_pdf_save is one of the pdf tools, which are turned off\. Turn on the setting playwrightBridge\.capabilities\.pdf/);
