@@ -107,6 +107,10 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     vscode.commands.registerCommand(COMMANDS.saveLoginProfile, () => saveLoginProfile(vscode, supervisor, bridge.profiles, () => liveView.currentTab?.url)),
     vscode.commands.registerCommand(COMMANDS.listLoginProfiles, () => listLoginProfiles(vscode, bridge.profiles)),
     vscode.commands.registerCommand(COMMANDS.deleteLoginProfile, () => deleteLoginProfile(vscode, bridge.profiles)),
+    vscode.commands.registerCommand(COMMANDS.setConnectionCredentials, async () => {
+      const header = await bridge.secrets.setConnectionCredentials();
+      if (header) await bridge.secretsChanged(`Connection header ${header} saved in secret storage.`);
+    }),
     vscode.commands.registerCommand(COMMANDS.deleteSecret, async () => {
       const name = await bridge.secrets.remove();
       if (name) await bridge.secretsChanged(`Secret ${name} deleted.`);

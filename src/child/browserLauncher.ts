@@ -1,5 +1,6 @@
 import * as fs from 'fs';
-import type { Browser, BrowserContext, BrowserType, LaunchOptions } from 'playwright';
+import type { Browser, BrowserContext, BrowserType, LaunchOptions, Page } from 'playwright';
+import { BrowserConnection } from '../core/settings/browserConnection';
 import { describeLaunchFailure } from '../core/settings/browserDiscovery';
 import { ChildConfig } from '../core/childProcess/childConfig';
 
@@ -14,6 +15,8 @@ export interface LaunchedBrowser {
   context: BrowserContext;
   /** The browser, where it can hold more contexts (null for a persistent profile's). */
   browser: Browser | null;
+  /** Set for a browser reached over CDP: the tab opened for the agent (the person's own tabs are left alone). */
+  agentPage?: Page;
   /** Closes the browser on purpose; `onLost` is not called for this. */
   close(): Promise<void>;
 }
@@ -27,7 +30,10 @@ export async function launchBrowser(
   playwright: PlaywrightModule,
   config: ChildConfig,
   onLost: (why: string) => void,
+  /** For the clients' contexts: a context of our own even over CDP, and no tab in the person's. */
+  use: { forClients?: boolean } = {},
 ): Promise<LaunchedBrowser> {
+  if (config.connection) return connectBrowser(playwright, config, config.connection, onLost, !!use.forClients);
   const plan = config.launch;
   const browserType = playwright[plan.engine];
   const options: LaunchOptions = {
@@ -76,6 +82,70 @@ export async function launchBrowser(
         else await context.close();
       } catch {
         // Already gone: nothing left to close.
+      }
+    },
+  };
+}
+
+/** Waits before each new attempt to reach an endpoint: a server that restarts gets a few seconds. */
+const CONNECT_RETRY_MS = [500, 1000, 2000];
+
+/**
+ * Connects to a browser elsewhere (a Playwright server, or CDP). Retries with bounded backoff, then
+ * fails with a message naming the endpoint and the fix. Closing only disconnects and closes what we
+ * opened: a browser the bridge did not start keeps running.
+ */
+async function connectBrowser(
+  playwright: PlaywrightModule,
+  config: ChildConfig,
+  connection: BrowserConnection,
+  onLost: (why: string) => void,
+  forClients: boolean,
+): Promise<LaunchedBrowser> {
+  const what = connection.protocol === 'cdp' ? 'the browser\'s DevTools (CDP) endpoint' : 'the Playwright server';
+  let browser: Browser | undefined;
+  let lastError: unknown;
+  for (let attempt = 0; !browser; attempt++) {
+    try {
+      browser = connection.protocol === 'cdp'
+        ? await playwright.chromium.connectOverCDP(connection.endpoint, { headers: connection.headers, timeout: 15000 })
+        : await playwright.chromium.connect(connection.endpoint, { headers: connection.headers, timeout: 15000 });
+    } catch (error) {
+      lastError = error;
+      if (attempt >= CONNECT_RETRY_MS.length) {
+        const reason = (error as Error).message.split('\n')[0];
+        throw new Error(`Could not reach ${what} at ${connection.endpoint} (${reason}), after ${attempt + 1} attempts. ` +
+          'Start it (or check its address and credentials: Set Connection Credentials), or clear playwrightBridge.connect.endpoint to launch a browser here.');
+      }
+      await new Promise(resolve => setTimeout(resolve, CONNECT_RETRY_MS[attempt]));
+    }
+  }
+  void lastError;
+  const connected = browser;
+  // CDP: the person's own browser and its logins (its first context); we open a tab of our own in it.
+  // A Playwright server: a fresh context in the browser it launched for this connection.
+  const ownContext = forClients || connection.protocol !== 'cdp' || connected.contexts().length === 0;
+  const context = ownContext ? await connected.newContext({ viewport: config.viewport, storageState: config.storageStatePath }) : connected.contexts()[0];
+  const agentPage = connection.protocol === 'cdp' && !ownContext ? await context.newPage() : undefined;
+  let closing = false;
+  connected.on('disconnected', () => {
+    if (!closing) onLost(`the connection to ${what} at ${connection.endpoint} was lost (it stopped, restarted or the network dropped).`);
+    closing = true;
+  });
+  return {
+    context,
+    browser: connected,
+    agentPage,
+    async close() {
+      if (closing) return;
+      closing = true;
+      try {
+        // Only what we opened: our context, or our tab in the person's; then disconnect.
+        if (ownContext) await context.close();
+        else await agentPage?.close();
+        await connected.close();
+      } catch {
+        // Already gone.
       }
     },
   };

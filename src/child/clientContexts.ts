@@ -49,7 +49,7 @@ export class ClientContexts {
       const launching = launchBrowser(this.playwright, { ...this.config, userDataDir: undefined }, why => {
         this.log(`The clients' browser server went away: ${why}`);
         if (this.server === launching) this.server = undefined;
-      });
+      }, { forClients: true });
       this.server = launching;
       launching.catch(() => { if (this.server === launching) this.server = undefined; });
     }

@@ -4,13 +4,13 @@
  */
 import * as path from 'path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CHILD_CONFIG_ENV, ChildConfig } from '../core/childProcess/childConfig';
+import { CHILD_CONFIG_ENV, ChildConfig, CONNECT_HEADERS_ENV, SECRETS_ENV } from '../core/childProcess/childConfig';
 import { PlaywrightModule } from './browserLauncher';
 import { CreateConnection, SessionProxy } from './sessionProxy';
-import { SecretMask, takeSecretsFromEnvironment } from './secretMask';
+import { SecretMask, takeJsonFromEnvironment } from './secretMask';
 
 // Taken before anything starts: the browser must not inherit them, and the log never shows them.
-const secrets = takeSecretsFromEnvironment();
+const secrets = takeJsonFromEnvironment(SECRETS_ENV);
 const mask = new SecretMask(secrets);
 
 function log(line: string): void {
@@ -42,7 +42,13 @@ async function main(): Promise<void> {
   const config = readConfig();
   const { createConnection, playwright, version } = loadPlaywrightMcp();
   const profile = config.userDataDir ? config.userDataDir : 'isolated (in memory)';
-  log(`Playwright MCP ${version}; browser: ${config.launch.summary}; ${config.headless ? 'headless' : 'headed'}; profile ${profile}`);
+  if (config.connection) {
+    // Credentials for the endpoint, from SecretStorage: taken out of the environment like the secrets.
+    config.connection.headers = { ...config.connection.headers, ...takeJsonFromEnvironment(CONNECT_HEADERS_ENV) };
+    log(`Playwright MCP ${version}; browser: ${config.connection.summary}`);
+  } else {
+    log(`Playwright MCP ${version}; browser: ${config.launch.summary}; ${config.headless ? 'headless' : 'headed'}; profile ${profile}`);
+  }
   // Upstream types a secret where the model writes its name, and masks its value in results.
   if (Object.keys(secrets).length) config.mcp.secrets = secrets;
   log(`Secrets available to type by name: ${Object.keys(secrets).join(', ') || 'none'}`);

@@ -1,6 +1,5 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ObservationEvent } from '../protocol/childMessages';
-import { SECRETS_ENV } from '../core/childProcess/childConfig';
 
 /**
  * Replaces every secret value with its name, as upstream does in its results, everywhere else the
@@ -49,10 +48,10 @@ export class SecretMask {
   }
 }
 
-/** Reads the secrets from the environment and removes them, so the browser the child starts never inherits them. */
-export function takeSecretsFromEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const raw = env[SECRETS_ENV];
-  delete env[SECRETS_ENV];
+/** Reads a name-to-string map from the environment and removes it, so the browser the child starts never inherits it. */
+export function takeJsonFromEnvironment(name: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const raw = env[name];
+  delete env[name];
   if (!raw) return {};
   const parsed = JSON.parse(raw) as unknown;
   if (!parsed || typeof parsed !== 'object') return {};

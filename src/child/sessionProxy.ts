@@ -47,6 +47,8 @@ interface InnerSession {
   lostReason?: string;
   /** The MCP client this session belongs to (isolation `perClient`); absent for the window's. */
   slot?: ClientSlot;
+  /** Set once the agent's tab is chosen (over CDP: the tab we opened, never the person's first). */
+  prepared?: boolean;
 }
 
 /** One MCP client's place (isolation `perClient`): its session while one is open, and its idle clock. */
@@ -193,7 +195,7 @@ export class SessionProxy {
     extra: { signal: AbortSignal; sendNotification: (n: any) => Promise<void> },
     slot: ClientSlot | undefined,
   ): Promise<CallToolResult> {
-    const session = slot ? await this.clientSession(slot) : await this.session();
+    const session = await this.prepared(slot ? await this.clientSession(slot) : await this.session());
     const loss = slot ? slot.pendingLoss : this.pendingLoss;
     if (slot) slot.pendingLoss = undefined;
     else this.pendingLoss = undefined;
@@ -209,8 +211,20 @@ export class SessionProxy {
       result = session.observer ? await session.observer.duringCall(forward, CAPTURE_TOOLS.has(params.name) ? Infinity : STREAM_DURING_CALL_AFTER_MS) : await forward();
     } catch (error) {
       if (!session.lostReason) throw error;
-      const text = `The browser went away during ${params.name}: ${session.lostReason} The next call starts a fresh browser.`;
-      return { isError: true, content: [{ type: 'text', text }] };
+      return this.lostDuring(params.name, session);
+    }
+    // A connection that dropped mid-call comes back as upstream's "has been closed" error, sometimes
+    // just before the browser says it disconnected: name the real cause.
+    const connected = session.browser?.browser;
+    if (result.isError && connected && this.config.connection && /has been closed|Target closed/i.test(resultText(result))) {
+      for (const deadline = Date.now() + 1000; connected.isConnected() && !session.lostReason && Date.now() < deadline;) {
+        await new Promise(resolve => setTimeout(resolve, 20));
+      }
+    }
+    if (result.isError && connected && this.config.connection && !session.launchFailed && (!connected.isConnected() || session.lostReason)) {
+      session.lostReason ??= `the connection to the browser was lost (${this.config.connection?.endpoint ?? 'the browser went away'}).`;
+      await this.dropSession(session);
+      return this.lostDuring(params.name, session);
     }
 
     const observer = session.observer;
@@ -240,7 +254,7 @@ export class SessionProxy {
    * idea of the current tab and page stays right; forward, reload and stop on the page itself.
    */
   private async pageAction(action: PageAction): Promise<PageActionResult> {
-    const session = await this.watchedSession();
+    const session = await this.prepared(await this.watchedSession());
     const inner = async (name: string, args: Record<string, unknown>, done: string): Promise<PageActionResult> => {
       const result = (await session.client.callTool({ name, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
       if (!result.isError) session.observer?.noteToolCall(name, args);
@@ -369,10 +383,34 @@ export class SessionProxy {
     return session;
   }
 
+  private lostDuring(tool: string, session: InnerSession): CallToolResult {
+    const next = this.config.connection ? 'The next call connects again' : 'The next call starts a fresh browser';
+    return { isError: true, content: [{ type: 'text', text: `The browser went away during ${tool}: ${session.lostReason} ${next}; earlier pages and state are gone.` }] };
+  }
+
+  /**
+   * Over CDP the browser is the person's, with their tabs: upstream would make the first of them the
+   * agent's. Before the first call we start upstream on the context and select the tab we opened.
+   */
+  private async prepared(session: InnerSession): Promise<InnerSession> {
+    if (session.prepared || this.config.connection?.protocol !== 'cdp') return session;
+    session.prepared = true;
+    const call = (args: Record<string, unknown>) => session.client.callTool({ name: 'browser_tabs', arguments: args }, undefined, { timeout: NO_TIMEOUT_MS });
+    await call({ action: 'list' });
+    const page = session.browser?.agentPage;
+    const index = page ? session.browser!.context.pages().indexOf(page) : -1;
+    if (index > 0) {
+      await call({ action: 'select', index });
+      session.observer?.noteToolCall('browser_tabs', { action: 'select', index });
+    }
+    return session;
+  }
+
   /** The window's context starts from the chosen login profile (replacing what its own profile kept). */
   private async applyLoginProfile(launched: LaunchedBrowser): Promise<void> {
     const file = this.config.storageStatePath;
-    if (!file) return;
+    // A connected browser's context got it when we opened it; over CDP it is the person's own, never wiped.
+    if (!file || this.config.connection) return;
     try {
       await launched.context.setStorageState(file);
     } catch (error) {

@@ -14,6 +14,7 @@ export const SETTING_KEYS = [
   'launchArgs', 'outputDir', 'outputMaxSizeMB', 'timeouts.actionMs', 'timeouts.navigationMs', 'timeouts.callSeconds', 'mcpSessionIdleMinutes',
   'handBackTimeoutMinutes', 'readonly', 'tools.allow', 'tools.deny', 'snapshotMode', 'imageResponses', 'consoleLevel',
   'network.allowedOrigins', 'network.blockedOrigins', 'isolation', 'sessionIdleMinutes', 'loginProfile',
+  'connect.endpoint', 'connect.headers', 'connect.allowNonLoopback',
 ] as const;
 
 export const COMMANDS = {
@@ -32,6 +33,7 @@ export const COMMANDS = {
   saveLoginProfile: 'playwrightBridge.saveLoginProfile',
   listLoginProfiles: 'playwrightBridge.listLoginProfiles',
   deleteLoginProfile: 'playwrightBridge.deleteLoginProfile',
+  setConnectionCredentials: 'playwrightBridge.setConnectionCredentials',
 } as const;
 
 export const VIEW_CONTAINER_ID = 'playwrightBridge';

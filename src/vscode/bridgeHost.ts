@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
-import { buildChildConfig, childSpawnSpec, SECRETS_ENV } from '../core/childProcess/childConfig';
+import { buildChildConfig, childSpawnSpec, CONNECT_HEADERS_ENV, SECRETS_ENV } from '../core/childProcess/childConfig';
 import { ChildFactory, childFactoryFor } from '../core/childProcess/childProcess';
 import { BrowserLaunchPlan } from '../core/settings/browserDiscovery';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
@@ -87,7 +87,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
 
   /** The browser that runs, or runs on the first call: "Chromium at /usr/bin/chromium, picked automatically…". */
   get browserLabel(): string {
-    return this.launchPlan?.summary ?? '';
+    return this.settings.connection?.summary ?? this.launchPlan?.summary ?? '';
   }
 
   /** The folder the bridge writes into (relative file names of tools land here). */
@@ -196,7 +196,12 @@ export class BridgeHost implements vscodeTypes.Disposable {
       this.tmpDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-'));
       // Read at each start, so a secret set or deleted counts from the next browser on.
       const secrets = await this.secrets.values();
-      const baseEnv = Object.keys(secrets).length ? { ...process.env, [SECRETS_ENV]: JSON.stringify(secrets) } : process.env;
+      const credentials = settings.connection ? await this.secrets.connectionHeaders() : {};
+      const baseEnv = {
+        ...process.env,
+        ...(Object.keys(secrets).length ? { [SECRETS_ENV]: JSON.stringify(secrets) } : {}),
+        ...(Object.keys(credentials).length ? { [CONNECT_HEADERS_ENV]: JSON.stringify(credentials) } : {}),
+      };
       const spec = childSpawnSpec(config, { execPath: process.execPath, childScript, baseEnv, tmpDir: this.tmpDir });
       return childFactoryFor(spec)(events);
     };

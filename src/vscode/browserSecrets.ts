@@ -2,6 +2,11 @@ import type * as vscodeTypes from 'vscode';
 
 type VSCode = typeof vscodeTypes;
 
+/** The connection's credential headers (playwrightBridge.connect.endpoint), as JSON. */
+const CONNECTION_KEY = 'playwrightBridge.connect.credentials';
+/** What an HTTP header's name may look like. */
+const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
+
 /** Where the names are kept (names are not secret; values live in SecretStorage only). */
 const NAMES_KEY = 'playwrightBridge.secretNames';
 const valueKey = (name: string) => `playwrightBridge.secret.${name}`;
@@ -53,6 +58,36 @@ export class BrowserSecrets {
     await this.context.secrets.store(valueKey(name), value);
     await this.context.globalState.update(NAMES_KEY, [...new Set([...this.names(), name])]);
     return name;
+  }
+
+  /** Credential headers for connecting to a browser elsewhere, for the next start. */
+  async connectionHeaders(): Promise<Record<string, string>> {
+    const raw = await this.context.secrets.get(CONNECTION_KEY);
+    return raw ? JSON.parse(raw) as Record<string, string> : {};
+  }
+
+  /** The Set Connection Credentials command: a header (Authorization by default) and its value; empty clears it. */
+  async setConnectionCredentials(): Promise<string | undefined> {
+    const header = await this.vscode.window.showInputBox({
+      title: 'Connection credentials (1/2): the header',
+      prompt: 'Sent when connecting to playwrightBridge.connect.endpoint. Kept in VS Code\'s secret storage, never in settings files.',
+      value: 'Authorization',
+      ignoreFocusOut: true,
+      validateInput: text => (HEADER_NAME.test(text) ? undefined : 'A header name: letters, digits and -.'),
+    });
+    if (!header || !HEADER_NAME.test(header)) return undefined;
+    const value = await this.vscode.window.showInputBox({
+      title: `Connection credentials (2/2): ${header}`,
+      prompt: 'Its value, for example "Bearer <token>". Leave empty to remove this header.',
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (value === undefined) return undefined;
+    const headers = await this.connectionHeaders();
+    if (value) headers[header] = value;
+    else delete headers[header];
+    await this.context.secrets.store(CONNECTION_KEY, JSON.stringify(headers));
+    return header;
   }
 
   /** The Delete Secret command: pick a name; its value leaves SecretStorage. */

@@ -19,6 +19,8 @@ import type { FrameMessage } from '../../src/protocol/panelMessages';
 import { listDescendants } from '../../src/core/childProcess/processTree';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { BridgeSettings } from '../../src/core/settings/settings';
+import { parseConnection } from '../../src/core/settings/browserConnection';
+import { PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
 import { makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -186,8 +188,8 @@ async function leanOutputs(fixture: FixtureServer) {
  * call over a warm one's, and memory per open context), and eight clients running the scripted
  * session at once through the MCP door, counting failed calls.
  */
-async function sessionsRound(fixture: FixtureServer) {
-  const bridge = makeRealBridge({ isolation: 'perClient' });
+async function sessionsRound(fixture: FixtureServer, overrides: Partial<BridgeSettings> = {}) {
+  const bridge = makeRealBridge({ isolation: 'perClient', ...overrides });
   const endpoint = new McpEndpoint(bridge.supervisor, 'bench', () => undefined);
   const clients: Client[] = [];
   try {
@@ -253,6 +255,46 @@ async function sessionsRound(fixture: FixtureServer) {
     for (const client of clients) await client.close().catch(() => undefined);
     await endpoint.dispose();
     await bridge.dispose();
+  }
+}
+
+/**
+ * A browser elsewhere: the scripted session through a loopback Playwright server against a local
+ * launch, step by step alternating, and eight isolated clients at once on that one server.
+ */
+async function remoteRound(fixture: FixtureServer) {
+  const server = new PlaywrightServer();
+  await server.start();
+  const parsed = parseConnection(server.endpoint, SERVER_LAUNCH_HEADERS, false);
+  if ('problem' in parsed) throw new Error(parsed.problem);
+  const connection = parsed.connection;
+  try {
+    const local = makeRealBridge();
+    const remote = makeRealBridge({ connection });
+    const ratios: number[] = [];
+    try {
+      const states = { local: new Map<string, string>(), remote: new Map<string, string>() };
+      const steps = session(fixture.url);
+      for (let i = 0; i < steps.length; i++) {
+        const step = steps[i];
+        const times: Record<string, number> = {};
+        for (const [name, bridge] of (i % 2 ? [['local', local], ['remote', remote]] : [['remote', remote], ['local', local]]) as [keyof typeof states, RealBridge][]) {
+          const started = performance.now();
+          const result = await bridge.supervisor.callTool(step.name, step.args(states[name]));
+          times[name] = performance.now() - started;
+          if (result.isError) throw new Error(`remote bench: ${name} ${step.name} failed: ${textOf(result).slice(0, 300)}`);
+          step.after?.(result, states[name]);
+        }
+        if (i > 0) ratios.push(times.remote / times.local);
+      }
+    } finally {
+      await local.dispose();
+      await remote.dispose();
+    }
+    const sessions = await sessionsRound(fixture, { connection });
+    return { perCallRatio: Math.round(median(ratios) * 1000) / 1000, sessions: sessions.concurrentClients, calls: sessions.calls, failures: sessions.failures };
+  } finally {
+    server.kill();
   }
 }
 
@@ -456,7 +498,10 @@ async function main(): Promise<void> {
   }
   const lean = await withFixture(leanOutputs);
   console.log(`characters per step: ${lean.defaultCharsPerStep} with upstream's defaults, ${lean.leanCharsPerStep} lean`);
-  const sessions = await withFixture(sessionsRound);
+  const sessions = await withFixture(fixture => sessionsRound(fixture));
+  const remote = await withFixture(remoteRound);
+  console.log(`remote (loopback Playwright server): per-call x${remote.perCallRatio} of a local launch; ${remote.sessions} isolated clients at once, ` +
+    `${remote.calls} calls, ${remote.failures} failures`);
   console.log(`sessions (perClient): a new client's context +${sessions.openMs} ms on its first call, +${sessions.extraMBPerSession} MB PSS each ` +
     `(a browser server with its first: ${sessions.browserServerMB} MB); ` +
     `${sessions.concurrentClients} clients x ${session('').length} calls at once in ${sessions.concurrentSeconds} s, ${sessions.failures} failures`);
@@ -471,6 +516,7 @@ async function main(): Promise<void> {
     pssMB: { bridge: m(r => r.memory.pss.bridge), bare: m(r => r.memory.pss.bare) },
     leanOutputs: lean,
     sessions,
+    remote,
     liveView: {
       fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
       frameLatencyMs: Math.round(median(live.map(l => l.frameLatencyMs))),

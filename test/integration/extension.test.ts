@@ -10,6 +10,7 @@ import { listDescendants } from '../../src/core/childProcess/processTree';
 import { capabilityOf, isToolEnabled, ManifestTool } from '../../src/core/tools/toolManifest';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import type { PanelReport } from '../../src/protocol/panelMessages';
+import { PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
 import { Api, bridgeChildren, EXTENSION_ID, invoke, isAlive, note, panelHands, refOf, screenshotWorkbench, waitFor } from './helpers';
 
 describe('Playwright Bridge in a real VS Code', function () {
@@ -212,6 +213,30 @@ describe('Playwright Bridge in a real VS Code', function () {
     const taken = await screenshotWorkbench(artifact);
     note(taken ? `    workbench screenshot: ${artifact}` : '    (no workbench screenshot on this host)');
     if (process.env.PLAYWRIGHT_BRIDGE_HOST === 'server') assert.ok(taken, 'the launcher saved a screenshot of the workbench');
+  });
+
+  it('drives a browser on a loopback Playwright server and shows its frames in the panel; the browser runs under the server, not us', async () => {
+    const server = new PlaywrightServer();
+    await server.start();
+    const config = () => vscode.workspace.getConfiguration('playwrightBridge');
+    try {
+      await config().update('connect.endpoint', server.endpoint, vscode.ConfigurationTarget.Global);
+      await config().update('connect.headers', SERVER_LAUNCH_HEADERS, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+      await vscode.commands.executeCommand('playwrightBridge.openPanel');
+      const nav = await invoke('browser_navigate', { url: `${fixture.url}/live` });
+      assert.match(nav.text, /Live Fixture/);
+      await waitFor(async () => (await api.describePanels()).some(r => r.frameDrawn && /Live Fixture/.test(r.header)), 30000,
+        'the panel to draw a frame of the remote browser', 250);
+      const ours = bridgeChildren().flatMap(pid => [pid, ...listDescendants(pid)]).map(pid => { try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return ''; } });
+      assert.ok(!ours.some(cmd => /chrom/i.test(cmd)), `no browser runs under the bridge: ${ours.join(' | ')}`);
+      assert.ok(server.pids.length > 1, 'the server runs the browser');
+    } finally {
+      await config().update('connect.endpoint', undefined, vscode.ConfigurationTarget.Global);
+      await config().update('connect.headers', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+      server.kill();
+    }
   });
 
   /** What a function evaluated in the page returned (upstream prints it as JSON under "### Result"). */

@@ -102,9 +102,17 @@ describe('secrets kept in SecretStorage', () => {
     assert.strictEqual(await secrets.set(), undefined, 'an invalid name is not saved');
     assert.match(fake.inputs.at(-1)!.problem ?? '', /Letters, digits and _/);
 
+    fake.answers.push('Authorization', 'Bearer t0ken');
+    assert.strictEqual(await secrets.setConnectionCredentials(), 'Authorization');
+    assert.deepStrictEqual(await secrets.connectionHeaders(), { Authorization: 'Bearer t0ken' });
+    assert.strictEqual(fake.inputs.at(-1)!.password, true, 'the credential is typed into a password box');
+    fake.answers.push('Authorization', '');
+    await secrets.setConnectionCredentials();
+    assert.deepStrictEqual(await secrets.connectionHeaders(), {}, 'an empty value removes the header');
+
     fake.answers.push('SITE_PASSWORD');
     assert.strictEqual(await secrets.remove(), 'SITE_PASSWORD');
     assert.deepStrictEqual(secrets.names(), []);
-    assert.strictEqual(stored.size, 0);
+    assert.ok(![...stored.values()].includes('s3cret value'));
   });
 });

@@ -1,11 +1,14 @@
 import * as path from 'path';
 import { BrowserLaunchPlan, planBrowserLaunch } from '../settings/browserDiscovery';
 import { BridgeSettings } from '../settings/settings';
+import { BrowserConnection } from '../settings/browserConnection';
 
 /** The environment variable through which the extension hands the child its configuration. */
 export const CHILD_CONFIG_ENV = 'PLAYWRIGHT_BRIDGE_CHILD_CONFIG';
 /** The environment variable that hands the child the person's secrets; the child removes it at once. */
 export const SECRETS_ENV = 'PLAYWRIGHT_BRIDGE_SECRETS';
+/** Headers with the endpoint's credentials, from SecretStorage; removed by the child at once too. */
+export const CONNECT_HEADERS_ENV = 'PLAYWRIGHT_BRIDGE_CONNECT_HEADERS';
 
 /**
  * Everything the child needs, as plain JSON. The child owns the browser launch (so it can watch
@@ -29,6 +32,8 @@ export interface ChildConfig {
    * go. Upstream's own budget is off: it deleted every old file under the folder, whoever wrote it.
    */
   outputBudgetBytes: number;
+  /** Connect to a browser elsewhere instead of launching (headers here are not credentials: see CONNECT_HEADERS_ENV). */
+  connection?: BrowserConnection;
   /** A login profile's file: new contexts start from its cookies and local storage. */
   storageStatePath?: string;
   /** `perClient`: each MCP client session at the endpoint gets its own browser context. */
@@ -81,6 +86,7 @@ export function buildChildConfig(
     roots: paths.workspaceFolders,
     screencast: true,
     outputBudgetBytes: Math.round(settings.outputMaxSizeMB * 1024 * 1024),
+    ...(settings.connection ? { connection: settings.connection } : {}),
     ...(settings.loginProfile && paths.loginProfilesDir ? { storageStatePath: path.join(paths.loginProfilesDir, `${settings.loginProfile}.json`) } : {}),
     isolation: settings.isolation,
     sessionIdleMs: settings.sessionIdleMinutes * 60_000,

@@ -1,6 +1,7 @@
 import { SETTINGS_SECTION } from '../contributionIds';
 import { ALL_CAPABILITIES, CapabilityId } from './capabilities';
 import { PROFILE_NAME } from '../profiles/loginProfiles';
+import { BrowserConnection, parseConnection } from './browserConnection';
 
 
 /** Browsers a person can name; `auto` takes the first installed of Chrome, Edge and Chromium. */
@@ -59,6 +60,8 @@ export interface BridgeSettings {
   sessionIdleMinutes: number;
   /** The login profile new contexts start from (a name from Save Login Profile); undefined for none. */
   loginProfile: string | undefined;
+  /** Connect to this browser instead of launching one (see browserConnection.ts); undefined: launch. */
+  connection: BrowserConnection | undefined;
 }
 
 export const ISOLATIONS = ['shared', 'perClient'] as const;
@@ -98,6 +101,7 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
   isolation: 'shared',
   sessionIdleMinutes: 15,
   loginProfile: undefined,
+  connection: undefined,
 };
 
 /** A setting that could not be used as given; the default stands in and the user is told why. */
@@ -113,7 +117,9 @@ export type SettingReader = (key: string) => unknown;
  * Settings that start a program, choose where files go, or pick whose logins the browser has: only the person's own (user or remote
  * machine) settings may set them, never a workspace's `.vscode/settings.json` that came with a clone.
  */
-export const USER_ONLY_SETTINGS = ['executablePath', 'launchArgs', 'outputDir', 'loginProfile'] as const;
+export const USER_ONLY_SETTINGS = [
+  'executablePath', 'launchArgs', 'outputDir', 'loginProfile', 'connect.endpoint', 'connect.headers', 'connect.allowNonLoopback',
+] as const;
 
 /** Settings that only ever restrict agents; see restrictiveValue. */
 export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'network.blockedOrigins']);
@@ -229,12 +235,26 @@ export function readSettings(
     loginProfile = undefined;
   }
 
+  let connection: BrowserConnection | undefined;
+  const endpoint = optionalString(read('connect.endpoint'));
+  const headersSetting = read('connect.headers');
+  const allowNonLoopback = bool(read('connect.allowNonLoopback'), false, 'connect.allowNonLoopback', problem);
+  if (endpoint) {
+    const headersRaw = headersSetting ?? {};
+    const headers = headersRaw && typeof headersRaw === 'object' && !Array.isArray(headersRaw) &&
+      Object.values(headersRaw).every(v => typeof v === 'string') ? headersRaw as Record<string, string> : undefined;
+    if (!headers) problem('connect.headers', 'must be an object of header names to string values. Ignoring it.');
+    const parsed = parseConnection(endpoint, headers ?? {}, allowNonLoopback);
+    if ('problem' in parsed) problem('connect.endpoint', `${parsed.problem} Launching a browser here instead.`);
+    else connection = parsed.connection;
+  }
+
   return {
     settings: {
       browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB,
       actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes,
       readonly, toolsAllow, toolsDeny, snapshotMode, imageResponses, consoleLevel, allowedOrigins, blockedOrigins,
-      isolation, sessionIdleMinutes, loginProfile,
+      isolation, sessionIdleMinutes, loginProfile, connection,
     },
     problems,
   };

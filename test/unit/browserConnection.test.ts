@@ -1,0 +1,36 @@
+import * as assert from 'assert';
+import { isLoopbackHost, parseConnection } from '../../src/core/settings/browserConnection';
+import { readSettings } from '../../src/core/settings/settings';
+
+describe('connecting to a browser elsewhere: the settings', () => {
+  it('tells a Playwright server from a CDP endpoint by its address', () => {
+    const kind = (endpoint: string) => {
+      const parsed = parseConnection(endpoint, {}, false);
+      return 'connection' in parsed ? parsed.connection.protocol : parsed.problem;
+    };
+    assert.strictEqual(kind('ws://127.0.0.1:3000/'), 'playwright');
+    assert.strictEqual(kind('http://127.0.0.1:9222'), 'cdp');
+    assert.strictEqual(kind('ws://localhost:9222/devtools/browser/abc'), 'cdp');
+    assert.match(kind('ftp://127.0.0.1/') as string, /must start with ws/);
+    assert.match(kind('not a url') as string, /is not an address/);
+  });
+
+  it('keeps to loopback unless the person allows another machine', () => {
+    assert.ok(isLoopbackHost('127.0.0.1') && isLoopbackHost('127.1.2.3') && isLoopbackHost('localhost') && isLoopbackHost('[::1]'));
+    assert.ok(!isLoopbackHost('192.168.1.5') && !isLoopbackHost('127.0.0.1.evil.test'));
+    const refused = parseConnection('ws://browsers.example.test:3000/', {}, false);
+    assert.ok('problem' in refused && /allowNonLoopback/.test(refused.problem));
+    assert.ok('connection' in parseConnection('ws://browsers.example.test:3000/', {}, true));
+  });
+
+  it('reads the connection from settings, and falls back to launching with a warning when it is unusable', () => {
+    const values: Record<string, unknown> = { 'connect.endpoint': 'ws://127.0.0.1:3000/', 'connect.headers': { 'x-a': 'b' } };
+    const { settings, problems } = readSettings(key => values[key]);
+    assert.deepStrictEqual(problems, []);
+    assert.strictEqual(settings.connection?.protocol, 'playwright');
+    assert.deepStrictEqual(settings.connection?.headers, { 'x-a': 'b' });
+    const remote = readSettings(key => ({ 'connect.endpoint': 'http://10.0.0.8:9222' } as Record<string, unknown>)[key]);
+    assert.strictEqual(remote.settings.connection, undefined);
+    assert.match(remote.problems[0].message, /Launching a browser here instead/);
+  });
+});
