@@ -109,7 +109,8 @@ async function connectBrowser(
     try {
       browser = connection.protocol === 'cdp'
         ? await playwright.chromium.connectOverCDP(connection.endpoint, { headers: connection.headers, timeout: 15000 })
-        : await playwright.chromium.connect(connection.endpoint, { headers: connection.headers, timeout: 15000 });
+        // A Playwright server runs whichever engine the browser setting names (Chromium unless Firefox or WebKit).
+        : await playwright[config.launch.engine].connect(connection.endpoint, { headers: connection.headers, timeout: 15000 });
     } catch (error) {
       lastError = error;
       if (attempt >= CONNECT_RETRY_MS.length) {
