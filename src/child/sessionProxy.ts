@@ -17,7 +17,8 @@ import {
   ScreenshotResult, SESSION_META, CLIENT_NAME_META, CloseSessionNotificationSchema, SessionInfo, WatchSessionNotificationSchema,
   StorageStateRequestSchema, StorageStateResult,
 } from '../protocol/childMessages';
-import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, describeSessions, SessionSummary } from './bridgeTools';
+import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, runBridgeTool, SessionDirectory } from './bridgeTools';
+import { ClientSlot, ClientSlots } from './clientSlots';
 import { ClientContexts } from './clientContexts';
 import { SecretMask } from './secretMask';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
@@ -46,21 +47,11 @@ interface InnerSession {
   /** Set when the browser went away without being asked to. */
   lostReason?: string;
   /** The MCP client this session belongs to (isolation `perClient`); absent for the window's. */
-  slot?: ClientSlot;
+  slot?: ClientSlot<InnerSession>;
   /** Set once the agent's tab is chosen (over CDP: the tab we opened, never the person's first). */
   prepared?: boolean;
 }
 
-/** One MCP client's place (isolation `perClient`): its session while one is open, and its idle clock. */
-interface ClientSlot {
-  id: string;
-  client?: string;
-  inner?: Promise<InnerSession>;
-  lastUsed: number;
-  busy: number;
-  /** Why its context went away before its next call, for that call's result. */
-  pendingLoss?: string;
-}
 
 const LIVE_VIEW_OFF: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
 
@@ -86,14 +77,11 @@ export class SessionProxy {
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private readonly outputBudget: OutputBudget;
   private inputQueue: Promise<void> = Promise.resolve();
-  /** Isolation `perClient`: each MCP client's own context, by the endpoint's session id. */
-  private readonly clients = new Map<string, ClientSlot>();
+  /** Isolation `perClient`: each MCP client's own session, by the endpoint's session id. */
+  private readonly clients: ClientSlots<InnerSession>;
   private readonly clientContexts: ClientContexts;
   /** Whose browser the panel shows: `window`, or a client's session id. */
   private watched = 'window';
-  /** Clients whose context we closed while they stayed (idle, closed by another): their next call is told. */
-  private readonly closedUnderClient = new Map<string, string>();
-  private readonly idleSweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly config: ChildConfig,
@@ -105,10 +93,14 @@ export class SessionProxy {
   ) {
     this.outputBudget = new OutputBudget(config.mcp.outputDir, config.outputBudgetBytes, log);
     this.clientContexts = new ClientContexts(playwright, config, log);
-    if (config.isolation === 'perClient') {
-      this.idleSweeper = setInterval(() => void this.closeIdleClients(), Math.min(30_000, Math.max(250, config.sessionIdleMs / 4)));
-      this.idleSweeper.unref();
-    }
+    this.clients = new ClientSlots<InnerSession>({
+      idleMs: config.sessionIdleMs,
+      open: slot => this.openSession(slot),
+      close: session => session.close(),
+      // A closed client the panel watched hands the panel back to the window.
+      changed: closedId => (closedId !== undefined && this.watched === closedId ? this.watch('window') : this.sendSessions()),
+      log,
+    });
     this.server = new Server({ name: 'playwright-bridge', version }, { capabilities: { tools: { listChanged: true } } });
     this.server.setRequestHandler(ListToolsRequestSchema, async request => {
       const session = await this.session();
@@ -138,7 +130,7 @@ export class SessionProxy {
       }).catch(error => this.log(`Input not applied: ${(error as Error).message}`));
     });
     this.server.setNotificationHandler(CloseSessionNotificationSchema, async notification => {
-      await this.closeClient(notification.params.sessionId, 'its MCP client left');
+      await this.clients.close(notification.params.sessionId, 'its MCP client left');
     });
     this.server.setRequestHandler(StorageStateRequestSchema, async (): Promise<StorageStateResult> => {
       const session = await this.runningSession();
@@ -175,27 +167,45 @@ export class SessionProxy {
       if ('error' in target) return { isError: true, content: [{ type: 'text', text: target.error }] };
       params = { ...params, arguments: { ...params.arguments, filename: target.path } };
     }
-    const clientId = this.config.isolation === 'perClient' && typeof params._meta?.[SESSION_META] === 'string' ? params._meta[SESSION_META] as string : undefined;
-    if (BRIDGE_TOOL_NAMES.has(params.name)) return this.mask.result(await this.bridgeTool(params.name, params.arguments ?? {}, clientId));
-    const slot = clientId === undefined ? undefined : this.clientSlot(clientId, params._meta?.[CLIENT_NAME_META]);
-    if (slot) slot.busy++;
-    try {
-      // Upstream masks its own results; ours (and anything it missed) are masked here too.
-      return this.mask.result(await this.callInSession(params, extra, slot));
-    } finally {
-      if (slot) {
-        slot.busy--;
-        slot.lastUsed = Date.now();
-      }
-    }
+    const sessionMeta = params._meta?.[SESSION_META];
+    const clientId = this.config.isolation === 'perClient' && typeof sessionMeta === 'string' ? sessionMeta : undefined;
+    if (BRIDGE_TOOL_NAMES.has(params.name)) return this.mask.result(await runBridgeTool(params.name, params.arguments ?? {}, clientId, this.directory));
+    const slot = clientId === undefined ? undefined : this.clients.take(clientId, params._meta?.[CLIENT_NAME_META]);
+    // Upstream masks its own results; ours (and anything it missed) are masked here too.
+    const result = slot ? await this.clients.during(slot, () => this.callInSession(params, extra, slot)) : await this.callInSession(params, extra, undefined);
+    return this.mask.result(result);
+  }
+
+  /** The sessions, for the bridge's session tools. */
+  private get directory(): SessionDirectory {
+    const tabsOf = async (inner: Promise<InnerSession> | undefined) => {
+      const pages = (await inner?.catch(() => undefined))?.browser?.context.pages() ?? [];
+      return Promise.all(pages.map(async page => ({ url: page.url(), title: await page.title().catch(() => '') })));
+    };
+    return {
+      isolation: this.config.isolation,
+      list: async callerId => {
+        const now = Date.now();
+        const clients = this.clients.all().map(async slot => ({
+          id: slot.id,
+          client: slot.client,
+          tabs: await tabsOf(slot.inner),
+          idleSeconds: Math.round((now - slot.lastUsed) / 1000),
+          yours: slot.id === callerId,
+        }));
+        return [{ id: 'window', tabs: await tabsOf(this.inner), idleSeconds: 0, yours: callerId === undefined }, ...await Promise.all(clients)];
+      },
+      matching: prefix => this.clients.matching(prefix),
+      close: (id, why, tellClient) => this.clients.close(id, why, tellClient),
+    };
   }
 
   private async callInSession(
     params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
     extra: { signal: AbortSignal; sendNotification: (n: any) => Promise<void> },
-    slot: ClientSlot | undefined,
+    slot: ClientSlot<InnerSession> | undefined,
   ): Promise<CallToolResult> {
-    const session = await this.prepared(slot ? await this.clientSession(slot) : await this.session());
+    const session = await this.prepared(slot ? await this.clients.session(slot) : await this.session());
     const loss = slot ? slot.pendingLoss : this.pendingLoss;
     if (slot) slot.pendingLoss = undefined;
     else this.pendingLoss = undefined;
@@ -208,7 +218,8 @@ export class SessionProxy {
         void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
     })) as CallToolResult;
     try {
-      result = session.observer ? await session.observer.duringCall(forward, CAPTURE_TOOLS.has(params.name) ? Infinity : STREAM_DURING_CALL_AFTER_MS) : await forward();
+      const streamAfterMs = CAPTURE_TOOLS.has(params.name) ? Infinity : STREAM_DURING_CALL_AFTER_MS;
+      result = session.observer ? await session.observer.duringCall(forward, streamAfterMs) : await forward();
     } catch (error) {
       if (!session.lostReason) throw error;
       return this.lostDuring(params.name, session);
@@ -244,7 +255,8 @@ export class SessionProxy {
     if (loss) result._meta = { ...result._meta, [BROWSER_LOST_META]: loss };
     if (result.isError && this.hasOriginRules && /ERR_BLOCKED_BY_CLIENT/.test(resultText(result))) {
       // Chromium's own words do not say who blocked it: the person did, on purpose.
-      result = { ...result, content: [...result.content, { type: 'text', text: `\nThe address is ${ORIGIN_RULES_NOTE}, set by the person. Do not try to reach it another way.` }] };
+      const note = `\nThe address is ${ORIGIN_RULES_NOTE}, set by the person. Do not try to reach it another way.`;
+      result = { ...result, content: [...result.content, { type: 'text', text: note }] };
     }
     return result;
   }
@@ -299,12 +311,12 @@ export class SessionProxy {
   /** The watched session, started if needed (the panel's navigation bar may open the first page). */
   private watchedSession(): Promise<InnerSession> {
     const slot = this.watched === 'window' ? undefined : this.clients.get(this.watched);
-    return slot ? this.clientSession(slot) : this.session();
+    return slot ? this.clients.session(slot) : this.session();
   }
 
   /** The panel shows another session: the old one's stream stops, the new one's starts and says its tabs. */
   private async watch(id: string): Promise<void> {
-    if (id === this.watched || (id !== 'window' && !this.clients.has(id))) return;
+    if (id === this.watched || (id !== 'window' && !this.clients.get(id))) return;
     const before = await this.runningSession();
     this.watched = id;
     before?.observer?.setLiveView(LIVE_VIEW_OFF);
@@ -319,7 +331,11 @@ export class SessionProxy {
   private sendSessions(): void {
     const sessions: SessionInfo[] = [
       { id: 'window', label: 'Chat in this window', watched: this.watched === 'window' },
-      ...[...this.clients.values()].map(slot => ({ id: slot.id, label: `MCP client "${slot.client ?? 'unnamed'}" (${slot.id.slice(0, 8)})`, watched: this.watched === slot.id })),
+      ...this.clients.all().map(slot => ({
+        id: slot.id,
+        label: `MCP client "${slot.client ?? 'unnamed'}" (${slot.id.slice(0, 8)})`,
+        watched: this.watched === slot.id,
+      })),
     ];
     this.sendObservation({ kind: 'sessions', sessions });
   }
@@ -332,7 +348,7 @@ export class SessionProxy {
     return this.inner;
   }
 
-  private async openSession(slot?: ClientSlot): Promise<InnerSession> {
+  private async openSession(slot?: ClientSlot<InnerSession>): Promise<InnerSession> {
     const session: InnerSession = { client: undefined as unknown as Client, close: async () => undefined, launchFailed: false, readOnlyTools: new Set(), slot };
     const contextGetter = async (): Promise<BrowserContext> => {
       if (slot) {
@@ -385,7 +401,8 @@ export class SessionProxy {
 
   private lostDuring(tool: string, session: InnerSession): CallToolResult {
     const next = this.config.connection ? 'The next call connects again' : 'The next call starts a fresh browser';
-    return { isError: true, content: [{ type: 'text', text: `The browser went away during ${tool}: ${session.lostReason} ${next}; earlier pages and state are gone.` }] };
+    const text = `The browser went away during ${tool}: ${session.lostReason} ${next}; earlier pages and state are gone.`;
+    return { isError: true, content: [{ type: 'text', text }] };
   }
 
   /**
@@ -460,93 +477,6 @@ export class SessionProxy {
     await session.close();
   }
 
-  /** The client's place, made on its first call. */
-  private clientSlot(id: string, client: unknown): ClientSlot {
-    let slot = this.clients.get(id);
-    if (!slot) {
-      slot = { id, client: typeof client === 'string' ? client.slice(0, 100) : undefined, lastUsed: Date.now(), busy: 0 };
-      slot.pendingLoss = this.closedUnderClient.get(id);
-      this.closedUnderClient.delete(id);
-      this.clients.set(id, slot);
-      this.sendSessions();
-      this.log(`Session ${id.slice(0, 8)} opened for client "${slot.client ?? 'unnamed'}" (${this.clients.size} client session(s))`);
-    }
-    return slot;
-  }
-
-  private clientSession(slot: ClientSlot): Promise<InnerSession> {
-    if (!slot.inner) {
-      const opening = this.openSession(slot);
-      slot.inner = opening;
-      opening.catch(() => { if (slot.inner === opening) slot.inner = undefined; });
-    }
-    return slot.inner;
-  }
-
-  /** Closes one client's context (its client left, it idled out, or a session_close asked). */
-  private async closeClient(id: string, why: string, tellClient = false): Promise<boolean> {
-    const slot = this.clients.get(id);
-    if (!slot) return false;
-    this.clients.delete(id);
-    if (tellClient && slot.inner) {
-      this.closedUnderClient.set(id, `before this call, its browser context was closed (${why})`);
-      // Bounded: a client that never comes back must not grow this forever.
-      if (this.closedUnderClient.size > 256) this.closedUnderClient.delete(this.closedUnderClient.keys().next().value!);
-    }
-    const session = await slot.inner?.catch(() => undefined);
-    slot.inner = undefined;
-    await session?.close();
-    if (this.watched === id) await this.watch('window');
-    else this.sendSessions();
-    this.log(`Session ${id.slice(0, 8)} (client "${slot.client ?? 'unnamed'}") closed: ${why}`);
-    return true;
-  }
-
-  private async closeIdleClients(): Promise<void> {
-    const now = Date.now();
-    for (const slot of [...this.clients.values()]) {
-      if (slot.busy === 0 && now - slot.lastUsed > this.config.sessionIdleMs) {
-        await this.closeClient(slot.id, `idle for over ${Math.round(this.config.sessionIdleMs / 1000)} s`, true);
-      }
-    }
-  }
-
-  /** bridge_session_list and bridge_session_close. */
-  private async bridgeTool(name: string, args: Record<string, unknown>, callerId: string | undefined): Promise<CallToolResult> {
-    const text = (value: string, isError = false): CallToolResult => ({ ...(isError ? { isError: true } : {}), content: [{ type: 'text', text: value }] });
-    if (name === 'bridge_session_list') {
-      const tabsOf = async (inner: Promise<InnerSession> | undefined) => {
-        const session = await inner?.catch(() => undefined);
-        const pages = session?.browser?.context.pages() ?? [];
-        return Promise.all(pages.map(async page => ({ url: page.url(), title: await page.title().catch(() => '') })));
-      };
-      const now = Date.now();
-      const sessions: SessionSummary[] = [
-        { id: 'window', tabs: await tabsOf(this.inner), idleSeconds: 0, yours: callerId === undefined },
-        ...await Promise.all([...this.clients.values()].map(async slot => ({
-          id: slot.id, client: slot.client, tabs: await tabsOf(slot.inner), idleSeconds: Math.round((now - slot.lastUsed) / 1000), yours: slot.id === callerId,
-        }))),
-      ];
-      return text(describeSessions(this.config.isolation, sessions));
-    }
-    if (typeof args.id !== 'string' || !args.id.trim()) {
-      return text(`Invalid arguments for tool "bridge_session_close": "id" must be a session id (a string) from bridge_session_list; got ${JSON.stringify(args.id)}.`, true);
-    }
-    const wanted = args.id.trim();
-    if (this.config.isolation !== 'perClient') {
-      return text('Isolation is "shared": there is one session for everyone. browser_close closes its browser.', true);
-    }
-    if (wanted === 'window') return text('The window\'s session is chat\'s; close its browser with browser_close, or the person restarts it.', true);
-    const matches = wanted.length >= 8 ? [...this.clients.keys()].filter(id => id.startsWith(wanted)) : [];
-    if (matches.length !== 1) {
-      return text(matches.length ? `"${wanted}" matches ${matches.length} sessions; give more of its id.` :
-        `No session has the id "${wanted}" (give at least its first 8 characters). bridge_session_list shows them.`, true);
-    }
-    const own = matches[0] === callerId;
-    await this.closeClient(matches[0], own ? 'its own client asked' : 'another client closed it with bridge_session_close', !own);
-    return text(`Closed session ${matches[0].slice(0, 8)}: its browser context, cookies and tabs are gone. Its next call starts a fresh one.`);
-  }
-
   private sendObservation(event: ObservationEvent): void {
     const masked = this.mask.event(event);
     void this.server.notification({ method: OBSERVATION_NOTIFICATION, params: { event: masked } as Record<string, unknown> }).catch(() => undefined);
@@ -558,12 +488,11 @@ export class SessionProxy {
 
   /** Closes the browser and the inner session; the child exits after this. */
   async shutdown(): Promise<void> {
-    if (this.idleSweeper) clearInterval(this.idleSweeper);
     const current = this.inner;
     this.inner = undefined;
     const session = current && (await current.catch(() => undefined));
     await session?.close();
-    for (const id of [...this.clients.keys()]) await this.closeClient(id, 'the bridge is shutting down');
+    await this.clients.dispose('the bridge is shutting down');
     await this.clientContexts.close();
   }
 }

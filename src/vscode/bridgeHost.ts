@@ -124,7 +124,8 @@ export class BridgeHost implements vscodeTypes.Disposable {
       return;
     }
     const restartNow = 'Restart Browser';
-    const choice = await this.vscode.window.showInformationMessage(`${what} The running browser has the secrets it started with; restarting closes its pages.`, restartNow, 'Later');
+    const choice = await this.vscode.window.showInformationMessage(
+      `${what} The running browser has the secrets it started with; restarting closes its pages.`, restartNow, 'Later');
     if (choice === restartNow) await this.vscode.commands.executeCommand(COMMANDS.restartBrowser);
   }
 

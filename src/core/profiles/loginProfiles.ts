@@ -27,7 +27,9 @@ export class LoginProfiles {
   constructor(readonly folder: string) {}
 
   pathOf(name: string): string {
-    if (!PROFILE_NAME.test(name)) throw new Error(`"${name}" is not a profile name: use letters, digits, space, dot, _ or -, starting with a letter or digit (at most 64).`);
+    if (!PROFILE_NAME.test(name)) {
+      throw new Error(`"${name}" is not a profile name: use letters, digits, space, dot, _ or -, starting with a letter or digit (at most 64).`);
+    }
     return path.join(this.folder, `${name}.json`);
   }
 

@@ -128,7 +128,10 @@ export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'n
  * Readonly is on if any level turns it on; deny and block lists from all levels add up; an allow
  * list comes from the person's user settings, or from the workspace only where the user has none.
  */
-export function restrictiveValue(key: string, inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): unknown {
+export function restrictiveValue(
+  key: string,
+  inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined,
+): unknown {
   const levels = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].filter(v => v !== undefined);
   if (!levels.length) return undefined;
   if (key === 'readonly') return levels.some(v => v === true) ? true : levels.find(v => typeof v !== 'boolean') ?? false;
