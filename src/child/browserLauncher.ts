@@ -22,6 +22,40 @@ export interface LaunchedBrowser {
 }
 
 /**
+ * The one rule for a browser (or context) that can go away: `lost` reports at most once and never
+ * after we closed it on purpose; `close` runs at most once and ignores a browser already gone.
+ */
+export function lossWatch(onLost: (why: string) => void) {
+  let closing = false;
+  return {
+    lost(why: string): void {
+      if (!closing) onLost(why);
+      closing = true;
+    },
+    async close(close: () => Promise<unknown>): Promise<void> {
+      if (closing) return;
+      closing = true;
+      await close().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * A context starts from the chosen login profile (its cookies and local storage). The message of a
+ * profile that cannot be used names its file, never its content.
+ */
+async function startFromProfile(context: BrowserContext, file: string | undefined, close: () => Promise<void>): Promise<void> {
+  if (!file) return;
+  try {
+    await context.setStorageState(file);
+  } catch (error) {
+    await close();
+    throw new Error(`The login profile at ${file} could not be used (${(error as Error).message.split('\n')[0]}). ` +
+      'Save it again, or clear playwrightBridge.loginProfile.');
+  }
+}
+
+/**
  * Launches the configured browser and reports when it goes away without being asked to (crash,
  * killed, window closed by the person). Failures come back as errors whose message says what was
  * tried and how to fix it.
@@ -63,28 +97,14 @@ export async function launchBrowser(
     throw new Error(describeLaunchFailure(plan, error));
   }
 
-  let closing = false;
-  const lost = () => {
-    if (!closing) onLost('the browser exited unexpectedly (it crashed, was killed, or its window was closed).');
-    closing = true;
-  };
+  const watch = lossWatch(onLost);
+  const lost = () => watch.lost('the browser exited unexpectedly (it crashed, was killed, or its window was closed).');
   if (browser) browser.on('disconnected', lost);
   else context.on('close', lost);
-
-  return {
-    context,
-    browser,
-    async close() {
-      if (closing) return;
-      closing = true;
-      try {
-        if (browser) await browser.close();
-        else await context.close();
-      } catch {
-        // Already gone: nothing left to close.
-      }
-    },
-  };
+  const close = () => watch.close(() => (browser ? browser.close() : context.close()));
+  // The person's persistent profile too: a chosen login profile replaces what it kept.
+  await startFromProfile(context, config.storageStatePath, close);
+  return { context, browser, close };
 }
 
 /** Waits before each new attempt to reach an endpoint: a server that restarts gets a few seconds. */
@@ -128,26 +148,18 @@ async function connectBrowser(
   const ownContext = forClients || connection.protocol !== 'cdp' || connected.contexts().length === 0;
   const context = ownContext ? await connected.newContext({ viewport: config.viewport, storageState: config.storageStatePath }) : connected.contexts()[0];
   const agentPage = connection.protocol === 'cdp' && !ownContext ? await context.newPage() : undefined;
-  let closing = false;
-  connected.on('disconnected', () => {
-    if (!closing) onLost(`the connection to ${what} at ${connection.endpoint} was lost (it stopped, restarted or the network dropped).`);
-    closing = true;
-  });
+  const watch = lossWatch(onLost);
+  const why = `the connection to ${what} at ${connection.endpoint} was lost (it stopped, restarted or the network dropped).`;
+  connected.on('disconnected', () => watch.lost(why));
   return {
     context,
     browser: connected,
     agentPage,
-    async close() {
-      if (closing) return;
-      closing = true;
-      try {
-        // Only what we opened: our context, or our tab in the person's; then disconnect.
-        if (ownContext) await context.close();
-        else await agentPage?.close();
-        await connected.close();
-      } catch {
-        // Already gone.
-      }
-    },
+    // Only what we opened: our context, or our tab in the person's; then disconnect.
+    close: () => watch.close(async () => {
+      if (ownContext) await context.close();
+      else await agentPage?.close();
+      await connected.close();
+    }),
   };
 }

@@ -397,10 +397,11 @@ export class BrowserObserver {
     if (this.quietSince !== undefined && now - this.quietSince > MAX_QUIET_MS) this.owedFrameSince ??= now;
     if (this.owedFrameSince !== undefined && this.lastFrameAt > this.owedFrameSince) this.owedFrameSince = undefined;
     if (this.owedFrameSince !== undefined) this.setQuiet(false);
-    else if (this.liveView.enabled && this.screencastWorks) {
-      this.setQuiet(true);
+    else if (this.liveView.enabled && this.screencastWorks && this.setQuiet(true)) {
       // Stopped before the call starts, so Chromium's capture does not slow it; never waits long.
-      await Promise.race([this.streamChange, new Promise(resolve => setTimeout(resolve, 200).unref?.())]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.streamChange, new Promise(resolve => (timer = setTimeout(resolve, 200)))]);
+      clearTimeout(timer);
     }
     const longCall = Number.isFinite(streamAfterMs) ? setTimeout(() => this.setQuiet(false), streamAfterMs) : undefined;
     try {
@@ -415,10 +416,12 @@ export class BrowserObserver {
     }
   }
 
-  private setQuiet(quiet: boolean): void {
-    if (quiet === (this.quietSince !== undefined)) return;
+  /** True when this changed whether the stream is stopped for calls. */
+  private setQuiet(quiet: boolean): boolean {
+    if (quiet === (this.quietSince !== undefined)) return false;
     this.quietSince = quiet ? Date.now() : undefined;
     this.restartStream();
+    return true;
   }
 
   async dispose(): Promise<void> {

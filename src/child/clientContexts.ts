@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright';
 import { ChildConfig } from '../core/childProcess/childConfig';
-import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
+import { LaunchedBrowser, PlaywrightModule, launchBrowser, lossWatch } from './browserLauncher';
 
 /**
  * The browser server the MCP clients' own contexts live in (isolation `perClient`): one browser,
@@ -21,32 +21,15 @@ export class ClientContexts {
   async open(onLost: (why: string) => void): Promise<LaunchedBrowser> {
     const server = await this.browserServer();
     const context: BrowserContext = await server.browser!.newContext({ viewport: this.config.viewport, storageState: this.config.storageStatePath });
-    let closing = false;
-    context.on('close', () => {
-      if (!closing) onLost('its browser context closed unexpectedly (the browser server crashed or was killed).');
-      closing = true;
-    });
-    return {
-      context,
-      browser: server.browser,
-      async close() {
-        if (closing) return;
-        closing = true;
-        await context.close().catch(() => undefined);
-      },
-    };
-  }
-
-  /** How many client contexts are open now (the browser's own first context is not one). */
-  async openCount(): Promise<number> {
-    const server = await this.server?.catch(() => undefined);
-    return server?.browser ? server.browser.contexts().length - 1 : 0;
+    const watch = lossWatch(onLost);
+    context.on('close', () => watch.lost('its browser context closed unexpectedly (the browser server crashed or was killed).'));
+    return { context, browser: server.browser, close: () => watch.close(() => context.close()) };
   }
 
   private browserServer(): Promise<LaunchedBrowser> {
     if (!this.server) {
-      // In memory, whatever the window's profile: clients start clean.
-      const launching = launchBrowser(this.playwright, { ...this.config, userDataDir: undefined }, why => {
+      // In memory, whatever the window's profile: clients start clean (a login profile comes with each context).
+      const launching = launchBrowser(this.playwright, { ...this.config, userDataDir: undefined, storageStatePath: undefined }, why => {
         this.log(`The clients' browser server went away: ${why}`);
         if (this.server === launching) this.server = undefined;
       }, { forClients: true });

@@ -7,7 +7,17 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CHILD_CONFIG_ENV, ChildConfig, CONNECT_HEADERS_ENV, SECRETS_ENV } from '../core/childProcess/childConfig';
 import { PlaywrightModule } from './browserLauncher';
 import { CreateConnection, SessionProxy } from './sessionProxy';
-import { SecretMask, takeJsonFromEnvironment } from './secretMask';
+import { SecretMask } from './secretMask';
+
+/** Reads a name-to-string map from the environment and removes it, so the browser the child starts never inherits it. */
+function takeJsonFromEnvironment(name: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const raw = env[name];
+  delete env[name];
+  if (!raw) return {};
+  const parsed = JSON.parse(raw) as unknown;
+  if (!parsed || typeof parsed !== 'object') return {};
+  return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
 
 // Taken before anything starts: the browser must not inherit them, and the log never shows them.
 const secrets = takeJsonFromEnvironment(SECRETS_ENV);

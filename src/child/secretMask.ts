@@ -47,13 +47,3 @@ export class SecretMask {
     }
   }
 }
-
-/** Reads a name-to-string map from the environment and removes it, so the browser the child starts never inherits it. */
-export function takeJsonFromEnvironment(name: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const raw = env[name];
-  delete env[name];
-  if (!raw) return {};
-  const parsed = JSON.parse(raw) as unknown;
-  if (!parsed || typeof parsed !== 'object') return {};
-  return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-}

@@ -365,7 +365,6 @@ export class SessionProxy {
       this.sendBrowserState({ state: 'launching' });
       try {
         session.browser = await launchBrowser(this.playwright, this.config, why => this.onBrowserLost(session, why));
-        await this.applyLoginProfile(session.browser);
       } catch (error) {
         session.launchFailed = true;
         const message = error instanceof Error ? error.message : String(error);
@@ -421,21 +420,6 @@ export class SessionProxy {
       session.observer?.noteToolCall('browser_tabs', { action: 'select', index });
     }
     return session;
-  }
-
-  /** The window's context starts from the chosen login profile (replacing what its own profile kept). */
-  private async applyLoginProfile(launched: LaunchedBrowser): Promise<void> {
-    const file = this.config.storageStatePath;
-    // A connected browser's context got it when we opened it; over CDP it is the person's own, never wiped.
-    if (!file || this.config.connection) return;
-    try {
-      await launched.context.setStorageState(file);
-    } catch (error) {
-      await launched.close();
-      // The message names the file's profile, never its content.
-      throw new Error(`The login profile at ${file} could not be used (${(error as Error).message.split('\n')[0]}). ` +
-        'Save it again, or clear playwrightBridge.loginProfile.');
-    }
   }
 
   /** Watches a session's context; what it sees reaches the panel only while the panel watches that session. */

@@ -8,7 +8,7 @@ import { BrowserLaunchPlan } from '../core/settings/browserDiscovery';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
 import { BridgeSettings, BrowserName, readSettings, RESTRICTIONS, restrictiveValue, USER_ONLY_SETTINGS } from '../core/settings/settings';
 import { Supervisor } from '../core/supervision/supervisor';
-import { ToolPolicySettings } from '../core/tools/toolPolicy';
+import { toolPolicyOf, ToolPolicySettings } from '../core/tools/toolPolicy';
 import { ToolPolicyKeys } from './toolPolicyKeys';
 import { BrowserSecrets } from './browserSecrets';
 import { LoginProfiles } from '../core/profiles/loginProfiles';
@@ -22,9 +22,6 @@ function childPart(settings: BridgeSettings): string {
   return JSON.stringify(Object.entries(settings).filter(([key]) => !READ_PER_CALL.includes(key as keyof BridgeSettings)));
 }
 
-function policyOf(settings: BridgeSettings): ToolPolicySettings {
-  return { readonly: settings.readonly, allow: settings.toolsAllow, deny: settings.toolsDeny };
-}
 
 
 /**
@@ -78,7 +75,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
 
   /** Readonly mode and the allow/deny lists, as set now (they apply at once, no restart). */
   get toolPolicy(): ToolPolicySettings {
-    return policyOf(this.settings);
+    return toolPolicyOf(this.settings);
   }
 
   get currentSettings(): BridgeSettings {
@@ -132,7 +129,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
   private async onSettingsChanged(): Promise<void> {
     const before = this.settings;
     this.settings = this.readSettings();
-    if (JSON.stringify(policyOf(before)) !== JSON.stringify(this.toolPolicy)) {
+    if (JSON.stringify(toolPolicyOf(before)) !== JSON.stringify(this.toolPolicy)) {
       this.policyKeys.apply(this.toolPolicy);
       this.supervisor.toolPolicyChanged();
       this.log.info(`Tool policy: ${this.toolPolicy.readonly ? 'readonly mode, ' : ''}allow [${this.toolPolicy.allow.join(', ')}], ` +

@@ -7,6 +7,15 @@ const CONNECTION_KEY = 'playwrightBridge.connect.credentials';
 /** What an HTTP header's name may look like. */
 const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
 
+/** The first step of a Set command: a name and what it may look like. */
+interface NameStep {
+  prompt: string;
+  placeHolder?: string;
+  value?: string;
+  pattern: RegExp;
+  problem: string;
+}
+
 /** Where the names are kept (names are not secret; values live in SecretStorage only). */
 const NAMES_KEY = 'playwrightBridge.secretNames';
 const valueKey = (name: string) => `playwrightBridge.secret.${name}`;
@@ -37,27 +46,46 @@ export class BrowserSecrets {
     return values;
   }
 
-  /** The Set Secret command: a name, then the value in a password box. The name saved, if one was. */
-  async set(): Promise<string | undefined> {
-    const name = await this.vscode.window.showInputBox({
-      title: 'Set a secret for the browser (1/2)',
-      prompt: 'A name the agent writes instead of the value, for example SITE_PASSWORD. The agent sees only this name.',
-      placeHolder: 'SITE_PASSWORD',
+  /**
+   * The two steps of both Set commands: a name checked against `pattern`, then its value in a
+   * password box (empty only where `emptyValue` allows it). Undefined when the person cancels.
+   */
+  private async askNameThenValue(title: string, name: NameStep, value: { prompt: (name: string) => string; emptyValue: boolean }) {
+    const chosen = await this.vscode.window.showInputBox({
+      title: `${title} (1/2)`,
+      prompt: name.prompt,
+      placeHolder: name.placeHolder,
+      value: name.value,
       ignoreFocusOut: true,
-      validateInput: text => (SECRET_NAME.test(text) ? undefined : 'Letters, digits and _, starting with a letter or _ (at most 64).'),
+      validateInput: text => (name.pattern.test(text) ? undefined : name.problem),
     });
-    if (!name || !SECRET_NAME.test(name)) return undefined;
-    const value = await this.vscode.window.showInputBox({
-      title: `Set a secret for the browser (2/2): ${name}`,
-      prompt: `The value typed wherever the agent writes ${name}. Kept in VS Code's secret storage; never shown to the model, the panel or the log.`,
+    if (!chosen || !name.pattern.test(chosen)) return undefined;
+    const typed = await this.vscode.window.showInputBox({
+      title: `${title} (2/2): ${chosen}`,
+      prompt: value.prompt(chosen),
       password: true,
       ignoreFocusOut: true,
-      validateInput: text => (text ? undefined : 'The value may not be empty.'),
+      validateInput: text => (text || value.emptyValue ? undefined : 'The value may not be empty.'),
     });
-    if (!value) return undefined;
-    await this.context.secrets.store(valueKey(name), value);
-    await this.context.globalState.update(NAMES_KEY, [...new Set([...this.names(), name])]);
-    return name;
+    if (typed === undefined || (!typed && !value.emptyValue)) return undefined;
+    return { name: chosen, value: typed };
+  }
+
+  /** The Set Secret command: a name, then the value in a password box. The name saved, if one was. */
+  async set(): Promise<string | undefined> {
+    const answer = await this.askNameThenValue('Set a secret for the browser', {
+      prompt: 'A name the agent writes instead of the value, for example SITE_PASSWORD. The agent sees only this name.',
+      placeHolder: 'SITE_PASSWORD',
+      pattern: SECRET_NAME,
+      problem: 'Letters, digits and _, starting with a letter or _ (at most 64).',
+    }, {
+      prompt: name => `The value typed wherever the agent writes ${name}. Kept in VS Code's secret storage; never shown to the model, the panel or the log.`,
+      emptyValue: false,
+    });
+    if (!answer) return undefined;
+    await this.context.secrets.store(valueKey(answer.name), answer.value);
+    await this.context.globalState.update(NAMES_KEY, [...new Set([...this.names(), answer.name])]);
+    return answer.name;
   }
 
   /** Credential headers for connecting to a browser elsewhere, for the next start. */
@@ -68,26 +96,18 @@ export class BrowserSecrets {
 
   /** The Set Connection Credentials command: a header (Authorization by default) and its value; empty clears it. */
   async setConnectionCredentials(): Promise<string | undefined> {
-    const header = await this.vscode.window.showInputBox({
-      title: 'Connection credentials (1/2): the header',
-      prompt: 'Sent when connecting to playwrightBridge.connect.endpoint. Kept in VS Code\'s secret storage, never in settings files.',
+    const answer = await this.askNameThenValue('Connection credentials', {
+      prompt: 'The header sent when connecting to playwrightBridge.connect.endpoint. Kept in VS Code\'s secret storage, never in settings files.',
       value: 'Authorization',
-      ignoreFocusOut: true,
-      validateInput: text => (HEADER_NAME.test(text) ? undefined : 'A header name: letters, digits and -.'),
-    });
-    if (!header || !HEADER_NAME.test(header)) return undefined;
-    const value = await this.vscode.window.showInputBox({
-      title: `Connection credentials (2/2): ${header}`,
-      prompt: 'Its value, for example "Bearer <token>". Leave empty to remove this header.',
-      password: true,
-      ignoreFocusOut: true,
-    });
-    if (value === undefined) return undefined;
+      pattern: HEADER_NAME,
+      problem: 'A header name: letters, digits and -.',
+    }, { prompt: () => 'Its value, for example "Bearer <token>". Leave empty to remove this header.', emptyValue: true });
+    if (!answer) return undefined;
     const headers = await this.connectionHeaders();
-    if (value) headers[header] = value;
-    else delete headers[header];
+    if (answer.value) headers[answer.name] = answer.value;
+    else delete headers[answer.name];
     await this.context.secrets.store(CONNECTION_KEY, JSON.stringify(headers));
-    return header;
+    return answer.name;
   }
 
   /** The Delete Secret command: pick a name; its value leaves SecretStorage. */

@@ -8,7 +8,7 @@ import { isAlive } from '../../src/core/childProcess/processTree';
 import { buildChildConfig, childSpawnSpec, ChildConfig, SECRETS_ENV } from '../../src/core/childProcess/childConfig';
 import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settings';
 import { Supervisor } from '../../src/core/supervision/supervisor';
-import { ToolPolicySettings } from '../../src/core/tools/toolPolicy';
+import { toolPolicyOf, ToolPolicySettings } from '../../src/core/tools/toolPolicy';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const CHILD_SCRIPT = path.join(REPO_ROOT, 'dist', 'child.js');
@@ -57,7 +57,7 @@ export function makeRealBridge(
     tmpDir,
   });
   const logs: string[] = [];
-  const policy: ToolPolicySettings = { readonly: settings.readonly, allow: settings.toolsAllow, deny: settings.toolsDeny };
+  const policy: ToolPolicySettings = toolPolicyOf(settings);
   const supervisor = new Supervisor({
     factory: childFactoryFor(spec),
     log: line => logs.push(line),

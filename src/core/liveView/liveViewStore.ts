@@ -127,29 +127,29 @@ export class LiveViewStore {
     this.emitState();
   }
 
-  /** Another session is shown: a line in each list says from where on the entries are its. */
+  /** Another session is shown: a line in the console and network lists says from where on the entries are its. */
   private markWatching(label: string): void {
-    const marker = `Now watching ${label}: entries below are from its browser`;
-    const time = Date.now();
     this.tabs = [];
     this.lastFrame = undefined;
-    for (const [buffer, type] of [[this.console, 'console'], [this.network, 'network']] as const) {
-      const row = (buffer as RingBuffer<MarkerRow>).push({ marker, time });
-      this.messages.fire({ type, rows: [row], dropBefore: buffer.firstSeq } as HostToPanel);
-    }
+    this.pushMarker(`Now watching ${label}: entries below are from its browser`, ['console', 'network'], false);
   }
 
   private clearForNewBrowser(generation: number): void {
-    const marker = `Browser restarted (server #${generation}): entries of the previous browser were cleared`;
-    const time = Date.now();
     this.tabs = [];
     this.sessions = [];
     this.lastFrame = undefined;
     this.requestSeq.clear();
-    for (const [buffer, type] of [[this.console, 'console'], [this.network, 'network'], [this.activity, 'activity']] as const) {
-      (buffer as RingBuffer<MarkerRow>).clear();
-      const row = (buffer as RingBuffer<MarkerRow>).push({ marker, time });
-      this.messages.fire({ type, rows: [row], dropBefore: row.seq } as HostToPanel);
+    this.pushMarker(`Browser restarted (server #${generation}): entries of the previous browser were cleared`, ['console', 'network', 'activity'], true);
+  }
+
+  /** A marker line in each named list (emptied first when `clear`), sent to the panels. */
+  private pushMarker(marker: string, lists: ('console' | 'network' | 'activity')[], clear: boolean): void {
+    const time = Date.now();
+    for (const type of lists) {
+      const buffer = this[type] as RingBuffer<MarkerRow>;
+      if (clear) buffer.clear();
+      const row = buffer.push({ marker, time });
+      this.messages.fire({ type, rows: [row], dropBefore: buffer.firstSeq } as HostToPanel);
     }
   }
 

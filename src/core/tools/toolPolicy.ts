@@ -1,4 +1,5 @@
 import { SETTINGS_SECTION } from '../contributionIds';
+import type { BridgeSettings } from '../settings/settings';
 
 /**
  * Which tools the person lets agents use: readonly mode (observation only) and the allow and deny
@@ -14,6 +15,11 @@ export interface ToolPolicySettings {
 }
 
 export const OPEN_POLICY: ToolPolicySettings = { readonly: false, allow: [], deny: [] };
+
+/** The policy the settings describe. */
+export function toolPolicyOf(settings: Pick<BridgeSettings, 'readonly' | 'toolsAllow' | 'toolsDeny'>): ToolPolicySettings {
+  return { readonly: settings.readonly, allow: settings.toolsAllow, deny: settings.toolsDeny };
+}
 
 /**
  * Tools that only look: snapshot, screenshot, console, network, the tab list and waiting. They can
