@@ -11,7 +11,6 @@ import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { FrameGate } from '../../src/core/liveView/frameGate';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
@@ -21,7 +20,7 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 import { BridgeSettings } from '../../src/core/settings/settings';
 import { parseConnection } from '../../src/core/settings/browserConnection';
 import { PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
-import { makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -56,8 +55,7 @@ async function openHttp(): Promise<{ door: Door; readyMs: number }> {
   const endpoint = new McpEndpoint(bridge.supervisor, 'bench', () => undefined);
   const started = performance.now();
   const address = await endpoint.start();
-  const client = new Client({ name: 'bench-http', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
+  const client = await connectMcpClient(address, 'bench-http');
   await client.listTools();
   const readyMs = performance.now() - started;
   return {
@@ -195,8 +193,7 @@ async function sessionsRound(fixture: FixtureServer, overrides: Partial<BridgeSe
   try {
     const address = await endpoint.start();
     const connect = async (name: string) => {
-      const client = new Client({ name, version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
+      const client = await connectMcpClient(address, name);
       clients.push(client);
       return async (tool: string, args: Record<string, unknown>) => (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult;
     };

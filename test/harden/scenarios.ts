@@ -9,14 +9,13 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
-import { EndpointAddress, McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
+import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { listDescendants } from '../../src/core/childProcess/processTree';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, processesMentioning, refOf, textOf, waitFor } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, processesMentioning, refOf, textOf, waitFor } from '../support/realBridge';
 
 // ---- malformed ---------------------------------------------------------------------------------
 
@@ -272,11 +271,7 @@ export interface EndpointFigures {
   unexpected: string[];
 }
 
-async function connectClient(address: EndpointAddress, name: string): Promise<Client> {
-  const client = new Client({ name, version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
-  return client;
-}
+const connectClient = connectMcpClient;
 
 function post(port: number, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -3,12 +3,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { LoginProfiles } from '../../src/core/profiles/loginProfiles';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, refOf, textOf } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, refOf, textOf } from '../support/realBridge';
 
 describe('login profiles on a real child and Chromium', function () {
   this.timeout(120000);
@@ -44,18 +43,19 @@ describe('login profiles on a real child and Chromium', function () {
     // and so is a client's own context with isolation perClient.
     const second = makeRealBridge({ isolation: 'perClient' }, { storageStatePath: profiles.pathOf('fixture') });
     const endpoint = new McpEndpoint(second.supervisor, '0.0.0-test', () => undefined);
-    const client = new Client({ name: 'profile-client', version: '1' });
+    let client: Client | undefined;
     try {
       await second.supervisor.callTool('browser_navigate', { url: `${fixture.url}/private` });
       assert.match(textOf(await second.supervisor.callTool('browser_snapshot', {})), /Private area/, 'the window starts logged in');
       const address = await endpoint.start();
-      await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
-      await client.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/private` } });
-      const seen = textOf((await client.callTool({ name: 'browser_snapshot', arguments: {} })) as CallToolResult);
+      const mcp = await connectMcpClient(address, 'profile-client');
+      client = mcp;
+      await mcp.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/private` } });
+      const seen = textOf((await mcp.callTool({ name: 'browser_snapshot', arguments: {} })) as CallToolResult);
       assert.match(seen, /Private area/, 'a client\'s own context starts logged in');
       assert.ok(!second.logs.some(line => line.includes('signed-in')), 'the profile\'s content is in no log line');
     } finally {
-      await client.close().catch(() => undefined);
+      await client?.close().catch(() => undefined);
       await endpoint.dispose();
       await second.dispose();
     }

@@ -2,19 +2,14 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EndpointAddress, McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { isToolEnabled, ManifestTool } from '../../src/core/tools/toolManifest';
-import { makeRealBridge, RealBridge, REPO_ROOT, textOf, waitFor } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, RealBridge, REPO_ROOT, textOf, waitFor } from '../support/realBridge';
 
-async function connect(address: EndpointAddress, name: string): Promise<Client> {
-  const client = new Client({ name, version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
-  return client;
-}
+const connect = connectMcpClient;
 
 /** A raw request, to send what a well-behaved client never would. */
 function rawPost(address: EndpointAddress, headers: Record<string, string>): Promise<{ status: number; body: string }> {

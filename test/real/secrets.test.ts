@@ -1,11 +1,10 @@
 import * as assert from 'assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, processesMentioning, refOf, textOf, waitFor } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, processesMentioning, refOf, textOf, waitFor } from '../support/realBridge';
 import * as fs from 'fs';
 
 // A space and a slash, so the URL forms (%20, +, %2F) must be masked too.
@@ -26,7 +25,7 @@ describe('secrets on a real child and Chromium', function () {
     store.onMessage(message => seen.push(JSON.stringify(message)));
     bridge.supervisor.onObservation(event => { if (event.kind !== 'frame') seen.push(JSON.stringify(event)); });
     bridge.supervisor.onToolCall(record => seen.push(JSON.stringify({ ...record, thumbnail: undefined })));
-    const client = new Client({ name: 'secrets-check', version: '1' });
+    let client: Client | undefined;
     try {
       bridge.supervisor.setLiveView({ enabled: true, maxWidth: 320, maxHeight: 320 });
       const results: CallToolResult[] = [];
@@ -50,9 +49,10 @@ describe('secrets on a real child and Chromium', function () {
       await call('browser_evaluate', { function: '() => location.href' });
 
       const address = await endpoint.start();
-      await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
+      const mcp = await connectMcpClient(address, 'secrets-check');
+      client = mcp;
       for (const [name, args] of [['browser_snapshot', {}], ['browser_console_messages', { level: 'info' }], ['browser_network_requests', {}]] as const) {
-        results.push((await client.callTool({ name, arguments: args })) as CallToolResult);
+        results.push((await mcp.callTool({ name, arguments: args })) as CallToolResult);
       }
       await waitFor(() => seen.some(line => line.includes('password was')), 5000, 'the page\'s leaky console line in the panel');
       seen.push(JSON.stringify(store.snapshot()));
@@ -75,7 +75,7 @@ describe('secrets on a real child and Chromium', function () {
         if (/chrom/i.test(command)) assert.ok(!environ.includes(SECRET_VALUE), `browser process ${pid} inherited the secret`);
       }
     } finally {
-      await client.close().catch(() => undefined);
+      await client?.close().catch(() => undefined);
       await endpoint.dispose();
       store.dispose();
       await bridge.dispose();

@@ -6,7 +6,7 @@ import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { ObservationEvent } from '../../src/protocol/childMessages';
 import { BridgeSettings } from '../../src/core/settings/settings';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
 
 /** A bridge behind its MCP door, and a way to connect named clients to it. */
 async function door(overrides: Partial<BridgeSettings>, sessionIdleMs?: number) {
@@ -15,9 +15,8 @@ async function door(overrides: Partial<BridgeSettings>, sessionIdleMs?: number) 
   const address = await endpoint.start();
   const clients: Client[] = [];
   const connect = async (name: string) => {
-    const client = new Client({ name, version: '1' });
-    const transport = new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } });
-    await client.connect(transport);
+    const client = await connectMcpClient(address, name);
+    const transport = client.transport as StreamableHTTPClientTransport;
     clients.push(client);
     const call = async (tool: string, args: Record<string, unknown> = {}) => {
       const result = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 60000 })) as CallToolResult;

@@ -1,12 +1,11 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { OBSERVATION_TOOLS } from '../../src/core/tools/toolPolicy';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, RealBridge, REPO_ROOT, textOf, waitFor } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, RealBridge, REPO_ROOT, textOf, waitFor } from '../support/realBridge';
 import * as path from 'path';
 
 /** Every tool of the pinned server with every capability group, from the manifest. */
@@ -16,8 +15,7 @@ const ALL_TOOLS: { name: string }[] = JSON.parse(fs.readFileSync(path.join(REPO_
 async function mcpClient(bridge: RealBridge, name: string): Promise<{ client: Client; done(): Promise<void> }> {
   const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
   const address = await endpoint.start();
-  const client = new Client({ name, version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
+  const client = await connectMcpClient(address, name);
   return { client, done: async () => { await client.close(); await endpoint.dispose(); } };
 }
 

@@ -3,6 +3,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { EndpointAddress } from '../../src/core/mcpDoor/mcpEndpoint';
 import { childFactoryFor } from '../../src/core/childProcess/childProcess';
 import { isAlive } from '../../src/core/childProcess/processTree';
 import { buildChildConfig, childSpawnSpec, ChildConfig, SECRETS_ENV } from '../../src/core/childProcess/childConfig';
@@ -94,6 +97,13 @@ export function processesMentioning(marker: string): number[] {
     }
   }
   return found;
+}
+
+/** An MCP client connected to the bridge's endpoint, with its bearer token, as VS Code's would be. */
+export async function connectMcpClient(address: EndpointAddress, name: string): Promise<Client> {
+  const client = new Client({ name, version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
+  return client;
 }
 
 export function textOf(result: CallToolResult): string {
