@@ -90,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     }, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`), {
       outputDir: () => bridge.outputDir,
       roots: () => bridge.workspaceFolders,
+      secretNames: () => bridge.secrets.names(),
     }),
     vscode.commands.registerCommand(COMMANDS.restartBrowser, () => restartBrowser(vscode, bridge, log)),
     vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
@@ -101,8 +102,12 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
     vscode.commands.registerCommand(COMMANDS.takeControl, () => supervisor.takeControl()),
     vscode.commands.registerCommand(COMMANDS.handBack, () => supervisor.handBack()),
     vscode.commands.registerCommand(COMMANDS.setSecret, async () => {
-      const name = await bridge.secrets.set();
-      if (name) await bridge.secretsChanged(`Secret ${name} saved: the agent types it by writing ${name} as the text.`);
+      const name = await bridge.secrets.set(liveView.currentTab?.url);
+      if (name) await bridge.secretsChanged(`Secret ${name} saved: the agent types it by writing ${name} as the text, on its sites only.`);
+    }),
+    vscode.commands.registerCommand(COMMANDS.chooseSecretSites, async () => {
+      const name = await bridge.secrets.chooseSites(liveView.currentTab?.url);
+      if (name) await bridge.secretsChanged(`Sites of ${name} saved: ${bridge.secrets.sites(name).join(', ') || 'none (it is typed nowhere)'}.`);
     }),
     vscode.commands.registerCommand(COMMANDS.saveLoginProfile, () => saveLoginProfile(vscode, supervisor, bridge.profiles, () => liveView.currentTab?.url)),
     vscode.commands.registerCommand(COMMANDS.listLoginProfiles, () => listLoginProfiles(vscode, bridge.profiles)),

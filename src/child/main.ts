@@ -2,26 +2,36 @@
  * The stdio MCP server the extension starts with the editor's own runtime. It runs
  * @playwright/mcp in-process on a browser it launches itself (see SessionProxy for why).
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CHILD_CONFIG_ENV, ChildConfig, CONNECT_HEADERS_ENV, SECRETS_ENV } from '../core/childProcess/childConfig';
+import { CHILD_CONFIG_ENV, ChildConfig, PRIVATE_INPUT_FD_ENV } from '../core/childProcess/childConfig';
+import { ChildPrivateInput, ChildPrivateInputSchema } from '../protocol/childMessages';
 import { PlaywrightModule } from './browserLauncher';
 import { CreateConnection, SessionProxy } from './sessionProxy';
 import { SecretMask } from './secretMask';
+import { SecretSites } from './secretSites';
 
-/** Reads a name-to-string map from the environment and removes it, so the browser the child starts never inherits it. */
-function takeJsonFromEnvironment(name: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const raw = env[name];
-  delete env[name];
-  if (!raw) return {};
-  const parsed = JSON.parse(raw) as unknown;
-  if (!parsed || typeof parsed !== 'object') return {};
-  return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+/**
+ * The secrets and endpoint credentials, read once from the private pipe the extension writes and
+ * closes. They were never in this process's environment, so neither /proc/<pid>/environ nor the
+ * browser it starts can show them.
+ */
+async function readPrivateInput(env: NodeJS.ProcessEnv = process.env): Promise<ChildPrivateInput> {
+  const fd = env[PRIVATE_INPUT_FD_ENV];
+  delete env[PRIVATE_INPUT_FD_ENV];
+  if (!fd) return { secrets: {}, connectHeaders: {} };
+  const chunks: Buffer[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const stream = fs.createReadStream('', { fd: Number(fd), autoClose: true });
+    stream.on('data', chunk => chunks.push(chunk as Buffer));
+    stream.on('end', () => resolve());
+    stream.on('error', reject);
+  });
+  return ChildPrivateInputSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
 }
 
-// Taken before anything starts: the browser must not inherit them, and the log never shows them.
-const secrets = takeJsonFromEnvironment(SECRETS_ENV);
-const mask = new SecretMask(secrets);
+let mask = new SecretMask({});
 
 function log(line: string): void {
   // stdout carries MCP; everything for people goes to stderr, which the extension shows in its log.
@@ -50,19 +60,24 @@ function loadPlaywrightMcp(): { createConnection: CreateConnection; playwright: 
 
 async function main(): Promise<void> {
   const config = readConfig();
+  // Before anything starts: the log never shows a value, and nothing below runs without the mask.
+  const privateInput = await readPrivateInput();
+  const secrets = Object.fromEntries(Object.entries(privateInput.secrets).map(([name, entry]) => [name, entry.value]));
+  mask = new SecretMask(secrets);
   const { createConnection, playwright, version } = loadPlaywrightMcp();
   const profile = config.userDataDir ? config.userDataDir : 'isolated (in memory)';
   if (config.connection) {
-    // Credentials for the endpoint, from SecretStorage: taken out of the environment like the secrets.
-    config.connection.headers = { ...config.connection.headers, ...takeJsonFromEnvironment(CONNECT_HEADERS_ENV) };
+    // Credentials for the endpoint, from SecretStorage: from the private pipe like the secrets.
+    config.connection.headers = { ...config.connection.headers, ...privateInput.connectHeaders };
     log(`Playwright MCP ${version}; browser: ${config.connection.summary}`);
   } else {
     log(`Playwright MCP ${version}; browser: ${config.launch.summary}; ${config.headless ? 'headless' : 'headed'}; profile ${profile}`);
   }
   // Upstream types a secret where the model writes its name, and masks its value in results.
   if (Object.keys(secrets).length) config.mcp.secrets = secrets;
-  log(`Secrets available to type by name: ${Object.keys(secrets).join(', ') || 'none'}`);
-  const proxy = new SessionProxy(config, createConnection, playwright, log, version, mask);
+  const sites = new SecretSites(privateInput.secrets);
+  log(`Secrets available to type by name: ${sites.describe() || 'none'}`);
+  const proxy = new SessionProxy(config, createConnection, playwright, log, version, mask, sites);
 
   let exiting = false;
   const exit = async (why: string) => {

@@ -1,16 +1,48 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ObservationEvent } from '../protocol/childMessages';
 
+/** The spellings masking follows, by the name the README and the harden figures use. */
+export const SECRET_FORMS: Record<string, (value: string) => string[]> = {
+  raw: value => [value],
+  // A query string or a path (encodeURI leaves more characters as they are).
+  urlEncoded: value => [encodeURIComponent(value), encodeURI(value)],
+  // A form body or a GET form (space as +).
+  formEncoded: value => [new URLSearchParams({ v: value }).toString().slice(2)],
+  // A JSON body, a console line of JSON.stringify: quotes and backslashes escaped, some servers also escape / and non-ASCII.
+  jsonEscaped: value => {
+    const json = JSON.stringify(value).slice(1, -1);
+    return [json, json.replaceAll('/', '\\/'), json.replace(/[\u007f-\uffff]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)];
+  },
+  // HTML text and attributes (an element's outer HTML, a page that echoes the value).
+  // Every serializer's choice: < and > escaped or not (attributes), each quote left or escaped one of three ways.
+  htmlEscaped: value => {
+    const amp = value.replaceAll('&', '&amp;');
+    const spellings: string[] = [];
+    for (const angled of [amp.replaceAll('<', '&lt;').replaceAll('>', '&gt;'), amp]) {
+      for (const quote of ['"', '&quot;', '&#34;', '&#x22;']) {
+        for (const apostrophe of ['\'', '&#39;', '&#x27;', '&apos;']) spellings.push(angled.replaceAll('"', quote).replaceAll('\'', apostrophe));
+      }
+    }
+    return spellings;
+  },
+};
+
 /**
  * Replaces every secret value with its name, as upstream does in its results, everywhere else the
- * bridge shows text: the panel's console, network and tab lists, the log, and (again, to be sure)
- * results. Longest values first, so one secret inside another is masked whole.
+ * bridge shows text: the panel's console, network and tab lists, the log, picked elements, files it
+ * writes, and (again, to be sure) results. Each value in every spelling of SECRET_FORMS; longest
+ * first, so one secret inside another is masked whole. A page that transforms the value (reverses,
+ * hashes, splits it) is beyond any mask: the README says so.
  */
 export class SecretMask {
-  private readonly entries: [string, string][];
+  private readonly entries: { name: string; spellings: string[] }[];
 
   constructor(secrets: Record<string, string>) {
-    this.entries = Object.entries(secrets).filter(([, value]) => value.length > 0).sort((a, b) => b[1].length - a[1].length);
+    this.entries = Object.entries(secrets)
+      .filter(([, value]) => value.length > 0)
+      .map(([name, value]) => ({ name, spellings: [...new Set(Object.values(SECRET_FORMS).flatMap(form => form(value)))] }))
+      .map(entry => ({ ...entry, spellings: entry.spellings.sort((a, b) => b.length - a.length) }));
+    this.entries.sort((a, b) => b.spellings[0].length - a.spellings[0].length);
   }
 
   get empty(): boolean {
@@ -19,29 +51,41 @@ export class SecretMask {
 
   text(value: string): string {
     let masked = value;
-    for (const [name, secret] of this.entries) {
-      // As typed, and as a URL carries it (a query string, a GET form).
-      for (const form of new Set([secret, encodeURIComponent(secret), new URLSearchParams({ v: secret }).toString().slice(2)])) {
-        if (masked.includes(form)) masked = masked.replaceAll(form, `<secret>${name}</secret>`);
-      }
+    for (const { name, spellings } of this.entries) {
+      for (const form of spellings) if (masked.includes(form)) masked = masked.replaceAll(form, `<secret>${name}</secret>`);
     }
     return masked;
   }
 
+  /** Every string inside a plain JSON value (a picked element, a page action's answer), masked. */
+  deep<T>(value: T): T {
+    if (this.empty) return value;
+    if (typeof value === 'string') return this.text(value) as T;
+    if (Array.isArray(value)) return value.map(item => this.deep(item)) as T;
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.deep(item)])) as T;
+    }
+    return value;
+  }
+
   result(result: CallToolResult): CallToolResult {
     if (this.empty) return result;
-    return { ...result, content: result.content.map(part => (part.type === 'text' ? { ...part, text: this.text(part.text) } : part)) };
+    return {
+      ...result,
+      content: result.content.map(part => (part.type === 'text' ? { ...part, text: this.text(part.text) } : part)),
+      ...(result.structuredContent ? { structuredContent: this.deep(result.structuredContent) } : {}),
+    };
   }
 
   event(event: ObservationEvent): ObservationEvent {
     if (this.empty) return event;
     switch (event.kind) {
+      // The fields only, never `kind`: a secret that happens to spell a kind must not break the message.
       case 'console':
-        return { ...event, entry: { ...event.entry, text: this.text(event.entry.text), location: event.entry.location && this.text(event.entry.location) } };
       case 'network':
-        return { ...event, entry: { ...event.entry, url: this.text(event.entry.url), failure: event.entry.failure && this.text(event.entry.failure) } };
+        return { ...event, entry: this.deep(event.entry) } as ObservationEvent;
       case 'tabs':
-        return { ...event, tabs: event.tabs.map(tab => ({ ...tab, url: this.text(tab.url), title: this.text(tab.title) })) };
+        return { ...event, tabs: this.deep(event.tabs) };
       default:
         return event;
     }

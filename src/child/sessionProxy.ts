@@ -13,7 +13,8 @@ import {
 import { ChildConfig } from '../core/childProcess/childConfig';
 import {
   BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, InputNotificationSchema, LiveViewNotificationSchema, LiveViewParams,
-  OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, PickRequestSchema, ScreenshotRequestSchema,
+  OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, PickParams, PickRequestSchema, PickResult,
+  ScreenshotRequestSchema,
   ScreenshotResult, SESSION_META, CLIENT_NAME_META, CloseSessionNotificationSchema, SessionInfo, WatchSessionNotificationSchema,
   StorageStateRequestSchema, StorageStateResult,
 } from '../protocol/childMessages';
@@ -21,6 +22,8 @@ import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, runBridgeTool, SessionDirectory } from
 import { ClientSlot, ClientSlots } from './clientSlots';
 import { ClientContexts } from './clientContexts';
 import { SecretMask } from './secretMask';
+import { SecretSites } from './secretSites';
+import { maskWrittenFiles } from './secretFiles';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver, ORIGIN_RULES_NOTE } from './browserObserver';
 import { OutputBudget } from './outputBudget';
@@ -90,6 +93,7 @@ export class SessionProxy {
     private readonly log: (line: string) => void,
     version: string,
     private readonly mask: SecretMask = new SecretMask({}),
+    private readonly sites: SecretSites = new SecretSites({}),
   ) {
     this.outputBudget = new OutputBudget(config.mcp.outputDir, config.outputBudgetBytes, log);
     this.clientContexts = new ClientContexts(playwright, config, log);
@@ -118,7 +122,8 @@ export class SessionProxy {
       const page = session?.observer?.currentPage;
       if (!page) throw new Error('The browser has no page open.');
       const data = await page.screenshot({ type: 'png', timeout: 10000 });
-      return { data: data.toString('base64'), mimeType: 'image/png', url: page.url(), title: await page.title().catch(() => '') };
+      const title = await page.title().catch(() => '');
+      return { data: data.toString('base64'), mimeType: 'image/png', url: this.mask.text(page.url()), title: this.mask.text(title) };
     });
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callTool(request.params, extra));
     this.server.setNotificationHandler(InputNotificationSchema, async notification => {
@@ -137,19 +142,24 @@ export class SessionProxy {
       if (!session?.browser) throw new Error('No browser is running: open the site and log in first.');
       return { state: JSON.stringify(await session.browser.context.storageState()) };
     });
-    this.server.setRequestHandler(PageActionRequestSchema, async (request): Promise<PageActionResult> => this.pageAction(request.params.pageAction));
-    this.server.setRequestHandler(PickRequestSchema, async request => {
-      const session = await this.runningSession();
-      const page = session?.observer?.currentPage;
-      if (!session || !page) return {};
-      if (request.params.phase === 'region') return { region: await pickRegion(page, request.params, this.config.viewport) };
-      const element = await pickElement(page, request.params, this.config.viewport);
-      if (!element || request.params.phase !== 'choose') return { element };
-      // The ref the agent's element tools take, from upstream's own snapshot of the page.
-      const snapshot = (await session.client.callTool({ name: 'browser_snapshot', arguments: {} }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
-      const ref = refFromSnapshot(resultText(snapshot), element);
-      return { element: ref ? { ...element, ref } : element };
-    });
+    this.server.setRequestHandler(PageActionRequestSchema, async (request): Promise<PageActionResult> =>
+      this.mask.deep(await this.pageAction(request.params.pageAction)));
+    // Add to Chat puts what the picker reports onto the chat input: masked like every other text.
+    this.server.setRequestHandler(PickRequestSchema, async request => this.mask.deep(await this.pick(request.params)));
+  }
+
+  /** The panel's picker: the element under the point, or a dragged region's picture. */
+  private async pick(params: PickParams): Promise<PickResult> {
+    const session = await this.runningSession();
+    const page = session?.observer?.currentPage;
+    if (!session || !page) return {};
+    if (params.phase === 'region') return { region: await pickRegion(page, params, this.config.viewport) };
+    const element = await pickElement(page, params, this.config.viewport);
+    if (!element || params.phase !== 'choose') return { element };
+    // The ref the agent's element tools take, from upstream's own snapshot of the page.
+    const snapshot = (await session.client.callTool({ name: 'browser_snapshot', arguments: {} }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+    const ref = refFromSnapshot(resultText(snapshot), element);
+    return { element: ref ? { ...element, ref } : element };
   }
 
   private async callTool(
@@ -209,7 +219,14 @@ export class SessionProxy {
     const loss = slot ? slot.pendingLoss : this.pendingLoss;
     if (slot) slot.pendingLoss = undefined;
     else this.pendingLoss = undefined;
+    // A secret goes only where the person allowed it: checked on the page upstream is about to type into.
+    const refusal = await this.sites.refusal(params.name, params.arguments, session.observer?.currentPage);
+    if (refusal) {
+      this.log(refusal);
+      return { isError: true, content: [{ type: 'text', text: refusal }] };
+    }
     const progressToken = params._meta?.progressToken;
+    const startedAt = Date.now();
     let result: CallToolResult;
     const forward = async () => (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
       signal: extra.signal,
@@ -243,6 +260,8 @@ export class SessionProxy {
       observer.noteToolCall(params.name, params.arguments);
       if (!session.readOnlyTools.has(params.name)) await observer.afterStateChange();
     }
+    // Before the budget records them: the files as kept are the masked ones.
+    if (!this.mask.empty) await maskWrittenFiles(this.config.mcp.outputDir, resultText(result), startedAt, this.mask, this.log);
     this.outputBudget.afterCall();
     if (session.launchFailed) {
       // Upstream keeps the failed launch; a fresh session lets the next call try again

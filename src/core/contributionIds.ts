@@ -29,6 +29,7 @@ export const COMMANDS = {
   takeControl: 'playwrightBridge.takeControl',
   handBack: 'playwrightBridge.handBack',
   setSecret: 'playwrightBridge.setSecret',
+  chooseSecretSites: 'playwrightBridge.chooseSecretSites',
   deleteSecret: 'playwrightBridge.deleteSecret',
   saveLoginProfile: 'playwrightBridge.saveLoginProfile',
   listLoginProfiles: 'playwrightBridge.listLoginProfiles',

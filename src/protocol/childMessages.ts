@@ -242,3 +242,22 @@ export const StorageStateRequestSchema = z.object({ method: z.literal(STORAGE_ST
 /** The context's cookies and local storage as Playwright's storage-state JSON (kept out of every log). */
 export const StorageStateResultSchema = z.object({ state: z.string() });
 export type StorageStateResult = z.infer<typeof StorageStateResultSchema>;
+
+// ---- private input (host -> child, once, on the child's private pipe) ---------------------------
+
+/** One secret: its value, and the origins (scheme://host:port) it may be typed into. */
+export const SecretEntrySchema = z.object({
+  value: z.string().min(1),
+  origins: z.array(z.string()),
+});
+export type SecretEntry = z.infer<typeof SecretEntrySchema>;
+
+/**
+ * What the child must know but nothing else may read: the person's secrets by name, and the
+ * credential headers of a browser endpoint. Sent on a pipe, never in the environment or argv.
+ */
+export const ChildPrivateInputSchema = z.object({
+  secrets: z.record(z.string(), SecretEntrySchema),
+  connectHeaders: z.record(z.string(), z.string()),
+});
+export type ChildPrivateInput = z.infer<typeof ChildPrivateInputSchema>;

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
-import { buildChildConfig, childSpawnSpec, CONNECT_HEADERS_ENV, SECRETS_ENV } from '../core/childProcess/childConfig';
+import { buildChildConfig, childSpawnSpec } from '../core/childProcess/childConfig';
 import { ChildFactory, childFactoryFor } from '../core/childProcess/childProcess';
 import { BrowserLaunchPlan } from '../core/settings/browserDiscovery';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
@@ -195,12 +195,8 @@ export class BridgeHost implements vscodeTypes.Disposable {
       // Read at each start, so a secret set or deleted counts from the next browser on.
       const secrets = await this.secrets.values();
       const credentials = settings.connection ? await this.secrets.connectionHeaders() : {};
-      const baseEnv = {
-        ...process.env,
-        ...(Object.keys(secrets).length ? { [SECRETS_ENV]: JSON.stringify(secrets) } : {}),
-        ...(Object.keys(credentials).length ? { [CONNECT_HEADERS_ENV]: JSON.stringify(credentials) } : {}),
-      };
-      const spec = childSpawnSpec(config, { execPath: process.execPath, childScript, baseEnv, tmpDir: this.tmpDir });
+      const privateInput = { secrets, connectHeaders: credentials };
+      const spec = childSpawnSpec(config, { execPath: process.execPath, childScript, baseEnv: process.env, tmpDir: this.tmpDir, privateInput });
       return childFactoryFor(spec)(events);
     };
   }

@@ -1,4 +1,6 @@
 import type * as vscodeTypes from 'vscode';
+import { SecretEntry } from '../protocol/childMessages';
+import { parseSecretSites } from '../core/settings/secretSites';
 
 type VSCode = typeof vscodeTypes;
 
@@ -18,6 +20,8 @@ interface NameStep {
 
 /** Where the names are kept (names are not secret; values live in SecretStorage only). */
 const NAMES_KEY = 'playwrightBridge.secretNames';
+/** Each secret's sites: the origins it may be typed into (not secret either; the person's, in global state). */
+const SITES_KEY = 'playwrightBridge.secretSites';
 const valueKey = (name: string) => `playwrightBridge.secret.${name}`;
 /** What a secret's name may look like: the model writes it as the text to type, so keep it plain. */
 export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -36,23 +40,56 @@ export class BrowserSecrets {
     return [...(this.context.globalState.get<string[]>(NAMES_KEY) ?? [])].sort();
   }
 
-  /** Name to value, for the next browser start. A name whose value is gone is left out. */
-  async values(): Promise<Record<string, string>> {
-    const values: Record<string, string> = {};
+  /** The origins a secret may be typed into; none for a secret set before secrets had sites. */
+  sites(name: string): string[] {
+    return this.context.globalState.get<Record<string, string[]>>(SITES_KEY)?.[name] ?? [];
+  }
+
+  private async setSites(name: string, sites: string[] | undefined): Promise<void> {
+    const all = { ...this.context.globalState.get<Record<string, string[]>>(SITES_KEY) };
+    if (sites) all[name] = sites;
+    else delete all[name];
+    await this.context.globalState.update(SITES_KEY, all);
+  }
+
+  /** Name to value and sites, for the next browser start. A name whose value is gone is left out. */
+  async values(): Promise<Record<string, SecretEntry>> {
+    const values: Record<string, SecretEntry> = {};
     for (const name of this.names()) {
       const value = await this.context.secrets.get(valueKey(name));
-      if (value) values[name] = value;
+      if (value) values[name] = { value, origins: this.sites(name) };
     }
     return values;
+  }
+
+  /** The sites step: origins, prefilled with the secret's own or the open page's. Undefined when the person cancels. */
+  private async askSites(title: string, name: string, prefill: string[]): Promise<string[] | undefined> {
+    const typed = await this.vscode.window.showInputBox({
+      title,
+      prompt: `The sites ${name} may be typed into, as origins separated by commas (https://bank.example, http://localhost:3000). ` +
+        'Anywhere else, and in a frame of another site inside these, the bridge refuses to type it.',
+      value: prefill.join(', '),
+      placeHolder: 'https://example.com',
+      ignoreFocusOut: true,
+      validateInput: text => parseSecretSites(text).problem,
+    });
+    if (typed === undefined) return undefined;
+    const parsed = parseSecretSites(typed);
+    return parsed.problem ? undefined : parsed.origins;
+  }
+
+  /** The secrets as quick-pick items, each with its sites. */
+  private pickItems(): { label: string; description: string }[] {
+    return this.names().map(name => ({ label: name, description: this.sites(name).join(', ') || 'no sites: it is typed nowhere' }));
   }
 
   /**
    * The two steps of both Set commands: a name checked against `pattern`, then its value in a
    * password box (empty only where `emptyValue` allows it). Undefined when the person cancels.
    */
-  private async askNameThenValue(title: string, name: NameStep, value: { prompt: (name: string) => string; emptyValue: boolean }) {
+  private async askNameThenValue(title: string, name: NameStep, value: { prompt: (name: string) => string; emptyValue: boolean }, steps = 2) {
     const chosen = await this.vscode.window.showInputBox({
-      title: `${title} (1/2)`,
+      title: `${title} (1/${steps})`,
       prompt: name.prompt,
       placeHolder: name.placeHolder,
       value: name.value,
@@ -61,7 +98,7 @@ export class BrowserSecrets {
     });
     if (!chosen || !name.pattern.test(chosen)) return undefined;
     const typed = await this.vscode.window.showInputBox({
-      title: `${title} (2/2): ${chosen}`,
+      title: `${title} (2/${steps}): ${chosen}`,
       prompt: value.prompt(chosen),
       password: true,
       ignoreFocusOut: true,
@@ -71,9 +108,13 @@ export class BrowserSecrets {
     return { name: chosen, value: typed };
   }
 
-  /** The Set Secret command: a name, then the value in a password box. The name saved, if one was. */
-  async set(): Promise<string | undefined> {
-    const answer = await this.askNameThenValue('Set a secret for the browser', {
+  /**
+   * The Set Secret command: a name, the value in a password box, then the sites it may be typed
+   * into (the open page's origin by default). Nothing is saved unless all three are given.
+   */
+  async set(currentUrl?: string): Promise<string | undefined> {
+    const title = 'Set a secret for the browser';
+    const answer = await this.askNameThenValue(title, {
       prompt: 'A name the agent writes instead of the value, for example SITE_PASSWORD. The agent sees only this name.',
       placeHolder: 'SITE_PASSWORD',
       pattern: SECRET_NAME,
@@ -81,11 +122,32 @@ export class BrowserSecrets {
     }, {
       prompt: name => `The value typed wherever the agent writes ${name}. Kept in VS Code's secret storage; never shown to the model, the panel or the log.`,
       emptyValue: false,
-    });
+    }, 3);
     if (!answer) return undefined;
+    const known = this.sites(answer.name);
+    const current = currentUrl ? parseSecretSites(currentUrl).origins : [];
+    const sites = await this.askSites(`${title} (3/3): ${answer.name}`, answer.name, known.length ? known : current);
+    if (!sites) return undefined;
     await this.context.secrets.store(valueKey(answer.name), answer.value);
+    await this.setSites(answer.name, sites);
     await this.context.globalState.update(NAMES_KEY, [...new Set([...this.names(), answer.name])]);
     return answer.name;
+  }
+
+  /** The Choose Sites command: pick a secret (listed with its sites), then edit its origins. */
+  async chooseSites(currentUrl?: string): Promise<string | undefined> {
+    if (!this.names().length) {
+      void this.vscode.window.showInformationMessage('No secrets are set. "Playwright Bridge: Set a Secret for the Browser…" adds one.');
+      return undefined;
+    }
+    const picked = await this.vscode.window.showQuickPick(this.pickItems(), { title: 'Choose the sites of a secret', placeHolder: 'Which secret?' });
+    if (!picked || !SECRET_NAME.test(picked.label)) return undefined;
+    const known = this.sites(picked.label);
+    const current = currentUrl ? parseSecretSites(currentUrl).origins : [];
+    const sites = await this.askSites(`Sites of ${picked.label}`, picked.label, known.length ? known : current);
+    if (!sites) return undefined;
+    await this.setSites(picked.label, sites);
+    return picked.label;
   }
 
   /** Credential headers for connecting to a browser elsewhere, for the next start. */
@@ -117,9 +179,11 @@ export class BrowserSecrets {
       void this.vscode.window.showInformationMessage('No secrets are set. "Playwright Bridge: Set a Secret for the Browser…" adds one.');
       return undefined;
     }
-    const name = await this.vscode.window.showQuickPick(names, { title: 'Delete a secret of the browser', placeHolder: 'Which secret?' });
+    const picked = await this.vscode.window.showQuickPick(this.pickItems(), { title: 'Delete a secret of the browser', placeHolder: 'Which secret?' });
+    const name = picked?.label;
     if (!name || !SECRET_NAME.test(name)) return undefined;
     await this.context.secrets.delete(valueKey(name));
+    await this.setSites(name, undefined);
     await this.context.globalState.update(NAMES_KEY, names.filter(n => n !== name));
     return name;
   }

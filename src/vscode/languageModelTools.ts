@@ -9,6 +9,8 @@ import { capabilityHint, ManifestTool } from '../core/tools/toolManifest';
 export interface FilePlaces {
   outputDir(): string;
   roots(): readonly string[];
+  /** The names of the person's secrets: code run in the bridge's process could read their values, so its confirmation says so. */
+  secretNames?(): readonly string[];
 }
 
 /** Which capability groups the settings turn on, and which the running browser server has. */
@@ -37,6 +39,7 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     const presentation = presentInvocation(this.entry.name, this.entry.displayName, options.input, {
       outputDir: this.places.outputDir(),
       codeFile: codeFilename === undefined ? undefined : this.shownCode.show(codeFilename, this.places.roots()),
+      secretNames: this.places.secretNames?.(),
     });
     return {
       // While the person has the browser the call waits for them: say so where chat shows the call.

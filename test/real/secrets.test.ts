@@ -5,6 +5,7 @@ import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { connectMcpClient, makeRealBridge, processesMentioning, refOf, textOf, waitFor } from '../support/realBridge';
+import { secretLeaks, TRICKY_SECRET, UNTYPED_SECRET } from '../harden/secretLeaks';
 import * as fs from 'fs';
 
 // A space and a slash, so the URL forms (%20, +, %2F) must be masked too.
@@ -18,7 +19,7 @@ describe('secrets on a real child and Chromium', function () {
 
   it('types a secret by its name and its value appears in no result, panel message, log line or browser environment', async () => {
     fixture.loginPassword = SECRET_VALUE;
-    const bridge = makeRealBridge({}, {}, { secrets: { SITE_PASSWORD: SECRET_VALUE } });
+    const bridge = makeRealBridge({}, {}, { secrets: { SITE_PASSWORD: { value: SECRET_VALUE, origins: [fixture.url] } } });
     const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
     const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
     const seen: string[] = [];
@@ -78,6 +79,43 @@ describe('secrets on a real child and Chromium', function () {
       await client?.close().catch(() => undefined);
       await endpoint.dispose();
       store.dispose();
+      await bridge.dispose();
+    }
+  });
+
+  it('a hostile page, a frame of another site and a password of quotes and backslashes: refused where it does not belong, masked everywhere', async () => {
+    const figures = await secretLeaks();
+    assert.deepStrictEqual(figures.leakDetails, [], 'no value, in any spelling, in any place');
+    assert.ok(figures.signedIn, 'on its own site the real value was typed and posted');
+    assert.strictEqual(figures.refusals.length, 3, `the hostile page (type, fill form) and the hostile frame were refused: ${figures.refusals.join(' | ')}`);
+    for (const refusal of figures.refusals) {
+      assert.match(refusal, /Refused to type the secret (SITE_PASSWORD|OTHER_TOKEN)/, 'the model is told which secret');
+      assert.match(refusal, /http:\/\/127\.0\.0\.1:\d+/, 'and which origin it was asked for');
+      assert.match(refusal, /Nothing was typed/);
+    }
+    assert.match(figures.refusals[2], /inside a frame of/, 'the frame is named as the reason');
+    assert.ok(figures.maskedInConsole, 'the JSON body logged to the console shows the name in the panel');
+    assert.ok(figures.maskedInPickedElement, 'the picked field\'s value attribute shows the name');
+    assert.ok(figures.filesSearched >= 3, `the written console, network and snapshot files were searched (${figures.filesSearched})`);
+  });
+
+  it('the values are in no process environment: /proc/<pid>/environ of the child and every browser process', async () => {
+    const bridge = makeRealBridge({}, {}, {
+      secrets: { SITE_PASSWORD: { value: TRICKY_SECRET, origins: [fixture.url] }, OTHER_TOKEN: { value: UNTYPED_SECRET, origins: [] } },
+    });
+    try {
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` }, { door: 'tool' });
+      const pids = [bridge.supervisor.status.pid!, ...processesMentioning(bridge.scratch)];
+      assert.ok(pids.length >= 3, `the child and its browser processes were found (${pids.length})`);
+      for (const pid of new Set(pids)) {
+        let environ = '';
+        try { environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8'); } catch { continue; }
+        assert.ok(!environ.includes(TRICKY_SECRET) && !environ.includes(JSON.stringify(TRICKY_SECRET).slice(1, -1)), `process ${pid} holds SITE_PASSWORD`);
+        assert.ok(!environ.includes(UNTYPED_SECRET), `process ${pid} holds OTHER_TOKEN, never typed`);
+      }
+      assert.ok(bridge.logs.some(line => /Secrets available to type by name: SITE_PASSWORD \(http:\/\/127\.0\.0\.1:\d+\), OTHER_TOKEN \(no sites yet\)/.test(line)),
+        'the child got them (by name, with their sites, in the log)');
+    } finally {
       await bridge.dispose();
     }
   });

@@ -158,9 +158,13 @@ export function createFakeVscode(options: { settings?: Record<string, unknown>; 
         inputs.push({ title: options.title, password: !!options.password, problem: typeof answer === 'string' ? options.validateInput?.(answer) : undefined });
         return answer;
       },
-      showQuickPick: async (items: string[], options: { title?: string }) => {
-        inputs.push({ title: options.title, password: false, problem: undefined, items });
-        return answers.shift();
+      showQuickPick: async (items: (string | { label: string })[], options: { title?: string }) => {
+        const labels = items.map(item => (typeof item === 'string' ? item : item.label));
+        inputs.push({ title: options.title, password: false, problem: undefined, items: labels });
+        // As VS Code does: the chosen item itself (an object for object items), found by its label.
+        const answer = answers.shift();
+        const index = typeof answer === 'string' ? labels.indexOf(answer) : -1;
+        return index >= 0 ? items[index] : answer;
       },
       showErrorMessage: show('error'),
       withProgress: async <R>(_options: unknown, task: (progress: { report(value: unknown): void }, token: CancellationTokenSource['token']) => Promise<R>) =>

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { EndpointAddress } from '../../src/core/mcpDoor/mcpEndpoint';
 import { childFactoryFor } from '../../src/core/childProcess/childProcess';
 import { isAlive } from '../../src/core/childProcess/processTree';
-import { buildChildConfig, childSpawnSpec, ChildConfig, SECRETS_ENV } from '../../src/core/childProcess/childConfig';
+import { buildChildConfig, childSpawnSpec, ChildConfig, SecretEntry } from '../../src/core/childProcess/childConfig';
 import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settings';
 import { Supervisor } from '../../src/core/supervision/supervisor';
 import { toolPolicyOf, ToolPolicySettings } from '../../src/core/tools/toolPolicy';
@@ -32,7 +32,7 @@ export interface RealBridge {
 export function makeRealBridge(
   overrides: Partial<BridgeSettings> = {},
   configOverrides: Partial<ChildConfig> = {},
-  options: { secrets?: Record<string, string> } = {},
+  options: { secrets?: Record<string, SecretEntry>; connectHeaders?: Record<string, string> } = {},
 ): RealBridge {
   if (!fs.existsSync(TEST_BROWSER)) throw new Error(`No browser at ${TEST_BROWSER}: install it (apt-get install -y chromium) or set PLAYWRIGHT_BRIDGE_TEST_BROWSER.`);
   if (!fs.existsSync(CHILD_SCRIPT)) throw new Error(`${CHILD_SCRIPT} is missing: run the build first (npm test does).`);
@@ -53,11 +53,10 @@ export function makeRealBridge(
   const spec = childSpawnSpec(config, {
     execPath: process.execPath,
     childScript: CHILD_SCRIPT,
-    baseEnv: {
-      ...process.env, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config'),
-      ...(options.secrets ? { [SECRETS_ENV]: JSON.stringify(options.secrets) } : {}),
-    },
+    baseEnv: { ...process.env, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') },
     tmpDir,
+    // As the extension hands them over: on the child's private pipe.
+    privateInput: { secrets: options.secrets ?? {}, connectHeaders: options.connectHeaders ?? {} },
   });
   const logs: string[] = [];
   const policy: ToolPolicySettings = toolPolicyOf(settings);

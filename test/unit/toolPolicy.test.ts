@@ -91,12 +91,25 @@ describe('secrets kept in SecretStorage', () => {
     const fake = createFakeVscode();
     const { stored, context } = fakeContext();
     const secrets = new BrowserSecrets(fake.vscode, context);
-    fake.answers.push('SITE_PASSWORD', 's3cret value');
-    assert.strictEqual(await secrets.set(), 'SITE_PASSWORD');
-    assert.deepStrictEqual(fake.inputs.map(i => i.password), [false, true], 'the value is typed into a password box');
+    fake.answers.push('SITE_PASSWORD', 's3cret value', 'https://bank.example, http://127.0.0.1:3000/login');
+    assert.strictEqual(await secrets.set('https://bank.example/login'), 'SITE_PASSWORD');
+    assert.deepStrictEqual(fake.inputs.map(i => i.password), [false, true, false], 'the value is typed into a password box');
+    assert.match(fake.inputs[2].title ?? '', /\(3\/3\)/, 'the third step asks for the sites');
     assert.deepStrictEqual(secrets.names(), ['SITE_PASSWORD']);
-    assert.deepStrictEqual(await secrets.values(), { SITE_PASSWORD: 's3cret value' });
+    assert.deepStrictEqual(await secrets.values(), { SITE_PASSWORD: { value: 's3cret value', origins: ['https://bank.example', 'http://127.0.0.1:3000'] } });
     assert.deepStrictEqual([...stored.values()], ['s3cret value'], 'the value lives in SecretStorage');
+
+    fake.answers.push('OTHER', 'v', undefined);
+    assert.strictEqual(await secrets.set(), undefined, 'cancelled at the sites: nothing is saved');
+    assert.deepStrictEqual(secrets.names(), ['SITE_PASSWORD']);
+    fake.answers.push('OTHER', 'v', 'https://*.bank.example');
+    assert.strictEqual(await secrets.set(), undefined, 'a wildcard site is refused, and nothing is saved');
+    assert.match(fake.inputs.at(-1)!.problem ?? '', /wildcards/);
+
+    fake.answers.push('SITE_PASSWORD', 'http://localhost:3000');
+    assert.strictEqual(await secrets.chooseSites(), 'SITE_PASSWORD');
+    assert.deepStrictEqual(fake.inputs.at(-2)!.items, ['SITE_PASSWORD'], 'the secrets are listed to choose from');
+    assert.deepStrictEqual(secrets.sites('SITE_PASSWORD'), ['http://localhost:3000'], 'its sites are edited later');
 
     fake.answers.push('not a name!');
     assert.strictEqual(await secrets.set(), undefined, 'an invalid name is not saved');
@@ -113,6 +126,7 @@ describe('secrets kept in SecretStorage', () => {
     fake.answers.push('SITE_PASSWORD');
     assert.strictEqual(await secrets.remove(), 'SITE_PASSWORD');
     assert.deepStrictEqual(secrets.names(), []);
+    assert.deepStrictEqual(secrets.sites('SITE_PASSWORD'), []);
     assert.ok(![...stored.values()].includes('s3cret value'));
   });
 });

@@ -2,13 +2,24 @@ import * as path from 'path';
 import { BrowserLaunchPlan, planBrowserLaunch } from '../settings/browserDiscovery';
 import { BridgeSettings } from '../settings/settings';
 import { BrowserConnection } from '../settings/browserConnection';
+import { ChildPrivateInput } from '../../protocol/childMessages';
+
+export type { ChildPrivateInput, SecretEntry } from '../../protocol/childMessages';
+
+function hasPrivateInput(input: ChildPrivateInput): boolean {
+  return Object.keys(input.secrets).length > 0 || Object.keys(input.connectHeaders).length > 0;
+}
 
 /** The environment variable through which the extension hands the child its configuration. */
 export const CHILD_CONFIG_ENV = 'PLAYWRIGHT_BRIDGE_CHILD_CONFIG';
-/** The environment variable that hands the child the person's secrets; the child removes it at once. */
-export const SECRETS_ENV = 'PLAYWRIGHT_BRIDGE_SECRETS';
-/** Headers with the endpoint's credentials, from SecretStorage; removed by the child at once too. */
-export const CONNECT_HEADERS_ENV = 'PLAYWRIGHT_BRIDGE_CONNECT_HEADERS';
+/**
+ * Names the file descriptor on which the child reads its private input (secrets, endpoint credentials).
+ * Never an environment variable for the values themselves: a process's starting environment stays
+ * readable in /proc/<pid>/environ for its whole life, whatever it deletes from `process.env`.
+ */
+export const PRIVATE_INPUT_FD_ENV = 'PLAYWRIGHT_BRIDGE_PRIVATE_FD';
+/** The child's fourth stdio slot: a pipe the host writes the private input into once, then closes. */
+export const PRIVATE_INPUT_FD = 3;
 
 /**
  * Everything the child needs, as plain JSON. The child owns the browser launch (so it can watch
@@ -32,7 +43,7 @@ export interface ChildConfig {
    * go. Upstream's own budget is off: it deleted every old file under the folder, whoever wrote it.
    */
   outputBudgetBytes: number;
-  /** Connect to a browser elsewhere instead of launching (headers here are not credentials: see CONNECT_HEADERS_ENV). */
+  /** Connect to a browser elsewhere instead of launching (headers here are not credentials: see ChildPrivateInput). */
   connection?: BrowserConnection;
   /** A login profile's file: new contexts start from its cookies and local storage. */
   storageStatePath?: string;
@@ -50,7 +61,7 @@ export interface ChildConfig {
     imageResponses: 'allow' | 'omit' | 'only';
     console: { level: 'error' | 'warning' | 'info' | 'debug' };
     network: { allowedOrigins?: string[]; blockedOrigins?: string[] };
-    /** Set by the child from SECRETS_ENV, never written into this JSON by the extension. */
+    /** Set by the child from its private input, never written into this JSON by the extension. */
     secrets?: Record<string, string>;
   };
 }
@@ -118,10 +129,16 @@ export interface ChildRuntime {
   baseEnv: NodeJS.ProcessEnv;
   /** A short, resolved temp folder: Chromium's socket paths break past ~107 characters. */
   tmpDir: string;
+  /** Secrets and credentials: written to the child's private pipe, never into its environment or argv. */
+  privateInput?: ChildPrivateInput;
 }
 
-export function childSpawnSpec(config: ChildConfig, runtime: ChildRuntime): { command: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string } {
+export function childSpawnSpec(
+  config: ChildConfig,
+  runtime: ChildRuntime,
+): { command: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string; privateInput?: string } {
   const tmpDir = path.resolve(runtime.tmpDir);
+  const privateInput = runtime.privateInput && hasPrivateInput(runtime.privateInput) ? JSON.stringify(runtime.privateInput) : undefined;
   return {
     command: runtime.execPath,
     args: [runtime.childScript],
@@ -129,10 +146,12 @@ export function childSpawnSpec(config: ChildConfig, runtime: ChildRuntime): { co
       ...runtime.baseEnv,
       ELECTRON_RUN_AS_NODE: '1',
       [CHILD_CONFIG_ENV]: JSON.stringify(config),
+      ...(privateInput ? { [PRIVATE_INPUT_FD_ENV]: String(PRIVATE_INPUT_FD) } : {}),
       TMPDIR: tmpDir,
       TMP: tmpDir,
       TEMP: tmpDir,
     },
+    ...(privateInput ? { privateInput } : {}),
     // Upstream falls back to the working folder for output; never let that be the user's project.
     cwd: config.mcp.outputDir,
   };

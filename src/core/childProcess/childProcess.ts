@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'child_process';
+import { Writable } from 'stream';
 import * as fs from 'fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
@@ -19,6 +20,8 @@ export interface ChildSpawnSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Written to the child's private pipe (fd 3) and closed: secrets never travel in env or argv. */
+  privateInput?: string;
 }
 
 /** What a child reports while it lives. */
@@ -131,7 +134,14 @@ class ProcessTransport implements Transport {
 
 /** Spawns the child, connects an MCP client and waits for `initialize` to complete. */
 export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, startTimeoutMs = 30000): Promise<ChildConnection> {
-  const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const stdio: ('pipe')[] = spec.privateInput === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'];
+  const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio, windowsHide: true });
+  if (spec.privateInput !== undefined) {
+    const privatePipe = child.stdio[3] as Writable | null;
+    // A child that died at once closes the pipe: its exit is reported below, not this error.
+    privatePipe?.on('error', () => undefined);
+    privatePipe?.end(spec.privateInput);
+  }
   let exited = false;
   let exitReason = 'the child process exited';
   const exitPromise = new Promise<void>(resolve => {

@@ -19,6 +19,8 @@ export interface InvocationContext {
   outputDir?: string;
   /** For `browser_run_code_unsafe` with a `filename`: what the file holds now. */
   codeFile?: CodeFile;
+  /** The person's secrets by name: code run in the bridge's own process could read their values. */
+  secretNames?: readonly string[];
 }
 
 /** Tools that run code the model wrote, with what they run it in. */
@@ -40,7 +42,14 @@ const FILE_READ_TOOLS: Record<string, string> = {
 export function presentInvocation(toolName: string, displayName: string, rawArgs: unknown, context: InvocationContext = {}): InvocationPresentation {
   const args: Args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Args) : {};
   const invocationMessage = describeCall(toolName, displayName, args);
-  return { invocationMessage, confirmation: confirmationFor(toolName, displayName, args, context) };
+  const confirmation = confirmationFor(toolName, displayName, args, context);
+  if (confirmation && toolName === 'browser_run_code_unsafe' && context.secretNames?.length) {
+    // The values sit in the process this code runs in: no mask or site rule stands between them.
+    const names = context.secretNames.map(code).join(', ');
+    confirmation.message += `\n\n**Secrets are set** (${names}): this code runs in the bridge's own process, which holds their values, ` +
+      'and could read them and send them anywhere. Allow it only if you trust the code.';
+  }
+  return { invocationMessage, confirmation };
 }
 
 function describeCall(toolName: string, displayName: string, args: Args): string {

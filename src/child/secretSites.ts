@@ -1,0 +1,101 @@
+import type { ElementHandle, Frame, Page } from 'playwright';
+import { SecretEntry } from '../protocol/childMessages';
+
+/** Where upstream types a secret's value: the text of these tools, when it is exactly a secret's name. */
+export interface SecretUse {
+  name: string;
+  /** The element the value would go into: a snapshot ref (`e12`, `f1e3`) or a selector. */
+  target: unknown;
+}
+
+/** Upstream's refs: `e<n>` on the page, `f<k>e<n>` inside frame k. */
+const SNAPSHOT_REF = /^(f\d+)?e\d+$/;
+/** How long to look for the field before refusing: the field is on the page the model just read. */
+const FIND_FIELD_MS = 3000;
+
+/** The origin of an address (`https://host:port`), or undefined for one that has none (about:blank, data:, file:). */
+export function originOf(url: string): string | undefined {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The secrets a call would type, as upstream looks them up (browser_type's text, browser_fill_form's field values). */
+export function secretUses(tool: string, args: Record<string, unknown> | undefined, names: ReadonlySet<string>): SecretUse[] {
+  if (!args) return [];
+  if (tool === 'browser_type') return typeof args.text === 'string' && names.has(args.text) ? [{ name: args.text, target: args.target }] : [];
+  if (tool === 'browser_fill_form' && Array.isArray(args.fields)) {
+    return args.fields.flatMap(field => {
+      const f = field as { value?: unknown; target?: unknown } | null;
+      return f && typeof f.value === 'string' && names.has(f.value) ? [{ name: f.value, target: f.target }] : [];
+    });
+  }
+  return [];
+}
+
+/**
+ * Secrets bound to their sites, as a password manager binds them: before a call types a secret, the
+ * field it goes into, every frame above it and the page must all be of an origin the person allowed
+ * for that secret. Otherwise nothing is typed and the model is told why. Checked just before upstream
+ * types: a page that navigates the field's frame in that instant is the one gap (said in the README).
+ */
+export class SecretSites {
+  private readonly names: ReadonlySet<string>;
+
+  constructor(private readonly secrets: Record<string, SecretEntry>) {
+    this.names = new Set(Object.keys(secrets));
+  }
+
+  /** The names with their sites, for the log (never the values). */
+  describe(): string {
+    return Object.entries(this.secrets).map(([name, entry]) => `${name} (${entry.origins.join(', ') || 'no sites yet'})`).join(', ');
+  }
+
+  /** A refusal for the model when the call would type a secret where it may not go; undefined when it may. */
+  async refusal(tool: string, args: Record<string, unknown> | undefined, page: Page | undefined): Promise<string | undefined> {
+    for (const use of secretUses(tool, args, this.names)) {
+      const why = await this.whereNot(use, page);
+      if (why) return `Refused to type the secret ${use.name}: ${why} Nothing was typed. Only the person can add a site to a secret ` +
+        '(command "Playwright Bridge: Choose Sites for a Secret…"); do not try to type it anywhere else.';
+    }
+    return undefined;
+  }
+
+  private async whereNot(use: SecretUse, page: Page | undefined): Promise<string | undefined> {
+    const allowed = new Set(this.secrets[use.name].origins.map(originOf).filter((o): o is string => !!o));
+    if (!allowed.size) return 'the person has not chosen any site for it yet.';
+    const sites = [...allowed].join(', ');
+    if (!page) return 'no page is open.';
+    const pageOrigin = originOf(page.url());
+    if (!pageOrigin || !allowed.has(pageOrigin)) return `it may be typed only on ${sites}, and this page is ${pageOrigin ?? page.url().slice(0, 200)}.`;
+    if (typeof use.target !== 'string' || !use.target) return 'the call names no field (give the field\'s ref from the snapshot).';
+    const frames = await this.framesOf(page, use.target);
+    if (!frames) return `the field "${use.target.slice(0, 100)}" was not found on the page (take a new snapshot and use its ref).`;
+    for (const frame of frames) {
+      const origin = originOf(frame.url());
+      if (!origin || !allowed.has(origin)) {
+        return `it may be typed only on ${sites}, and the field is inside a frame of ${origin ?? 'no origin (about:blank or data:)'}.`;
+      }
+    }
+    return undefined;
+  }
+
+  /** The frame holding the field and every frame above it, from Playwright's side (the page cannot fake these). */
+  private async framesOf(page: Page, target: string): Promise<Frame[] | undefined> {
+    let handle: ElementHandle | null = null;
+    try {
+      const selector = SNAPSHOT_REF.test(target) ? `aria-ref=${target}` : target;
+      handle = await page.locator(selector).first().elementHandle({ timeout: FIND_FIELD_MS });
+      const frames: Frame[] = [];
+      for (let frame = await handle.ownerFrame(); frame; frame = frame.parentFrame()) frames.push(frame);
+      return frames.length ? frames : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      await handle?.dispose().catch(() => undefined);
+    }
+  }
+}
