@@ -27,7 +27,8 @@ describe('settings', () => {
       capabilities: ['vision', 'storage'], launchArgs: ['--lang=de'], outputDir: '/tmp/out', outputMaxSizeMB: 10,
       actionTimeoutMs: 2000, navigationTimeoutMs: 30000, callTimeoutSeconds: 60, mcpSessionIdleMinutes: 30, handBackTimeoutMinutes: 10,
       readonly: false, toolsAllow: [], toolsDeny: [], snapshotMode: 'full', imageResponses: 'allow', consoleLevel: 'info',
-      allowedOrigins: [], blockedOrigins: [], isolation: 'shared', sessionIdleMinutes: 15, loginProfile: undefined, connection: undefined,
+      allowedOrigins: [], blockedOrigins: [], isolation: 'shared', sessionIdleMinutes: 15, allowRunCodeForClients: false, loginProfile: undefined,
+      connection: undefined,
     });
   });
 
