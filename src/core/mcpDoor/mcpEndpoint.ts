@@ -187,8 +187,9 @@ export class McpEndpoint {
    */
   private makeRoom(): boolean {
     if (this.sessions.size < this.limits.maxSessions) return true;
-    const recentCall = this.now() - (this.limits.inUseAfterCallMs?.() ?? 0);
-    const evictable = [...this.sessions.entries()].filter(([, s]) => s.busy === 0 && (s.lastCall === undefined || s.lastCall < recentCall));
+    const keepMs = this.limits.inUseAfterCallMs?.() ?? 0;
+    const quiet = (s: Session) => keepMs <= 0 || s.lastCall === undefined || s.lastCall < this.now() - keepMs;
+    const evictable = [...this.sessions.entries()].filter(([, s]) => s.busy === 0 && quiet(s));
     const idle = evictable.sort(([, a], [, b]) => a.lastActive - b.lastActive)[0];
     if (!idle) return false;
     this.closeSession(idle[0], 'the session limit was reached and it was the longest idle');
