@@ -8,6 +8,7 @@ import * as path from 'path';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { REPO_ROOT } from '../support/realBridge';
 import { endpointProbes, killLoop, malformed, outputDirVictim, soak } from './scenarios';
+import { isolationProbes } from './isolation';
 
 async function main(): Promise<void> {
   const out = process.env.HARDEN_OUT ?? path.join(REPO_ROOT, '.test-artifacts', 'harden.json');
@@ -32,16 +33,18 @@ async function main(): Promise<void> {
       soak: await step('soak', () => soak(fixture, size('HARDEN_SOAK_CALLS', 1000))),
       endpoint: await step('endpoint', () => endpointProbes(fixture, size('HARDEN_INITIALIZES', 1000))),
       outputDirVictim: await step('outputDirVictim', () => outputDirVictim(fixture, size('HARDEN_VICTIM_CALLS', 100))),
+      isolation: await step('isolation', () => isolationProbes(fixture, size('HARDEN_ISOLATION_FLOOD', 64))),
     };
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify({ ...figures, seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
-    const { malformed: m, killLoop: k, soak: s, endpoint: e, outputDirVictim: v } = figures;
+    const { malformed: m, killLoop: k, soak: s, endpoint: e, outputDirVictim: v, isolation: i } = figures;
     const targets: [string, boolean | undefined][] = [
       ['malformed: every call gets a clear error, no restart', m && m.clearErrors === m.total && m.serverRestarts === 0],
       ['killLoop: no lost or repeated press, nothing left running', k && k.lost === 0 && k.duplicated === 0 && k.orphans === 0],
       ['soak: growth from call 100 under 10 %, nothing left running', s && s.hostRssGrowthPct < 10 && s.childRssGrowthPct < 10 && s.orphans === 0],
       ['endpoint: every probe answered as expected, none reached the browser', e && e.asExpected === e.probes && e.fixtureRequests === 0],
       ['outputDirVictim: every project file kept', v && v.filesAfter === v.filesBefore],
+      ['isolation: every attack of one client on another behaved as promised', i && i.asExpected === i.probes],
     ];
     const ran = targets.filter((target, index) => Object.values(figures)[index] !== undefined);
     for (const [what, met] of ran) console.log(`[harden] ${met ? 'met' : 'MISSED'}: ${what}`);
