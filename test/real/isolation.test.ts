@@ -102,7 +102,8 @@ describe('isolation perClient, attacked by a second client (real child, Chromium
       assert.ok(stolen.result.isError, `refused: ${stolen.text}`);
       assert.match(stolen.text, /playwrightBridge\.allowRunCodeForClients/);
       assert.match(stolen.text, /Nothing ran/);
-      const chat = await d.bridge.supervisor.callTool('browser_run_code_unsafe', { code: 'async (page) => "chat ran " + (await page.title())' }, { door: 'tool' });
+      const chatCode = 'async (page) => "chat ran " + (await page.title())';
+      const chat = await d.bridge.supervisor.callTool('browser_run_code_unsafe', { code: chatCode }, { door: 'tool' });
       assert.match(textOf(chat), /chat ran Reset Password/, `the window's run_code still runs: ${textOf(chat)}`);
     } finally {
       await d.dispose();
