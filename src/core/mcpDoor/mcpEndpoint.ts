@@ -166,8 +166,8 @@ export class McpEndpoint {
         const minutes = Math.round((this.limits.inUseAfterCallMs?.() ?? 0) / 60_000);
         const inUse = minutes > 0 ? `running a call or made one in the last ${minutes} min` : 'running a call';
         this.log(`MCP endpoint refused a new session: all ${this.limits.maxSessions} sessions are in use (${inUse})`);
-        const why = `Too many MCP sessions: all ${this.limits.maxSessions} are in use (each is ${inUse}; a client's browser context ` +
-          'is never closed to make room). Close one (DELETE its session, or end a client) or try again when one has been idle' +
+        const why = `Too many MCP sessions: all ${this.limits.maxSessions} are in use (each is ${inUse}; a working client is never ` +
+          'pushed out to make room). Close one (DELETE its session, or end a client) or try again when one has been idle' +
           `${minutes > 0 ? ` ${minutes} min` : ''}.`;
         return jsonRpcError(res, 503, -32000, why);
       }
