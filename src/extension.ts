@@ -52,6 +52,8 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
   const mcpEndpoint = new McpEndpoint(supervisor, context.extension.packageJSON.version, line => log.info(line), {
     ...DEFAULT_ENDPOINT_LIMITS,
     idleMs: bridge.currentSettings.mcpSessionIdleMinutes * 60_000,
+    // A client that called a tool within its context's idle window still holds that context: never evicted for a newcomer.
+    inUseAfterCallMs: () => bridge.currentSettings.sessionIdleMinutes * 60_000,
   });
   endpoint = mcpEndpoint;
   const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint);

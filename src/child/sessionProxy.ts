@@ -56,6 +56,11 @@ interface InnerSession {
 }
 
 
+/** Why an MCP client's browser_run_code_unsafe is refused under isolation `perClient`. */
+export const RUN_CODE_REFUSED_FOR_CLIENTS = 'browser_run_code_unsafe is refused for MCP clients under isolation "perClient": its code runs ' +
+  'in Node beside the whole browser and could reach every other client\'s context (cookies, pages), not only yours. Nothing ran. ' +
+  'Use the other browser tools; the person can allow it for clients with the user setting playwrightBridge.allowRunCodeForClients.';
+
 const LIVE_VIEW_OFF: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
 
 /** Tools that capture the page: the live stream stays stopped for all of their run (they change nothing). */
@@ -179,6 +184,10 @@ export class SessionProxy {
     }
     const sessionMeta = params._meta?.[SESSION_META];
     const clientId = this.config.isolation === 'perClient' && typeof sessionMeta === 'string' ? sessionMeta : undefined;
+    if (params.name === 'browser_run_code_unsafe' && clientId !== undefined && !this.config.allowRunCodeForClients) {
+      // Its code runs in Node beside the whole browser: page.context().browser().contexts() reaches every other client's context.
+      return { isError: true, content: [{ type: 'text', text: RUN_CODE_REFUSED_FOR_CLIENTS }] };
+    }
     if (BRIDGE_TOOL_NAMES.has(params.name)) return this.mask.result(await runBridgeTool(params.name, params.arguments ?? {}, clientId, this.directory));
     const slot = clientId === undefined ? undefined : this.clients.take(clientId, params._meta?.[CLIENT_NAME_META]);
     // Upstream masks its own results; ours (and anything it missed) are masked here too.
@@ -196,14 +205,20 @@ export class SessionProxy {
       isolation: this.config.isolation,
       list: async callerId => {
         const now = Date.now();
-        const clients = this.clients.all().map(async slot => ({
+        const summary = async (slot: ClientSlot<InnerSession>) => ({
           id: slot.id,
           client: slot.client,
           tabs: await tabsOf(slot.inner),
           idleSeconds: Math.round((now - slot.lastUsed) / 1000),
           yours: slot.id === callerId,
-        }));
-        return [{ id: 'window', tabs: await tabsOf(this.inner), idleSeconds: 0, yours: callerId === undefined }, ...await Promise.all(clients)];
+        });
+        if (callerId !== undefined && this.config.isolation === 'perClient') {
+          // An MCP client: its own line only; the others (the window's too) are not even read, only counted.
+          const own = this.clients.get(callerId);
+          return { sessions: own ? [await summary(own)] : [], others: this.clients.all().filter(slot => slot.id !== callerId).length + 1 };
+        }
+        const windowSession = { id: 'window', tabs: await tabsOf(this.inner), idleSeconds: 0, yours: callerId === undefined };
+        return { sessions: [windowSession, ...await Promise.all(this.clients.all().map(summary))], others: 0 };
       },
       matching: prefix => this.clients.matching(prefix),
       close: (id, why, tellClient) => this.clients.close(id, why, tellClient),

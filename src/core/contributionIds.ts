@@ -13,7 +13,7 @@ export const SETTING_KEYS = [
   ...ALL_CAPABILITIES.map(id => `capabilities.${id}`),
   'launchArgs', 'outputDir', 'outputMaxSizeMB', 'timeouts.actionMs', 'timeouts.navigationMs', 'timeouts.callSeconds', 'mcpSessionIdleMinutes',
   'handBackTimeoutMinutes', 'readonly', 'tools.allow', 'tools.deny', 'snapshotMode', 'imageResponses', 'consoleLevel',
-  'network.allowedOrigins', 'network.blockedOrigins', 'isolation', 'sessionIdleMinutes', 'loginProfile',
+  'network.allowedOrigins', 'network.blockedOrigins', 'isolation', 'sessionIdleMinutes', 'allowRunCodeForClients', 'loginProfile',
   'connect.endpoint', 'connect.headers', 'connect.allowNonLoopback',
 ] as const;
 

@@ -8,6 +8,7 @@ import * as path from 'path';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { REPO_ROOT } from '../support/realBridge';
 import { endpointProbes, killLoop, malformed, outputDirVictim, soak } from './scenarios';
+import { isolationProbes } from './isolation';
 import { secretLeaks } from './secretLeaks';
 
 async function main(): Promise<void> {
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
       soak: await step('soak', () => soak(fixture, size('HARDEN_SOAK_CALLS', 1000))),
       endpoint: await step('endpoint', () => endpointProbes(fixture, size('HARDEN_INITIALIZES', 1000))),
       outputDirVictim: await step('outputDirVictim', () => outputDirVictim(fixture, size('HARDEN_VICTIM_CALLS', 100))),
+      isolation: await step('isolation', () => isolationProbes(fixture, size('HARDEN_ISOLATION_FLOOD', 64))),
       secrets: await step('secrets', async () => {
         const { forms, places, leaks, leakDetails, refusals, signedIn } = await secretLeaks();
         return { forms, places, leaks, hostileTypingRefused: refusals.length, signedIn, leakDetails };
@@ -40,13 +42,14 @@ async function main(): Promise<void> {
     };
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify({ ...figures, seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
-    const { malformed: m, killLoop: k, soak: s, endpoint: e, outputDirVictim: v, secrets: sc } = figures;
+    const { malformed: m, killLoop: k, soak: s, endpoint: e, outputDirVictim: v, isolation: i, secrets: sc } = figures;
     const targets: [string, boolean | undefined][] = [
       ['malformed: every call gets a clear error, no restart', m && m.clearErrors === m.total && m.serverRestarts === 0],
       ['killLoop: no lost or repeated press, nothing left running', k && k.lost === 0 && k.duplicated === 0 && k.orphans === 0],
       ['soak: growth from call 100 under 10 %, nothing left running', s && s.hostRssGrowthPct < 10 && s.childRssGrowthPct < 10 && s.orphans === 0],
       ['endpoint: every probe answered as expected, none reached the browser', e && e.asExpected === e.probes && e.fixtureRequests === 0],
       ['outputDirVictim: every project file kept', v && v.filesAfter === v.filesBefore],
+      ['isolation: every attack of one client on another behaved as promised', i && i.asExpected === i.probes],
       ['secrets: no value in any spelling in any place, hostile page and frame refused', sc && sc.leaks === 0 && sc.hostileTypingRefused === 3 && sc.signedIn],
     ];
     const ran = targets.filter((target, index) => Object.values(figures)[index] !== undefined);

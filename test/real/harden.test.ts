@@ -5,6 +5,7 @@
 import * as assert from 'assert';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { endpointProbes, killLoop, malformed, outputDirVictim, soak } from '../harden/scenarios';
+import { isolationProbes } from '../harden/isolation';
 
 describe('hardening (shorter form of npm run harden)', function () {
   this.timeout(300000);
@@ -51,5 +52,13 @@ describe('hardening (shorter form of npm run harden)', function () {
     assert.strictEqual(figures.filesAfter, figures.filesBefore);
     assert.strictEqual(figures.filesBefore, 5);
     assert.ok(figures.bridgeBytes <= figures.budgetBytes + 512 * 1024, `the bridge's own files keep to its budget: ${figures.bridgeBytes} bytes`);
+  });
+
+  it('isolation: under perClient a second client cannot list, close, borrow, run code against or flood out the first', async () => {
+    const figures = await isolationProbes(fixture, 40);
+    console.log(`      ${JSON.stringify(figures)}`);
+    assert.deepStrictEqual(figures.unexpected, []);
+    assert.strictEqual(figures.asExpected, figures.probes);
+    assert.strictEqual(figures.probes, 9);
   });
 });

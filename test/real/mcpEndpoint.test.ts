@@ -153,7 +153,7 @@ describe('MCP endpoint on a real child and Chromium', function () {
       await waitFor(() => fixture.count('/hold') > 0, 10000, 'the held request to reach the fixture');
       const refused = await rawPost(where, { authorization: `Bearer ${where.token}` });
       assert.strictEqual(refused.status, 503);
-      assert.match(refused.body, /Too many MCP sessions: all 1 are busy/);
+      assert.match(refused.body, /Too many MCP sessions: all 1 are in use \(each is running a call;/);
       fixture.release();
       await held;
       const later = await rawPost(where, { authorization: `Bearer ${where.token}` });

@@ -1,38 +1,12 @@
 import * as assert from 'assert';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { ObservationEvent } from '../../src/protocol/childMessages';
 import { BridgeSettings } from '../../src/core/settings/settings';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { connectMcpClient, makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
+import { openDoor, textOf, waitFor } from '../support/realBridge';
 
 /** A bridge behind its MCP door, and a way to connect named clients to it. */
-async function door(overrides: Partial<BridgeSettings>, sessionIdleMs?: number) {
-  const bridge = makeRealBridge(overrides, sessionIdleMs ? { sessionIdleMs } : {});
-  const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
-  const address = await endpoint.start();
-  const clients: Client[] = [];
-  const connect = async (name: string) => {
-    const client = await connectMcpClient(address, name);
-    const transport = client.transport as StreamableHTTPClientTransport;
-    clients.push(client);
-    const call = async (tool: string, args: Record<string, unknown> = {}) => {
-      const result = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 60000 })) as CallToolResult;
-      return { result, text: textOf(result) };
-    };
-    return { client, transport, call };
-  };
-  return {
-    bridge,
-    connect,
-    async dispose() {
-      for (const client of clients) await client.close().catch(() => undefined);
-      await endpoint.dispose();
-      await bridge.dispose();
-    },
-  };
+function door(overrides: Partial<BridgeSettings>, sessionIdleMs?: number) {
+  return openDoor(overrides, sessionIdleMs ? { sessionIdleMs } : {});
 }
 
 const cookieOf = '() => document.cookie';
@@ -74,8 +48,11 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
       const list = (await a.call('bridge_session_list')).text;
       assert.match(list, /Isolation is "perClient"/);
       assert.match(list, /client "agent-a"\), yours/);
-      assert.match(list, /client "agent-b"\)/);
-      assert.match(list, /^- window/m);
+      assert.doesNotMatch(list, /agent-b|^- window/m, `A sees only its own session: ${list}`);
+      assert.match(list, /^2 other sessions/m, 'and a count of the others (B\'s and the window\'s)');
+      const all = textOf(await d.bridge.supervisor.callTool('bridge_session_list', {}, { door: 'tool' }));
+      assert.match(all, /client "agent-a"\)[\s\S]*client "agent-b"\)/, `chat's tools see every session: ${all}`);
+      assert.match(all, /^- window \(chat's tools\), yours/m);
     } finally {
       await d.dispose();
     }
@@ -106,19 +83,28 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
     }
   });
 
-  it('perClient: one client can close another\'s session by id; the window\'s cannot be closed this way', async () => {
+  it('perClient: a client closes only its own session; chat\'s tools may close a client\'s; the window\'s cannot be closed this way', async () => {
     const d = await door({ isolation: 'perClient' });
     try {
       const a = await d.connect('closer');
       const b = await d.connect('closed');
       await b.call('browser_navigate', { url: `${fixture.url}/second` });
-      const id = /^- (\S+) \(client "closed"\)/m.exec((await a.call('bridge_session_list')).text)?.[1];
-      assert.ok(id, 'B is listed with its id');
-      const closed = await a.call('bridge_session_close', { id: id.slice(0, 8) });
-      assert.match(closed.text, /Closed session/);
-      assert.match((await b.call('browser_tabs', { action: 'list' })).text, /closed .*bridge_session_close/i, 'B is told on its next call');
+      const bId = b.transport.sessionId!;
+      const refused = await a.call('bridge_session_close', { id: bId.slice(0, 8) });
+      assert.ok(refused.result.isError && /can close only its own session/.test(refused.text), refused.text);
+      assert.match((await b.call('browser_tabs', { action: 'list' })).text, /Second Page/, 'B kept its context');
       const windowClose = await a.call('bridge_session_close', { id: 'window' });
-      assert.ok(windowClose.result.isError && /browser_close/.test(windowClose.text), windowClose.text);
+      assert.ok(windowClose.result.isError && /only its own session/.test(windowClose.text), windowClose.text);
+
+      const all = textOf(await d.bridge.supervisor.callTool('bridge_session_list', {}, { door: 'tool' }));
+      const short = /^- (\S+) \(client "closed"\)/m.exec(all)?.[1];
+      assert.strictEqual(short, bId.slice(0, 8), `chat sees B by its short id: ${all}`);
+      const closed = textOf(await d.bridge.supervisor.callTool('bridge_session_close', { id: short }, { door: 'tool' }));
+      assert.match(closed, /Closed session/);
+      assert.match((await b.call('browser_tabs', { action: 'list' })).text, /closed .*bridge_session_close/i, 'B is told on its next call');
+
+      const own = await b.call('bridge_session_close', { id: bId });
+      assert.match(own.text, /Closed your session/, own.text);
     } finally {
       await d.dispose();
     }

@@ -1,11 +1,12 @@
 import { resultText } from '../../src/core/results/resultConversion';
 import * as fs from 'fs';
+import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { EndpointAddress } from '../../src/core/mcpDoor/mcpEndpoint';
+import { EndpointAddress, EndpointLimits, McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { childFactoryFor } from '../../src/core/childProcess/childProcess';
 import { isAlive } from '../../src/core/childProcess/processTree';
 import { buildChildConfig, childSpawnSpec, ChildConfig, SecretEntry } from '../../src/core/childProcess/childConfig';
@@ -103,6 +104,74 @@ export async function connectMcpClient(address: EndpointAddress, name: string): 
   const client = new Client({ name, version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(address.url), { requestInit: { headers: { Authorization: `Bearer ${address.token}` } } }));
   return client;
+}
+
+/** One client at a bridge's MCP door, and a short way to call a tool. */
+export interface DoorClient {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+  call(tool: string, args?: Record<string, unknown>): Promise<{ result: CallToolResult; text: string }>;
+}
+
+/** A real bridge behind its MCP endpoint, and a way to connect named clients to it. */
+export interface RealDoor {
+  bridge: RealBridge;
+  endpoint: McpEndpoint;
+  address: EndpointAddress;
+  connect(name: string): Promise<DoorClient>;
+  dispose(): Promise<void>;
+}
+
+export async function openDoor(
+  overrides: Partial<BridgeSettings> = {},
+  configOverrides: Partial<ChildConfig> = {},
+  limits?: EndpointLimits,
+): Promise<RealDoor> {
+  const bridge = makeRealBridge(overrides, configOverrides);
+  const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined, limits);
+  const address = await endpoint.start();
+  const clients: Client[] = [];
+  const connect = async (name: string): Promise<DoorClient> => {
+    const client = await connectMcpClient(address, name);
+    clients.push(client);
+    const call = async (tool: string, args: Record<string, unknown> = {}) => {
+      const result = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 60000 })) as CallToolResult;
+      return { result, text: textOf(result) };
+    };
+    return { client, transport: client.transport as StreamableHTTPClientTransport, call };
+  };
+  return {
+    bridge,
+    endpoint,
+    address,
+    connect,
+    async dispose() {
+      for (const client of clients) await client.close().catch(() => undefined);
+      await endpoint.dispose();
+      await bridge.dispose();
+    },
+  };
+}
+
+/** An MCP initialize, as a client sends it first. */
+export const INITIALIZE_BODY = JSON.stringify({
+  jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+/** One raw POST to the endpoint (no SDK in between), as an attacker holding the bearer token would send it. */
+export function rawMcpPost(address: EndpointAddress, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1', port: address.port, path: '/mcp', method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${address.token}`, ...headers },
+    }, res => {
+      let text = '';
+      res.on('data', chunk => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export function textOf(result: CallToolResult): string {

@@ -27,7 +27,8 @@ describe('settings', () => {
       capabilities: ['vision', 'storage'], launchArgs: ['--lang=de'], outputDir: '/tmp/out', outputMaxSizeMB: 10,
       actionTimeoutMs: 2000, navigationTimeoutMs: 30000, callTimeoutSeconds: 60, mcpSessionIdleMinutes: 30, handBackTimeoutMinutes: 10,
       readonly: false, toolsAllow: [], toolsDeny: [], snapshotMode: 'full', imageResponses: 'allow', consoleLevel: 'info',
-      allowedOrigins: [], blockedOrigins: [], isolation: 'shared', sessionIdleMinutes: 15, loginProfile: undefined, connection: undefined,
+      allowedOrigins: [], blockedOrigins: [], isolation: 'shared', sessionIdleMinutes: 15, allowRunCodeForClients: false, loginProfile: undefined,
+      connection: undefined,
     });
   });
 
@@ -45,6 +46,14 @@ describe('settings', () => {
 });
 
 describe('settings a workspace may not set', () => {
+  it('allowRunCodeForClients: read as the person set it, off by default, and a workspace value is reported as ignored', () => {
+    assert.strictEqual(readSettings(() => undefined).settings.allowRunCodeForClients, false);
+    assert.strictEqual(readSettings(key => (key === 'allowRunCodeForClients' ? true : undefined)).settings.allowRunCodeForClients, true);
+    const { problems } = readSettings(() => undefined, key => key === 'allowRunCodeForClients');
+    assert.deepStrictEqual(problems.map(p => p.key), ['playwrightBridge.allowRunCodeForClients']);
+    assert.match(problems[0].message, /the workspace value is ignored/);
+  });
+
   it('says a workspace value of a program, its arguments or the output folder is ignored', () => {
     const { problems } = readSettings(() => undefined, key => key === 'executablePath' || key === 'outputDir');
     assert.deepStrictEqual(problems.map(p => p.key), ['playwrightBridge.executablePath', 'playwrightBridge.outputDir']);

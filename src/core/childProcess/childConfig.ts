@@ -51,6 +51,8 @@ export interface ChildConfig {
   isolation: 'shared' | 'perClient';
   /** A client's own context closes after this long without a call. */
   sessionIdleMs: number;
+  /** `perClient`: MCP clients may run browser_run_code_unsafe (its code reaches every client's context). */
+  allowRunCodeForClients: boolean;
   mcp: {
     capabilities: string[];
     /** The bridge's own folder (OUTPUT_SUBFOLDER inside the chosen one): upstream writes here. */
@@ -101,6 +103,7 @@ export function buildChildConfig(
     ...(settings.loginProfile && paths.loginProfilesDir ? { storageStatePath: path.join(paths.loginProfilesDir, `${settings.loginProfile}.json`) } : {}),
     isolation: settings.isolation,
     sessionIdleMs: settings.sessionIdleMinutes * 60_000,
+    allowRunCodeForClients: settings.allowRunCodeForClients,
     mcp: {
       capabilities: settings.capabilities,
       outputDir: path.join(settings.outputDir ?? path.join(paths.storageDir, 'output'), OUTPUT_SUBFOLDER),

@@ -7,6 +7,7 @@ import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } f
 import { Emitter, Event } from '../emitter';
 import { checkRequest, newBearerToken } from './requestGuard';
 import { CancelledError, SupervisedCallOptions } from '../supervision/supervisor';
+import { DEFAULT_SETTINGS } from '../settings/settings';
 
 /** What the endpoint forwards to: the supervisor every door shares. */
 export interface ToolBackend {
@@ -43,16 +44,28 @@ interface Session {
   lastActive: number;
   /** Requests it has in flight: a busy session is never evicted. */
   busy: number;
+  /** When it last called a tool (start or end): for a while after, it is in use and never evicted. */
+  lastCall?: number;
 }
 
 export interface EndpointLimits {
   /** A session that sends nothing for this long is closed (its client may initialize again). */
   idleMs: number;
-  /** At most this many sessions; a new one evicts the longest-idle one, or is refused if all are busy. */
+  /** At most this many sessions; a new one evicts the longest-idle one that is not in use, or is refused if all are. */
   maxSessions: number;
+  /**
+   * A session that called a tool this recently is in use and never evicted to make room: with isolation
+   * `perClient` it holds a browser context that long (the child's `sessionIdleMinutes`). Read at each
+   * eviction, so a changed setting counts at once. Absent: only a call in flight protects a session.
+   */
+  inUseAfterCallMs?: () => number;
 }
 
-export const DEFAULT_ENDPOINT_LIMITS: EndpointLimits = { idleMs: 30 * 60 * 1000, maxSessions: 32 };
+export const DEFAULT_ENDPOINT_LIMITS: EndpointLimits = {
+  idleMs: 30 * 60 * 1000,
+  maxSessions: 32,
+  inUseAfterCallMs: () => DEFAULT_SETTINGS.sessionIdleMinutes * 60_000,
+};
 
 /**
  * The MCP door: Streamable HTTP on 127.0.0.1, one MCP session per client, every call forwarded
@@ -150,8 +163,12 @@ export class McpEndpoint {
       if (sessionId !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found: initialize again');
       if (req.method !== 'POST' || !isInitialize(body)) return jsonRpcError(res, 400, -32000, 'Bad request: no session; send initialize first');
       if (!this.makeRoom()) {
-        this.log(`MCP endpoint refused a new session: all ${this.limits.maxSessions} sessions are busy`);
-        const why = `Too many MCP sessions: all ${this.limits.maxSessions} are busy. Close one (DELETE its session) or try again later.`;
+        const minutes = Math.round((this.limits.inUseAfterCallMs?.() ?? 0) / 60_000);
+        const inUse = minutes > 0 ? `running a call or made one in the last ${minutes} min` : 'running a call';
+        this.log(`MCP endpoint refused a new session: all ${this.limits.maxSessions} sessions are in use (${inUse})`);
+        const why = `Too many MCP sessions: all ${this.limits.maxSessions} are in use (each is ${inUse}; a working client is never ` +
+          'pushed out to make room). Close one (DELETE its session, or end a client) or try again when one has been idle' +
+          `${minutes > 0 ? ` ${minutes} min` : ''}.`;
         return jsonRpcError(res, 503, -32000, why);
       }
       const session = this.newSession();
@@ -163,10 +180,17 @@ export class McpEndpoint {
     }
   }
 
-  /** Room for one more session: evicts the longest-idle one at the cap; false when every one is busy. */
+  /**
+   * Room for one more session: at the cap, evicts the longest-idle session that is not in use (no call in
+   * flight, none in the last `inUseAfterCallMs`); false when every one is in use. A flood of initializes
+   * so only ever evicts sessions that never called a tool, or went quiet long ago: never a live client.
+   */
   private makeRoom(): boolean {
     if (this.sessions.size < this.limits.maxSessions) return true;
-    const idle = [...this.sessions.entries()].filter(([, s]) => s.busy === 0).sort(([, a], [, b]) => a.lastActive - b.lastActive)[0];
+    const keepMs = this.limits.inUseAfterCallMs?.() ?? 0;
+    const quiet = (s: Session) => keepMs <= 0 || s.lastCall === undefined || s.lastCall < this.now() - keepMs;
+    const evictable = [...this.sessions.entries()].filter(([, s]) => s.busy === 0 && quiet(s));
+    const idle = evictable.sort(([, a], [, b]) => a.lastActive - b.lastActive)[0];
     if (!idle) return false;
     this.closeSession(idle[0], 'the session limit was reached and it was the longest idle');
     return true;
@@ -218,6 +242,7 @@ export class McpEndpoint {
         return { isError: true, content: [{ type: 'text', text }] };
       }
       const progressToken = request.params._meta?.progressToken;
+      session.lastCall = this.now();
       try {
         const result = await this.backend.callTool(request.params.name, request.params.arguments, {
           door: 'mcp',
@@ -232,6 +257,8 @@ export class McpEndpoint {
       } catch (error) {
         if (error instanceof CancelledError) throw error;
         return { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
+      } finally {
+        session.lastCall = this.now();
       }
     });
     return session;

@@ -58,6 +58,11 @@ export interface BridgeSettings {
   isolation: Isolation;
   /** A client's own context closes after this long without a call (isolation `perClient`). */
   sessionIdleMinutes: number;
+  /**
+   * With isolation `perClient`: MCP clients may call browser_run_code_unsafe, whose Node code reaches every
+   * context of the browser (other clients' cookies too). User settings only.
+   */
+  allowRunCodeForClients: boolean;
   /** The login profile new contexts start from (a name from Save Login Profile); undefined for none. */
   loginProfile: string | undefined;
   /** Connect to this browser instead of launching one (see browserConnection.ts); undefined: launch. */
@@ -100,6 +105,7 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
   blockedOrigins: [],
   isolation: 'shared',
   sessionIdleMinutes: 15,
+  allowRunCodeForClients: false,
   loginProfile: undefined,
   connection: undefined,
 };
@@ -119,6 +125,7 @@ export type SettingReader = (key: string) => unknown;
  */
 export const USER_ONLY_SETTINGS = [
   'executablePath', 'launchArgs', 'outputDir', 'loginProfile', 'connect.endpoint', 'connect.headers', 'connect.allowNonLoopback',
+  'allowRunCodeForClients',
 ] as const;
 
 /** Settings that only ever restrict agents; see restrictiveValue. */
@@ -232,6 +239,7 @@ export function readSettings(
   const blockedOrigins = origins('network.blockedOrigins');
   const isolation = oneOf(read('isolation'), ISOLATIONS, d.isolation, 'isolation', problem);
   const sessionIdleMinutes = num(read('sessionIdleMinutes'), d.sessionIdleMinutes, 1, 1440, 'sessionIdleMinutes', problem);
+  const allowRunCodeForClients = bool(read('allowRunCodeForClients'), d.allowRunCodeForClients, 'allowRunCodeForClients', problem);
   let loginProfile = optionalString(read('loginProfile'));
   if (loginProfile && !PROFILE_NAME.test(loginProfile)) {
     problem('loginProfile', `"${loginProfile}" is not a profile name (see Playwright Bridge: List Login Profiles). Starting without one.`);
@@ -257,7 +265,7 @@ export function readSettings(
       browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB,
       actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes,
       readonly, toolsAllow, toolsDeny, snapshotMode, imageResponses, consoleLevel, allowedOrigins, blockedOrigins,
-      isolation, sessionIdleMinutes, loginProfile, connection,
+      isolation, sessionIdleMinutes, allowRunCodeForClients, loginProfile, connection,
     },
     problems,
   };
