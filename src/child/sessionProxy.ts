@@ -11,6 +11,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ChildConfig } from '../core/childProcess/childConfig';
+import { redactEndpoint } from '../core/settings/browserConnection';
 import {
   BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, InputNotificationSchema, LiveViewNotificationSchema, LiveViewParams,
   OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, PickRequestSchema, ScreenshotRequestSchema,
@@ -233,7 +234,7 @@ export class SessionProxy {
       }
     }
     if (result.isError && connected && this.config.connection && !session.launchFailed && (!connected.isConnected() || session.lostReason)) {
-      session.lostReason ??= `the connection to the browser was lost (${this.config.connection?.endpoint ?? 'the browser went away'}).`;
+      session.lostReason ??= `the connection to the browser was lost (${redactEndpoint(this.config.connection.endpoint)}).`;
       await this.dropSession(session);
       return this.lostDuring(params.name, session);
     }

@@ -1,7 +1,7 @@
 import { SETTINGS_SECTION } from '../contributionIds';
 import { ALL_CAPABILITIES, CapabilityId } from './capabilities';
 import { PROFILE_NAME } from '../profiles/loginProfiles';
-import { BrowserConnection, parseConnection } from './browserConnection';
+import { BrowserConnection, endpointHoldsCredentials, parseConnection } from './browserConnection';
 
 
 /** Browsers a person can name; `auto` takes the first installed of Chrome, Edge and Chromium. */
@@ -114,11 +114,13 @@ export interface SettingProblem {
 export type SettingReader = (key: string) => unknown;
 
 /**
- * Settings that start a program, choose where files go, or pick whose logins the browser has: only the person's own (user or remote
- * machine) settings may set them, never a workspace's `.vscode/settings.json` that came with a clone.
+ * Settings that start a program, choose where files go, pick whose logins the browser has, or hand those logins' cookies to
+ * agents (`capabilities.storage`: with a login profile in use, browser_cookie_list returns its HttpOnly session cookie): only the
+ * person's own (user or remote machine) settings may set them, never a workspace's `.vscode/settings.json` that came with a clone.
  */
 export const USER_ONLY_SETTINGS = [
   'executablePath', 'launchArgs', 'outputDir', 'loginProfile', 'connect.endpoint', 'connect.headers', 'connect.allowNonLoopback',
+  'capabilities.storage',
 ] as const;
 
 /** Settings that only ever restrict agents; see restrictiveValue. */
@@ -165,8 +167,8 @@ export function readSettings(
   for (const key of USER_ONLY_SETTINGS) {
     // `read` gives only the person's own value for these; say why the workspace's one has no effect.
     if (setByWorkspace(key)) {
-      problem(key, 'is set in this workspace\'s settings, which may not choose a program to run, its arguments or where files go. ' +
-        'Set it in your user settings; the workspace value is ignored.');
+      problem(key, 'is set in this workspace\'s settings, which may not choose a program to run, its arguments or where files go, ' +
+        'nor hand your cookies and storage to agents. Set it in your user settings; the workspace value is ignored.');
     }
   }
 
@@ -250,6 +252,12 @@ export function readSettings(
     const parsed = parseConnection(endpoint, headers ?? {}, allowNonLoopback);
     if ('problem' in parsed) problem('connect.endpoint', `${parsed.problem} Launching a browser here instead.`);
     else connection = parsed.connection;
+    if (endpointHoldsCredentials(endpoint)) {
+      // Used as written (and never shown with them), but a settings file is plain text and often synced or shared.
+      problem('connect.endpoint', 'holds credentials (a user name and password, or a token in its query). The bridge keeps them out of ' +
+        'everything it shows, but settings files are plain text: put them in a header with Playwright Bridge: Set Connection Credentials ' +
+        '(kept in VS Code\'s secret storage) and remove them from the address.');
+    }
   }
 
   return {
