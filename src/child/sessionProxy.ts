@@ -244,7 +244,9 @@ export class SessionProxy {
       observer.noteToolCall(params.name, params.arguments);
       if (!session.readOnlyTools.has(params.name)) await observer.afterStateChange();
     }
-    this.outputBudget.afterCall();
+    // Only files the call reported writing count as the bridge's (a file the person dropped in the folder is theirs).
+    const named = typeof params.arguments?.filename === 'string' ? params.arguments.filename : '';
+    this.outputBudget.afterCall(`${resultText(result)}\n${named}`);
     if (session.launchFailed) {
       // Upstream keeps the failed launch; a fresh session lets the next call try again
       // (after the person installed the browser or fixed the setting).
