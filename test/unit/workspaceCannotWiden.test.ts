@@ -8,6 +8,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
+import { NO_ORIGIN_ALLOWED, restrictiveValue } from '../../src/core/settings/settings';
+import { buildChildConfig } from '../../src/core/childProcess/childConfig';
 import { BridgeHost } from '../../src/vscode/bridgeHost';
 import { BridgeStatusBar } from '../../src/vscode/statusBar';
 import { createFakeVscode } from '../support/fakeVscode';
@@ -79,5 +81,33 @@ describe('what a workspace may set (the extension\'s own reading of the settings
       statusBar.dispose();
       await cleanup();
     }
+  });
+
+  it('narrows network.allowedOrigins across levels and never widens it: a workspace\'s [] does not mean "all" over the person\'s list', async () => {
+    const user = ['https://app.example.test', 'http://localhost:*'];
+    const allowed = (workspace: unknown) => {
+      const fake = createFakeVscode({
+        settings: { 'playwrightBridge.network.allowedOrigins': user },
+        workspaceSettings: workspace === undefined ? {} : { 'playwrightBridge.network.allowedOrigins': workspace },
+      });
+      const { host, cleanup } = hostFor(fake);
+      const settings = host.currentSettings;
+      const warnings = fake.shown.filter(m => m.level === 'warning').map(m => m.message);
+      const network = buildChildConfig(settings, { storageDir: '/s', workspaceFolders: [] }).mcp.network;
+      return cleanup().then(() => ({ origins: settings.allowedOrigins, network, warnings }));
+    };
+    assert.deepStrictEqual((await allowed(undefined)).origins, user);
+    const empty = await allowed([]);
+    assert.deepStrictEqual(empty.origins, user, 'an empty workspace list narrows nothing');
+    assert.deepStrictEqual(empty.network.allowedOrigins, user, 'and upstream gets the person\'s list');
+    assert.deepStrictEqual((await allowed(['https://evil.example.test', 'https://app.example.test'])).origins, ['https://app.example.test']);
+    assert.deepStrictEqual((await allowed(['http://localhost:3000'])).origins, ['http://localhost:3000'], 'within the person\'s any-port rule');
+    const disjoint = await allowed(['https://evil.example.test']);
+    assert.deepStrictEqual(disjoint.network.allowedOrigins, [NO_ORIGIN_ALLOWED], 'no shared origin: nothing allowed, never "all"');
+    assert.match(disjoint.warnings.join('\n'), /allowedOrigins.*share no origin/);
+    assert.deepStrictEqual((await allowed('https://evil.example.test')).origins, user, 'a workspace value that is not a list is no way around it');
+    // The rule itself, for the folder level too.
+    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { workspaceValue: ['https://a.test'], workspaceFolderValue: [] }), ['https://a.test']);
+    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { globalValue: [], workspaceValue: [] }), []);
   });
 });

@@ -124,11 +124,19 @@ export const USER_ONLY_SETTINGS = [
 ] as const;
 
 /** Settings that only ever restrict agents; see restrictiveValue. */
-export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'network.blockedOrigins']);
+export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'network.blockedOrigins', 'network.allowedOrigins']);
+
+/**
+ * What allowedOrigins becomes when the levels' lists share no origin: an origin no request can have
+ * (`.invalid` is reserved), because upstream reads an empty list as "all".
+ */
+export const NO_ORIGIN_ALLOWED = 'https://no-origin-allowed.invalid';
 
 /**
  * Readonly is on if any level turns it on; deny and block lists from all levels add up; an allow
  * list comes from the person's user settings, or from the workspace only where the user has none.
+ * Allowed origins narrow: only origins every level's list allows (an empty list, upstream's "all",
+ * narrows nothing), so a workspace's list, even `[]`, can never widen the person's.
  */
 export function restrictiveValue(
   key: string,
@@ -137,10 +145,31 @@ export function restrictiveValue(
   const levels = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].filter(v => v !== undefined);
   if (!levels.length) return undefined;
   if (key === 'readonly') return levels.some(v => v === true) ? true : levels.find(v => typeof v !== 'boolean') ?? false;
+  if (key === 'network.allowedOrigins') return narrowedOrigins(levels);
   if (levels.some(v => !Array.isArray(v))) return levels.find(v => !Array.isArray(v));
   const lists = levels as unknown[][];
   if (key === 'tools.allow') return lists.find(list => list.length) ?? [];
   return [...new Set(lists.flat())];
+}
+
+/** The origins every level allows; a level that is not a list of strings is left out (readSettings reports it if none is). */
+function narrowedOrigins(levels: unknown[]): unknown {
+  const lists = levels.filter((v): v is string[] => Array.isArray(v) && v.every(item => typeof item === 'string'))
+    .map(list => list.map(origin => origin.trim()).filter(origin => origin !== ''));
+  if (!lists.length) return levels[0];
+  const narrowing = lists.filter(list => list.length);
+  if (!narrowing.length) return [];
+  const kept = [...new Set(narrowing.flat())].filter(origin => narrowing.every(list => list.some(other => originCovers(other, origin))));
+  return kept.length ? kept : [NO_ORIGIN_ALLOWED];
+}
+
+/** Whether `rule` allows `origin`: the same origin, or `scheme://host:*` (upstream's any-port form) for that host. */
+function originCovers(rule: string, origin: string): boolean {
+  if (rule.toLowerCase() === origin.toLowerCase()) return true;
+  if (!rule.endsWith(':*')) return false;
+  const base = rule.slice(0, -1).toLowerCase();
+  const candidate = origin.toLowerCase();
+  return candidate === base.slice(0, -1) || (candidate.startsWith(base) && /^\d+$/.test(candidate.slice(base.length)));
 }
 
 /** Browser flags refused in launchArgs: they open a control port or swap the browser's profile. */
@@ -231,6 +260,10 @@ export function readSettings(
     return ok;
   });
   const allowedOrigins = origins('network.allowedOrigins');
+  if (allowedOrigins.length === 1 && allowedOrigins[0] === NO_ORIGIN_ALLOWED) {
+    problem('network.allowedOrigins', 'lists in your user settings and this workspace\'s share no origin, so the browser may request none. ' +
+      'A workspace can only narrow your list.');
+  }
   const blockedOrigins = origins('network.blockedOrigins');
   const isolation = oneOf(read('isolation'), ISOLATIONS, d.isolation, 'isolation', problem);
   const sessionIdleMinutes = num(read('sessionIdleMinutes'), d.sessionIdleMinutes, 1, 1440, 'sessionIdleMinutes', problem);
