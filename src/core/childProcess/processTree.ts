@@ -51,29 +51,53 @@ export function isAlive(pid: number): boolean {
  */
 export interface KnownProcess {
   pid: number;
-  /** Start time in clock ticks since boot (Linux); empty where it cannot be read. */
+  /** Start time: clock ticks since boot (Linux) or `ps`'s lstart (macOS and other Unixes); empty on Windows. */
   started: string;
 }
 
-/** The pids as they are now, with their start times. */
+/** Windows has no start time we read here (taskkill /T walks the tree by itself). */
+const HAS_START_TIMES = process.platform !== 'win32';
+
+/** The pids as they are now, with their start times (a process that ended meanwhile is left out). */
 export function identify(pids: number[]): KnownProcess[] {
-  return pids.map(pid => ({ pid, started: startTimeOf(pid) ?? '' })).filter(p => p.started !== '' || process.platform !== 'linux');
+  return pids.map(pid => ({ pid, started: startTimeOf(pid) ?? '' })).filter(p => p.started !== '' || !HAS_START_TIMES);
 }
 
 /** Whether the process we saw still runs (the same one, not a new process that got its pid). */
 export function isSameProcess(known: KnownProcess): boolean {
   if (!isAlive(known.pid)) return false;
-  return process.platform !== 'linux' || startTimeOf(known.pid) === known.started;
+  return !HAS_START_TIMES || startTimeOf(known.pid) === known.started;
 }
 
 function startTimeOf(pid: number): string | undefined {
+  if (process.platform === 'linux') {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces and parentheses); start time is field 22.
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    } catch {
+      return undefined;
+    }
+  }
+  if (!HAS_START_TIMES) return undefined;
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces and parentheses); start time is field 22.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    // macOS has no /proc; ps prints the start time to the second (exits 1, printing nothing, for no such process).
+    const output = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C' } });
+    return parsePsStartTime(output);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `ps -o lstart=` output ("Tue Dec  1 00:05:49 2026", the day padded with a space) as one canonical
+ * string; undefined for anything else (no such process, or a format we do not know: then we do not
+ * kill by that pid rather than guess).
+ */
+export function parsePsStartTime(output: string): string | undefined {
+  const line = output.split('\n').map(l => l.trim()).find(l => l !== '');
+  const match = line && /^[A-Za-z]{3}\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{1,2}:\d{2}:\d{2})\s+(\d{4})$/.exec(line);
+  return match ? `${match[4]} ${match[1]} ${match[2].padStart(2, '0')} ${match[3]}` : undefined;
 }
 
 /**
