@@ -3,7 +3,7 @@ import { execFileSync, spawn } from 'child_process';
 import { identify, isAlive, isSameProcess, killTree, parsePsStartTime } from '../../src/core/childProcess/processTree';
 
 describe('process start times from ps (macOS)', () => {
-  it('reads `ps -o lstart= -p PID` as recorded on macOS, and nothing from an empty or unknown answer', () => {
+  it('reads `ps -o lstart= -p PID` output in the format macOS prints, and nothing from an empty or unknown answer', () => {
     // `ps -o lstart=` prints "%a %b %e %T %Y" (a one-digit day padded with a space) on macOS as on Linux's procps;
     // these two lines were recorded from procps here (no Mac at hand), in the format macOS's ps documents.
     assert.strictEqual(parsePsStartTime('Tue Dec  1 00:05:49 2026\n'), '2026 Dec 01 00:05:49');
