@@ -51,7 +51,8 @@ function inPage(args: InPageArgs) {
   const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
   const { limits } = args;
   return {
-    role: cut(role, limits.role), name: cut(name, limits.name), tag: cut(tag, limits.tag), html: cut(element.outerHTML, limits.html), url: cut(location.href, limits.url),
+    role: cut(role, limits.role), name: cut(name, limits.name), tag: cut(tag, limits.tag),
+    html: cut(element.outerHTML, limits.html), url: cut(location.href, limits.url),
   };
 }
 

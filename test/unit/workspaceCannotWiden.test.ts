@@ -59,7 +59,7 @@ describe('what a workspace may set (the extension\'s own reading of the settings
     }
   });
 
-  it('keeps an endpoint\'s user name, password and token out of the log, the warning and the status bar, and points to Set Connection Credentials', async () => {
+  it('keeps an endpoint\'s user name, password and token out of the log, the warning and the status bar; points to Set Connection Credentials', async () => {
     const endpoint = 'ws://admin:Pa55word-77@127.0.0.1:3000/?token=tok-8d1e42&browser=chromium';
     const fake = createFakeVscode({ settings: { 'playwrightBridge.connect.endpoint': endpoint } });
     const { host, logged, cleanup } = hostFor(fake);

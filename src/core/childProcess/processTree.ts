@@ -82,7 +82,8 @@ function startTimeOf(pid: number): string | undefined {
   if (!HAS_START_TIMES) return undefined;
   try {
     // macOS has no /proc; ps prints the start time to the second (exits 1, printing nothing, for no such process).
-    const output = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C' } });
+    const output = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C' } });
     return parsePsStartTime(output);
   } catch {
     return undefined;
