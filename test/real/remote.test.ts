@@ -3,7 +3,9 @@ import { parseConnection } from '../../src/core/settings/browserConnection';
 import { isAlive } from '../../src/core/childProcess/processTree';
 import { ObservationEvent } from '../../src/protocol/childMessages';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, processesMentioning, RealBridge, refOf, textOf, waitFor } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, processesMentioning, RealBridge, refOf, textOf, waitFor } from '../support/realBridge';
+import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CdpBrowser, PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
 
 function connectionTo(endpoint: string, headers: Record<string, string> = {}) {
@@ -123,16 +125,24 @@ describe('a browser that runs elsewhere (real Playwright server and CDP browser)
     }
   });
 
-  it('never shows the credentials of a CDP endpoint it cannot reach', async () => {
+  it('never shows the credentials of a CDP endpoint it cannot reach, at either door', async () => {
     const [password, token] = ['cdp-Pa55-42', 'tok-cdp-77aa'];
     const bridge = makeRealBridge({ connection: connectionTo(`http://someone:${password}@127.0.0.1:9/json?token=${token}`) });
+    const door = new McpEndpoint(bridge.supervisor, 'test', () => undefined);
     try {
       const result = await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
       assert.ok(result.isError);
       assert.match(textOf(result), /Could not reach the browser's DevTools \(CDP\) endpoint at http:\/\/\*\*\*@127\.0\.0\.1:9\/json\?… /);
-      const everything = [textOf(result), ...bridge.logs].join('\n');
+      // The MCP door: an outside client's call meets the same endpoint.
+      const client = await connectMcpClient(await door.start(), 'outside');
+      const outside = (await client.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/` } }, undefined, { timeout: 120000 })) as CallToolResult;
+      await client.close();
+      assert.ok(outside.isError);
+      assert.match(textOf(outside), /Could not reach the browser's DevTools \(CDP\) endpoint at http:\/\/\*\*\*@/);
+      const everything = [textOf(result), textOf(outside), ...bridge.logs].join('\n');
       for (const secret of [password, token, 'someone']) assert.ok(!everything.includes(secret), `"${secret}" shown:\n${everything}`);
     } finally {
+      await door.dispose();
       await bridge.dispose();
     }
   });
