@@ -135,7 +135,8 @@ describe('a browser that runs elsewhere (real Playwright server and CDP browser)
       assert.match(textOf(result), /Could not reach the browser's DevTools \(CDP\) endpoint at http:\/\/\*\*\*@127\.0\.0\.1:9\/json\?… /);
       // The MCP door: an outside client's call meets the same endpoint.
       const client = await connectMcpClient(await door.start(), 'outside');
-      const outside = (await client.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/` } }, undefined, { timeout: 120000 })) as CallToolResult;
+      const outside = (await client.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/` } }, undefined,
+        { timeout: 120000 })) as CallToolResult;
       await client.close();
       assert.ok(outside.isError);
       assert.match(textOf(outside), /Could not reach the browser's DevTools \(CDP\) endpoint at http:\/\/\*\*\*@/);
