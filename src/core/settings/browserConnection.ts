@@ -37,7 +37,8 @@ export function parseConnection(
     return { problem: `The endpoint is not an address like ws://127.0.0.1:3000/ (a Playwright server) or http://127.0.0.1:9222 (CDP).` };
   }
   if (!['ws:', 'wss:', 'http:', 'https:'].includes(url.protocol)) {
-    return { problem: `"${redactEndpoint(endpoint)}" must start with ws://, wss://, http:// or https://.` };
+    // Not quoted: `admin:pw@host` parses as scheme `admin:`, the rest being its credentials.
+    return { problem: 'The endpoint must start with ws://, wss://, http:// or https://.' };
   }
   if (!isLoopbackHost(url.hostname) && !allowNonLoopback) {
     return {
