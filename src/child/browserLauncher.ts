@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import type { Browser, BrowserContext, BrowserType, LaunchOptions, Page } from 'playwright';
-import { BrowserConnection } from '../core/settings/browserConnection';
+import { BrowserConnection, redactEndpoint } from '../core/settings/browserConnection';
 import { describeLaunchFailure } from '../core/settings/browserDiscovery';
 import { ChildConfig } from '../core/childProcess/childConfig';
 
@@ -134,8 +134,9 @@ async function connectBrowser(
     } catch (error) {
       lastError = error;
       if (attempt >= CONNECT_RETRY_MS.length) {
-        const reason = (error as Error).message.split('\n')[0];
-        throw new Error(`Could not reach ${what} at ${connection.endpoint} (${reason}), after ${attempt + 1} attempts. ` +
+        // Playwright's own message may quote the address as given, credentials and all.
+        const reason = redactEndpoint((error as Error).message.split('\n')[0]);
+        throw new Error(`Could not reach ${what} at ${redactEndpoint(connection.endpoint)} (${reason}), after ${attempt + 1} attempts. ` +
           'Start it (or check its address and credentials: Set Connection Credentials), or clear playwrightBridge.connect.endpoint to launch a browser here.');
       }
       await new Promise(resolve => setTimeout(resolve, CONNECT_RETRY_MS[attempt]));
@@ -149,7 +150,7 @@ async function connectBrowser(
   const context = ownContext ? await connected.newContext({ viewport: config.viewport, storageState: config.storageStatePath }) : connected.contexts()[0];
   const agentPage = connection.protocol === 'cdp' && !ownContext ? await context.newPage() : undefined;
   const watch = lossWatch(onLost);
-  const why = `the connection to ${what} at ${connection.endpoint} was lost (it stopped, restarted or the network dropped).`;
+  const why = `the connection to ${what} at ${redactEndpoint(connection.endpoint)} was lost (it stopped, restarted or the network dropped).`;
   connected.on('disconnected', () => watch.lost(why));
   return {
     context,

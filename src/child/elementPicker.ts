@@ -1,14 +1,23 @@
 /**
  * Picking an element for chat from the panel: the element under the person's pointer is outlined in
  * the page itself (so the streamed picture shows it) and described as chat should read it.
+ *
+ * The description is read in an isolated world of the page (Chromium: a CDP `Page.createIsolatedWorld`),
+ * which shares the DOM but not the page's JavaScript: a page that overrides `getAttribute`,
+ * `outerHTML` or `elementFromPoint` cannot change what is reported. Every field is cut to the caps of
+ * the protocol's schema (PICKED_ELEMENT_LIMITS), so a huge attribute cannot flood chat.
  */
-import type { Page } from 'playwright';
-import type { PickedElement, PickParams } from '../protocol/childMessages';
+import type { CDPSession, Page } from 'playwright';
+import { PICKED_ELEMENT_LIMITS, type PickedElement, type PickParams } from '../protocol/childMessages';
 
 const OVERLAY_ID = '__playwright_bridge_pick';
+/** The isolated world's name: Chromium keeps one world per name and frame, so repeated picks reuse it. */
+const WORLD_NAME = 'playwright-bridge-picker';
+
+type InPageArgs = { x: number; y: number; phase: 'hover' | 'choose' | 'cancel'; overlayId: string; limits: typeof PICKED_ELEMENT_LIMITS };
 
 /** Runs in the page: outlines (hover), describes and un-outlines (choose), or only un-outlines (cancel). */
-function inPage(args: { x: number; y: number; phase: 'hover' | 'choose' | 'cancel'; overlayId: string }) {
+function inPage(args: InPageArgs) {
   const old = document.getElementById(args.overlayId);
   if (args.phase === 'cancel') {
     old?.remove();
@@ -38,9 +47,43 @@ function inPage(args: { x: number; y: number; phase: 'hover' | 'choose' | 'cance
   const labelled = element.id ? document.querySelector(`label[for="${CSS.escape(element.id)}"]`)?.textContent : undefined;
   const placeholder = (element as HTMLInputElement).placeholder;
   const name = (element.getAttribute('aria-label') ?? element.getAttribute('alt') ?? labelled ?? placeholder ?? element.textContent ?? '')
-    .replace(/\s+/g, ' ').trim().slice(0, 100);
-  const html = element.outerHTML.length > 2000 ? `${element.outerHTML.slice(0, 2000)}…` : element.outerHTML;
-  return { role, name, tag, html, url: location.href };
+    .replace(/\s+/g, ' ').trim();
+  const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+  const { limits } = args;
+  return {
+    role: cut(role, limits.role), name: cut(name, limits.name), tag: cut(tag, limits.tag),
+    html: cut(element.outerHTML, limits.html), url: cut(location.href, limits.url),
+  };
+}
+
+/** One CDP session per page, for its isolated world; undefined where the engine has no CDP (Firefox, WebKit). */
+const cdpSessions = new WeakMap<Page, Promise<CDPSession | undefined>>();
+
+function cdpOf(page: Page): Promise<CDPSession | undefined> {
+  let session = cdpSessions.get(page);
+  if (!session) {
+    session = page.context().newCDPSession(page).catch(() => undefined);
+    cdpSessions.set(page, session);
+  }
+  return session;
+}
+
+/**
+ * `inPage` in an isolated world of the page's main frame. Firefox and WebKit have no CDP: there it runs
+ * in the page's world (what it reports could be swayed by the page's scripts; the caps still hold).
+ */
+async function runIsolated(page: Page, args: InPageArgs): Promise<PickedElement | undefined> {
+  const cdp = await cdpOf(page);
+  if (!cdp) return page.evaluate(inPage, args);
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: WORLD_NAME });
+  const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+    expression: `(${inPage.toString()})(${JSON.stringify(args)})`,
+    contextId: executionContextId,
+    returnByValue: true,
+  });
+  if (exceptionDetails) throw new Error(`Picking failed in the page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+  return result.value as PickedElement | undefined;
 }
 
 /** A picture of the dragged rectangle (at least 4 CSS pixels a side), as the page shows it. */
@@ -60,11 +103,11 @@ export async function pickElement(
   viewport: { width: number; height: number },
 ): Promise<PickedElement | undefined> {
   if (params.phase === 'cancel') {
-    await page.evaluate(inPage, { x: 0, y: 0, phase: 'cancel' as const, overlayId: OVERLAY_ID });
+    await runIsolated(page, { x: 0, y: 0, phase: 'cancel', overlayId: OVERLAY_ID, limits: PICKED_ELEMENT_LIMITS });
     return undefined;
   }
   const size = page.viewportSize() ?? viewport;
-  return page.evaluate(inPage, { x: params.x * size.width, y: params.y * size.height, phase: params.phase, overlayId: OVERLAY_ID });
+  return runIsolated(page, { x: params.x * size.width, y: params.y * size.height, phase: params.phase, overlayId: OVERLAY_ID, limits: PICKED_ELEMENT_LIMITS });
 }
 
 /** The element's ref in upstream's snapshot: the one line naming its role and name, when there is exactly one. */

@@ -2,10 +2,14 @@
  * Keeps the bridge's output folder under its size budget, deleting only files the bridge itself
  * wrote. Upstream's own budget deleted the oldest files of the whole output folder, whoever wrote
  * them (a project folder chosen as output lost its sources), so it is turned off and replaced by
- * this: a record of the files that appeared in the folder while tool calls ran, kept beside them.
+ * this: a record, kept beside them, of the files that appeared in the folder during a call AND that
+ * the call reported writing (upstream links every file it writes, by its absolute path, in its
+ * result). A file the person drops into the folder between calls appears too, but nothing reports
+ * it: it is never recorded, so never deleted.
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { pathToFileURL } from 'url';
 
 interface WrittenFile {
   path: string;
@@ -32,11 +36,14 @@ export class OutputBudget {
     this.scan(this.dir, () => undefined);
   }
 
-  /** After a tool call: note what it wrote, then delete the oldest of our files beyond the budget. */
-  afterCall(): void {
+  /**
+   * After a tool call: note the new files the call reported writing (`reported`: its result's text and
+   * the file name it was given), then delete the oldest of our files beyond the budget.
+   */
+  afterCall(reported: string): void {
     let changed = false;
     this.scan(this.dir, file => {
-      if (this.record.has(file.path)) return;
+      if (this.record.has(file.path) || !mentions(reported, file.path)) return;
       this.record.set(file.path, file);
       changed = true;
     });
@@ -136,6 +143,11 @@ export class OutputBudget {
       this.log(`Output budget: could not save its record: ${(error as Error).message}`);
     }
   }
+}
+
+/** Whether a result names the file: as the absolute path upstream links, or as a file URL. */
+function mentions(reported: string, file: string): boolean {
+  return reported.includes(file) || reported.includes(pathToFileURL(file).href);
 }
 
 function statOf(file: string): fs.Stats | undefined {

@@ -11,6 +11,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ChildConfig } from '../core/childProcess/childConfig';
+import { redactEndpoint } from '../core/settings/browserConnection';
 import {
   BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, InputNotificationSchema, LiveViewNotificationSchema, LiveViewParams,
   OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, PickParams, PickRequestSchema, PickResult,
@@ -265,7 +266,7 @@ export class SessionProxy {
       }
     }
     if (result.isError && connected && this.config.connection && !session.launchFailed && (!connected.isConnected() || session.lostReason)) {
-      session.lostReason ??= `the connection to the browser was lost (${this.config.connection?.endpoint ?? 'the browser went away'}).`;
+      session.lostReason ??= `the connection to the browser was lost (${redactEndpoint(this.config.connection.endpoint)}).`;
       await this.dropSession(session);
       return this.lostDuring(params.name, session);
     }
@@ -277,7 +278,9 @@ export class SessionProxy {
     }
     // Before the budget records them: the files as kept are the masked ones.
     if (!this.mask.empty) await maskWrittenFiles(this.config.mcp.outputDir, resultText(result), startedAt, this.mask, this.log);
-    this.outputBudget.afterCall();
+    // Only files the call reported writing count as the bridge's (a file the person dropped in the folder is theirs).
+    const named = typeof params.arguments?.filename === 'string' ? params.arguments.filename : '';
+    this.outputBudget.afterCall(`${resultText(result)}\n${named}`);
     if (session.launchFailed) {
       // Upstream keeps the failed launch; a fresh session lets the next call try again
       // (after the person installed the browser or fixed the setting).

@@ -191,16 +191,19 @@ export type PickParams = z.infer<typeof PickParamsSchema>;
 
 export const PickRequestSchema = z.object({ method: z.literal(PICK_REQUEST), params: PickParamsSchema });
 
+/** The most characters of each field of a picked element: the page writes them, so each has a cap (the child cuts to it). */
+export const PICKED_ELEMENT_LIMITS = { role: 64, name: 200, ref: 32, tag: 64, html: 2000, url: 2048 };
+
 /** The element under the point, as chat should read it. */
 export const PickedElementSchema = z.object({
-  role: z.string(),
-  name: z.string(),
+  role: z.string().max(PICKED_ELEMENT_LIMITS.role),
+  name: z.string().max(PICKED_ELEMENT_LIMITS.name),
   /** Its ref in upstream's snapshot (for browser_click and friends), when one could be matched. */
-  ref: z.string().optional(),
-  tag: z.string(),
+  ref: z.string().max(PICKED_ELEMENT_LIMITS.ref).optional(),
+  tag: z.string().max(PICKED_ELEMENT_LIMITS.tag),
   /** Its outer HTML, trimmed. */
-  html: z.string(),
-  url: z.string(),
+  html: z.string().max(PICKED_ELEMENT_LIMITS.html),
+  url: z.string().max(PICKED_ELEMENT_LIMITS.url),
 });
 export type PickedElement = z.infer<typeof PickedElementSchema>;
 

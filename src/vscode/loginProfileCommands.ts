@@ -1,6 +1,6 @@
 import type * as vscodeTypes from 'vscode';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
-import { LoginProfiles, PROFILE_NAME } from '../core/profiles/loginProfiles';
+import { LoginProfiles, PROFILE_NAME, PROFILE_NAME_RULE } from '../core/profiles/loginProfiles';
 import { Supervisor } from '../core/supervision/supervisor';
 
 type VSCode = typeof vscodeTypes;
@@ -54,7 +54,7 @@ export async function saveLoginProfile(
       value: suggestedProfileName(currentUrl()),
       prompt: 'New contexts can start from it (setting playwrightBridge.loginProfile). An existing profile of this name is kept as its previous version.',
       ignoreFocusOut: true,
-      validateInput: text => (PROFILE_NAME.test(text) ? undefined : 'Letters, digits, space, dot, _ or -, starting with a letter or digit (at most 64).'),
+      validateInput: text => (PROFILE_NAME.test(text) ? undefined : PROFILE_NAME_RULE),
     });
     if (!name) return;
     const state = await supervisor.storageState();

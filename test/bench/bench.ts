@@ -3,8 +3,10 @@
  * through the MCP door (the loopback endpoint, over Streamable HTTP) and through a bare
  * @playwright/mcp stdio child, step by step in one run, on pages served here.
  * Prints the median per-call ratio, cold starts and memory of each process tree, and writes them
- * as JSON to $BENCH_OUT when set. BENCH_ROUNDS sets how many sessions (default 3).
+ * as JSON to $BENCH_OUT when set. BENCH_ROUNDS sets how many sessions (default 3); BENCH_SESSIONS_ONLY=1
+ * measures only the perClient sessions and a bare Playwright context beside them.
  */
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -17,7 +19,7 @@ import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import type { FrameMessage } from '../../src/protocol/panelMessages';
 import { listDescendants } from '../../src/core/childProcess/processTree';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { BridgeSettings } from '../../src/core/settings/settings';
+import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settings';
 import { parseConnection } from '../../src/core/settings/browserConnection';
 import { PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
 import { connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
@@ -256,6 +258,62 @@ async function sessionsRound(fixture: FixtureServer, overrides: Partial<BridgeSe
 }
 
 /**
+ * What Playwright itself costs for one more context with one page (no bridge, no MCP), measured as
+ * extraMBPerSession is: a plain Node process with playwright-core launches the same browser as the
+ * bridge does, one context is opened to warm it up, then seven more; the PSS of its process tree
+ * (Node and browser) grows by rawContextMB per context.
+ */
+async function rawContextRound(fixture: FixtureServer, viewport = DEFAULT_SETTINGS.viewport): Promise<{ rawContextMB: number }> {
+  const host = spawn(process.execPath, [path.join(__dirname, 'rawContextHost.js'), TEST_BROWSER, String(viewport.width), String(viewport.height)],
+    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_PATH: path.join(REPO_ROOT, 'node_modules') } });
+  const lines: string[] = [];
+  let buffer = '';
+  host.stdout!.on('data', chunk => {
+    buffer += chunk;
+    const parts = buffer.split('\n');
+    buffer = parts.pop()!;
+    lines.push(...parts);
+  });
+  const answer = async (): Promise<string> => {
+    await waitFor(() => lines.length > 0 || host.exitCode !== null, 60000, 'the raw Playwright host to answer');
+    const line = lines.shift();
+    if (line === undefined) throw new Error(`the raw Playwright host exited (${host.exitCode})`);
+    return line;
+  };
+  const open = async () => {
+    host.stdin!.write(`open ${fixture.url}/\n`);
+    const line = await answer();
+    if (line !== 'ok') throw new Error(`raw context: ${line}`);
+  };
+  try {
+    if ((await answer()) !== 'ready') throw new Error('the raw Playwright host did not start');
+    await open();
+    const pssOne = treeMemoryMB(host.pid!, 'Pss');
+    for (let k = 1; k < 8; k++) await open();
+    const pssEight = treeMemoryMB(host.pid!, 'Pss');
+    return { rawContextMB: Math.round(((pssEight - pssOne) / 7) * 10) / 10 };
+  } finally {
+    host.stdin!.end();
+    await waitFor(() => host.exitCode !== null, 10000, 'the raw Playwright host to exit').catch(() => host.kill('SIGKILL'));
+  }
+}
+
+/** sessionsRound, then in the same run the same count of bare contexts, and what the bridge adds over those. */
+async function sessionsWithRawContexts(fixture: FixtureServer) {
+  const sessions = await sessionsRound(fixture);
+  const { rawContextMB } = await rawContextRound(fixture);
+  const bridgePerRawContext = rawContextMB > 0 ? Math.round((sessions.extraMBPerSession / rawContextMB) * 100) / 100 : undefined;
+  return { ...sessions, rawContextMB, bridgePerRawContext };
+}
+
+function printSessions(sessions: Awaited<ReturnType<typeof sessionsWithRawContexts>>): void {
+  console.log(`sessions (perClient): a new client's context +${sessions.openMs} ms on its first call, +${sessions.extraMBPerSession} MB PSS each ` +
+    `(a bare Playwright context with one page: ${sessions.rawContextMB} MB, ratio x${sessions.bridgePerRawContext}, target <= 1.10; ` +
+    `a browser server with its first: ${sessions.browserServerMB} MB); ` +
+    `${sessions.concurrentClients} clients x ${session('').length} calls at once in ${sessions.concurrentSeconds} s, ${sessions.failures} failures`);
+}
+
+/**
  * A browser elsewhere: the scripted session through a loopback Playwright server against a local
  * launch, step by step alternating, and eight isolated clients at once on that one server.
  */
@@ -468,6 +526,13 @@ async function withFixture<T>(work: (fixture: FixtureServer) => Promise<T>): Pro
 }
 
 async function main(): Promise<void> {
+  // BENCH_SESSIONS_ONLY=1 measures only the sessions (perClient) figures, with rawContextMB beside them.
+  if (process.env.BENCH_SESSIONS_ONLY) {
+    const sessions = await withFixture(sessionsWithRawContexts);
+    printSessions(sessions);
+    console.log(JSON.stringify({ sessions }));
+    return;
+  }
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const fixture = new FixtureServer();
   await fixture.start();
@@ -495,13 +560,11 @@ async function main(): Promise<void> {
   }
   const lean = await withFixture(leanOutputs);
   console.log(`characters per step: ${lean.defaultCharsPerStep} with upstream's defaults, ${lean.leanCharsPerStep} lean`);
-  const sessions = await withFixture(fixture => sessionsRound(fixture));
+  const sessions = await withFixture(sessionsWithRawContexts);
   const remote = await withFixture(remoteRound);
   console.log(`remote (loopback Playwright server): per-call x${remote.perCallRatio} of a local launch; ${remote.sessions} isolated clients at once, ` +
     `${remote.calls} calls, ${remote.failures} failures`);
-  console.log(`sessions (perClient): a new client's context +${sessions.openMs} ms on its first call, +${sessions.extraMBPerSession} MB PSS each ` +
-    `(a browser server with its first: ${sessions.browserServerMB} MB); ` +
-    `${sessions.concurrentClients} clients x ${session('').length} calls at once in ${sessions.concurrentSeconds} s, ${sessions.failures} failures`);
+  printSessions(sessions);
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
     rounds,

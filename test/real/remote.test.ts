@@ -3,7 +3,9 @@ import { parseConnection } from '../../src/core/settings/browserConnection';
 import { isAlive } from '../../src/core/childProcess/processTree';
 import { ObservationEvent } from '../../src/protocol/childMessages';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, processesMentioning, RealBridge, refOf, textOf, waitFor } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, processesMentioning, RealBridge, refOf, textOf, waitFor } from '../support/realBridge';
+import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CdpBrowser, PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
 
 function connectionTo(endpoint: string, headers: Record<string, string> = {}) {
@@ -88,6 +90,61 @@ describe('a browser that runs elsewhere (real Playwright server and CDP browser)
     } finally {
       await bridge.dispose();
       person.stop();
+    }
+  });
+
+  it('never shows an endpoint\'s user name, password or token: not to the model (connected, lost, unreachable), not in the log, panel or status', async () => {
+    const [user, password, token] = ['grid-admin', 'Pa55-wd-91x', 'tok-5e2c91f0'];
+    const server = new PlaywrightServer();
+    await server.start();
+    // The loopback server ignores userinfo and the query; a grid would check them.
+    const endpoint = `ws://${user}:${password}@127.0.0.1:${server.port}/?token=${token}`;
+    const bridge = makeRealBridge({ connection: connectionTo(endpoint, SERVER_LAUNCH_HEADERS) });
+    const seen: string[] = [];
+    const subscriptions = [
+      bridge.supervisor.onBrowserState(state => seen.push(JSON.stringify(state))),
+      bridge.supervisor.onObservation(event => { if (event.kind !== 'frame') seen.push(JSON.stringify(event)); }),
+      bridge.supervisor.onDidChangeStatus(status => seen.push(JSON.stringify(status))),
+      bridge.supervisor.onToolCall(call => seen.push(JSON.stringify(call))),
+    ];
+    try {
+      const nav = await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+      assert.ok(!nav.isError, textOf(nav));
+      server.kill();
+      const lost = await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/second` });
+      const unreachable = await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/second` });
+      assert.ok(lost.isError && unreachable.isError, `${textOf(lost)}\n${textOf(unreachable)}`);
+      assert.match(textOf(unreachable), /Could not reach the Playwright server at ws:\/\/\*\*\*@127\.0\.0\.1:\d+\/\?… .*Set Connection Credentials/s);
+      const everything = [nav, lost, unreachable].map(textOf).concat(bridge.logs, seen, [bridge.config.connection!.summary]).join('\n');
+      for (const secret of [user, password, token]) assert.ok(!everything.includes(secret), `"${secret}" shown:\n${everything}`);
+      assert.match(everything, /was lost|went away/, 'the lost connection was reported (and checked)');
+    } finally {
+      for (const subscription of subscriptions) subscription.dispose();
+      await bridge.dispose();
+      server.kill();
+    }
+  });
+
+  it('never shows the credentials of a CDP endpoint it cannot reach, at either door', async () => {
+    const [password, token] = ['cdp-Pa55-42', 'tok-cdp-77aa'];
+    const bridge = makeRealBridge({ connection: connectionTo(`http://someone:${password}@127.0.0.1:9/json?token=${token}`) });
+    const door = new McpEndpoint(bridge.supervisor, 'test', () => undefined);
+    try {
+      const result = await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+      assert.ok(result.isError);
+      assert.match(textOf(result), /Could not reach the browser's DevTools \(CDP\) endpoint at http:\/\/\*\*\*@127\.0\.0\.1:9\/json\?… /);
+      // The MCP door: an outside client's call meets the same endpoint.
+      const client = await connectMcpClient(await door.start(), 'outside');
+      const outside = (await client.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/` } }, undefined,
+        { timeout: 120000 })) as CallToolResult;
+      await client.close();
+      assert.ok(outside.isError);
+      assert.match(textOf(outside), /Could not reach the browser's DevTools \(CDP\) endpoint at http:\/\/\*\*\*@/);
+      const everything = [textOf(result), textOf(outside), ...bridge.logs].join('\n');
+      for (const secret of [password, token, 'someone']) assert.ok(!everything.includes(secret), `"${secret}" shown:\n${everything}`);
+    } finally {
+      await door.dispose();
+      await bridge.dispose();
     }
   });
 

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { isLoopbackHost, parseConnection } from '../../src/core/settings/browserConnection';
+import { endpointHoldsCredentials, isLoopbackHost, parseConnection, redactEndpoint } from '../../src/core/settings/browserConnection';
 import { readSettings } from '../../src/core/settings/settings';
 
 describe('connecting to a browser elsewhere: the settings', () => {
@@ -32,5 +32,21 @@ describe('connecting to a browser elsewhere: the settings', () => {
     const remote = readSettings(key => ({ 'connect.endpoint': 'http://10.0.0.8:9222' } as Record<string, unknown>)[key]);
     assert.strictEqual(remote.settings.connection, undefined);
     assert.match(remote.problems[0].message, /Launching a browser here instead/);
+  });
+
+  it('hides user names, passwords, queries and fragments of every address in a text, and nothing else', () => {
+    assert.strictEqual(redactEndpoint('ws://admin:pw@127.0.0.1:3000/'), 'ws://***@127.0.0.1:3000/');
+    assert.strictEqual(redactEndpoint('wss://grid.example.test/playwright?token=abc&browser=chromium'), 'wss://grid.example.test/playwright?…');
+    assert.strictEqual(redactEndpoint('http://u:p%40ss@127.0.0.1:9222#frag'), 'http://***@127.0.0.1:9222?…');
+    assert.strictEqual(redactEndpoint('ws://user:p@ss@host:1/x'), 'ws://***@host:1/x', 'up to the last @ before the path');
+    assert.strictEqual(redactEndpoint('ws://127.0.0.1:3000/'), 'ws://127.0.0.1:3000/', 'an address without credentials is unchanged');
+    assert.strictEqual(
+      redactEndpoint('connect ws://a:b@h:1/?t=1 failed; retried "http://c:d@h:2/json?k=2".'),
+      'connect ws://***@h:1/?… failed; retried "http://***@h:2/json?…".');
+    assert.ok(endpointHoldsCredentials('ws://admin:pw@127.0.0.1:3000/') && endpointHoldsCredentials('ws://127.0.0.1:3000/?token=x'));
+    assert.ok(endpointHoldsCredentials('wss://h/?apiKey=1') && !endpointHoldsCredentials('ws://127.0.0.1:3000/?browser=firefox'));
+    const summary = (parseConnection('ws://admin:pw@127.0.0.1:3000/?token=x', {}, false) as { connection: { summary: string } }).connection.summary;
+    assert.strictEqual(summary, 'a Playwright server at ws://***@127.0.0.1:3000/?… (connected, not started by the bridge)');
+    assert.ok(!/admin|pw|token/.test(JSON.stringify(parseConnection('admin:pw@host?token=x', {}, false))), 'an unusable address is not quoted');
   });
 });

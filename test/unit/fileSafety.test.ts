@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { pathToFileURL } from 'url';
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { OutputBudget, WRITTEN_RECORD } from '../../src/child/outputBudget';
 import { ShownCodeFiles } from '../../src/core/tools/codeFromFile';
@@ -58,14 +59,16 @@ describe('file safety', () => {
       write(path.join(dir, 'theirs-before.txt'), 3000, 1000);
       const budget = new OutputBudget(dir, 2500, () => undefined);
       write(path.join(dir, 'ours-1.yml'), 1000, 300);
-      budget.afterCall();
+      budget.afterCall(`- [Snapshot](${path.join(dir, 'ours-1.yml')})`);
       write(path.join(dir, 'ours-2.yml'), 1000, 200);
-      budget.afterCall();
+      write(path.join(dir, 'dropped-by-the-person.txt'), 1000, 250);
+      budget.afterCall(`- [Snapshot](${path.join(dir, 'ours-2.yml')})`);
       write(path.join(dir, 'sub', 'ours-3.png'), 1000, 100);
-      budget.afterCall();
+      budget.afterCall(`- [Screenshot](${pathToFileURL(path.join(dir, 'sub', 'ours-3.png')).href})`);
       assert.ok(!fs.existsSync(path.join(dir, 'ours-1.yml')), 'the oldest of ours went');
       assert.ok(fs.existsSync(path.join(dir, 'ours-2.yml')) && fs.existsSync(path.join(dir, 'sub', 'ours-3.png')));
       assert.ok(fs.existsSync(path.join(dir, 'theirs-before.txt')), 'a file that was there before is never ours');
+      assert.ok(fs.existsSync(path.join(dir, 'dropped-by-the-person.txt')), 'nor one that appeared but no call reported writing');
       assert.strictEqual(budget.writtenBytes, 2000);
     });
 
@@ -73,13 +76,13 @@ describe('file safety', () => {
       const dir = path.join(scratch(), 'playwright-bridge');
       const first = new OutputBudget(dir, 10_000, () => undefined);
       write(path.join(dir, 'ours.yml'), 1000, 500);
-      first.afterCall();
+      first.afterCall(path.join(dir, 'ours.yml'));
       assert.ok(fs.existsSync(path.join(dir, WRITTEN_RECORD)));
       assert.strictEqual((fs.statSync(path.join(dir, WRITTEN_RECORD)).mode & 0o777), 0o600);
       write(path.join(dir, 'ours.yml'), 1500, 400); // replaced by the person
       const second = new OutputBudget(dir, 1000, () => undefined);
       write(path.join(dir, 'new.yml'), 900, 10);
-      second.afterCall();
+      second.afterCall(path.join(dir, 'new.yml'));
       assert.ok(fs.existsSync(path.join(dir, 'ours.yml')), 'a replaced file is theirs now');
       assert.ok(fs.existsSync(path.join(dir, 'new.yml')));
     });
@@ -94,7 +97,7 @@ describe('file safety', () => {
       fs.writeFileSync(path.join(dir, WRITTEN_RECORD), JSON.stringify([{ path: victim, size: stat.size, mtimeMs: stat.mtimeMs }]));
       const budget = new OutputBudget(dir, 10, () => undefined);
       write(path.join(dir, 'ours.yml'), 100, 1);
-      budget.afterCall();
+      budget.afterCall(path.join(dir, 'ours.yml'));
       assert.ok(fs.existsSync(victim));
     });
   });

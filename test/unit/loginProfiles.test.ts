@@ -44,6 +44,20 @@ describe('login profiles on disk', () => {
     assert.deepStrictEqual(profiles.list(), []);
   });
 
+  it('refuses a name that collides with another profile\'s backup, so `work.previous` never overwrites or loses `work`\'s', async () => {
+    await profiles.save('work', state('current'));
+    await profiles.save('work', state('backup'));
+    for (const name of ['work.previous', 'work.PREVIOUS', 'Work.Previous']) {
+      await assert.rejects(profiles.save(name, state('intruder')), /not a profile name.*not ending in "\.previous"/, name);
+      assert.throws(() => profiles.read(name), /not a profile name/);
+      await assert.rejects(profiles.delete(name), /not a profile name/);
+    }
+    assert.match(fs.readFileSync(path.join(profiles.folder, 'work.previous.json'), 'utf8'), /"current"/, 'work\'s backup is untouched');
+    assert.match(profiles.read('work'), /"backup"/);
+    await profiles.save('work.previous-2', state('fine'));
+    assert.deepStrictEqual(profiles.list().map(p => p.name), ['work', 'work.previous-2']);
+  });
+
   it('tells a second writer clearly when the profile stays locked, and takes over a lock whose writer died', async function () {
     this.timeout(15000);
     await profiles.save('held', state('one'));

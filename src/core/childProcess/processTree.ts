@@ -51,29 +51,63 @@ export function isAlive(pid: number): boolean {
  */
 export interface KnownProcess {
   pid: number;
-  /** Start time in clock ticks since boot (Linux); empty where it cannot be read. */
+  /** Start time: clock ticks since boot (Linux) or `ps`'s lstart (macOS and other Unixes); empty on Windows. */
   started: string;
 }
 
-/** The pids as they are now, with their start times. */
+/** Windows has no start time we read here (taskkill /T walks the tree by itself). */
+const HAS_START_TIMES = process.platform !== 'win32';
+
+/** The pids as they are now, with their start times (a process that ended meanwhile is left out). */
 export function identify(pids: number[]): KnownProcess[] {
-  return pids.map(pid => ({ pid, started: startTimeOf(pid) ?? '' })).filter(p => p.started !== '' || process.platform !== 'linux');
+  const started = startTimesOf(pids);
+  return pids.map(pid => ({ pid, started: started.get(pid) ?? '' })).filter(p => p.started !== '' || !HAS_START_TIMES);
 }
 
 /** Whether the process we saw still runs (the same one, not a new process that got its pid). */
 export function isSameProcess(known: KnownProcess): boolean {
   if (!isAlive(known.pid)) return false;
-  return process.platform !== 'linux' || startTimeOf(known.pid) === known.started;
+  return !HAS_START_TIMES || startTimesOf([known.pid]).get(known.pid) === known.started;
 }
 
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces and parentheses); start time is field 22.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
+/** Start times of the pids that still run; one `ps` call for all of them where there is no /proc. */
+function startTimesOf(pids: number[]): Map<number, string> {
+  const times = new Map<number, string>();
+  if (!pids.length || !HAS_START_TIMES) return times;
+  if (process.platform === 'linux') {
+    for (const pid of pids) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // Fields after the command name (which may hold spaces and parentheses); start time is field 22.
+        times.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+      } catch {
+        // Gone.
+      }
+    }
+    return times;
   }
+  try {
+    // macOS has no /proc; ps prints each start time to the second, and leaves out pids that do not run (exiting 1 if none does).
+    const output = execFileSync('ps', ['-o', 'pid=', '-o', 'lstart=', '-p', pids.join(',')],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C' } });
+    return parsePsStartTimes(output);
+  } catch {
+    return times;
+  }
+}
+
+/**
+ * `ps -o pid= -o lstart=` output, a line per process ("  4242 Tue Dec  1 00:05:49 2026", the day padded
+ * with a space), as pid to one canonical string. A line in a format we do not know is left out: then
+ * we do not kill by that pid rather than guess.
+ */
+export function parsePsStartTimes(output: string): Map<number, string> {
+  const times = new Map<number, string>();
+  for (const line of output.split('\n')) {
+    const match = /^\s*(\d+)\s+[A-Za-z]{3}\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{1,2}:\d{2}:\d{2})\s+(\d{4})\s*$/.exec(line);
+    if (match) times.set(Number(match[1]), `${match[5]} ${match[2]} ${match[3].padStart(2, '0')} ${match[4]}`);
+  }
+  return times;
 }
 
 /**

@@ -4,8 +4,14 @@ import * as path from 'path';
 
 /** A profile bigger than this is refused: storage state is cookies and local storage, not a cache. */
 export const MAX_PROFILE_BYTES = 5 * 1024 * 1024;
-/** What a profile's name may look like (it names a file). */
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
+/**
+ * What a profile's name may look like (it names a file). Not ending in `.previous` (in any case: macOS
+ * and Windows folders ignore it), which names a profile's backup: `work.previous` would be `work`'s.
+ */
+export const PROFILE_NAME = /^(?!.*\.[pP][rR][eE][vV][iI][oO][uU][sS]$)[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
+/** What PROFILE_NAME asks for, in words. */
+export const PROFILE_NAME_RULE = 'Letters, digits, space, dot, _ or -, starting with a letter or digit (at most 64), not ending in ".previous" ' +
+  '(that names a profile\'s backup).';
 /** How long a save or delete waits for another to finish before saying so. */
 const LOCK_WAIT_MS = 5000;
 
@@ -28,7 +34,7 @@ export class LoginProfiles {
 
   pathOf(name: string): string {
     if (!PROFILE_NAME.test(name)) {
-      throw new Error(`"${name}" is not a profile name: use letters, digits, space, dot, _ or -, starting with a letter or digit (at most 64).`);
+      throw new Error(`"${name}" is not a profile name. ${PROFILE_NAME_RULE}`);
     }
     return path.join(this.folder, `${name}.json`);
   }

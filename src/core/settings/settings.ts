@@ -1,7 +1,7 @@
 import { SETTINGS_SECTION } from '../contributionIds';
 import { ALL_CAPABILITIES, CapabilityId } from './capabilities';
 import { PROFILE_NAME } from '../profiles/loginProfiles';
-import { BrowserConnection, parseConnection } from './browserConnection';
+import { BrowserConnection, endpointHoldsCredentials, parseConnection } from './browserConnection';
 
 
 /** Browsers a person can name; `auto` takes the first installed of Chrome, Edge and Chromium. */
@@ -120,20 +120,29 @@ export interface SettingProblem {
 export type SettingReader = (key: string) => unknown;
 
 /**
- * Settings that start a program, choose where files go, or pick whose logins the browser has: only the person's own (user or remote
- * machine) settings may set them, never a workspace's `.vscode/settings.json` that came with a clone.
+ * Settings that start a program, choose where files go, pick whose logins the browser has, or hand those logins' cookies to
+ * agents (`capabilities.storage`: with a login profile in use, browser_cookie_list returns its HttpOnly session cookie): only the
+ * person's own (user or remote machine) settings may set them, never a workspace's `.vscode/settings.json` that came with a clone.
  */
 export const USER_ONLY_SETTINGS = [
   'executablePath', 'launchArgs', 'outputDir', 'loginProfile', 'connect.endpoint', 'connect.headers', 'connect.allowNonLoopback',
-  'allowRunCodeForClients',
+  'allowRunCodeForClients', 'capabilities.storage',
 ] as const;
 
 /** Settings that only ever restrict agents; see restrictiveValue. */
-export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'network.blockedOrigins']);
+export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'network.blockedOrigins', 'network.allowedOrigins']);
+
+/**
+ * What allowedOrigins becomes when the levels' lists share no origin: an origin no request can have
+ * (`.invalid` is reserved), because upstream reads an empty list as "all".
+ */
+export const NO_ORIGIN_ALLOWED = 'https://no-origin-allowed.invalid';
 
 /**
  * Readonly is on if any level turns it on; deny and block lists from all levels add up; an allow
  * list comes from the person's user settings, or from the workspace only where the user has none.
+ * Allowed origins narrow: only origins every level's list allows (an empty list, upstream's "all",
+ * narrows nothing), so a workspace's list, even `[]`, can never widen the person's.
  */
 export function restrictiveValue(
   key: string,
@@ -142,10 +151,31 @@ export function restrictiveValue(
   const levels = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].filter(v => v !== undefined);
   if (!levels.length) return undefined;
   if (key === 'readonly') return levels.some(v => v === true) ? true : levels.find(v => typeof v !== 'boolean') ?? false;
+  if (key === 'network.allowedOrigins') return narrowedOrigins(levels);
   if (levels.some(v => !Array.isArray(v))) return levels.find(v => !Array.isArray(v));
   const lists = levels as unknown[][];
   if (key === 'tools.allow') return lists.find(list => list.length) ?? [];
   return [...new Set(lists.flat())];
+}
+
+/** The origins every level allows; a level that is not a list of strings is left out (readSettings reports it if none is). */
+function narrowedOrigins(levels: unknown[]): unknown {
+  const lists = levels.filter((v): v is string[] => Array.isArray(v) && v.every(item => typeof item === 'string'))
+    .map(list => list.map(origin => origin.trim()).filter(origin => origin !== ''));
+  if (!lists.length) return levels[0];
+  const narrowing = lists.filter(list => list.length);
+  if (!narrowing.length) return [];
+  const kept = [...new Set(narrowing.flat())].filter(origin => narrowing.every(list => list.some(other => originCovers(other, origin))));
+  return kept.length ? kept : [NO_ORIGIN_ALLOWED];
+}
+
+/** Whether `rule` allows `origin`: the same origin, or `scheme://host:*` (upstream's any-port form) for that host. */
+function originCovers(rule: string, origin: string): boolean {
+  if (rule.toLowerCase() === origin.toLowerCase()) return true;
+  if (!rule.endsWith(':*')) return false;
+  const base = rule.slice(0, -1).toLowerCase();
+  const candidate = origin.toLowerCase();
+  return candidate === base.slice(0, -1) || (candidate.startsWith(base) && /^\d+$/.test(candidate.slice(base.length)));
 }
 
 /** Browser flags refused in launchArgs: they open a control port or swap the browser's profile. */
@@ -172,8 +202,8 @@ export function readSettings(
   for (const key of USER_ONLY_SETTINGS) {
     // `read` gives only the person's own value for these; say why the workspace's one has no effect.
     if (setByWorkspace(key)) {
-      problem(key, 'is set in this workspace\'s settings, which may not choose a program to run, its arguments or where files go. ' +
-        'Set it in your user settings; the workspace value is ignored.');
+      problem(key, 'is set in this workspace\'s settings, which may not choose a program to run, its arguments or where files go, ' +
+        'nor hand your cookies and storage to agents. Set it in your user settings; the workspace value is ignored.');
     }
   }
 
@@ -236,6 +266,10 @@ export function readSettings(
     return ok;
   });
   const allowedOrigins = origins('network.allowedOrigins');
+  if (allowedOrigins.length === 1 && allowedOrigins[0] === NO_ORIGIN_ALLOWED) {
+    problem('network.allowedOrigins', 'lists in your user settings and this workspace\'s share no origin, so the browser may request none. ' +
+      'A workspace can only narrow your list.');
+  }
   const blockedOrigins = origins('network.blockedOrigins');
   const isolation = oneOf(read('isolation'), ISOLATIONS, d.isolation, 'isolation', problem);
   const sessionIdleMinutes = num(read('sessionIdleMinutes'), d.sessionIdleMinutes, 1, 1440, 'sessionIdleMinutes', problem);
@@ -258,6 +292,12 @@ export function readSettings(
     const parsed = parseConnection(endpoint, headers ?? {}, allowNonLoopback);
     if ('problem' in parsed) problem('connect.endpoint', `${parsed.problem} Launching a browser here instead.`);
     else connection = parsed.connection;
+    if (endpointHoldsCredentials(endpoint)) {
+      // Used as written (and never shown with them), but a settings file is plain text and often synced or shared.
+      problem('connect.endpoint', 'holds credentials (a user name and password, or a token in its query). The bridge keeps them out of ' +
+        'everything it shows, but settings files are plain text: put them in a header with Playwright Bridge: Set Connection Credentials ' +
+        '(kept in VS Code\'s secret storage) and remove them from the address.');
+    }
   }
 
   return {
