@@ -5,22 +5,22 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CHILD_CONFIG_ENV, ChildConfig, PRIVATE_INPUT_FD_ENV } from '../core/childProcess/childConfig';
-import { ChildPrivateInput, ChildPrivateInputSchema } from '../protocol/childMessages';
+import { ChildConfig, ChildStartInput, PRIVATE_INPUT_FD_ENV } from '../core/childProcess/childConfig';
+import { ChildStartInputSchema } from '../protocol/childMessages';
 import { PlaywrightModule } from './browserLauncher';
 import { CreateConnection, SessionProxy } from './sessionProxy';
 import { SecretMask } from './secretMask';
 import { SecretSites } from './secretSites';
 
 /**
- * The secrets and endpoint credentials, read once from the private pipe the extension writes and
- * closes. They were never in this process's environment, so neither /proc/<pid>/environ nor the
- * browser it starts can show them.
+ * The configuration, secrets and endpoint credentials, read once from the private pipe the extension
+ * writes and closes. They were never in this process's environment, so neither /proc/<pid>/environ
+ * nor the browser it starts can show them.
  */
-async function readPrivateInput(env: NodeJS.ProcessEnv = process.env): Promise<ChildPrivateInput> {
+async function readStartInput(env: NodeJS.ProcessEnv = process.env): Promise<ChildStartInput> {
   const fd = env[PRIVATE_INPUT_FD_ENV];
   delete env[PRIVATE_INPUT_FD_ENV];
-  if (!fd) return { secrets: {}, connectHeaders: {} };
+  if (!fd) throw new Error(`${PRIVATE_INPUT_FD_ENV} is not set: this program is started by the Playwright Bridge extension.`);
   const chunks: Buffer[] = [];
   await new Promise<void>((resolve, reject) => {
     const stream = fs.createReadStream('', { fd: Number(fd), autoClose: true });
@@ -28,7 +28,8 @@ async function readPrivateInput(env: NodeJS.ProcessEnv = process.env): Promise<C
     stream.on('end', () => resolve());
     stream.on('error', reject);
   });
-  return ChildPrivateInputSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+  const input = ChildStartInputSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+  return { ...input, config: input.config as unknown as ChildConfig };
 }
 
 let mask = new SecretMask({});
@@ -36,12 +37,6 @@ let mask = new SecretMask({});
 function log(line: string): void {
   // stdout carries MCP; everything for people goes to stderr, which the extension shows in its log.
   process.stderr.write(`${mask.text(line)}\n`);
-}
-
-function readConfig(): ChildConfig {
-  const raw = process.env[CHILD_CONFIG_ENV];
-  if (!raw) throw new Error(`${CHILD_CONFIG_ENV} is not set: this program is started by the Playwright Bridge extension.`);
-  return JSON.parse(raw) as ChildConfig;
 }
 
 /**
@@ -59,9 +54,9 @@ function loadPlaywrightMcp(): { createConnection: CreateConnection; playwright: 
 }
 
 async function main(): Promise<void> {
-  const config = readConfig();
   // Before anything starts: the log never shows a value, and nothing below runs without the mask.
-  const privateInput = await readPrivateInput();
+  const privateInput = await readStartInput();
+  const config = privateInput.config;
   const secrets = Object.fromEntries(Object.entries(privateInput.secrets).map(([name, entry]) => [name, entry.value]));
   mask = new SecretMask(secrets);
   const { createConnection, playwright, version } = loadPlaywrightMcp();

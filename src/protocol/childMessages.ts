@@ -264,3 +264,6 @@ export const ChildPrivateInputSchema = z.object({
   connectHeaders: z.record(z.string(), z.string()),
 });
 export type ChildPrivateInput = z.infer<typeof ChildPrivateInputSchema>;
+
+/** The whole start input on the pipe: the configuration (checked by the child's own reader) beside the private part. */
+export const ChildStartInputSchema = ChildPrivateInputSchema.extend({ config: z.record(z.string(), z.unknown()) });

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as path from 'path';
-import { buildChildConfig, childSpawnSpec, CHILD_CONFIG_ENV } from '../../src/core/childProcess/childConfig';
+import { buildChildConfig, childSpawnSpec } from '../../src/core/childProcess/childConfig';
 import { DEFAULT_SETTINGS, readSettings } from '../../src/core/settings/settings';
 
 function fromObject(values: Record<string, unknown>) {
@@ -100,14 +100,17 @@ describe('settings to child config', () => {
     assert.strictEqual(buildChildConfig(DEFAULT_SETTINGS, paths, true).chromiumSandbox, false);
   });
 
-  it('starts the child with the editor runtime as Node, its config in the environment and a short temp folder', () => {
+  it('starts the child with the editor runtime as Node, its config and secrets on its private pipe, and a short temp folder', () => {
     const config = buildChildConfig(DEFAULT_SETTINGS, paths, false);
-    const spec = childSpawnSpec(config, { execPath: '/opt/code/code', childScript: '/ext/dist/child.js', baseEnv: { PATH: '/bin' }, tmpDir: '/tmp/x/../y' });
+    const privateInput = { secrets: { PW: { value: 'v4lue', origins: ['https://a.example'] } }, connectHeaders: { Authorization: 'Bearer t0k' } };
+    const spec = childSpawnSpec(config, { execPath: '/opt/code/code', childScript: '/ext/dist/child.js', baseEnv: { PATH: '/bin' }, tmpDir: '/tmp/x/../y', privateInput });
     assert.strictEqual(spec.command, '/opt/code/code');
     assert.deepStrictEqual(spec.args, ['/ext/dist/child.js']);
     assert.strictEqual(spec.env.ELECTRON_RUN_AS_NODE, '1');
     assert.strictEqual(spec.env.TMPDIR, '/tmp/y', 'no ".." in TMPDIR: downloads never finish with one');
-    assert.deepStrictEqual(JSON.parse(spec.env[CHILD_CONFIG_ENV]!), config);
+    assert.deepStrictEqual(JSON.parse(spec.privateInput), { config, ...privateInput });
+    const environment = JSON.stringify(spec.env);
+    for (const text of ['v4lue', 'Bearer t0k', config.mcp.outputDir]) assert.ok(!environment.includes(text), `${text} is not in the environment`);
     assert.strictEqual(spec.cwd, config.mcp.outputDir);
   });
 });

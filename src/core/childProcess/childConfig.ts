@@ -6,19 +6,19 @@ import { ChildPrivateInput } from '../../protocol/childMessages';
 
 export type { ChildPrivateInput, SecretEntry } from '../../protocol/childMessages';
 
-function hasPrivateInput(input: ChildPrivateInput): boolean {
-  return Object.keys(input.secrets).length > 0 || Object.keys(input.connectHeaders).length > 0;
+/** What the child reads from its private pipe at start. */
+export interface ChildStartInput extends ChildPrivateInput {
+  config: ChildConfig;
 }
 
-/** The environment variable through which the extension hands the child its configuration. */
-export const CHILD_CONFIG_ENV = 'PLAYWRIGHT_BRIDGE_CHILD_CONFIG';
 /**
- * Names the file descriptor on which the child reads its private input (secrets, endpoint credentials).
- * Never an environment variable for the values themselves: a process's starting environment stays
- * readable in /proc/<pid>/environ for its whole life, whatever it deletes from `process.env`.
+ * Names the file descriptor on which the child reads its start input: its configuration (which holds
+ * the endpoint, perhaps with credentials in it), the secrets and the endpoint's credential headers.
+ * Never the environment: a process's starting environment stays readable in /proc/<pid>/environ for
+ * its whole life, whatever it deletes from `process.env`, and the browser would inherit it.
  */
 export const PRIVATE_INPUT_FD_ENV = 'PLAYWRIGHT_BRIDGE_PRIVATE_FD';
-/** The child's fourth stdio slot: a pipe the host writes the private input into once, then closes. */
+/** The child's fourth stdio slot: a pipe the host writes the start input into once, then closes. */
 export const PRIVATE_INPUT_FD = 3;
 
 /**
@@ -139,22 +139,21 @@ export interface ChildRuntime {
 export function childSpawnSpec(
   config: ChildConfig,
   runtime: ChildRuntime,
-): { command: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string; privateInput?: string } {
+): { command: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string; privateInput: string } {
   const tmpDir = path.resolve(runtime.tmpDir);
-  const privateInput = runtime.privateInput && hasPrivateInput(runtime.privateInput) ? JSON.stringify(runtime.privateInput) : undefined;
+  const start: ChildStartInput = { config, secrets: runtime.privateInput?.secrets ?? {}, connectHeaders: runtime.privateInput?.connectHeaders ?? {} };
   return {
     command: runtime.execPath,
     args: [runtime.childScript],
     env: {
       ...runtime.baseEnv,
       ELECTRON_RUN_AS_NODE: '1',
-      [CHILD_CONFIG_ENV]: JSON.stringify(config),
-      ...(privateInput ? { [PRIVATE_INPUT_FD_ENV]: String(PRIVATE_INPUT_FD) } : {}),
+      [PRIVATE_INPUT_FD_ENV]: String(PRIVATE_INPUT_FD),
       TMPDIR: tmpDir,
       TMP: tmpDir,
       TEMP: tmpDir,
     },
-    ...(privateInput ? { privateInput } : {}),
+    privateInput: JSON.stringify(start),
     // Upstream falls back to the working folder for output; never let that be the user's project.
     cwd: config.mcp.outputDir,
   };
