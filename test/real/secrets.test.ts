@@ -112,7 +112,8 @@ describe('secrets on a real child and Chromium', function () {
         try { environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8'); } catch { continue; }
         assert.ok(!environ.includes(TRICKY_SECRET) && !environ.includes(JSON.stringify(TRICKY_SECRET).slice(1, -1)), `process ${pid} holds SITE_PASSWORD`);
         assert.ok(!environ.includes(UNTYPED_SECRET), `process ${pid} holds OTHER_TOKEN, never typed`);
-        assert.ok(!environ.includes(bridge.config.mcp.outputDir), `process ${pid} holds the child's configuration (where an endpoint's credentials would be)`);
+        // The configuration's JSON (PWD may name the output folder: Debian's chromium script sets it).
+        assert.ok(!environ.includes('"outputBudgetBytes"'), `process ${pid} holds the child's configuration (where an endpoint's credentials would be)`);
       }
       assert.ok(bridge.logs.some(line => /Secrets available to type by name: SITE_PASSWORD \(http:\/\/127\.0\.0\.1:\d+\), OTHER_TOKEN \(no sites yet\)/.test(line)),
         'the child got them (by name, with their sites, in the log)');

@@ -202,8 +202,9 @@ export function readSettings(
   for (const key of USER_ONLY_SETTINGS) {
     // `read` gives only the person's own value for these; say why the workspace's one has no effect.
     if (setByWorkspace(key)) {
-      problem(key, 'is set in this workspace\'s settings, which may not choose a program to run, its arguments or where files go, ' +
-        'nor hand your cookies and storage to agents. Set it in your user settings; the workspace value is ignored.');
+      problem(key, 'is set in this workspace\'s settings, which may not choose a program to run, its arguments, where files go or ' +
+        'which browser to reach, nor hand your logins, cookies or other clients\' sessions to agents. ' +
+        'Set it in your user settings; the workspace value is ignored.');
     }
   }
 
