@@ -2,7 +2,9 @@
  * For the bench: a plain Node process that drives the same kind of browser with playwright-core
  * directly, no bridge and no MCP, so what one more bare context with one page costs can be set
  * beside what one more bridge session costs. Reads commands on stdin, one a line:
- * `open <url>` opens a context, a page and loads the url twice (as the bridge's session round does);
+ * `open <url>` opens a context, a page and loads the url twice (as the bridge's session round does),
+ * each load followed by the page's AI snapshot, as upstream's browser_navigate takes one (that is
+ * upstream's work, not the bridge's, so it belongs on both sides of the ratio);
  * each answers `ok` or `error <message>` on stdout.
  */
 import * as readline from 'readline';
@@ -19,8 +21,10 @@ async function main(): Promise<void> {
       if (command !== 'open') throw new Error(`unknown command ${command}`);
       const context = await browser.newContext({ viewport: { width, height } });
       const page = await context.newPage();
-      await page.goto(url);
-      await page.goto(url);
+      for (let load = 0; load < 2; load++) {
+        await page.goto(url);
+        await (page as unknown as { ariaSnapshot(options: { mode: 'ai' }): Promise<string> }).ariaSnapshot({ mode: 'ai' });
+      }
       process.stdout.write('ok\n');
     } catch (error) {
       process.stdout.write(`error ${(error as Error).message.split('\n')[0]}\n`);
