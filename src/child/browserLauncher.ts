@@ -1,8 +1,9 @@
 import * as fs from 'fs';
-import type { Browser, BrowserContext, BrowserType, LaunchOptions, Page } from 'playwright';
+import type { Browser, BrowserContext, BrowserType, Page } from 'playwright';
 import { BrowserConnection, redactEndpoint } from '../core/settings/browserConnection';
 import { describeLaunchFailure } from '../core/settings/browserDiscovery';
 import { ChildConfig } from '../core/childProcess/childConfig';
+import { cdpConnectOptionsOf, launchOptionsOf } from './launchOptions';
 
 /** The part of the `playwright` module the launcher needs (the one @playwright/mcp itself loads). */
 export interface PlaywrightModule {
@@ -70,17 +71,7 @@ export async function launchBrowser(
   if (config.connection) return connectBrowser(playwright, config, config.connection, onLost, !!use.forClients);
   const plan = config.launch;
   const browserType = playwright[plan.engine];
-  const options: LaunchOptions = {
-    headless: config.headless,
-    channel: plan.channel,
-    executablePath: plan.executablePath,
-    args: config.launchArgs,
-    // The child decides when the browser goes; signals to the child must not race it.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  };
-  if (plan.engine === 'chromium') options.chromiumSandbox = config.chromiumSandbox;
+  const options = launchOptionsOf(config);
 
   let context: BrowserContext;
   let browser: Browser | null;
@@ -128,7 +119,7 @@ async function connectBrowser(
   for (let attempt = 0; !browser; attempt++) {
     try {
       browser = connection.protocol === 'cdp'
-        ? await playwright.chromium.connectOverCDP(connection.endpoint, { headers: connection.headers, timeout: 15000 })
+        ? await playwright.chromium.connectOverCDP(connection.endpoint, cdpConnectOptionsOf(config, connection))
         // A Playwright server runs whichever engine the browser setting names (Chromium unless Firefox or WebKit).
         : await playwright[config.launch.engine].connect(connection.endpoint, { headers: connection.headers, timeout: 15000 });
     } catch (error) {

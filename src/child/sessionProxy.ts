@@ -28,6 +28,7 @@ import { maskWrittenFiles } from './secretFiles';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver, ORIGIN_RULES_NOTE } from './browserObserver';
 import { OutputBudget } from './outputBudget';
+import { upstreamConfigOf } from './upstreamConfig';
 import { applyInput } from './personInput';
 import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
@@ -413,7 +414,7 @@ export class SessionProxy {
       this.sendBrowserState({ state: 'ready' });
       return session.browser.context;
     };
-    const mcpServer = await this.createConnection(this.config.mcp, contextGetter);
+    const mcpServer = await this.createConnection(upstreamConfigOf(this.config, { forClients: !!slot }), contextGetter);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await mcpServer.connect(serverSide);
     const client = new Client({ name: 'playwright-bridge-child', version: '1' }, { capabilities: { roots: { listChanged: false } } });

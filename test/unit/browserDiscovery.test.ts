@@ -43,7 +43,23 @@ describe('browser discovery', () => {
     const plan = planBrowserLaunch('chromium', '/usr/bin/chromium', () => true, 'linux');
     assert.match(describeLaunchFailure(plan, new Error('Failed to create a ProcessSingleton for your profile directory'), 'linux'), /profile to "isolated"/);
     assert.match(describeLaunchFailure(plan, new Error('Missing X server or $DISPLAY'), 'linux'), /turn on playwrightBridge.headless/);
-    assert.match(describeLaunchFailure(plan, new Error('Running as root without --no-sandbox is not supported'), 'linux'), /--no-sandbox/);
+    const asRoot = '<launching> /usr/bin/chromium --headless\n<launched> pid=7\n[pid=7][err] [7:7:ERROR:zygote_host_impl_linux.cc(101)] ' +
+      'Running as root without --no-sandbox is not supported. See https://crbug.com/638180.';
+    assert.match(describeLaunchFailure(plan, new Error(asRoot), 'linux'), /Chromium refuses its sandbox here: add "--no-sandbox"/);
+  });
+
+  it('keeps what the browser printed, and reads hints only from it, never from the command line Playwright echoes', () => {
+    const plan = planBrowserLaunch('chromium', '/tmp/bogus.sh', () => true, 'linux');
+    // Playwright's message for a program that printed a line and exited 1 (as root: the sandbox is off, so --no-sandbox is echoed).
+    const launchLog = '<launching> /tmp/bogus.sh --disable-extensions --headless --no-sandbox --user-data-dir=/tmp/p --remote-debugging-pipe\n' +
+      '<launched> pid=42\n[pid=42][out] Bogus browser script\n';
+    const raw = `browserType.launch: Target page, context or browser has been closed\nBrowser logs:\n\n${launchLog}Call log:\n` +
+      '\u001b[2m  - <launching> /tmp/bogus.sh --no-sandbox\u001b[22m\n\u001b[2m  - [pid=42][out] Bogus browser script\u001b[22m\n' +
+      '\u001b[2m  - [pid=42] <process did exit: exitCode=1, signal=null>\u001b[22m\n';
+    const message = describeLaunchFailure(plan, new Error(raw), 'linux');
+    assert.match(message, /^The browser printed:\n {2}Bogus browser script\nFix: /m);
+    assert.strictEqual(message.split('Bogus browser script').length, 2, `printed once:\n${message}`);
+    assert.doesNotMatch(message, /sandbox/i);
   });
 
   describe('auto (the default)', () => {

@@ -24,7 +24,8 @@ export const PRIVATE_INPUT_FD = 3;
 /**
  * Everything the child needs, as plain JSON. The child owns the browser launch (so it can watch
  * the browser and recover from `browser_close`), so launch details live here rather than in
- * @playwright/mcp's own config, which gets only what its tools need.
+ * @playwright/mcp's own config (`mcp`); the child adds a description of the browser to that one
+ * (src/child/upstreamConfig.ts) so browser_get_config tells the truth.
  */
 export interface ChildConfig {
   launch: BrowserLaunchPlan;

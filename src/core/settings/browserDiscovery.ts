@@ -132,15 +132,35 @@ export function planBrowserLaunch(
   return { choice, browser, engine, found, tried: [`Playwright's own ${engine} build`], summary: label };
 }
 
+/** Lines of the browser's own output Playwright quotes (`[pid=…][out]`/`[err]`) a message keeps: enough to show a cause. */
+const BROWSER_OUTPUT_LINES = 12;
+const BROWSER_OUTPUT_LINE_CHARS = 300;
+
+/**
+ * What the browser itself printed before it failed, in order, each line once (Playwright quotes it
+ * twice: in its browser logs and in its call log).
+ */
+export function browserOutputOf(message: string): string[] {
+  const lines: string[] = [];
+  for (const line of stripAnsi(message).split('\n')) {
+    const said = /\[pid=\d+\]\[(?:out|err)\] ?(.*)$/.exec(line)?.[1]?.trim();
+    if (said && !lines.includes(said)) lines.push(said);
+  }
+  return lines;
+}
+
 /**
  * The message a user (and the model) reads when the browser does not start: what was tried,
- * what went wrong in one line, and the ways to fix it.
+ * what went wrong in one line, what the browser itself printed, and the ways to fix it.
  */
 export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, platform: NodeJS.Platform = process.platform): string {
   const raw = stripAnsi(error instanceof Error ? error.message : String(error));
   const firstLine = raw.split('\n').map(l => l.trim()).find(l => l && !/^=+/.test(l) && !l.startsWith('╔')) ?? raw;
+  const output = browserOutputOf(raw);
+  // Hints read what went wrong, never the command line Playwright echoes (`<launching> … --no-sandbox …`).
+  const said = raw.split('\n').filter(l => !l.includes('<launching>')).join('\n');
   const fixes: string[] = [];
-  const notFound = /not found|ENOENT|doesn't exist|Executable doesn't exist|no such file/i.test(raw);
+  const notFound = /not found|ENOENT|doesn't exist|Executable doesn't exist|no such file/i.test(said);
   if (plan.executablePath && notFound) fixes.push(`Check the setting playwrightBridge.executablePath: nothing runnable is at ${plan.executablePath}.`);
   const others = plan.found.filter(f => f.browser !== plan.browser || (plan.executablePath && f.path !== plan.executablePath));
   if (others.length) {
@@ -159,20 +179,23 @@ export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, p
   if (!others.length) {
     fixes.push('Or set playwrightBridge.executablePath to a Chromium-family browser you have, or pick another browser in playwrightBridge.browser.');
   }
-  if (platform === 'linux' && /no usable sandbox|--no-sandbox|Running as root/i.test(raw)) {
+  // Only Chromium's own words: the echoed command line holds --no-sandbox whenever the bridge turned the sandbox off.
+  if (platform === 'linux' && /no usable sandbox|--no-sandbox|Running as root/i.test(output.join('\n'))) {
     fixes.unshift('Chromium refuses its sandbox here: add "--no-sandbox" to playwrightBridge.launchArgs ' +
       '(the bridge already turns the sandbox off when it runs as root).');
   }
-  if (/ProcessSingleton|SingletonLock|profile (?:appears to be )?in use|already in use/i.test(raw)) {
+  if (/ProcessSingleton|SingletonLock|profile (?:appears to be )?in use|already in use/i.test(said)) {
     fixes.unshift('Another browser is using this profile: close the other VS Code window that drives it, or set playwrightBridge.profile to "isolated".');
   }
-  if (/Missing X server|\$DISPLAY|cannot open display/i.test(raw)) {
+  if (/Missing X server|\$DISPLAY|cannot open display/i.test(said)) {
     fixes.unshift('There is no display for a visible browser: turn on playwrightBridge.headless (the panel shows the page anyway).');
   }
   return [
     `Playwright Bridge could not start ${BROWSER_LABELS[plan.browser]}.`,
     `Tried: ${plan.tried.join('; ')}.`,
     `Error: ${firstLine}`,
+    ...(output.length ? ['The browser printed:', ...output.slice(0, BROWSER_OUTPUT_LINES).map(line => `  ${line.slice(0, BROWSER_OUTPUT_LINE_CHARS)}`)] : []),
+    ...(output.length > BROWSER_OUTPUT_LINES ? [`  (${output.length - BROWSER_OUTPUT_LINES} more lines not shown)`] : []),
     `Fix: ${fixes.join(' ')}`,
   ].join('\n');
 }

@@ -1,0 +1,58 @@
+import * as path from 'path';
+import type { ConnectOverCDPOptions, LaunchOptions } from 'playwright';
+import { ChildConfig } from '../core/childProcess/childConfig';
+import { BrowserConnection } from '../core/settings/browserConnection';
+
+/**
+ * How the child starts or reaches its browser, with the options bare @playwright/mcp uses for the
+ * same browser, so a tool call behaves the same through the bridge. The launcher uses these, and
+ * upstreamConfig.ts describes them to upstream: one source, so browser_get_config tells the truth.
+ */
+
+/**
+ * Chromium's switch that hides the automation flag (`navigator.webdriver`): upstream adds it to every
+ * Chromium launch unless the person passed their own `--disable-blink-features`.
+ */
+export const HIDE_AUTOMATION_ARG = '--disable-blink-features=AutomationControlled';
+
+/**
+ * Where traces go: `traces` in the output folder, as upstream's traces directory. Without it Playwright
+ * writes them into the browser's private temp folder and deletes them with it, while
+ * browser_stop_tracing links here.
+ */
+export function tracesDirOf(config: ChildConfig): string {
+  return path.resolve(config.mcp.outputDir, 'traces');
+}
+
+/** The arguments the browser is launched with: the person's, and upstream's automation switch for Chromium. */
+export function launchArgsOf(config: ChildConfig): string[] {
+  const args = [...config.launchArgs];
+  if (config.launch.engine === 'chromium' && !args.some(arg => arg.includes('--disable-blink-features'))) args.push(HIDE_AUTOMATION_ARG);
+  return args;
+}
+
+/** What a launched browser (or persistent profile) is started with. */
+export function launchOptionsOf(config: ChildConfig): LaunchOptions {
+  const options: LaunchOptions = {
+    headless: config.headless,
+    channel: config.launch.channel,
+    executablePath: config.launch.executablePath,
+    args: launchArgsOf(config),
+    tracesDir: tracesDirOf(config),
+    // The child decides when the browser goes; signals to the child must not race it.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  };
+  if (config.launch.engine === 'chromium') options.chromiumSandbox = config.chromiumSandbox;
+  return options;
+}
+
+/**
+ * Connecting to the person's browser over CDP. `noDefaults`: the person's own tabs keep what they set
+ * (emulated media, viewport); without it Playwright resets them on connecting. `artifactsDir`: traces
+ * of its contexts land where browser_stop_tracing links, as for a launched browser.
+ */
+export function cdpConnectOptionsOf(config: ChildConfig, connection: BrowserConnection): ConnectOverCDPOptions {
+  return { headers: connection.headers, timeout: 15000, noDefaults: true, artifactsDir: tracesDirOf(config) };
+}
