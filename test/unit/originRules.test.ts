@@ -56,6 +56,7 @@ describe('network origin rules read as upstream reads them', () => {
     assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { globalValue: ['https://example.com'], workspaceValue: ['example.com'] }),
       ['https://example.com'], 'the workspace\'s host rule would add http');
     assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { globalValue: ['example.com'], workspaceValue: ['*'] }), ['example.com']);
-    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { globalValue: ['example.com'], workspaceValue: ['*.evil.test'] }), [NO_ORIGIN_ALLOWED]);
+    const disjoint = { globalValue: ['example.com'], workspaceValue: ['*.evil.test'] };
+    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', disjoint), [NO_ORIGIN_ALLOWED]);
   });
 });
