@@ -51,8 +51,8 @@ describe('network origin rules read as upstream reads them', () => {
   });
 
   it('narrows host-name allow lists across levels like origin ones', () => {
-    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { globalValue: ['*.example.com'], workspaceValue: ['https://app.example.com', 'evil.test'] }),
-      ['https://app.example.com']);
+    const hostAndOrigins = { globalValue: ['*.example.com'], workspaceValue: ['https://app.example.com', 'evil.test'] };
+    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', hostAndOrigins), ['https://app.example.com']);
     assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { globalValue: ['https://example.com'], workspaceValue: ['example.com'] }),
       ['https://example.com'], 'the workspace\'s host rule would add http');
     assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { globalValue: ['example.com'], workspaceValue: ['*'] }), ['example.com']);
