@@ -32,7 +32,7 @@ import { upstreamConfigOf } from './upstreamConfig';
 import { applyInput } from './personInput';
 import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
-import { namedFileWritten, publishTool, resolveWrittenFile } from '../core/tools/fileTools';
+import { namedFileRead, namedFileWritten, publishTool, resolveWrittenFile } from '../core/tools/fileTools';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
@@ -177,9 +177,9 @@ export class SessionProxy {
       // Upstream would run the file and ignore the code a confirmation showed.
       return { isError: true, content: [{ type: 'text', text: 'browser_run_code_unsafe was given both code and filename; give one of them. Nothing ran.' }] };
     }
-    const written = namedFileWritten(params.name, params.arguments);
+    const written = namedFileWritten(params.name, params.arguments) ?? namedFileRead(params.name, params.arguments);
     if (written !== undefined) {
-      // A relative name goes to the output folder, never the workspace root upstream would pick.
+      // A relative name means the output folder, never the workspace root upstream would pick: what one tool writes another reads back.
       const target = resolveWrittenFile(written, this.config.mcp.outputDir);
       if ('error' in target) return { isError: true, content: [{ type: 'text', text: target.error }] };
       params = { ...params, arguments: { ...params.arguments, filename: target.path } };

@@ -107,6 +107,25 @@ export function imageSize(data: Uint8Array, mimeType: string): { width: number; 
       offset += 2 + length;
     }
   }
+  if (mimeType === 'image/webp') return webpSize(view);
+  if (mimeType === 'image/gif' && view.length >= 10 && view.toString('latin1', 0, 4) === 'GIF8') {
+    return { width: view.readUInt16LE(6), height: view.readUInt16LE(8) };
+  }
+  return undefined;
+}
+
+/** A WebP's size from its first chunk: lossy (VP8), lossless (VP8L) or extended (VP8X). */
+function webpSize(view: Buffer): { width: number; height: number } | undefined {
+  if (view.length < 30 || view.toString('latin1', 0, 4) !== 'RIFF' || view.toString('latin1', 8, 12) !== 'WEBP') return undefined;
+  const chunk = view.toString('latin1', 12, 16);
+  if (chunk === 'VP8 ' && view[23] === 0x9d && view[24] === 0x01 && view[25] === 0x2a) {
+    return { width: view.readUInt16LE(26) & 0x3fff, height: view.readUInt16LE(28) & 0x3fff };
+  }
+  if (chunk === 'VP8L' && view[20] === 0x2f) {
+    const bits = view.readUInt32LE(21);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+  }
+  if (chunk === 'VP8X') return { width: view.readUIntLE(24, 3) + 1, height: view.readUIntLE(27, 3) + 1 };
   return undefined;
 }
 

@@ -109,7 +109,8 @@ function confirmationFor(toolName: string, displayName: string, args: Args, cont
   }
   const readArg = FILE_READ_TOOLS[toolName];
   if (readArg) {
-    const paths = pathsOf(args[readArg]);
+    // set_storage_state's relative name is resolved like a written one; show the exact file read.
+    const paths = pathsOf(args[readArg]).map(p => (readArg === 'filename' ? writtenPath(p, context) : p));
     const listed = paths.map(p => `- ${code(p)}`).join('\n');
     return {
       title: 'Let the browser read local files?',

@@ -2,6 +2,7 @@ import { SETTINGS_SECTION } from '../contributionIds';
 import { ALL_CAPABILITIES, CapabilityId } from './capabilities';
 import { PROFILE_NAME } from '../profiles/loginProfiles';
 import { BrowserConnection, endpointHoldsCredentials, parseConnection } from './browserConnection';
+import { ORIGIN_FORMS, originRuleCovers, parseOriginRule } from './originRules';
 
 
 /** Browsers a person can name; `auto` takes the first installed of Chrome, Edge and Chromium. */
@@ -165,17 +166,8 @@ function narrowedOrigins(levels: unknown[]): unknown {
   if (!lists.length) return levels[0];
   const narrowing = lists.filter(list => list.length);
   if (!narrowing.length) return [];
-  const kept = [...new Set(narrowing.flat())].filter(origin => narrowing.every(list => list.some(other => originCovers(other, origin))));
+  const kept = [...new Set(narrowing.flat())].filter(origin => narrowing.every(list => list.some(other => originRuleCovers(other, origin))));
   return kept.length ? kept : [NO_ORIGIN_ALLOWED];
-}
-
-/** Whether `rule` allows `origin`: the same origin, or `scheme://host:*` (upstream's any-port form) for that host. */
-function originCovers(rule: string, origin: string): boolean {
-  if (rule.toLowerCase() === origin.toLowerCase()) return true;
-  if (!rule.endsWith(':*')) return false;
-  const base = rule.slice(0, -1).toLowerCase();
-  const candidate = origin.toLowerCase();
-  return candidate === base.slice(0, -1) || (candidate.startsWith(base) && /^\d+$/.test(candidate.slice(base.length)));
 }
 
 /** Browser flags refused in launchArgs: they open a control port or swap the browser's profile. */
@@ -260,18 +252,22 @@ export function readSettings(
   const snapshotMode = oneOf(read('snapshotMode'), SNAPSHOT_MODES, d.snapshotMode, 'snapshotMode', problem);
   const imageResponses = oneOf(read('imageResponses'), IMAGE_RESPONSES, d.imageResponses, 'imageResponses', problem);
   const consoleLevel = oneOf(read('consoleLevel'), CONSOLE_LEVELS, d.consoleLevel, 'consoleLevel', problem);
-  const origins = (key: string) => stringList(read(key), key, problem).filter(origin => {
-    // Upstream's formats: a full origin, or one with `*` as its port.
-    const ok = /^[a-z][a-z0-9+.-]*:\/\/[^/\s]+$/i.test(origin);
-    if (!ok) problem(key, `holds "${origin}", which is not an origin like https://example.com or http://localhost:*. It is left out.`);
-    return ok;
+  const origins = (key: string, given: string[]) => given.filter(origin => {
+    const rule = parseOriginRule(origin);
+    if ('problem' in rule) problem(key, `holds "${origin}", which ${rule.problem}. It is left out.`);
+    return !('problem' in rule);
   });
-  const allowedOrigins = origins('network.allowedOrigins');
+  const allowedGiven = stringList(read('network.allowedOrigins'), 'network.allowedOrigins', problem);
+  let allowedOrigins = origins('network.allowedOrigins', allowedGiven);
   if (allowedOrigins.length === 1 && allowedOrigins[0] === NO_ORIGIN_ALLOWED) {
     problem('network.allowedOrigins', 'lists in your user settings and this workspace\'s share no origin, so the browser may request none. ' +
       'A workspace can only narrow your list.');
+  } else if (!allowedOrigins.length && allowedGiven.length) {
+    // Upstream reads an empty list as "all": a list whose every entry was left out must still allow nothing.
+    allowedOrigins = [NO_ORIGIN_ALLOWED];
+    problem('network.allowedOrigins', `has no entry left, so the browser may request none (an empty list would allow all). Write ${ORIGIN_FORMS}.`);
   }
-  const blockedOrigins = origins('network.blockedOrigins');
+  const blockedOrigins = origins('network.blockedOrigins', stringList(read('network.blockedOrigins'), 'network.blockedOrigins', problem));
   const isolation = oneOf(read('isolation'), ISOLATIONS, d.isolation, 'isolation', problem);
   const sessionIdleMinutes = num(read('sessionIdleMinutes'), d.sessionIdleMinutes, 1, 1440, 'sessionIdleMinutes', problem);
   const allowRunCodeForClients = bool(read('allowRunCodeForClients'), d.allowRunCodeForClients, 'allowRunCodeForClients', problem);

@@ -19,6 +19,15 @@ export function writesNamedFile(tool: Tool): boolean {
   return 'filename' in properties && !FILENAME_READERS.has(tool.name);
 }
 
+/** Tools that read the file their `filename` names from where writers put it: one rule for relative names, readers and writers alike. */
+const FILENAME_READERS_FROM_OUTPUT = new Set(['browser_set_storage_state']);
+
+/** The `filename` a call reads and the bridge resolves like a written one (relative: in the output folder). */
+export function namedFileRead(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
+  const filename = args?.filename;
+  return typeof filename === 'string' && filename.trim() !== '' && FILENAME_READERS_FROM_OUTPUT.has(toolName) ? filename : undefined;
+}
+
 /** The file a call will write, when it names one. */
 export function namedFileWritten(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
   const filename = args?.filename;

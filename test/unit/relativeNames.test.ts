@@ -1,0 +1,21 @@
+import * as assert from 'assert';
+import * as path from 'path';
+import { namedFileRead, namedFileWritten, resolveWrittenFile } from '../../src/core/tools/fileTools';
+import { presentInvocation } from '../../src/core/results/invocationMessages';
+
+const OUT = path.resolve('/out/pwb');
+
+describe('where a relative file name points, for readers and writers alike', () => {
+  it('storage state is written and read back under the same rule: relative names in the output folder', () => {
+    assert.strictEqual(namedFileWritten('browser_storage_state', { filename: 'rt.json' }), 'rt.json');
+    assert.strictEqual(namedFileRead('browser_set_storage_state', { filename: 'rt.json' }), 'rt.json');
+    assert.deepStrictEqual(resolveWrittenFile('rt.json', OUT), { path: path.join(OUT, 'rt.json') });
+    assert.ok('error' in resolveWrittenFile('../rt.json', OUT), 'climbing out with .. is refused');
+  });
+
+  it('the confirmation to read storage state shows the exact absolute file', () => {
+    const shown = presentInvocation('browser_set_storage_state', 'Set storage state', { filename: 'rt.json' }, { outputDir: OUT });
+    assert.ok(shown.confirmation, 'asks first');
+    assert.ok(shown.confirmation!.message.includes(path.join(OUT, 'rt.json')), shown.confirmation!.message);
+  });
+});
