@@ -1,0 +1,451 @@
+/**
+ * The transparency scenario: the same scripted calls against bare @playwright/mcp (its own stdio
+ * server) and through the bridge, step by step, results compared after normalizing only what
+ * README's "Differences from upstream" table names, plus what is nondeterministic in bare itself
+ * (learned by running bare against bare). Used by test/real/transparency.test.ts and npm run bench.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
+import { listDescendants } from '../../src/core/childProcess/processTree';
+import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
+import { stripAnsi } from '../../src/core/results/ansi';
+import { connectMcpClient, makeRealBridge, refOf, REPO_ROOT, TEST_BROWSER } from './realBridge';
+
+/** Rows of README's "Differences from upstream" table that a normalization here stands for. */
+export type TableRow =
+  | 'output folder and absolute paths'
+  | 'relative names'
+  | 'read-only hints'
+  | 'descriptions of filename'
+  | 'the bridge\'s own tools'
+  | 'refused unknown arguments'
+  | 'terminal colours stripped';
+
+/** Not a difference at all: what changes between two runs of bare upstream itself. */
+export type Nondeterminism = 'timestamps in file names' | 'temp folder names';
+
+export interface TransparencyStep {
+  group: string;
+  name: string;
+  /** A tool to call, or `tools/list` to compare the published tool lists. */
+  tool: string;
+  args?: (ctx: StepContext) => Record<string, unknown>;
+  /** Through the bridge: the supervisor as the language-model tools call it (default) or the MCP door. */
+  door?: 'tool' | 'mcp';
+  /** A difference the table names, which no text normalization can remove: the bridge's answer must match this. */
+  bridgeAnswers?: { row: TableRow; text: RegExp };
+}
+
+/** What a step's arguments may depend on: the page server, and this side's own last snapshot (for refs). */
+export interface StepContext {
+  url: string;
+  snapshot: string;
+}
+
+type Caller = (name: string, args: Record<string, unknown>, door: 'tool' | 'mcp') => Promise<CallToolResult>;
+
+interface Side {
+  label: string;
+  call: Caller;
+  listTools(): Promise<Tool[]>;
+  /** Where automatically named files go, and the folder relative names resolve against. */
+  outputDir: string;
+  relativeRoot: string;
+  close(): Promise<void>;
+}
+
+const CAPS = ALL_CAPABILITIES.join(',');
+
+/** Bare @playwright/mcp with the options that match the bridge's settings below. */
+export async function openBare(label = 'bare'): Promise<Side> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-tr-'));
+  const workspace = path.join(scratch, 'ws');
+  fs.mkdirSync(workspace);
+  const outputDir = path.join(scratch, 'output');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', TEST_BROWSER,
+      '--headless', '--isolated', '--no-sandbox', '--output-dir', outputDir, '--caps', CAPS, '--viewport-size', '1280x720',
+      '--console-level', 'info', '--image-responses', 'allow', '--snapshot-mode', 'full', '--timeout-action', '5000', '--timeout-navigation', '60000'],
+    env: { ...process.env, TMPDIR: scratch, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') } as Record<string, string>,
+    cwd: workspace,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'transparency', version: '1' });
+  await client.connect(transport);
+  return {
+    label,
+    call: async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 60000 })) as CallToolResult,
+    listTools: async () => (await client.listTools()).tools,
+    outputDir,
+    relativeRoot: workspace,
+    close: async () => {
+      const pid = transport.pid;
+      const tree = pid ? listDescendants(pid) : [];
+      await client.close();
+      for (const leftover of tree) try { process.kill(leftover, 'SIGKILL'); } catch { /* gone */ }
+      fs.rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The bridge with the settings bare gets as options: both doors, one browser. */
+export async function openBridge(): Promise<Side> {
+  const bridge = makeRealBridge({ capabilities: [...ALL_CAPABILITIES] });
+  const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
+  const address = await endpoint.start();
+  const client = await connectMcpClient(address, 'transparency');
+  return {
+    label: 'bridge',
+    call: async (name, args, door) => door === 'mcp'
+      ? (await client.callTool({ name, arguments: args }, undefined, { timeout: 60000 })) as CallToolResult
+      : bridge.supervisor.callTool(name, args, { door: 'tool' }),
+    listTools: async () => (await client.listTools()).tools,
+    outputDir: bridge.config.mcp.outputDir,
+    relativeRoot: bridge.config.mcp.outputDir,
+    close: async () => {
+      await client.close().catch(() => undefined);
+      await endpoint.dispose();
+      await bridge.dispose();
+    },
+  };
+}
+
+const textbox = /textbox "Your name"/;
+const greet = /button "Greet"/;
+
+/** One scripted session per capability group; each starts from a fresh browser (browser_close ends the one before). */
+export function transparencySteps(): TransparencyStep[] {
+  const steps: TransparencyStep[] = [];
+  const group = (name: string, list: Omit<TransparencyStep, 'group'>[]) => {
+    steps.push(...list.map(step => ({ ...step, group: name })));
+    steps.push({ group: name, name: 'close', tool: 'browser_close' });
+  };
+  group('core', [
+    { name: 'tools/list', tool: 'tools/list' },
+    { name: 'navigate home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/` }) },
+    { name: 'snapshot', tool: 'browser_snapshot' },
+    { name: 'type name', tool: 'browser_type', args: c => ({ target: refOf(c.snapshot, textbox), element: 'Your name', text: 'Ada' }) },
+    { name: 'click greet (MCP door)', tool: 'browser_click', door: 'mcp', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
+    { name: 'console', tool: 'browser_console_messages' },
+    { name: 'network', tool: 'browser_network_requests' },
+    { name: 'evaluate navigator.webdriver', tool: 'browser_evaluate', args: () => ({ function: '() => navigator.webdriver' }) },
+    { name: 'press key', tool: 'browser_press_key', args: () => ({ key: 'Tab' }) },
+    { name: 'hover greet', tool: 'browser_hover', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
+    { name: 'screenshot png', tool: 'browser_take_screenshot' },
+    { name: 'screenshot jpeg (MCP door)', tool: 'browser_take_screenshot', door: 'mcp', args: () => ({ type: 'jpeg' }) },
+    { name: 'screenshot webp', tool: 'browser_take_screenshot', args: () => ({ type: 'webp' }) },
+    { name: 'screenshot to a relative name', tool: 'browser_take_screenshot', args: () => ({ filename: 'shot.png' }) },
+    { name: 'snapshot to a relative name', tool: 'browser_snapshot', args: () => ({ filename: 'snap.md' }) },
+    { name: 'open the form', tool: 'browser_navigate', args: c => ({ url: `${c.url}/form` }) },
+    { name: 'snapshot of the form', tool: 'browser_snapshot' },
+    { name: 'fill form', tool: 'browser_fill_form', args: c => ({ fields: [{ name: 'Name', type: 'textbox', target: refOf(c.snapshot, /textbox "Name"/), value: 'Grace' }] }) },
+    { name: 'sign', tool: 'browser_click', args: c => ({ target: refOf(c.snapshot, /button "Sign"/), element: 'Sign' }) },
+    { name: 'wait for text', tool: 'browser_wait_for', args: () => ({ text: 'Thanks, Grace!' }) },
+    { name: 'back', tool: 'browser_navigate_back' },
+    { name: 'tabs list', tool: 'browser_tabs', args: () => ({ action: 'list' }) },
+    { name: 'new tab', tool: 'browser_tabs', args: () => ({ action: 'new' }) },
+    { name: 'select first tab', tool: 'browser_tabs', args: () => ({ action: 'select', index: 0 }) },
+    { name: 'close second tab', tool: 'browser_tabs', args: () => ({ action: 'close', index: 1 }) },
+    { name: 'resize', tool: 'browser_resize', args: () => ({ width: 800, height: 600 }) },
+    { name: 'unknown argument', tool: 'browser_snapshot', args: () => ({ depth_limit: 2 }),
+      bridgeAnswers: { row: 'refused unknown arguments', text: /^browser_snapshot does not take the argument "depth_limit"\. It takes: .*Nothing ran\.$/ } },
+  ]);
+  group('vision', [
+    { name: 'navigate counter', tool: 'browser_navigate', args: c => ({ url: `${c.url}/counter` }) },
+    { name: 'mouse move', tool: 'browser_mouse_move_xy', args: () => ({ x: 40, y: 80 }) },
+    { name: 'mouse click', tool: 'browser_mouse_click_xy', args: () => ({ x: 40, y: 80 }) },
+    { name: 'mouse wheel', tool: 'browser_mouse_wheel', args: () => ({ deltaX: 0, deltaY: 100 }) },
+  ]);
+  group('pdf', [
+    { name: 'navigate second', tool: 'browser_navigate', args: c => ({ url: `${c.url}/second` }) },
+    { name: 'pdf', tool: 'browser_pdf_save' },
+    { name: 'pdf to a relative name', tool: 'browser_pdf_save', args: () => ({ filename: 'page.pdf' }) },
+  ]);
+  group('devtools', [
+    { name: 'navigate home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/` }) },
+    { name: 'snapshot', tool: 'browser_snapshot' },
+    { name: 'locator', tool: 'browser_generate_locator', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
+    { name: 'start tracing', tool: 'browser_start_tracing' },
+    { name: 'navigate second', tool: 'browser_navigate', args: c => ({ url: `${c.url}/second` }) },
+    { name: 'stop tracing', tool: 'browser_stop_tracing' },
+  ]);
+  group('storage', [
+    { name: 'navigate account', tool: 'browser_navigate', args: c => ({ url: `${c.url}/session-login?sid=abc` }) },
+    { name: 'cookie list', tool: 'browser_cookie_list' },
+    { name: 'cookie set', tool: 'browser_cookie_set', args: () => ({ name: 'extra', value: '1', domain: '127.0.0.1', path: '/' }) },
+    { name: 'local storage set', tool: 'browser_localstorage_set', args: () => ({ key: 'k', value: 'v' }) },
+    { name: 'local storage list', tool: 'browser_localstorage_list' },
+    { name: 'storage state to a relative name', tool: 'browser_storage_state', args: () => ({ filename: 'rt.json' }) },
+    { name: 'set storage state from it', tool: 'browser_set_storage_state', args: () => ({ filename: 'rt.json' }) },
+  ]);
+  group('network', [
+    { name: 'route', tool: 'browser_route', args: () => ({ pattern: '**/api/data', body: '{"items":[1]}', contentType: 'application/json' }) },
+    { name: 'route list', tool: 'browser_route_list' },
+    { name: 'navigate second', tool: 'browser_navigate', args: c => ({ url: `${c.url}/second` }) },
+    { name: 'fetch the routed address', tool: 'browser_evaluate', args: () => ({ function: 'async () => (await fetch("/api/data")).text()' }) },
+    { name: 'unroute', tool: 'browser_unroute', args: () => ({ pattern: '**/api/data' }) },
+  ]);
+  group('testing', [
+    { name: 'navigate second', tool: 'browser_navigate', args: c => ({ url: `${c.url}/second` }) },
+    { name: 'verify text', tool: 'browser_verify_text_visible', args: () => ({ text: 'You made it.' }) },
+    { name: 'verify element', tool: 'browser_verify_element_visible', args: () => ({ role: 'heading', accessibleName: 'Second page' }) },
+    { name: 'verify text fails', tool: 'browser_verify_text_visible', args: () => ({ text: 'Not on this page' }) },
+  ]);
+  group('config', [
+    { name: 'get config', tool: 'browser_get_config' },
+  ]);
+  return steps;
+}
+
+/** One part of a result as compared: text, or an image by its type and size (never its bytes). */
+type Part = string;
+
+function imageDimensions(data: Buffer, mimeType: string): string {
+  if (mimeType === 'image/png' && data.length > 24) return `${data.readUInt32BE(16)}x${data.readUInt32BE(20)}`;
+  if (mimeType === 'image/jpeg') {
+    for (let i = 2; i + 9 < data.length;) {
+      const marker = data[i + 1];
+      if (marker >= 0xc0 && marker <= 0xc3) return `${data.readUInt16BE(i + 7)}x${data.readUInt16BE(i + 5)}`;
+      i += 2 + data.readUInt16BE(i + 2);
+    }
+  }
+  if (mimeType === 'image/webp' && data.toString('ascii', 12, 16) === 'VP8X') {
+    return `${1 + data.readUIntLE(24, 3)}x${1 + data.readUIntLE(27, 3)}`;
+  }
+  if (mimeType === 'image/webp' && data.toString('ascii', 12, 16) === 'VP8 ') {
+    return `${data.readUInt16LE(26) & 0x3fff}x${data.readUInt16LE(28) & 0x3fff}`;
+  }
+  return 'unknown size';
+}
+
+function partsOf(result: CallToolResult): Part[] {
+  return (result.content ?? []).map(part => {
+    if (part.type === 'text') return part.text;
+    if (part.type === 'image') return `[image ${part.mimeType} ${imageDimensions(Buffer.from(part.data, 'base64'), part.mimeType)}]`;
+    return `[${part.type}]`;
+  }).concat(result.isError ? ['[isError]'] : []);
+}
+
+/** A tool list as compared: name, title, read-only hint, and the schema of each tool. */
+function toolsText(tools: Tool[]): string {
+  return tools.map(tool => JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations }))
+    .sort().join('\n');
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+interface Normalizer {
+  /** The table row it stands for, or the nondeterminism bare shows against bare. */
+  why: TableRow | Nondeterminism;
+  /** `named`: the relative filename the step passed, if any. */
+  apply(text: string, side: Side, named: string | undefined): string;
+}
+
+/** What differs between two runs of bare itself (seen running bare against bare): normalized in every comparison. */
+const NONDETERMINISTIC: Normalizer[] = [
+  {
+    why: 'timestamps in file names',
+    apply: text => text.replace(/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z/g, '<time>').replace(/\btrace-\d{13}\b/g, 'trace-<time>'),
+  },
+];
+
+/** The differences README's table names, each undone here so the rest can be compared. */
+const TABLE_ROWS: Normalizer[] = [
+  {
+    // The bridge links files by absolute path in its own folder; bare relative to its workspace root.
+    why: 'output folder and absolute paths',
+    apply: (text, side) => {
+      const relative = path.relative(side.relativeRoot, side.outputDir);
+      const out = text.replace(new RegExp(escape(side.outputDir), 'g'), '<output>');
+      return relative ? out.replace(new RegExp(`(^|[\\s('"\\[])${escape(relative)}/`, 'gm'), '$1<output>/') : out;
+    },
+  },
+  {
+    // A relative filename lands in the bridge's output folder; bare puts it in the workspace root (its `./name`).
+    why: 'relative names',
+    apply: (text, side, named) => (named && side.label === 'bridge' ? text.split(`<output>/${named}`).join(`./${named}`) : text),
+  },
+  {
+    // The bridge strips terminal colour codes from results; upstream keeps Playwright's in its error texts.
+    why: 'terminal colours stripped',
+    apply: text => stripAnsi(text),
+  },
+];
+
+/** Files a result links (snapshots, logs, screenshots, traces): whether each is there, as a line to compare. */
+function linkedFiles(text: string, side: Side): string {
+  const links = [...text.matchAll(/\]\(([^)\s]+)\)|entries: (\S+?)(?:#L[\d-L]+)?$/gm)].map(m => m[1] ?? m[2]);
+  if (!links.length) return '';
+  const state = links.map(link => {
+    const file = path.resolve(side.relativeRoot, link);
+    return `${path.basename(link)}: ${fs.existsSync(file) ? 'present' : 'missing'}`;
+  });
+  return `[linked files: ${state.join(', ')}]`;
+}
+
+export interface StepOutcome {
+  group: string;
+  step: string;
+  verdict: 'identical' | 'normalized' | 'differing';
+  /** Which normalizations it needed (table rows, or bare's own nondeterminism). */
+  used: string[];
+  bare?: string;
+  bridge?: string;
+}
+
+export interface TransparencyReport {
+  steps: number;
+  identical: number;
+  normalized: number;
+  differing: number;
+  /** How many steps each normalization was needed for. */
+  rows: Record<string, number>;
+  outcomes: StepOutcome[];
+}
+
+function compareTexts(a: string, b: string, sideA: Side, sideB: Side, rowsAllowed: boolean, named: string | undefined): { verdict: StepOutcome['verdict']; used: string[]; a: string; b: string } {
+  if (a === b) return { verdict: 'identical', used: [], a, b };
+  const used: string[] = [];
+  for (const n of NONDETERMINISTIC) {
+    const [na, nb] = [n.apply(a, sideA, named), n.apply(b, sideB, named)];
+    if (na !== a || nb !== b) used.push(n.why);
+    [a, b] = [na, nb];
+  }
+  if (a === b) return { verdict: 'identical', used, a, b };
+  if (!rowsAllowed) return { verdict: 'differing', used, a, b };
+  for (const n of TABLE_ROWS) {
+    const [na, nb] = [n.apply(a, sideA, named), n.apply(b, sideB, named)];
+    if (na !== a || nb !== b) used.push(n.why);
+    [a, b] = [na, nb];
+  }
+  return { verdict: a === b ? 'normalized' : 'differing', used, a, b };
+}
+
+/** Tool lists: the bridge adds its own tools and publishes writers without readOnlyHint, with its own words for filename. */
+function normalizedTools(tools: Tool[], bridge: boolean, used: Set<string>): Tool[] {
+  if (!bridge) return tools;
+  return tools.flatMap(tool => {
+    if (tool.name.startsWith('bridge_session_')) {
+      used.add('the bridge\'s own tools');
+      return [];
+    }
+    const props = (tool.inputSchema as { properties?: Record<string, { description?: string }> }).properties;
+    const description = props?.filename?.description;
+    let next = tool;
+    if (description?.includes('Playwright Bridge output folder')) {
+      used.add('descriptions of filename');
+      const upstream = description.replace(/Relative file names are resolved against the Playwright Bridge output folder; the person is asked before any file is written\./,
+        'Relative file names are resolved against the workspace root.');
+      next = { ...next, inputSchema: { ...next.inputSchema, properties: { ...props, filename: { ...props!.filename, description: upstream } } } };
+    }
+    if (next.annotations?.readOnlyHint === false && props && 'filename' in props) used.add('read-only hints');
+    return [next];
+  });
+}
+
+/**
+ * Runs every step on `a` (bare) and `b` (the bridge, or a second bare), one after the other, and
+ * compares. With a second bare, no table row may be used: only bare's own nondeterminism.
+ */
+export async function runTransparency(fixtureUrl: string, a: Side, b: Side, log: (line: string) => void = () => undefined): Promise<TransparencyReport> {
+  const rowsAllowed = b.label === 'bridge';
+  const outcomes: StepOutcome[] = [];
+  const ctx = { a: { url: fixtureUrl, snapshot: '' }, b: { url: fixtureUrl, snapshot: '' } };
+  for (const step of transparencySteps()) {
+    let textA: string;
+    let textB: string;
+    let used: string[] = [];
+    let verdict: StepOutcome['verdict'];
+    if (step.tool === 'tools/list') {
+      const usedSet = new Set<string>();
+      const [ta, tb] = [await a.listTools(), await b.listTools()];
+      textA = toolsText(ta);
+      textB = toolsText(normalizedTools(tb, rowsAllowed, usedSet));
+      used = [...usedSet];
+      // Hints: the nine writers are read-only in bare; the bridge publishes them as writers.
+      if (usedSet.has('read-only hints')) {
+        const hinted = new Set(tb.filter(t => t.annotations?.readOnlyHint === false).map(t => t.name));
+        textA = toolsText(ta.map(t => (hinted.has(t.name) && t.annotations?.readOnlyHint ? { ...t, annotations: { ...t.annotations, readOnlyHint: false } } : t)));
+      }
+      verdict = textA === textB ? (used.length ? 'normalized' : 'identical') : 'differing';
+    } else {
+      const argsA = step.args?.(ctx.a) ?? {};
+      const argsB = step.args?.(ctx.b) ?? {};
+      const [ra, rb] = [await a.call(step.tool, argsA, 'tool'), await b.call(step.tool, argsB, step.door ?? 'tool')];
+      const [pa, pb] = [partsOf(ra), partsOf(rb)];
+      for (const [parts, side] of [[pa, a], [pb, b]] as const) {
+        const files = linkedFiles(parts.join('\n'), side);
+        if (files) parts.push(files);
+      }
+      for (const [side, parts] of [[ctx.a, pa], [ctx.b, pb]] as const) {
+        const text = parts.join('\n');
+        if (/\[ref=/.test(text)) side.snapshot = text;
+      }
+      if (step.bridgeAnswers && rowsAllowed) {
+        textA = pa.join('\n');
+        textB = pb.join('\n');
+        const ok = rb.isError === true && pb.length === 2 && step.bridgeAnswers.text.test(pb[0]);
+        verdict = ok ? 'normalized' : 'differing';
+        used = [step.bridgeAnswers.row];
+      } else {
+        const named = typeof argsA.filename === 'string' && !path.isAbsolute(argsA.filename) ? argsA.filename : undefined;
+        const compared = compareTexts(pa.join('\n'), pb.join('\n'), a, b, rowsAllowed, named);
+        [verdict, used, textA, textB] = [compared.verdict, compared.used, compared.a, compared.b];
+      }
+    }
+    const outcome: StepOutcome = { group: step.group, step: step.name, verdict, used };
+    if (verdict === 'differing') Object.assign(outcome, { bare: textA, bridge: textB });
+    log(`${step.group} / ${step.name}: ${verdict}${used.length ? ` (${used.join(', ')})` : ''}`);
+    outcomes.push(outcome);
+  }
+  const rows: Record<string, number> = {};
+  for (const o of outcomes) if (o.verdict !== 'differing') for (const why of o.used) rows[why] = (rows[why] ?? 0) + 1;
+  const count = (v: StepOutcome['verdict']) => outcomes.filter(o => o.verdict === v).length;
+  return { steps: outcomes.length, identical: count('identical'), normalized: count('normalized'), differing: count('differing'), rows, outcomes };
+}
+
+/** Where two texts first part, with a few lines of each around it, for a failure message. */
+export function describeDifference(o: StepOutcome): string {
+  const a = (o.bare ?? '').split('\n');
+  const b = (o.bridge ?? '').split('\n');
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const around = (lines: string[]) => lines.slice(Math.max(0, i - 2), i + 4).map(l => `    ${l.slice(0, 300)}`).join('\n');
+  return `${o.group} / ${o.step}: first difference at line ${i + 1}\n  bare:\n${around(a)}\n  bridge:\n${around(b)}`;
+}
+
+/** Bare against the bridge, both opened and closed here. */
+export async function bareAgainstBridge(fixtureUrl: string, log?: (line: string) => void): Promise<TransparencyReport> {
+  const bare = await openBare();
+  try {
+    const bridge = await openBridge();
+    try {
+      return await runTransparency(fixtureUrl, bare, bridge, log);
+    } finally {
+      await bridge.close();
+    }
+  } finally {
+    await bare.close();
+  }
+}
+
+/** Bare against bare: what a comparison must tolerate because upstream itself varies. */
+export async function bareAgainstBare(fixtureUrl: string, log?: (line: string) => void): Promise<TransparencyReport> {
+  const first = await openBare();
+  try {
+    const second = await openBare('bare again');
+    try {
+      return await runTransparency(fixtureUrl, first, second, log);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await first.close();
+  }
+}
