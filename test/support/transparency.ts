@@ -253,6 +253,11 @@ const NONDETERMINISTIC: Normalizer[] = [
     why: 'timestamps in file names',
     apply: text => text.replace(/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z/g, '<time>').replace(/\btrace-\d{13}\b/g, 'trace-<time>'),
   },
+  {
+    // Each bare run writes into a fresh temp folder (browser_get_config names it); the bridge's folder is a table row.
+    why: 'temp folder names',
+    apply: (text, side) => (side.label === 'bridge' ? text : text.split(side.outputDir).join('<output>')),
+  },
 ];
 
 /** The differences README's table names, each undone here so the rest can be compared. */
