@@ -37,6 +37,8 @@ export interface TransparencyStep {
   args?: (ctx: StepContext) => Record<string, unknown>;
   /** Through the bridge: the supervisor as the language-model tools call it (default) or the MCP door. */
   door?: 'tool' | 'mcp';
+  /** Puts what the step reads in place, on each side, given the folder that side resolves relative names against. */
+  prepare?: (relativeRoot: string) => void;
   /** A difference the table names, which no text normalization can remove: the bridge's answer must match this. */
   bridgeAnswers?: { row: TableRow; text: RegExp };
 }
@@ -134,6 +136,12 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'click greet (MCP door)', tool: 'browser_click', door: 'mcp', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
     { name: 'console', tool: 'browser_console_messages' },
     { name: 'network', tool: 'browser_network_requests' },
+    { name: 'one request', tool: 'browser_network_request', args: () => ({ index: 1, part: 'response-body' }) },
+    { name: 'find text', tool: 'browser_find', args: () => ({ text: 'Ada' }) },
+    { name: 'run code', tool: 'browser_run_code_unsafe', args: () => ({ code: 'async (page) => await page.title()' }) },
+    { name: 'run code from a relative file', tool: 'browser_run_code_unsafe', args: () => ({ filename: 'code.js' }),
+      prepare: root => fs.writeFileSync(path.join(root, 'code.js'), 'async (page) => await page.url()') },
+    { name: 'emulate dark scheme', tool: 'browser_emulate_media', args: () => ({ colorScheme: 'dark' }) },
     { name: 'evaluate navigator.webdriver', tool: 'browser_evaluate', args: () => ({ function: '() => navigator.webdriver' }) },
     { name: 'press key', tool: 'browser_press_key', args: () => ({ key: 'Tab' }) },
     { name: 'hover greet', tool: 'browser_hover', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
@@ -160,6 +168,9 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'navigate counter', tool: 'browser_navigate', args: c => ({ url: `${c.url}/counter` }) },
     { name: 'mouse move', tool: 'browser_mouse_move_xy', args: () => ({ x: 40, y: 80 }) },
     { name: 'mouse click', tool: 'browser_mouse_click_xy', args: () => ({ x: 40, y: 80 }) },
+    { name: 'mouse down', tool: 'browser_mouse_down' },
+    { name: 'mouse up', tool: 'browser_mouse_up' },
+    { name: 'mouse drag', tool: 'browser_mouse_drag_xy', args: () => ({ startX: 10, startY: 10, endX: 60, endY: 30 }) },
     { name: 'mouse wheel', tool: 'browser_mouse_wheel', args: () => ({ deltaX: 0, deltaY: 100 }) },
   ]);
   group('pdf', [
@@ -167,10 +178,13 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'pdf', tool: 'browser_pdf_save' },
     { name: 'pdf to a relative name', tool: 'browser_pdf_save', args: () => ({ filename: 'page.pdf' }) },
   ]);
+  // Video needs Playwright's own ffmpeg build, which this machine does not have (upstream fails the same way): not scripted.
   group('devtools', [
     { name: 'navigate home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/` }) },
     { name: 'snapshot', tool: 'browser_snapshot' },
     { name: 'locator', tool: 'browser_generate_locator', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
+    { name: 'highlight', tool: 'browser_highlight', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
+    { name: 'hide highlight', tool: 'browser_hide_highlight', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
     { name: 'start tracing', tool: 'browser_start_tracing' },
     { name: 'navigate second', tool: 'browser_navigate', args: c => ({ url: `${c.url}/second` }) },
     { name: 'stop tracing', tool: 'browser_stop_tracing' },
@@ -181,10 +195,23 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'cookie set', tool: 'browser_cookie_set', args: () => ({ name: 'extra', value: '1', domain: '127.0.0.1', path: '/' }) },
     { name: 'local storage set', tool: 'browser_localstorage_set', args: () => ({ key: 'k', value: 'v' }) },
     { name: 'local storage list', tool: 'browser_localstorage_list' },
+    { name: 'cookie get', tool: 'browser_cookie_get', args: () => ({ name: 'sid' }) },
+    { name: 'cookie delete', tool: 'browser_cookie_delete', args: () => ({ name: 'extra' }) },
+    { name: 'local storage get', tool: 'browser_localstorage_get', args: () => ({ key: 'k' }) },
+    { name: 'local storage delete', tool: 'browser_localstorage_delete', args: () => ({ key: 'k' }) },
+    { name: 'session storage set', tool: 'browser_sessionstorage_set', args: () => ({ key: 's', value: 'w' }) },
+    { name: 'session storage get', tool: 'browser_sessionstorage_get', args: () => ({ key: 's' }) },
+    { name: 'session storage list', tool: 'browser_sessionstorage_list' },
+    { name: 'session storage delete', tool: 'browser_sessionstorage_delete', args: () => ({ key: 's' }) },
+    { name: 'session storage clear', tool: 'browser_sessionstorage_clear' },
+    { name: 'local storage clear', tool: 'browser_localstorage_clear' },
     { name: 'storage state to a relative name', tool: 'browser_storage_state', args: () => ({ filename: 'rt.json' }) },
     { name: 'set storage state from it', tool: 'browser_set_storage_state', args: () => ({ filename: 'rt.json' }) },
+    { name: 'cookie clear', tool: 'browser_cookie_clear' },
   ]);
   group('network', [
+    { name: 'go offline', tool: 'browser_network_state_set', args: () => ({ state: 'offline' }) },
+    { name: 'go online', tool: 'browser_network_state_set', args: () => ({ state: 'online' }) },
     { name: 'route', tool: 'browser_route', args: () => ({ pattern: '**/api/data', body: '{"items":[1]}', contentType: 'application/json' }) },
     { name: 'route list', tool: 'browser_route_list' },
     { name: 'navigate second', tool: 'browser_navigate', args: c => ({ url: `${c.url}/second` }) },
@@ -195,7 +222,11 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'navigate second', tool: 'browser_navigate', args: c => ({ url: `${c.url}/second` }) },
     { name: 'verify text', tool: 'browser_verify_text_visible', args: () => ({ text: 'You made it.' }) },
     { name: 'verify element', tool: 'browser_verify_element_visible', args: () => ({ role: 'heading', accessibleName: 'Second page' }) },
+    { name: 'open home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/` }) },
+    { name: 'snapshot', tool: 'browser_snapshot' },
+    { name: 'verify value', tool: 'browser_verify_value', args: c => ({ type: 'textbox', element: 'Your name', target: refOf(c.snapshot, textbox), value: '' }) },
     { name: 'verify text fails', tool: 'browser_verify_text_visible', args: () => ({ text: 'Not on this page' }) },
+    { name: 'verify missing element', tool: 'browser_verify_element_visible', args: () => ({ role: 'button', accessibleName: 'Nowhere' }) },
   ]);
   group('config', [
     { name: 'get config', tool: 'browser_get_config' },
@@ -380,6 +411,8 @@ export async function runTransparency(fixtureUrl: string, a: Side, b: Side, log:
       }
       verdict = textA === textB ? (used.length ? 'normalized' : 'identical') : 'differing';
     } else {
+      step.prepare?.(a.relativeRoot);
+      step.prepare?.(b.relativeRoot);
       const argsA = step.args?.(ctx.a) ?? {};
       const argsB = step.args?.(ctx.b) ?? {};
       const [ra, rb] = [await a.call(step.tool, argsA, 'tool'), await b.call(step.tool, argsB, step.door ?? 'tool')];
