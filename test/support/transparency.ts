@@ -130,7 +130,7 @@ export function transparencySteps(): TransparencyStep[] {
   };
   group('core', [
     { name: 'tools/list', tool: 'tools/list' },
-    { name: 'navigate home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/` }) },
+    { name: 'navigate home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/calm` }) },
     { name: 'snapshot', tool: 'browser_snapshot' },
     { name: 'type name', tool: 'browser_type', args: c => ({ target: refOf(c.snapshot, textbox), element: 'Your name', text: 'Ada' }) },
     { name: 'click greet (MCP door)', tool: 'browser_click', door: 'mcp', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
@@ -180,7 +180,7 @@ export function transparencySteps(): TransparencyStep[] {
   ]);
   // Video needs Playwright's own ffmpeg build, which this machine does not have (upstream fails the same way): not scripted.
   group('devtools', [
-    { name: 'navigate home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/` }) },
+    { name: 'navigate home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/calm` }) },
     { name: 'snapshot', tool: 'browser_snapshot' },
     { name: 'locator', tool: 'browser_generate_locator', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
     { name: 'highlight', tool: 'browser_highlight', args: c => ({ target: refOf(c.snapshot, greet), element: 'Greet' }) },
@@ -222,7 +222,7 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'navigate second', tool: 'browser_navigate', args: c => ({ url: `${c.url}/second` }) },
     { name: 'verify text', tool: 'browser_verify_text_visible', args: () => ({ text: 'You made it.' }) },
     { name: 'verify element', tool: 'browser_verify_element_visible', args: () => ({ role: 'heading', accessibleName: 'Second page' }) },
-    { name: 'open home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/` }) },
+    { name: 'open home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/calm` }) },
     { name: 'snapshot', tool: 'browser_snapshot' },
     { name: 'verify value', tool: 'browser_verify_value', args: c => ({ type: 'textbox', element: 'Your name', target: refOf(c.snapshot, textbox), value: '' }) },
     { name: 'verify text fails', tool: 'browser_verify_text_visible', args: () => ({ text: 'Not on this page' }) },
@@ -406,7 +406,8 @@ export async function runTransparency(fixtureUrl: string, a: Side, b: Side, log:
       used = [...usedSet];
       // Hints: the nine writers are read-only in bare; the bridge publishes them as writers.
       if (usedSet.has('read-only hints')) {
-        const hinted = new Set(tb.filter(t => t.annotations?.readOnlyHint === false).map(t => t.name));
+        const writes = (t: Tool) => 'filename' in ((t.inputSchema as { properties?: object }).properties ?? {});
+        const hinted = new Set(tb.filter(t => t.annotations?.readOnlyHint === false && writes(t)).map(t => t.name));
         textA = toolsText(ta.map(t => (hinted.has(t.name) && t.annotations?.readOnlyHint ? { ...t, annotations: { ...t.annotations, readOnlyHint: false } } : t)));
       }
       verdict = textA === textB ? (used.length ? 'normalized' : 'identical') : 'differing';
