@@ -24,7 +24,8 @@ export type TableRow =
   | 'descriptions of filename'
   | 'the bridge\'s own tools'
   | 'refused unknown arguments'
-  | 'terminal colours stripped';
+  | 'terminal colours stripped'
+  | 'browser_get_config';
 
 /** Not a difference at all: what changes between two runs of bare upstream itself. */
 export type Nondeterminism = 'timestamps in file names' | 'temp folder names';
@@ -274,8 +275,8 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 interface Normalizer {
   /** The table row it stands for, or the nondeterminism bare shows against bare. */
   why: TableRow | Nondeterminism;
-  /** `named`: the relative filename the step passed, if any. */
-  apply(text: string, side: Side, named: string | undefined): string;
+  /** `named`: the relative filename the step passed, if any; `tool`: the step's tool. */
+  apply(text: string, side: Side, named: string | undefined, tool?: string): string;
 }
 
 /** What differs between two runs of bare itself (seen running bare against bare): normalized in every comparison. */
@@ -306,6 +307,23 @@ const TABLE_ROWS: Normalizer[] = [
     // A relative filename lands in the bridge's output folder; bare puts it in the workspace root (its `./name`).
     why: 'relative names',
     apply: (text, side, named) => (named && side.label === 'bridge' ? text.split(`<output>/${named}`).join(`./${named}`) : text),
+  },
+  {
+    // The configuration the bridge runs upstream with: its key order, and two keys bare has no option for
+    // (absolute file paths, no idle close). Everything else in it must match bare's.
+    why: 'browser_get_config',
+    apply: (text, side, _named, tool) => {
+      const match = tool === 'browser_get_config' ? /^### Result\n(\{[\s\S]*\})\n?/.exec(text) : null;
+      if (!match) return text;
+      const config = JSON.parse(match[1]) as { filePaths?: string; timeouts?: { idle?: number } };
+      if (side.label === 'bridge') {
+        delete config.filePaths;
+        delete config.timeouts?.idle;
+      }
+      const sorted = (value: unknown): unknown => (Array.isArray(value) ? value.map(sorted) : value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([k, v]) => [k, sorted(v)])) : value);
+      return text.replace(match[1], JSON.stringify(sorted(config), null, 2));
+    },
   },
   {
     // The bridge strips terminal colour codes from results; upstream keeps Playwright's in its error texts.
@@ -345,18 +363,18 @@ export interface TransparencyReport {
   outcomes: StepOutcome[];
 }
 
-function compareTexts(a: string, b: string, sideA: Side, sideB: Side, rowsAllowed: boolean, named: string | undefined): { verdict: StepOutcome['verdict']; used: string[]; a: string; b: string } {
+function compareTexts(a: string, b: string, sideA: Side, sideB: Side, rowsAllowed: boolean, named: string | undefined, tool: string): { verdict: StepOutcome['verdict']; used: string[]; a: string; b: string } {
   if (a === b) return { verdict: 'identical', used: [], a, b };
   const used: string[] = [];
   for (const n of NONDETERMINISTIC) {
-    const [na, nb] = [n.apply(a, sideA, named), n.apply(b, sideB, named)];
+    const [na, nb] = [n.apply(a, sideA, named, tool), n.apply(b, sideB, named, tool)];
     if (na !== a || nb !== b) used.push(n.why);
     [a, b] = [na, nb];
   }
   if (a === b) return { verdict: 'identical', used, a, b };
   if (!rowsAllowed) return { verdict: 'differing', used, a, b };
   for (const n of TABLE_ROWS) {
-    const [na, nb] = [n.apply(a, sideA, named), n.apply(b, sideB, named)];
+    const [na, nb] = [n.apply(a, sideA, named, tool), n.apply(b, sideB, named, tool)];
     if (na !== a || nb !== b) used.push(n.why);
     [a, b] = [na, nb];
   }
@@ -434,7 +452,7 @@ export async function runTransparency(fixtureUrl: string, a: Side, b: Side, log:
         used = [step.bridgeAnswers.row];
       } else {
         const named = typeof argsA.filename === 'string' && !path.isAbsolute(argsA.filename) ? argsA.filename : undefined;
-        const compared = compareTexts(pa.join('\n'), pb.join('\n'), a, b, rowsAllowed, named);
+        const compared = compareTexts(pa.join('\n'), pb.join('\n'), a, b, rowsAllowed, named, step.tool);
         [verdict, used, textA, textB] = [compared.verdict, compared.used, compared.a, compared.b];
       }
     }
