@@ -14,6 +14,8 @@ import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { listDescendants } from '../../src/core/childProcess/processTree';
 import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
 import { stripAnsi } from '../../src/core/results/ansi';
+import { BridgeSettings, readSettings } from '../../src/core/settings/settings';
+import { ORIGIN_RULES_NOTE } from '../../src/child/browserObserver';
 import { connectMcpClient, makeRealBridge, refOf, REPO_ROOT, TEST_BROWSER } from './realBridge';
 
 /** Rows of README's "Differences from upstream" table that a normalization here stands for. */
@@ -25,7 +27,8 @@ export type TableRow =
   | 'the bridge\'s own tools'
   | 'refused unknown arguments'
   | 'terminal colours stripped'
-  | 'browser_get_config';
+  | 'browser_get_config'
+  | 'notes added to results';
 
 /** Not a difference at all: what changes between two runs of bare upstream itself. */
 export type Nondeterminism = 'timestamps in file names' | 'temp folder names';
@@ -65,7 +68,7 @@ interface Side {
 const CAPS = ALL_CAPABILITIES.join(',');
 
 /** Bare @playwright/mcp with the options that match the bridge's settings below. */
-export async function openBare(label = 'bare'): Promise<Side> {
+export async function openBare(label = 'bare', extraArgs: string[] = []): Promise<Side> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-tr-'));
   const workspace = path.join(scratch, 'ws');
   fs.mkdirSync(workspace);
@@ -74,7 +77,7 @@ export async function openBare(label = 'bare'): Promise<Side> {
     command: process.execPath,
     args: [path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', TEST_BROWSER,
       '--headless', '--isolated', '--no-sandbox', '--output-dir', outputDir, '--caps', CAPS, '--viewport-size', '1280x720',
-      '--console-level', 'info', '--image-responses', 'allow', '--snapshot-mode', 'full', '--timeout-action', '5000', '--timeout-navigation', '60000'],
+      '--console-level', 'info', '--image-responses', 'allow', '--snapshot-mode', 'full', '--timeout-action', '5000', '--timeout-navigation', '60000', ...extraArgs],
     env: { ...process.env, TMPDIR: scratch, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') } as Record<string, string>,
     cwd: workspace,
     stderr: 'ignore',
@@ -98,8 +101,8 @@ export async function openBare(label = 'bare'): Promise<Side> {
 }
 
 /** The bridge with the settings bare gets as options: both doors, one browser. */
-export async function openBridge(): Promise<Side> {
-  const bridge = makeRealBridge({ capabilities: [...ALL_CAPABILITIES] });
+export async function openBridge(settings: Partial<BridgeSettings> = {}): Promise<Side> {
+  const bridge = makeRealBridge({ capabilities: [...ALL_CAPABILITIES], ...settings });
   const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
   const address = await endpoint.start();
   const client = await connectMcpClient(address, 'transparency');
@@ -235,6 +238,29 @@ export function transparencySteps(): TransparencyStep[] {
   return steps;
 }
 
+/**
+ * Origin rules, as a person writes them in settings (read by the settings reader, as in VS Code):
+ * upstream takes a host name as an origin. A browser of their own on each side.
+ */
+export const ORIGIN_RULES = { blockedOrigins: ['localhost:*'] };
+
+export function originRuleSteps(): TransparencyStep[] {
+  const localhost = (url: string) => url.replace('127.0.0.1', 'localhost');
+  return [
+    { group: 'origin rules', name: 'navigate to a blocked host', tool: 'browser_navigate', args: c => ({ url: `${localhost(c.url)}/second` }) },
+    { group: 'origin rules', name: 'navigate to an allowed host', tool: 'browser_navigate', args: c => ({ url: `${c.url}/second` }) },
+    { group: 'origin rules', name: 'fetch from the blocked host', tool: 'browser_evaluate',
+      args: c => ({ function: `async () => { try { await fetch('${localhost(c.url)}/api/data'); return 'fetched'; } catch (e) { return String(e); } }` }) },
+    { group: 'origin rules', name: 'close', tool: 'browser_close' },
+  ];
+}
+
+/** The bridge's settings for ORIGIN_RULES, through the same reader VS Code's values go through. */
+function originRuleSettings(): Partial<BridgeSettings> {
+  const { settings } = readSettings(key => (key === 'network.blockedOrigins' ? ORIGIN_RULES.blockedOrigins : undefined));
+  return { blockedOrigins: settings.blockedOrigins, allowedOrigins: settings.allowedOrigins };
+}
+
 /** One part of a result as compared: text, or an image by its type and size (never its bytes). */
 type Part = string;
 
@@ -326,6 +352,13 @@ const TABLE_ROWS: Normalizer[] = [
     },
   },
   {
+    // A request the origin rules blocked: the bridge adds a line saying the person blocked it on purpose.
+    why: 'notes added to results',
+    apply: (text, side) => (side.label === 'bridge'
+      ? text.replace(new RegExp(`\\n\\nThe address is ${escape(ORIGIN_RULES_NOTE)}, set by the person\\. Do not try to reach it another way\\.`), '')
+      : text),
+  },
+  {
     // The bridge strips terminal colour codes from results; upstream keeps Playwright's in its error texts.
     why: 'terminal colours stripped',
     apply: text => stripAnsi(text),
@@ -407,11 +440,13 @@ function normalizedTools(tools: Tool[], bridge: boolean, used: Set<string>): Too
  * Runs every step on `a` (bare) and `b` (the bridge, or a second bare), one after the other, and
  * compares. With a second bare, no table row may be used: only bare's own nondeterminism.
  */
-export async function runTransparency(fixtureUrl: string, a: Side, b: Side, log: (line: string) => void = () => undefined): Promise<TransparencyReport> {
+export async function runTransparency(
+  fixtureUrl: string, a: Side, b: Side, log: (line: string) => void = () => undefined, steps: TransparencyStep[] = transparencySteps(),
+): Promise<TransparencyReport> {
   const rowsAllowed = b.label === 'bridge';
   const outcomes: StepOutcome[] = [];
   const ctx = { a: { url: fixtureUrl, snapshot: '' }, b: { url: fixtureUrl, snapshot: '' } };
-  for (const step of transparencySteps()) {
+  for (const step of steps) {
     let textA: string;
     let textB: string;
     let used: string[] = [];
@@ -477,32 +512,43 @@ export function describeDifference(o: StepOutcome): string {
   return `${o.group} / ${o.step}: first difference at line ${i + 1}\n  bare:\n${around(a)}\n  bridge:\n${around(b)}`;
 }
 
-/** Bare against the bridge, both opened and closed here. */
-export async function bareAgainstBridge(fixtureUrl: string, log?: (line: string) => void): Promise<TransparencyReport> {
-  const bare = await openBare();
+/** Both reports as one. */
+function merged(reports: TransparencyReport[]): TransparencyReport {
+  const outcomes = reports.flatMap(r => r.outcomes);
+  const rows: Record<string, number> = {};
+  for (const r of reports) for (const [why, n] of Object.entries(r.rows)) rows[why] = (rows[why] ?? 0) + n;
+  const count = (v: StepOutcome['verdict']) => outcomes.filter(o => o.verdict === v).length;
+  return { steps: outcomes.length, identical: count('identical'), normalized: count('normalized'), differing: count('differing'), rows, outcomes };
+}
+
+async function pair(fixtureUrl: string, openA: () => Promise<Side>, openB: () => Promise<Side>, steps: TransparencyStep[], log?: (line: string) => void) {
+  const a = await openA();
   try {
-    const bridge = await openBridge();
+    const b = await openB();
     try {
-      return await runTransparency(fixtureUrl, bare, bridge, log);
+      return await runTransparency(fixtureUrl, a, b, log, steps);
     } finally {
-      await bridge.close();
+      await b.close();
     }
   } finally {
-    await bare.close();
+    await a.close();
   }
+}
+
+const ORIGIN_ARGS = ['--blocked-origins', ORIGIN_RULES.blockedOrigins.join(';')];
+
+/** Bare against the bridge: the sessions of every group, then the origin rules on browsers of their own. */
+export async function bareAgainstBridge(fixtureUrl: string, log?: (line: string) => void): Promise<TransparencyReport> {
+  return merged([
+    await pair(fixtureUrl, () => openBare(), () => openBridge(), transparencySteps(), log),
+    await pair(fixtureUrl, () => openBare('bare', ORIGIN_ARGS), () => openBridge(originRuleSettings()), originRuleSteps(), log),
+  ]);
 }
 
 /** Bare against bare: what a comparison must tolerate because upstream itself varies. */
 export async function bareAgainstBare(fixtureUrl: string, log?: (line: string) => void): Promise<TransparencyReport> {
-  const first = await openBare();
-  try {
-    const second = await openBare('bare again');
-    try {
-      return await runTransparency(fixtureUrl, first, second, log);
-    } finally {
-      await second.close();
-    }
-  } finally {
-    await first.close();
-  }
+  return merged([
+    await pair(fixtureUrl, () => openBare(), () => openBare('bare again'), transparencySteps(), log),
+    await pair(fixtureUrl, () => openBare('bare', ORIGIN_ARGS), () => openBare('bare again', ORIGIN_ARGS), originRuleSteps(), log),
+  ]);
 }
