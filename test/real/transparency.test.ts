@@ -19,7 +19,8 @@ describe('Transparency: a tool call through the bridge answers as bare @playwrig
     const report: TransparencyReport = process.env.TRANSPARENCY_BARE_TWICE
       ? await bareAgainstBare(fixture.url, log)
       : await bareAgainstBridge(fixture.url, log);
-    console.log(`      transparency ${JSON.stringify({ steps: report.steps, identical: report.identical, normalized: report.normalized, differing: report.differing })}; rows ${JSON.stringify(report.rows)}`);
+    const counts = { steps: report.steps, identical: report.identical, normalized: report.normalized, differing: report.differing };
+    console.log(`      transparency ${JSON.stringify(counts)}; normalizations used (steps) ${JSON.stringify(report.rows)}`);
     const differing = report.outcomes.filter(o => o.verdict === 'differing');
     assert.strictEqual(differing.length, 0, `${differing.length} of ${report.steps} steps differ:\n\n${differing.map(describeDifference).join('\n\n')}`);
   });

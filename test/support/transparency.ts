@@ -77,8 +77,11 @@ export async function openBare(label = 'bare', extraArgs: string[] = []): Promis
     command: process.execPath,
     args: [path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', TEST_BROWSER,
       '--headless', '--isolated', '--no-sandbox', '--output-dir', outputDir, '--caps', CAPS, '--viewport-size', '1280x720',
-      '--console-level', 'info', '--image-responses', 'allow', '--snapshot-mode', 'full', '--timeout-action', '5000', '--timeout-navigation', '60000', ...extraArgs],
-    env: { ...process.env, TMPDIR: scratch, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') } as Record<string, string>,
+      '--console-level', 'info', '--image-responses', 'allow', '--snapshot-mode', 'full',
+      '--timeout-action', '5000', '--timeout-navigation', '60000', ...extraArgs],
+    env: {
+      ...process.env, TMPDIR: scratch, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config'),
+    } as Record<string, string>,
     cwd: workspace,
     stderr: 'ignore',
   });
@@ -156,7 +159,8 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'snapshot to a relative name', tool: 'browser_snapshot', args: () => ({ filename: 'snap.md' }) },
     { name: 'open the form', tool: 'browser_navigate', args: c => ({ url: `${c.url}/form` }) },
     { name: 'snapshot of the form', tool: 'browser_snapshot' },
-    { name: 'fill form', tool: 'browser_fill_form', args: c => ({ fields: [{ name: 'Name', type: 'textbox', target: refOf(c.snapshot, /textbox "Name"/), value: 'Grace' }] }) },
+    { name: 'fill form', tool: 'browser_fill_form',
+      args: c => ({ fields: [{ name: 'Name', type: 'textbox', target: refOf(c.snapshot, /textbox "Name"/), value: 'Grace' }] }) },
     { name: 'sign', tool: 'browser_click', args: c => ({ target: refOf(c.snapshot, /button "Sign"/), element: 'Sign' }) },
     { name: 'wait for text', tool: 'browser_wait_for', args: () => ({ text: 'Thanks, Grace!' }) },
     { name: 'back', tool: 'browser_navigate_back' },
@@ -228,7 +232,8 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'verify element', tool: 'browser_verify_element_visible', args: () => ({ role: 'heading', accessibleName: 'Second page' }) },
     { name: 'open home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/calm` }) },
     { name: 'snapshot', tool: 'browser_snapshot' },
-    { name: 'verify value', tool: 'browser_verify_value', args: c => ({ type: 'textbox', element: 'Your name', target: refOf(c.snapshot, textbox), value: '' }) },
+    { name: 'verify value', tool: 'browser_verify_value',
+      args: c => ({ type: 'textbox', element: 'Your name', target: refOf(c.snapshot, textbox), value: '' }) },
     { name: 'verify text fails', tool: 'browser_verify_text_visible', args: () => ({ text: 'Not on this page' }) },
     { name: 'verify missing element', tool: 'browser_verify_element_visible', args: () => ({ role: 'button', accessibleName: 'Nowhere' }) },
   ]);
@@ -396,7 +401,9 @@ export interface TransparencyReport {
   outcomes: StepOutcome[];
 }
 
-function compareTexts(a: string, b: string, sideA: Side, sideB: Side, rowsAllowed: boolean, named: string | undefined, tool: string): { verdict: StepOutcome['verdict']; used: string[]; a: string; b: string } {
+function compareTexts(
+  a: string, b: string, sideA: Side, sideB: Side, rowsAllowed: boolean, named: string | undefined, tool: string,
+): { verdict: StepOutcome['verdict']; used: string[]; a: string; b: string } {
   if (a === b) return { verdict: 'identical', used: [], a, b };
   const used: string[] = [];
   for (const n of NONDETERMINISTIC) {
@@ -427,8 +434,8 @@ function normalizedTools(tools: Tool[], bridge: boolean, used: Set<string>): Too
     let next = tool;
     if (description?.includes('Playwright Bridge output folder')) {
       used.add('descriptions of filename');
-      const upstream = description.replace(/Relative file names are resolved against the Playwright Bridge output folder; the person is asked before any file is written\./,
-        'Relative file names are resolved against the workspace root.');
+      const ours = /Relative file names are resolved against the Playwright Bridge output folder; the person is asked before any file is written\./;
+      const upstream = description.replace(ours, 'Relative file names are resolved against the workspace root.');
       next = { ...next, inputSchema: { ...next.inputSchema, properties: { ...props, filename: { ...props!.filename, description: upstream } } } };
     }
     if (next.annotations?.readOnlyHint === false && props && 'filename' in props) used.add('read-only hints');
@@ -461,7 +468,8 @@ export async function runTransparency(
       if (usedSet.has('read-only hints')) {
         const writes = (t: Tool) => 'filename' in ((t.inputSchema as { properties?: object }).properties ?? {});
         const hinted = new Set(tb.filter(t => t.annotations?.readOnlyHint === false && writes(t)).map(t => t.name));
-        textA = toolsText(ta.map(t => (hinted.has(t.name) && t.annotations?.readOnlyHint ? { ...t, annotations: { ...t.annotations, readOnlyHint: false } } : t)));
+        const asWriter = (t: Tool) => ({ ...t, annotations: { ...t.annotations, readOnlyHint: false } });
+        textA = toolsText(ta.map(t => (hinted.has(t.name) && t.annotations?.readOnlyHint ? asWriter(t) : t)));
       }
       verdict = textA === textB ? (used.length ? 'normalized' : 'identical') : 'differing';
     } else {
