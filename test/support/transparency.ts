@@ -28,6 +28,7 @@ export type TableRow =
   | 'refused unknown arguments'
   | 'terminal colours stripped'
   | 'browser_get_config'
+  | 'downscaled images'
   | 'notes added to results';
 
 /** Not a difference at all: what changes between two runs of bare upstream itself. */
@@ -157,6 +158,8 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'screenshot webp', tool: 'browser_take_screenshot', args: () => ({ type: 'webp' }) },
     { name: 'screenshot to a relative name', tool: 'browser_take_screenshot', args: () => ({ filename: 'shot.png' }) },
     { name: 'snapshot to a relative name', tool: 'browser_snapshot', args: () => ({ filename: 'snap.md' }) },
+    { name: 'open a tall page', tool: 'browser_navigate', args: c => ({ url: `${c.url}/tall` }) },
+    { name: 'full-page screenshot of it', tool: 'browser_take_screenshot', args: () => ({ fullPage: true }) },
     { name: 'open the form', tool: 'browser_navigate', args: c => ({ url: `${c.url}/form` }) },
     { name: 'snapshot of the form', tool: 'browser_snapshot' },
     { name: 'fill form', tool: 'browser_fill_form',
@@ -323,6 +326,10 @@ const NONDETERMINISTIC: Normalizer[] = [
   },
 ];
 
+/** An image part as compared, and the note the bridge adds after fitting it to the model's limits. */
+const FITTED_IMAGE = new RegExp(['\\[image (\\S+) (\\d+x\\d+)\\]\\nImage (?:scaled from (\\d+x\\d+) to \\d+x\\d+)?(?: and )?(re-encoded as JPEG)? ',
+  'to fit model limits \\([^)]*\\)\\. Coordinates in it are [\\d.]+x the page\'s\\.'].join(''), 'g');
+
 /** The differences README's table names, each undone here so the rest can be compared. */
 const TABLE_ROWS: Normalizer[] = [
   {
@@ -362,6 +369,13 @@ const TABLE_ROWS: Normalizer[] = [
     apply: (text, side) => (side.label === 'bridge'
       ? text.replace(new RegExp(`\\n\\nThe address is ${escape(ORIGIN_RULES_NOTE)}, set by the person\\. Do not try to reach it another way\\.`), '')
       : text),
+  },
+  {
+    // An image over the model's limits: the bridge scales (or re-encodes) it and says how; undone to what bare sent.
+    why: 'downscaled images',
+    apply: (text, side) => (side.label !== 'bridge' ? text : text.replace(FITTED_IMAGE,
+      (_all, mime: string, size: string, from: string | undefined, reencoded: string | undefined) =>
+        `[image ${reencoded ? 'image/png' : mime} ${from ?? size}]`)),
   },
   {
     // The bridge strips terminal colour codes from results; upstream keeps Playwright's in its error texts.
