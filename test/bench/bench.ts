@@ -4,7 +4,8 @@
  * @playwright/mcp stdio child, step by step in one run, on pages served here.
  * Prints the median per-call ratio, cold starts and memory of each process tree, and writes them
  * as JSON to $BENCH_OUT when set. BENCH_ROUNDS sets how many sessions (default 3); BENCH_SESSIONS_ONLY=1
- * measures only the perClient sessions and a bare Playwright context beside them.
+ * measures only the perClient sessions and a bare Playwright context beside them; BENCH_TRANSPARENCY_ONLY=1 only
+ * the transparency count (bare @playwright/mcp against the bridge, test/support/transparency.ts).
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -22,6 +23,7 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settings';
 import { parseConnection } from '../../src/core/settings/browserConnection';
 import { PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
+import { bareAgainstBridge } from '../support/transparency';
 import { connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -525,7 +527,22 @@ async function withFixture<T>(work: (fixture: FixtureServer) => Promise<T>): Pro
   }
 }
 
+/** The transparency scenario's count: steps, identical, normalized (by a row of README's table), differing. */
+async function transparency(fixture: FixtureServer) {
+  const report = await bareAgainstBridge(fixture.url);
+  console.log(`transparency: ${report.steps} steps, ${report.identical} identical, ${report.normalized} normalized, ${report.differing} differing; ` +
+    `normalizations used (steps): ${JSON.stringify(report.rows)}`);
+  for (const o of report.outcomes.filter(o => o.verdict === 'differing')) console.log(`  differing: ${o.group} / ${o.step}`);
+  return { steps: report.steps, identical: report.identical, normalized: report.normalized, differing: report.differing };
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_TRANSPARENCY_ONLY) {
+    const counts = await withFixture(transparency);
+    console.log(JSON.stringify({ transparency: counts }));
+    if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ transparency: counts }, null, 2)}\n`);
+    return;
+  }
   // BENCH_SESSIONS_ONLY=1 measures only the sessions (perClient) figures, with rawContextMB beside them.
   if (process.env.BENCH_SESSIONS_ONLY) {
     const sessions = await withFixture(sessionsWithRawContexts);
@@ -565,6 +582,7 @@ async function main(): Promise<void> {
   console.log(`remote (loopback Playwright server): per-call x${remote.perCallRatio} of a local launch; ${remote.sessions} isolated clients at once, ` +
     `${remote.calls} calls, ${remote.failures} failures`);
   printSessions(sessions);
+  const transparent = await withFixture(transparency);
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
     rounds,
@@ -577,6 +595,7 @@ async function main(): Promise<void> {
     leanOutputs: lean,
     sessions,
     remote,
+    transparency: transparent,
     liveView: {
       fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
       frameLatencyMs: Math.round(median(live.map(l => l.frameLatencyMs))),
