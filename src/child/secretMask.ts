@@ -4,8 +4,8 @@ import { ObservationEvent } from '../protocol/childMessages';
 /** The spellings masking follows, by the name the README and the harden figures use. */
 export const SECRET_FORMS: Record<string, (value: string) => string[]> = {
   raw: value => [value],
-  // A query string or a path (encodeURI leaves more characters as they are).
-  urlEncoded: value => [encodeURIComponent(value), encodeURI(value)],
+  // A query string or a path (encodeURI leaves more characters as they are); some clients write %2f, not %2F.
+  urlEncoded: value => [encodeURIComponent(value), encodeURI(value)].flatMap(v => [v, v.replace(/%[0-9A-F]{2}/g, h => h.toLowerCase())]),
   // A form body or a GET form (space as +).
   formEncoded: value => [new URLSearchParams({ v: value }).toString().slice(2)],
   // A JSON body, a console line of JSON.stringify: quotes and backslashes escaped, some servers also escape / and non-ASCII.
@@ -25,7 +25,24 @@ export const SECRET_FORMS: Record<string, (value: string) => string[]> = {
     }
     return spellings;
   },
+  // Base64 (an Authorization: Basic header holds base64 of "user:value", a page may btoa it): the value
+  // may start at any of the three offsets in a 3-byte group, so each alignment's stable middle is masked.
+  base64: value => base64Cores(value),
 };
+
+/** The part of base64(prefix + value + suffix) that depends on the value alone, for each alignment; plain and URL-safe. */
+function base64Cores(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const cores: string[] = [];
+  for (let skip = 0; skip < 3; skip++) {
+    const whole = bytes.subarray(skip, skip + Math.floor((bytes.length - skip) / 3) * 3);
+    // Under 6 characters a match could be chance: such short cores are left out (the raw forms still hold).
+    if (whole.length < 6) continue;
+    const core = whole.toString('base64');
+    cores.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return cores;
+}
 
 /**
  * Replaces every secret value with its name, as upstream does in its results, everywhere else the

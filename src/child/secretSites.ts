@@ -4,7 +4,7 @@ import { SecretEntry } from '../protocol/childMessages';
 /** Where upstream types a secret's value: the text of these tools, when it is exactly a secret's name. */
 export interface SecretUse {
   name: string;
-  /** The element the value would go into: a snapshot ref (`e12`, `f1e3`) or a selector. */
+  /** The element the value would go into: a snapshot ref (`e12`, `f1e3`); anything else is refused. */
   target: unknown;
 }
 
@@ -55,9 +55,20 @@ export class SecretSites {
   }
 
   /** A refusal for the model when the call would type a secret where it may not go; undefined when it may. */
-  async refusal(tool: string, args: Record<string, unknown> | undefined, page: Page | undefined): Promise<string | undefined> {
-    for (const use of secretUses(tool, args, this.names)) {
-      const why = await this.whereNot(use, page);
+  async refusal(
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    currentPage: () => Promise<Page | undefined>,
+    routed = false,
+  ): Promise<string | undefined> {
+    const uses = secretUses(tool, args, this.names);
+    if (!uses.length) return undefined;
+    const page = await currentPage();
+    for (const use of uses) {
+      const why = routed
+        ? 'the agent has routed requests in this browser (browser_route), so a page may not come from the site it names. ' +
+          'Remove the routes (browser_unroute) first.'
+        : await this.whereNot(use, page);
       if (why) return `Refused to type the secret ${use.name}: ${why} Nothing was typed. Only the person can add a site to a secret ` +
         '(command "Playwright Bridge: Choose Sites for a Secret…"); do not try to type it anywhere else.';
     }
@@ -68,10 +79,11 @@ export class SecretSites {
     const allowed = new Set(this.secrets[use.name].origins.map(originOf).filter((o): o is string => !!o));
     if (!allowed.size) return 'the person has not chosen any site for it yet.';
     const sites = [...allowed].join(', ');
+    // A ref names the element upstream's snapshot of this very page saw; a selector could match in another tab or frame.
+    if (typeof use.target !== 'string' || !SNAPSHOT_REF.test(use.target)) return 'give the field as its ref from the page snapshot (like e12), not a selector.';
     if (!page) return 'no page is open.';
     const pageOrigin = originOf(page.url());
     if (!pageOrigin || !allowed.has(pageOrigin)) return `it may be typed only on ${sites}, and this page is ${pageOrigin ?? page.url().slice(0, 200)}.`;
-    if (typeof use.target !== 'string' || !use.target) return 'the call names no field (give the field\'s ref from the snapshot).';
     const frames = await this.framesOf(page, use.target);
     if (!frames) return `the field "${use.target.slice(0, 100)}" was not found on the page (take a new snapshot and use its ref).`;
     for (const frame of frames) {
@@ -87,8 +99,7 @@ export class SecretSites {
   private async framesOf(page: Page, target: string): Promise<Frame[] | undefined> {
     let handle: ElementHandle | null = null;
     try {
-      const selector = SNAPSHOT_REF.test(target) ? `aria-ref=${target}` : target;
-      handle = await page.locator(selector).first().elementHandle({ timeout: FIND_FIELD_MS });
+      handle = await page.locator(`aria-ref=${target}`).elementHandle({ timeout: FIND_FIELD_MS });
       const frames: Frame[] = [];
       for (let frame = await handle.ownerFrame(); frame; frame = frame.parentFrame()) frames.push(frame);
       return frames.length ? frames : undefined;

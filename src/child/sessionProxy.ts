@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'url';
-import type { BrowserContext } from 'playwright';
+import type { BrowserContext, Page } from 'playwright';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -55,7 +55,22 @@ interface InnerSession {
   slot?: ClientSlot<InnerSession>;
   /** Set once the agent's tab is chosen (over CDP: the tab we opened, never the person's first). */
   prepared?: boolean;
+  /** Patterns the agent routed (browser_route): a routed page may claim any origin, so no secret is typed while one is set. */
+  routes: Set<string>;
 }
+
+/** Keeps the agent's routes as upstream does: browser_route adds one, browser_unroute removes one, or all without a pattern. */
+function noteRoutes(routes: Set<string>, tool: string, args: Record<string, unknown> | undefined): void {
+  const pattern = typeof args?.pattern === 'string' ? args.pattern : undefined;
+  if (tool === 'browser_route') routes.add(pattern ?? '');
+  else if (tool === 'browser_unroute') {
+    if (pattern === undefined) routes.clear();
+    else routes.delete(pattern);
+  }
+}
+
+/** Copy, cut and paste chords: with them a typed secret could be carried from its site to any other page. */
+const CLIPBOARD_CHORD = /^(?:(?:control|ctrl|meta|command|cmd|controlormeta)\+(?:shift\+)?(?:c|x|v|keyc|keyx|keyv|insert)|shift\+(?:insert|delete))$/i;
 
 
 /** Why an MCP client's browser_run_code_unsafe is refused under isolation `perClient`. */
@@ -116,7 +131,8 @@ export class SessionProxy {
     this.server.setRequestHandler(ListToolsRequestSchema, async request => {
       const session = await this.session();
       const page = await session.client.listTools(request.params);
-      return { ...page, tools: [...page.tools.map(publishTool), ...(page.nextCursor ? [] : BRIDGE_TOOLS)] };
+      // A page's own WebMCP tools carry its text into the list: masked like every other text.
+      return { ...page, tools: this.mask.deep([...page.tools.map(publishTool), ...(page.nextCursor ? [] : BRIDGE_TOOLS)]) };
     });
     this.server.setNotificationHandler(LiveViewNotificationSchema, async notification => {
       this.liveView = notification.params;
@@ -197,6 +213,28 @@ export class SessionProxy {
     return this.mask.result(result);
   }
 
+  /** While secrets are loaded, no clipboard chord: copy on the secret's site and paste elsewhere would carry the value off. */
+  private clipboardRefusal(tool: string, args: Record<string, unknown> | undefined): string | undefined {
+    if (this.mask.empty || tool !== 'browser_press_key' || typeof args?.key !== 'string') return undefined;
+    if (!CLIPBOARD_CHORD.test(args.key.replaceAll(' ', ''))) return undefined;
+    return `Refused to press ${args.key}: while secrets are set the agent may not copy, cut or paste, which could carry a typed secret ` +
+      'to another site. Nothing was pressed. Type the text instead.';
+  }
+
+  /**
+   * Upstream's current tab, asked of upstream (its browser_tabs list), and checked against the page
+   * at that index: the bridge's own idea of the current tab follows upstream's rules but is not it.
+   */
+  private async upstreamCurrentPage(session: InnerSession): Promise<Page | undefined> {
+    const pages = session.browser?.context.pages();
+    if (!pages?.length) return undefined;
+    const listed = resultText((await session.client.callTool({ name: 'browser_tabs', arguments: { action: 'list' } }, undefined,
+      { timeout: NO_TIMEOUT_MS })) as CallToolResult);
+    const line = listed.split('\n').find(l => /^- \d+: \(current\)/.test(l));
+    const page = line ? pages[Number(/^- (\d+)/.exec(line)![1])] : undefined;
+    return page && line!.endsWith(`(${page.url()})`) ? page : undefined;
+  }
+
   /** The sessions, for the bridge's session tools. */
   private get directory(): SessionDirectory {
     const tabsOf = async (inner: Promise<InnerSession> | undefined) => {
@@ -237,7 +275,9 @@ export class SessionProxy {
     if (slot) slot.pendingLoss = undefined;
     else this.pendingLoss = undefined;
     // A secret goes only where the person allowed it: checked on the page upstream is about to type into.
-    const refusal = await this.sites.refusal(params.name, params.arguments, session.observer?.currentPage);
+    // The page is asked of upstream itself (its current tab), never guessed: a popup must not move the check.
+    const refusal = this.clipboardRefusal(params.name, params.arguments) ??
+      await this.sites.refusal(params.name, params.arguments, () => this.upstreamCurrentPage(session), session.routes.size > 0);
     if (refusal) {
       this.log(refusal);
       return { isError: true, content: [{ type: 'text', text: refusal }] };
@@ -272,6 +312,7 @@ export class SessionProxy {
       return this.lostDuring(params.name, session);
     }
 
+    if (!result.isError) noteRoutes(session.routes, params.name, params.arguments);
     const observer = session.observer;
     if (observer && !result.isError) {
       observer.noteToolCall(params.name, params.arguments);
@@ -387,7 +428,7 @@ export class SessionProxy {
   }
 
   private async openSession(slot?: ClientSlot<InnerSession>): Promise<InnerSession> {
-    const session: InnerSession = { client: undefined as unknown as Client, close: async () => undefined, launchFailed: false, readOnlyTools: new Set(), slot };
+    const session: InnerSession = { client: undefined as unknown as Client, close: async () => undefined, launchFailed: false, readOnlyTools: new Set(), routes: new Set(), slot };
     const contextGetter = async (): Promise<BrowserContext> => {
       if (slot) {
         // A client's own context in the clients' browser server: no panel, no browser-state events.

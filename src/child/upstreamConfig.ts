@@ -24,6 +24,9 @@ export function upstreamConfigOf(config: ChildConfig, use: { forClients?: boolea
     ...config.mcp,
     browser: browserSectionOf(config, !!use.forClients),
     ...(config.mcp.secrets ? { secrets: shownByName(config.mcp.secrets) } : {}),
+    // WebMCP tools come from the window's current page and are listed to every client: with perClient
+    // they would show one client (or the window) another's page. Off there; as upstream otherwise.
+    ...(config.isolation === 'perClient' ? { webmcp: false } : {}),
   };
 }
 

@@ -38,7 +38,7 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     const codeFilename = this.codeFilename(options.input);
     const presentation = presentInvocation(this.entry.name, this.entry.displayName, options.input, {
       outputDir: this.places.outputDir(),
-      codeFile: codeFilename === undefined ? undefined : this.shownCode.show(codeFilename, this.places.roots()),
+      codeFile: codeFilename === undefined ? undefined : this.shownCode.show(codeFilename, [this.places.outputDir()]),
       secretNames: this.places.secretNames?.(),
     });
     return {
@@ -68,7 +68,7 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     let input = options.input;
     if (codeFilename !== undefined) {
       // Run exactly the text the confirmation showed, as code, so a file changed meanwhile cannot slip in.
-      const taken = this.shownCode.take(codeFilename, this.places.roots());
+      const taken = this.shownCode.take(codeFilename, [this.places.outputDir()]);
       if ('error' in taken) {
         this.onResult(this.entry.name, true);
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`The tool ${this.entry.name} did not run: ${taken.error}`)]);

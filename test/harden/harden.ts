@@ -50,7 +50,7 @@ async function main(): Promise<void> {
       ['endpoint: every probe answered as expected, none reached the browser', e && e.asExpected === e.probes && e.fixtureRequests === 0],
       ['outputDirVictim: every project file kept', v && v.filesAfter === v.filesBefore],
       ['isolation: every attack of one client on another behaved as promised', i && i.asExpected === i.probes],
-      ['secrets: no value in any spelling in any place, hostile page and frame refused', sc && sc.leaks === 0 && sc.hostileTypingRefused === 3 && sc.signedIn],
+      ['secrets: no value in any spelling in any place, every hostile attempt refused', sc && sc.leaks === 0 && sc.hostileTypingRefused === 7 && sc.signedIn],
     ];
     const ran = targets.filter((target, index) => Object.values(figures)[index] !== undefined);
     for (const [what, met] of ran) console.log(`[harden] ${met ? 'met' : 'MISSED'}: ${what}`);

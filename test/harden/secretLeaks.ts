@@ -29,6 +29,7 @@ export function spellingsOf(value: string): Record<string, string[]> {
     formEncoded: [new URLSearchParams({ v: value }).toString().slice(2)],
     jsonEscaped: [json],
     htmlEscaped: [html.replaceAll('"', '&quot;'), html.replaceAll('"', '&quot;').replaceAll('\'', '&#39;')],
+    base64: [Buffer.from(value).toString('base64'), Buffer.from(`ada:${value}`).toString('base64')],
   };
 }
 
@@ -82,7 +83,8 @@ export async function secretLeaks(): Promise<SecretLeakFigures> {
   const evil = evilSite();
   await bank.start();
   await evil.start();
-  const bridge = makeRealBridge({}, {}, {
+  // The network group on, as a workspace may turn it on: browser_route could fake the secret's site.
+  const bridge = makeRealBridge({ capabilities: ['network'] }, {}, {
     secrets: { SITE_PASSWORD: { value: TRICKY_SECRET, origins: [bank.url] }, OTHER_TOKEN: { value: UNTYPED_SECRET, origins: [bank.url] } },
   });
   const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
@@ -118,11 +120,31 @@ export async function secretLeaks(): Promise<SecretLeakFigures> {
     const inFrame = await call('browser_type', { element: 'frame field', target: refOf(framed, /textbox "Your SITE_PASSWORD"/), text: 'SITE_PASSWORD' });
     if (inFrame.isError) refusals.push(textOf(inFrame));
 
+    // A popup of the bank opened by the hostile page: the check must look at the tab upstream types into.
+    await call('browser_tabs', { action: 'new', url: `${evil.url}/pop?bank=${encodeURIComponent(`${bank.url}/login-json`)}` });
+    const pop = await text('browser_snapshot');
+    const popped = await call('browser_type', { element: 'pw', target: refOf(pop, /textbox "Your SITE_PASSWORD"/), text: 'SITE_PASSWORD' });
+    if (popped.isError) refusals.push(textOf(popped));
+    const bySelector = await call('browser_type', { element: 'pw', target: '#pw', text: 'SITE_PASSWORD' });
+    if (bySelector.isError) refusals.push(textOf(bySelector));
+    await call('browser_tabs', { action: 'close' });
+
+    // A page the agent routed under the bank's own origin: the origin is the bank's, the content is not.
+    await call('browser_route', { pattern: '**/fake', body: '<title>Fake</title><label>Password <input id="pw"></label>', contentType: 'text/html' });
+    await call('browser_navigate', { url: `${bank.url}/fake` });
+    const fake = await text('browser_snapshot');
+    const routed = await call('browser_type', { element: 'Password', target: refOf(fake, /textbox "Password"/), text: 'SITE_PASSWORD' });
+    if (routed.isError) refusals.push(textOf(routed));
+    await call('browser_unroute', {});
+
     // The bank itself: the value is typed, posted as JSON, logged, mirrored into an attribute.
     await call('browser_navigate', { url: `${bank.url}/login-json` });
     const form = await text('browser_snapshot');
     await call('browser_type', { element: 'User', target: refOf(form, /textbox "User"/), text: 'ada' });
     await call('browser_type', { element: 'Password', target: refOf(form, /textbox "Password"/), text: 'SITE_PASSWORD' });
+    // Copy from the bank's field, to paste it elsewhere: refused while secrets are set.
+    const copied = await call('browser_press_key', { key: 'ControlOrMeta+c' });
+    if (copied.isError) refusals.push(textOf(copied));
     await call('browser_click', { element: 'Sign in', target: refOf(form, /button "Sign in"/) });
     await call('browser_wait_for', { text: 'Signed in', time: 10 });
     const signedIn = bank.bodiesOf('/api/login').some(body => (JSON.parse(body) as { password?: string }).password === TRICKY_SECRET);

@@ -87,13 +87,18 @@ describe('secrets on a real child and Chromium', function () {
     const figures = await secretLeaks();
     assert.deepStrictEqual(figures.leakDetails, [], 'no value, in any spelling, in any place');
     assert.ok(figures.signedIn, 'on its own site the real value was typed and posted');
-    assert.strictEqual(figures.refusals.length, 3, `the hostile page (type, fill form) and the hostile frame were refused: ${figures.refusals.join(' | ')}`);
-    for (const refusal of figures.refusals) {
+    const [page, form, frame, popup, selector, route, copy] = figures.refusals;
+    assert.strictEqual(figures.refusals.length, 7, `every hostile attempt was refused: ${figures.refusals.join(' | ')}`);
+    for (const refusal of [page, form, frame, popup]) {
       assert.match(refusal, /Refused to type the secret (SITE_PASSWORD|OTHER_TOKEN)/, 'the model is told which secret');
       assert.match(refusal, /http:\/\/127\.0\.0\.1:\d+/, 'and which origin it was asked for');
       assert.match(refusal, /Nothing was typed/);
     }
-    assert.match(figures.refusals[2], /inside a frame of/, 'the frame is named as the reason');
+    assert.match(frame, /inside a frame of/, 'the frame is named as the reason');
+    assert.match(popup, /this page is http:\/\/127\.0\.0\.1/, 'the popup of the bank did not move the check off the tab typed into');
+    assert.match(selector, /give the field as its ref/, 'a selector is refused: it could match in another tab');
+    assert.match(route, /routed requests in this browser/, 'a routed page is not the site it names');
+    assert.match(copy, /Refused to press ControlOrMeta\+c/, 'no copy while secrets are set');
     assert.ok(figures.maskedInConsole, 'the JSON body logged to the console shows the name in the panel');
     assert.ok(figures.maskedInPickedElement, 'the picked field\'s value attribute shows the name');
     assert.ok(figures.filesSearched >= 3, `the written console, network and snapshot files were searched (${figures.filesSearched})`);

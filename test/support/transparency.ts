@@ -344,7 +344,11 @@ const TABLE_ROWS: Normalizer[] = [
   {
     // A relative filename lands in the bridge's output folder; bare puts it in the workspace root (its `./name`).
     why: 'relative names',
-    apply: (text, side, named) => (named && side.label === 'bridge' ? text.split(`<output>/${named}`).join(`./${named}`) : text),
+    // A file read back (set_storage_state): the bridge hands upstream the absolute path, which it prints as `./name`.
+    apply: (text, side, named) => (named && side.label === 'bridge'
+      ? text.split(`<output>/${named}`).join(`./${named}`).split(`from ./${named}`).join(`from ${named}`)
+        .split(`('./${named}')`).join(`('${named}')`)
+      : text),
   },
   {
     // The configuration the bridge runs upstream with: its key order, and two keys bare has no option for
@@ -353,10 +357,13 @@ const TABLE_ROWS: Normalizer[] = [
     apply: (text, side, _named, tool) => {
       const match = tool === 'browser_get_config' ? /^### Result\n(\{[\s\S]*\})\n?/.exec(text) : null;
       if (!match) return text;
-      const config = JSON.parse(match[1]) as { filePaths?: string; timeouts?: { idle?: number } };
+      const config = JSON.parse(match[1]) as { filePaths?: string; timeouts?: { idle?: number }; browser?: { isolated?: boolean } };
       if (side.label === 'bridge') {
         delete config.filePaths;
         delete config.timeouts?.idle;
+      } else if (config.browser?.isolated === true) {
+        // The bridge never sets `isolated` (upstream would open a second context beside the child's own): the table's row.
+        delete config.browser.isolated;
       }
       const sorted = (value: unknown): unknown => (Array.isArray(value) ? value.map(sorted) : value && typeof value === 'object'
         ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([k, v]) => [k, sorted(v)])) : value);

@@ -49,4 +49,15 @@ describe('connecting to a browser elsewhere: the settings', () => {
     assert.strictEqual(summary, 'a Playwright server at ws://***@127.0.0.1:3000/?… (connected, not started by the bridge)');
     assert.ok(!/admin|pw|token/.test(JSON.stringify(parseConnection('admin:pw@host?token=x', {}, false))), 'an unusable address is not quoted');
   });
+
+  it('shows no credentials of an endpoint in an odd spelling: no slashes, a backslash, quotes or a space in the password', () => {
+    for (const endpoint of ['ws:admin:pw-1@127.0.0.1:3000/', 'ws:/admin:pw-1@127.0.0.1:3000/', 'ws:\\\\admin:pw-1@127.0.0.1:3000/',
+      'ws://admin:pw-1"x y<z>@127.0.0.1:3000/?token=t0k']) {
+      const parsed = parseConnection(endpoint, {}, false);
+      assert.ok('connection' in parsed, `${endpoint}: ${JSON.stringify(parsed)}`);
+      const { summary, endpoint: kept } = parsed.connection;
+      assert.ok(!/admin|pw-1|t0k/.test(summary), `${endpoint} shown as ${summary}`);
+      assert.ok(!/admin|pw-1|t0k/.test(redactEndpoint(`lost ${kept}.`)), `${endpoint} in a message: ${redactEndpoint(`lost ${kept}.`)}`);
+    }
+  });
 });

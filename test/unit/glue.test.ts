@@ -114,7 +114,8 @@ describe('VS Code glue against a fake vscode', () => {
       const fake = createFakeVscode();
       const sent: unknown[] = [];
       const { supervisor } = scriptedSupervisor((_name, args) => (sent.push(args), { text: 'ran' }));
-      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, { ...places, roots: () => [root] });
+      // A relative code file is read from the output folder, where the bridge's writers put files (one rule for relative names).
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, { ...places, outputDir: () => root });
       const tool = fake.tools.get('browser_run_code_unsafe') as { prepareInvocation(o: unknown): { confirmationMessages: { message: { value: string } } }; invoke(o: unknown, t: unknown): Promise<{ content: LanguageModelTextPart[] }> };
       const input = { filename: 'script.js' };
       assert.match(tool.prepareInvocation({ input }).confirmationMessages.message.value, /async \(page\) => page\.title\(\)/);

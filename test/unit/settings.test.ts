@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { buildChildConfig, childSpawnSpec } from '../../src/core/childProcess/childConfig';
-import { DEFAULT_SETTINGS, readSettings } from '../../src/core/settings/settings';
+import { DEFAULT_SETTINGS, readSettings, restrictiveValue } from '../../src/core/settings/settings';
 
 function fromObject(values: Record<string, unknown>) {
   return readSettings(key => values[key]);
@@ -68,6 +68,15 @@ describe('settings a workspace may not set', () => {
     assert.ok(problems.every(p => p.key === 'playwrightBridge.launchArgs'));
     assert.match(problems[0].message, /"--remote-debugging-port=9222", which opens a debugging port .* It is left out\./);
     assert.match(problems[2].message, /another profile .* use playwrightBridge\.profile instead/);
+  });
+});
+
+describe('isolation a workspace cannot loosen', () => {
+  it('perClient from any level wins: a cloned workspace cannot set shared over the person\'s perClient', () => {
+    assert.strictEqual(restrictiveValue('isolation', { globalValue: 'perClient', workspaceValue: 'shared' }), 'perClient');
+    assert.strictEqual(restrictiveValue('isolation', { globalValue: 'shared', workspaceFolderValue: 'perClient' }), 'perClient');
+    assert.strictEqual(restrictiveValue('isolation', { workspaceValue: 'shared' }), 'shared');
+    assert.strictEqual(restrictiveValue('isolation', undefined), undefined);
   });
 });
 

@@ -48,8 +48,11 @@ export function parseConnection(
   }
   const protocol: ConnectionProtocol = url.protocol.startsWith('http') || url.pathname.startsWith('/devtools/browser/') ? 'cdp' : 'playwright';
   const kind = protocol === 'cdp' ? 'a browser over CDP' : 'a Playwright server';
-  const shown = redactEndpoint(endpoint);
-  return { connection: { protocol, endpoint, headers, summary: `${kind} at ${shown} (connected, not started by the bridge)` } };
+  // Canonical from here on (ws:admin:pw@host, ws:\\admin@… and quotes in a password become ws://…%22…@host/): the
+  // one spelling redactEndpoint is sure to read, for connecting and for every message alike.
+  const canonical = url.href;
+  const shown = redactEndpoint(canonical);
+  return { connection: { protocol, endpoint: canonical, headers, summary: `${kind} at ${shown} (connected, not started by the bridge)` } };
 }
 
 /**

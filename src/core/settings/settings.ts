@@ -131,7 +131,7 @@ export const USER_ONLY_SETTINGS = [
 ] as const;
 
 /** Settings that only ever restrict agents; see restrictiveValue. */
-export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'network.blockedOrigins', 'network.allowedOrigins']);
+export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'network.blockedOrigins', 'network.allowedOrigins', 'isolation']);
 
 /**
  * What allowedOrigins becomes when the levels' lists share no origin: an origin no request can have
@@ -140,7 +140,7 @@ export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'n
 export const NO_ORIGIN_ALLOWED = 'https://no-origin-allowed.invalid';
 
 /**
- * Readonly is on if any level turns it on; deny and block lists from all levels add up; an allow
+ * Readonly is on if any level turns it on, and so is isolation `perClient`; deny and block lists from all levels add up; an allow
  * list comes from the person's user settings, or from the workspace only where the user has none.
  * Allowed origins narrow: only origins every level's list allows (an empty list, upstream's "all",
  * narrows nothing), so a workspace's list, even `[]`, can never widen the person's.
@@ -152,6 +152,8 @@ export function restrictiveValue(
   const levels = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].filter(v => v !== undefined);
   if (!levels.length) return undefined;
   if (key === 'readonly') return levels.some(v => v === true) ? true : levels.find(v => typeof v !== 'boolean') ?? false;
+  // perClient keeps clients apart: any level may turn it on, none (a cloned workspace) may turn the person's off.
+  if (key === 'isolation') return levels.includes('perClient') ? 'perClient' : levels[levels.length - 1];
   if (key === 'network.allowedOrigins') return narrowedOrigins(levels);
   if (levels.some(v => !Array.isArray(v))) return levels.find(v => !Array.isArray(v));
   const lists = levels as unknown[][];

@@ -20,7 +20,7 @@ export function writesNamedFile(tool: Tool): boolean {
 }
 
 /** Tools that read the file their `filename` names from where writers put it: one rule for relative names, readers and writers alike. */
-const FILENAME_READERS_FROM_OUTPUT = new Set(['browser_set_storage_state']);
+const FILENAME_READERS_FROM_OUTPUT = new Set(['browser_set_storage_state', 'browser_run_code_unsafe']);
 
 /** The `filename` a call reads and the bridge resolves like a written one (relative: in the output folder). */
 export function namedFileRead(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
