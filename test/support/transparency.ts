@@ -361,9 +361,12 @@ const TABLE_ROWS: Normalizer[] = [
       if (side.label === 'bridge') {
         delete config.filePaths;
         delete config.timeouts?.idle;
-      } else if (config.browser?.isolated === true) {
-        // The bridge never sets `isolated` (upstream would open a second context beside the child's own): the table's row.
-        delete config.browser.isolated;
+      } else {
+        // The bridge never sets `isolated` (upstream would open a second context beside the child's own), and names
+        // no channel for a browser given by its path (bare says "chrome-for-testing" there, yet runs the path): the table's row.
+        const browser = config.browser as { isolated?: boolean; launchOptions?: { channel?: string; executablePath?: string } } | undefined;
+        if (browser?.isolated === true) delete browser.isolated;
+        if (browser?.launchOptions?.executablePath) delete browser.launchOptions.channel;
       }
       const sorted = (value: unknown): unknown => (Array.isArray(value) ? value.map(sorted) : value && typeof value === 'object'
         ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([k, v]) => [k, sorted(v)])) : value);

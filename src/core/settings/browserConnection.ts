@@ -50,7 +50,8 @@ export function parseConnection(
   const kind = protocol === 'cdp' ? 'a browser over CDP' : 'a Playwright server';
   // Canonical from here on (ws:admin:pw@host, ws:\\admin@… and quotes in a password become ws://…%22…@host/): the
   // one spelling redactEndpoint is sure to read, for connecting and for every message alike.
-  const canonical = url.href;
+  // No slash added to a bare host:port (http://127.0.0.1:9222 stays as written, as messages quote it).
+  const canonical = url.pathname === '/' && !url.search && !url.hash && !endpoint.trim().endsWith('/') ? url.href.slice(0, -1) : url.href;
   const shown = redactEndpoint(canonical);
   return { connection: { protocol, endpoint: canonical, headers, summary: `${kind} at ${shown} (connected, not started by the bridge)` } };
 }
