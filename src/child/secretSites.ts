@@ -36,10 +36,24 @@ export function secretUses(tool: string, args: Record<string, unknown> | undefin
   return [];
 }
 
+/** Keeps the agent's routes as upstream does: browser_route adds one, browser_unroute removes one, or all without a pattern. */
+export function noteRoutes(routes: Set<string>, tool: string, args: Record<string, unknown> | undefined): void {
+  const pattern = typeof args?.pattern === 'string' ? args.pattern : undefined;
+  if (tool === 'browser_route') routes.add(pattern ?? '');
+  else if (tool === 'browser_unroute') {
+    if (pattern === undefined) routes.clear();
+    else routes.delete(pattern);
+  }
+}
+
+/** Copy, cut and paste chords: with them a typed secret could be carried from its site to any other page. */
+const CLIPBOARD_CHORD = /^(?:(?:control|ctrl|meta|command|cmd|controlormeta)\+(?:shift\+)?(?:c|x|v|keyc|keyx|keyv|insert)|shift\+(?:insert|delete))$/i;
+
 /**
  * Secrets bound to their sites, as a password manager binds them: before a call types a secret, the
  * field it goes into, every frame above it and the page must all be of an origin the person allowed
- * for that secret. Otherwise nothing is typed and the model is told why. Checked just before upstream
+ * for that secret. Otherwise nothing is typed and the model is told why. It also keeps a typed value
+ * from being carried off: no secret while the agent routes requests, no clipboard chord while secrets are set. Checked just before upstream
  * types: a page that navigates the field's frame in that instant is the one gap (said in the README).
  */
 export class SecretSites {
@@ -61,6 +75,11 @@ export class SecretSites {
     currentPage: () => Promise<Page | undefined>,
     routed = false,
   ): Promise<string | undefined> {
+    // While secrets are loaded, no clipboard chord: copy on the secret's site and paste elsewhere would carry the value off.
+    if (this.names.size && tool === 'browser_press_key' && typeof args?.key === 'string' && CLIPBOARD_CHORD.test(args.key.replaceAll(' ', ''))) {
+      return `Refused to press ${args.key}: while secrets are set the agent may not copy, cut or paste, which could carry a typed secret ` +
+        'to another site. Nothing was pressed. Type the text instead.';
+    }
     const uses = secretUses(tool, args, this.names);
     if (!uses.length) return undefined;
     const page = await currentPage();

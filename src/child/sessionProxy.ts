@@ -23,7 +23,7 @@ import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, runBridgeTool, SessionDirectory } from
 import { ClientSlot, ClientSlots } from './clientSlots';
 import { ClientContexts } from './clientContexts';
 import { SecretMask } from './secretMask';
-import { SecretSites } from './secretSites';
+import { noteRoutes, SecretSites } from './secretSites';
 import { maskWrittenFiles } from './secretFiles';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver, ORIGIN_RULES_NOTE } from './browserObserver';
@@ -58,20 +58,6 @@ interface InnerSession {
   /** Patterns the agent routed (browser_route): a routed page may claim any origin, so no secret is typed while one is set. */
   routes: Set<string>;
 }
-
-/** Keeps the agent's routes as upstream does: browser_route adds one, browser_unroute removes one, or all without a pattern. */
-function noteRoutes(routes: Set<string>, tool: string, args: Record<string, unknown> | undefined): void {
-  const pattern = typeof args?.pattern === 'string' ? args.pattern : undefined;
-  if (tool === 'browser_route') routes.add(pattern ?? '');
-  else if (tool === 'browser_unroute') {
-    if (pattern === undefined) routes.clear();
-    else routes.delete(pattern);
-  }
-}
-
-/** Copy, cut and paste chords: with them a typed secret could be carried from its site to any other page. */
-const CLIPBOARD_CHORD = /^(?:(?:control|ctrl|meta|command|cmd|controlormeta)\+(?:shift\+)?(?:c|x|v|keyc|keyx|keyv|insert)|shift\+(?:insert|delete))$/i;
-
 
 /** Why an MCP client's browser_run_code_unsafe is refused under isolation `perClient`. */
 export const RUN_CODE_REFUSED_FOR_CLIENTS = 'browser_run_code_unsafe is refused for MCP clients under isolation "perClient": its code runs ' +
@@ -193,10 +179,10 @@ export class SessionProxy {
       // Upstream would run the file and ignore the code a confirmation showed.
       return { isError: true, content: [{ type: 'text', text: 'browser_run_code_unsafe was given both code and filename; give one of them. Nothing ran.' }] };
     }
-    const written = namedFileWritten(params.name, params.arguments) ?? namedFileRead(params.name, params.arguments);
-    if (written !== undefined) {
+    const named = namedFileWritten(params.name, params.arguments) ?? namedFileRead(params.name, params.arguments);
+    if (named !== undefined) {
       // A relative name means the output folder, never the workspace root upstream would pick: what one tool writes another reads back.
-      const target = resolveWrittenFile(written, this.config.mcp.outputDir);
+      const target = resolveWrittenFile(named, this.config.mcp.outputDir);
       if ('error' in target) return { isError: true, content: [{ type: 'text', text: target.error }] };
       params = { ...params, arguments: { ...params.arguments, filename: target.path } };
     }
@@ -211,14 +197,6 @@ export class SessionProxy {
     // Upstream masks its own results; ours (and anything it missed) are masked here too.
     const result = slot ? await this.clients.during(slot, () => this.callInSession(params, extra, slot)) : await this.callInSession(params, extra, undefined);
     return this.mask.result(result);
-  }
-
-  /** While secrets are loaded, no clipboard chord: copy on the secret's site and paste elsewhere would carry the value off. */
-  private clipboardRefusal(tool: string, args: Record<string, unknown> | undefined): string | undefined {
-    if (this.mask.empty || tool !== 'browser_press_key' || typeof args?.key !== 'string') return undefined;
-    if (!CLIPBOARD_CHORD.test(args.key.replaceAll(' ', ''))) return undefined;
-    return `Refused to press ${args.key}: while secrets are set the agent may not copy, cut or paste, which could carry a typed secret ` +
-      'to another site. Nothing was pressed. Type the text instead.';
   }
 
   /**
@@ -276,8 +254,7 @@ export class SessionProxy {
     else this.pendingLoss = undefined;
     // A secret goes only where the person allowed it: checked on the page upstream is about to type into.
     // The page is asked of upstream itself (its current tab), never guessed: a popup must not move the check.
-    const refusal = this.clipboardRefusal(params.name, params.arguments) ??
-      await this.sites.refusal(params.name, params.arguments, () => this.upstreamCurrentPage(session), session.routes.size > 0);
+    const refusal = await this.sites.refusal(params.name, params.arguments, () => this.upstreamCurrentPage(session), session.routes.size > 0);
     if (refusal) {
       this.log(refusal);
       return { isError: true, content: [{ type: 'text', text: refusal }] };
@@ -428,7 +405,9 @@ export class SessionProxy {
   }
 
   private async openSession(slot?: ClientSlot<InnerSession>): Promise<InnerSession> {
-    const session: InnerSession = { client: undefined as unknown as Client, close: async () => undefined, launchFailed: false, readOnlyTools: new Set(), routes: new Set(), slot };
+    const session: InnerSession = {
+      client: undefined as unknown as Client, close: async () => undefined, launchFailed: false, readOnlyTools: new Set(), routes: new Set(), slot,
+    };
     const contextGetter = async (): Promise<BrowserContext> => {
       if (slot) {
         // A client's own context in the clients' browser server: no panel, no browser-state events.

@@ -24,7 +24,7 @@ import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settin
 import { parseConnection } from '../../src/core/settings/browserConnection';
 import { PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
 import { bareAgainstBridge } from '../support/transparency';
-import { connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
+import { closeStdioChild, connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -98,13 +98,7 @@ async function openBare(): Promise<{ door: Door; readyMs: number }> {
       name: 'bare',
       call: async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult,
       pid: () => transport.pid ?? undefined,
-      close: async () => {
-        const pid = transport.pid;
-        const tree = pid ? listDescendants(pid) : [];
-        await client.close();
-        for (const leftover of tree) try { process.kill(leftover, 'SIGKILL'); } catch { /* gone */ }
-        fs.rmSync(scratch, { recursive: true, force: true });
-      },
+      close: () => closeStdioChild(client, transport.pid, scratch),
     },
   };
 }

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { EndpointAddress, EndpointLimits, McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { childFactoryFor } from '../../src/core/childProcess/childProcess';
-import { isAlive } from '../../src/core/childProcess/processTree';
+import { isAlive, listDescendants } from '../../src/core/childProcess/processTree';
 import { buildChildConfig, childSpawnSpec, ChildConfig, SecretEntry } from '../../src/core/childProcess/childConfig';
 import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settings';
 import { Supervisor } from '../../src/core/supervision/supervisor';
@@ -97,6 +97,14 @@ export function processesMentioning(marker: string): number[] {
     }
   }
   return found;
+}
+
+/** Closes an MCP client of a stdio child (bare upstream) and kills whatever of its tree is left, then its scratch folder. */
+export async function closeStdioChild(client: Client, pid: number | null | undefined, scratch: string): Promise<void> {
+  const tree = pid ? listDescendants(pid) : [];
+  await client.close();
+  for (const leftover of tree) try { process.kill(leftover, 'SIGKILL'); } catch { /* gone */ }
+  fs.rmSync(scratch, { recursive: true, force: true });
 }
 
 /** An MCP client connected to the bridge's endpoint, with its bearer token, as VS Code's would be. */

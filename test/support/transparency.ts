@@ -11,12 +11,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
-import { listDescendants } from '../../src/core/childProcess/processTree';
 import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
 import { stripAnsi } from '../../src/core/results/ansi';
 import { BridgeSettings, readSettings } from '../../src/core/settings/settings';
 import { ORIGIN_RULES_NOTE } from '../../src/child/browserObserver';
-import { connectMcpClient, makeRealBridge, refOf, REPO_ROOT, TEST_BROWSER } from './realBridge';
+import { closeStdioChild, connectMcpClient, makeRealBridge, refOf, REPO_ROOT, TEST_BROWSER } from './realBridge';
 
 /** Rows of README's "Differences from upstream" table that a normalization here stands for. */
 export type TableRow =
@@ -94,13 +93,8 @@ export async function openBare(label = 'bare', extraArgs: string[] = []): Promis
     listTools: async () => (await client.listTools()).tools,
     outputDir,
     relativeRoot: workspace,
-    close: async () => {
-      const pid = transport.pid;
-      const tree = pid ? listDescendants(pid) : [];
-      await client.close();
-      for (const leftover of tree) try { process.kill(leftover, 'SIGKILL'); } catch { /* gone */ }
-      fs.rmSync(scratch, { recursive: true, force: true });
-    },
+    close: () => closeStdioChild(client, transport.pid, scratch),
+
   };
 }
 
