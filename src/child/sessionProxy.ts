@@ -32,7 +32,7 @@ import { upstreamConfigOf } from './upstreamConfig';
 import { applyInput } from './personInput';
 import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
-import { namedFileRead, namedFileWritten, publishTool, resolveWrittenFile } from '../core/tools/fileTools';
+import { publishTool, resolveNamedFiles } from '../core/tools/fileTools';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
@@ -179,13 +179,10 @@ export class SessionProxy {
       // Upstream would run the file and ignore the code a confirmation showed.
       return { isError: true, content: [{ type: 'text', text: 'browser_run_code_unsafe was given both code and filename; give one of them. Nothing ran.' }] };
     }
-    const named = namedFileWritten(params.name, params.arguments) ?? namedFileRead(params.name, params.arguments);
-    if (named !== undefined) {
-      // A relative name means the output folder, never the workspace root upstream would pick: what one tool writes another reads back.
-      const target = resolveWrittenFile(named, this.config.mcp.outputDir);
-      if ('error' in target) return { isError: true, content: [{ type: 'text', text: target.error }] };
-      params = { ...params, arguments: { ...params.arguments, filename: target.path } };
-    }
+    // A relative name means the output folder, never the workspace root upstream would pick: what one tool writes another reads back.
+    const resolved = resolveNamedFiles(params.name, params.arguments, this.config.mcp.outputDir);
+    if ('error' in resolved) return { isError: true, content: [{ type: 'text', text: resolved.error }] };
+    params = { ...params, arguments: resolved.args };
     const sessionMeta = params._meta?.[SESSION_META];
     const clientId = this.config.isolation === 'perClient' && typeof sessionMeta === 'string' ? sessionMeta : undefined;
     if (params.name === 'browser_run_code_unsafe' && clientId !== undefined && !this.config.allowRunCodeForClients) {

@@ -14,6 +14,8 @@ interface Counts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Titles of the failed tests, repeated at the very end: CI shows only the tail of a long log. */
+  failures?: string[];
 }
 
 function findTests(dir: string): string[] {
@@ -29,7 +31,9 @@ async function runNodeSuites(): Promise<Counts> {
   const mocha = new Mocha({ timeout: 120000, reporter: 'spec' });
   for (const dir of ['unit', 'real']) for (const file of findTests(path.join(REPO_ROOT, 'out', 'test', dir))) mocha.addFile(file);
   return new Promise(resolve => {
-    const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, skipped: runner.stats?.pending ?? 0 }));
+    const failures: string[] = [];
+    const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, skipped: runner.stats?.pending ?? 0, failures }));
+    runner.on('fail', (test, error: Error) => failures.push(`${test.fullTitle()}: ${String(error?.message ?? error).split('\n')[0]}`));
   });
 }
 
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
   const skipped = node.skipped + vscode.skipped + vsix.skipped;
   console.log('');
   console.log(`plain Node: ${node.passed} passed, ${node.failed} failed; real VS Code: ${vscode.passed} passed, ${vscode.failed} failed; VSIX (package check + installed run): ${vsix.passed} passed, ${vsix.failed} failed${vsix.skipped ? `, ${vsix.skipped} skipped` : ''}`);
+  for (const failure of node.failures ?? []) console.log(`failed (plain Node): ${failure}`);
   console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed || passed === 0 ? 1 : 0);
 }

@@ -166,6 +166,18 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'select first tab', tool: 'browser_tabs', args: () => ({ action: 'select', index: 0 }) },
     { name: 'close second tab', tool: 'browser_tabs', args: () => ({ action: 'close', index: 1 }) },
     { name: 'resize', tool: 'browser_resize', args: () => ({ width: 800, height: 600 }) },
+    { name: 'open the widgets', tool: 'browser_navigate', args: c => ({ url: `${c.url}/widgets` }) },
+    { name: 'snapshot of the widgets', tool: 'browser_snapshot' },
+    { name: 'select an option', tool: 'browser_select_option',
+      args: c => ({ target: refOf(c.snapshot, /combobox "Colour"/), element: 'Colour', values: ['green'] }) },
+    { name: 'click what opens a dialog', tool: 'browser_click', args: c => ({ target: refOf(c.snapshot, /button "Ask"/), element: 'Ask' }) },
+    { name: 'accept the dialog', tool: 'browser_handle_dialog', args: () => ({ accept: true }) },
+    { name: 'click the file input', tool: 'browser_click', args: c => ({ target: refOf(c.snapshot, /button "Attachment"|"Attachment"/), element: 'Attachment' }) },
+    { name: 'upload a relative name', tool: 'browser_file_upload', args: () => ({ paths: ['upload.txt'] }),
+      prepare: root => fs.writeFileSync(path.join(root, 'upload.txt'), 'uploaded') },
+    { name: 'drop a relative name', tool: 'browser_drop', args: c => ({ target: refOf(c.snapshot, /Drop here/), paths: ['upload.txt'] }) },
+    { name: 'drag the card onto the zone', tool: 'browser_drag',
+      args: c => ({ startTarget: refOf(c.snapshot, /Card/), startElement: 'Card', endTarget: refOf(c.snapshot, /dropped|Drop here/), endElement: 'zone' }) },
     { name: 'unknown argument', tool: 'browser_snapshot', args: () => ({ depth_limit: 2 }),
       bridgeAnswers: { row: 'refused unknown arguments', text: /^browser_snapshot does not take the argument "depth_limit"\. It takes: .*Nothing ran\.$/ } },
   ]);
@@ -316,7 +328,8 @@ const NONDETERMINISTIC: Normalizer[] = [
   {
     // Each bare run writes into a fresh temp folder (browser_get_config names it); the bridge's folder is a table row.
     why: 'temp folder names',
-    apply: (text, side) => (side.label === 'bridge' ? text : text.split(side.outputDir).join('<output>')),
+    // Its workspace root (where it resolves relative names, and prints them when it hands a file to the page) is a temp folder too.
+    apply: (text, side) => (side.label === 'bridge' ? text : text.split(side.outputDir).join('<output>').split(side.relativeRoot).join('<workspace>')),
   },
 ];
 
@@ -339,10 +352,13 @@ const TABLE_ROWS: Normalizer[] = [
     // A relative filename lands in the bridge's output folder; bare puts it in the workspace root (its `./name`).
     why: 'relative names',
     // A file read back (set_storage_state): the bridge hands upstream the absolute path, which it prints as `./name`.
-    apply: (text, side, named) => (named && side.label === 'bridge'
-      ? text.split(`<output>/${named}`).join(`./${named}`).split(`from ./${named}`).join(`from ${named}`)
-        .split(`('./${named}')`).join(`('${named}')`)
-      : text),
+    // A file handed to the page (upload, drop): each prints the absolute path it resolved, bare's in its workspace root.
+    apply: (text, side, named) => {
+      if (!named) return text;
+      if (side.label !== 'bridge') return text.split(`<workspace>/${named}`).join(`./${named}`);
+      return text.split(`<output>/${named}`).join(`./${named}`).split(`from ./${named}`).join(`from ${named}`)
+        .split(`('./${named}')`).join(`('${named}')`);
+    },
   },
   {
     // The configuration the bridge runs upstream with: its key order, and two keys bare has no option for
@@ -512,7 +528,8 @@ export async function runTransparency(
         verdict = ok ? 'normalized' : 'differing';
         used = [step.bridgeAnswers.row];
       } else {
-        const named = typeof argsA.filename === 'string' && !path.isAbsolute(argsA.filename) ? argsA.filename : undefined;
+        const given = typeof argsA.filename === 'string' ? argsA.filename : Array.isArray(argsA.paths) ? argsA.paths[0] : undefined;
+        const named = typeof given === 'string' && !path.isAbsolute(given) ? given : undefined;
         const compared = compareTexts(pa.join('\n'), pb.join('\n'), a, b, rowsAllowed, named, step.tool);
         [verdict, used, textA, textB] = [compared.verdict, compared.used, compared.a, compared.b];
       }

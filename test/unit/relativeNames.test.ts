@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as path from 'path';
-import { namedFileRead, namedFileWritten, resolveWrittenFile } from '../../src/core/tools/fileTools';
+import { namedFileRead, namedFileWritten, resolveNamedFiles, resolveWrittenFile } from '../../src/core/tools/fileTools';
 import { presentInvocation } from '../../src/core/results/invocationMessages';
 
 const OUT = path.resolve('/out/pwb');
@@ -17,5 +17,17 @@ describe('where a relative file name points, for readers and writers alike', () 
     const shown = presentInvocation('browser_set_storage_state', 'Set storage state', { filename: 'rt.json' }, { outputDir: OUT });
     assert.ok(shown.confirmation, 'asks first');
     assert.ok(shown.confirmation!.message.includes(path.join(OUT, 'rt.json')), shown.confirmation!.message);
+  });
+
+  it('files handed to the page (upload, drop) are found where writers put them, by the same rule', () => {
+    for (const tool of ['browser_file_upload', 'browser_drop']) {
+      assert.deepStrictEqual(resolveNamedFiles(tool, { paths: ['a.txt', '/abs/b.txt'] }, OUT),
+        { args: { paths: [path.join(OUT, 'a.txt'), path.resolve('/abs/b.txt')] } });
+      const climbing = resolveNamedFiles(tool, { paths: ['a.txt', '../../etc/passwd'] }, OUT);
+      assert.ok('error' in climbing && /leaves the output folder/.test(climbing.error), JSON.stringify(climbing));
+      const shown = presentInvocation(tool, 'Upload', { paths: ['a.txt'] }, { outputDir: OUT });
+      assert.ok(shown.confirmation!.message.includes(path.join(OUT, 'a.txt')), shown.confirmation!.message);
+    }
+    assert.deepStrictEqual(resolveNamedFiles('browser_click', { target: 'e1' }, OUT), { args: { target: 'e1' } }, 'other calls pass as given');
   });
 });

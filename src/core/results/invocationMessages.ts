@@ -109,8 +109,8 @@ function confirmationFor(toolName: string, displayName: string, args: Args, cont
   }
   const readArg = FILE_READ_TOOLS[toolName];
   if (readArg) {
-    // set_storage_state's relative name is resolved like a written one; show the exact file read.
-    const paths = pathsOf(args[readArg]).map(p => (readArg === 'filename' ? writtenPath(p, context) : p));
+    // A read file's relative name is resolved like a written one (the output folder); show the exact files read.
+    const paths = pathsOf(args[readArg]).map(p => writtenPath(p, context));
     const listed = paths.map(p => `- ${code(p)}`).join('\n');
     return {
       title: 'Let the browser read local files?',

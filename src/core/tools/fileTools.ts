@@ -22,6 +22,9 @@ export function writesNamedFile(tool: Tool): boolean {
 /** Tools that read the file their `filename` names from where writers put it: one rule for relative names, readers and writers alike. */
 const FILENAME_READERS_FROM_OUTPUT = new Set(['browser_set_storage_state', 'browser_run_code_unsafe']);
 
+/** Tools that hand the local files their `paths` name to the page. */
+const PATHS_READERS = new Set(['browser_file_upload', 'browser_drop']);
+
 /** The `filename` a call reads and the bridge resolves like a written one (relative: in the output folder). */
 export function namedFileRead(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
   const filename = args?.filename;
@@ -32,6 +35,37 @@ export function namedFileRead(toolName: string, args: Record<string, unknown> | 
 export function namedFileWritten(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
   const filename = args?.filename;
   return typeof filename === 'string' && filename.trim() !== '' && !FILENAME_READERS.has(toolName) ? filename : undefined;
+}
+
+/** The local files a call hands to the page (`browser_file_upload`, `browser_drop`), as named. */
+export function namedPathsRead(toolName: string, args: Record<string, unknown> | undefined): string[] {
+  const paths = args?.paths;
+  if (!PATHS_READERS.has(toolName) || !Array.isArray(paths)) return [];
+  return paths.filter((p): p is string => typeof p === 'string');
+}
+
+/**
+ * The call's arguments with every file name it reads or writes resolved by one rule (relative: in
+ * the output folder, where writers put files and readers find them; upstream would use the
+ * workspace root), or the refusal of a name that climbs out of the folder.
+ */
+export function resolveNamedFiles(toolName: string, args: Record<string, unknown> | undefined, outputDir: string):
+  { args: Record<string, unknown> | undefined } | { error: string } {
+  let resolvedArgs = args;
+  const named = namedFileWritten(toolName, args) ?? namedFileRead(toolName, args);
+  if (named !== undefined) {
+    const target = resolveWrittenFile(named, outputDir);
+    if ('error' in target) return target;
+    resolvedArgs = { ...resolvedArgs, filename: target.path };
+  }
+  const paths = namedPathsRead(toolName, args);
+  if (paths.length) {
+    const targets = paths.map(p => resolveWrittenFile(p, outputDir));
+    const refused = targets.find((t): t is { error: string } => 'error' in t);
+    if (refused) return refused;
+    resolvedArgs = { ...resolvedArgs, paths: targets.map(t => (t as { path: string }).path) };
+  }
+  return { args: resolvedArgs };
 }
 
 /**
