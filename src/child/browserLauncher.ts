@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, BrowserType, Page } from 'playwright';
 import { BrowserConnection, redactEndpoint } from '../core/settings/browserConnection';
 import { describeLaunchFailure } from '../core/settings/browserDiscovery';
 import { ChildConfig } from '../core/childProcess/childConfig';
-import { cdpConnectOptionsOf, launchOptionsOf } from './launchOptions';
+import { cdpConnectOptionsOf, launchOptionsOf, persistentLaunchOptionsOf } from './launchOptions';
 
 /** The part of the `playwright` module the launcher needs (the one @playwright/mcp itself loads). */
 export interface PlaywrightModule {
@@ -78,7 +78,7 @@ export async function launchBrowser(
   try {
     if (config.userDataDir) {
       fs.mkdirSync(config.userDataDir, { recursive: true });
-      context = await browserType.launchPersistentContext(config.userDataDir, { ...options, viewport: config.viewport });
+      context = await browserType.launchPersistentContext(config.userDataDir, { ...persistentLaunchOptionsOf(config), viewport: config.viewport });
       browser = context.browser();
     } else {
       browser = await browserType.launch(options);

@@ -49,6 +49,14 @@ export function launchOptionsOf(config: ChildConfig): LaunchOptions {
 }
 
 /**
+ * A persistent profile is the person's browser: upstream launches it with the extensions it holds
+ * (it drops Playwright's `--disable-extensions`), and so does the bridge.
+ */
+export function persistentLaunchOptionsOf(config: ChildConfig): LaunchOptions {
+  return { ...launchOptionsOf(config), ignoreDefaultArgs: ['--disable-extensions'] };
+}
+
+/**
  * Connecting to the person's browser over CDP. `noDefaults`: the person's own tabs keep what they set
  * (emulated media, viewport); without it Playwright resets them on connecting. `artifactsDir`: traces
  * of its contexts land where browser_stop_tracing links, as for a launched browser.

@@ -47,6 +47,10 @@ export class OutputBudget {
       this.record.set(file.path, file);
       changed = true;
     });
+    // browser_stop_tracing names the trace that browser_start_tracing began: its parts are complete now.
+    for (const [trace] of reported.matchAll(/\/[^\s()[\]`'"]+\.trace(?![\w.])/g)) {
+      if (isInside(this.dir, trace)) changed = this.recordTraceParts(trace) || changed;
+    }
     changed = this.prune() || changed;
     if (changed) this.writeRecord();
   }
@@ -92,6 +96,44 @@ export class OutputBudget {
     }
     this.folders.set(dir, { mtimeMs: stat.mtimeMs, files, subfolders });
     for (const subfolder of subfolders) this.scan(subfolder, onNewFile);
+  }
+
+  /**
+   * A trace is reported by its `.trace` file alone, yet Playwright wrote its `.network` and `.stacks`
+   * beside it, and the files it names (screencast frames, `resources/` snapshots and bodies), all
+   * while tracing ran, before any result named them. They are the trace's: recorded with it, so the
+   * budget counts and frees them too. Only files the trace names, inside its own folder.
+   */
+  private recordTraceParts(trace: string): boolean {
+    const dir = path.dirname(trace);
+    const base = path.basename(trace, '.trace');
+    const parts = ['.trace', '.network', '.stacks'].map(ext => path.join(dir, base + ext)).filter(file => statOf(file)?.isFile());
+    const named = new Set<string>();
+    for (const file of parts) {
+      let text = '';
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      // Its events name files relative to the folder ("screencast/page@…-1.jpeg") or by a resource's name ("sha1": "…").
+      for (const match of text.matchAll(/"([^"\\]{8,300})"/g)) {
+        for (const candidate of [path.join(dir, match[1]), path.join(dir, 'resources', match[1])]) {
+          if (isInside(dir, candidate)) named.add(candidate);
+        }
+      }
+    }
+    let changed = false;
+    for (const file of [...parts, ...named]) {
+      const stat = statOf(file);
+      if (!stat?.isFile()) continue;
+      // The log files were recorded when tracing began, nearly empty: their size now is what counts.
+      const known = this.record.get(file);
+      if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) continue;
+      this.record.set(file, { path: file, size: stat.size, mtimeMs: stat.mtimeMs });
+      changed = true;
+    }
+    return changed;
   }
 
   /** Bytes of the files we wrote and still hold. */

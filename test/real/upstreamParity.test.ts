@@ -84,6 +84,24 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
     }
   });
 
+  it('runs the extensions a persistent profile is given, as upstream\'s persistent launch does', async () => {
+    // A one-line extension that marks every page: loaded only when the launch does not disable extensions.
+    const extension = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-ext-'));
+    fs.writeFileSync(path.join(extension, 'manifest.json'), JSON.stringify({
+      manifest_version: 3, name: 'mark', version: '1', content_scripts: [{ matches: ['<all_urls>'], js: ['mark.js'], run_at: 'document_start' }],
+    }));
+    fs.writeFileSync(path.join(extension, 'mark.js'), 'document.documentElement.setAttribute("data-extension", "ran");');
+    const bridge = makeRealBridge({ profile: 'persistent', launchArgs: [`--load-extension=${extension}`] });
+    try {
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/second` });
+      const result = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => document.documentElement.getAttribute("data-extension")' }));
+      assert.match(result, /### Result\n"ran"\n/, result);
+    } finally {
+      await bridge.dispose();
+      fs.rmSync(extension, { recursive: true, force: true });
+    }
+  });
+
   it('leaves the emulated media of the person\'s tab alone when it connects over CDP', async () => {
     const person = new CdpBrowser();
     await person.start();
