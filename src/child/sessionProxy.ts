@@ -17,9 +17,10 @@ import {
   OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, PickParams, PickRequestSchema, PickResult,
   ScreenshotRequestSchema,
   ScreenshotResult, SESSION_META, CLIENT_NAME_META, CloseSessionNotificationSchema, SessionInfo, WatchSessionNotificationSchema,
-  StorageStateRequestSchema, StorageStateResult,
+  StorageStateRequestSchema, StorageStateResult, MemoryRequestSchema, MemoryResult,
 } from '../protocol/childMessages';
 import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, runBridgeTool, SessionDirectory } from './bridgeTools';
+import { measureMemory } from './memoryReport';
 import { ClientSlot, ClientSlots } from './clientSlots';
 import { ClientContexts } from './clientContexts';
 import { SecretMask } from './secretMask';
@@ -151,6 +152,7 @@ export class SessionProxy {
       if (!session?.browser) throw new Error('No browser is running: open the site and log in first.');
       return { state: JSON.stringify(await session.browser.context.storageState()) };
     });
+    this.server.setRequestHandler(MemoryRequestSchema, async (request): Promise<MemoryResult> => measureMemory(request.params?.heapSnapshotPath));
     this.server.setRequestHandler(PageActionRequestSchema, async (request): Promise<PageActionResult> =>
       this.mask.deep(await this.pageAction(request.params.pageAction)));
     // Add to Chat puts what the picker reports onto the chat input: masked like every other text.

@@ -246,6 +246,20 @@ export const StorageStateRequestSchema = z.object({ method: z.literal(STORAGE_ST
 export const StorageStateResultSchema = z.object({ state: z.string() });
 export type StorageStateResult = z.infer<typeof StorageStateResultSchema>;
 
+// ---- memory (host -> child request): the child's own figures, for the soak that looks for leaks ----
+
+export const MEMORY_REQUEST = 'playwright_bridge/memory';
+
+/** `heapSnapshotPath`: also write a V8 heap snapshot there (to compare what the child keeps between two points). */
+export const MemoryRequestSchema = z.object({
+  method: z.literal(MEMORY_REQUEST),
+  params: z.object({ heapSnapshotPath: z.string().min(1).optional() }).passthrough().optional(),
+});
+
+/** Measured after a full garbage collection, so what is counted is what the child still holds. */
+export const MemoryResultSchema = z.object({ heapUsedBytes: z.number(), rssBytes: z.number() });
+export type MemoryResult = z.infer<typeof MemoryResultSchema>;
+
 // ---- private input (host -> child, once, on the child's private pipe) ---------------------------
 
 /** One secret: its value, and the origins (scheme://host:port) it may be typed into. */

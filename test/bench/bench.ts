@@ -9,10 +9,8 @@
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { FrameGate } from '../../src/core/liveView/frameGate';
@@ -24,7 +22,8 @@ import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settin
 import { parseConnection } from '../../src/core/settings/browserConnection';
 import { PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
 import { bareAgainstBridge } from '../support/transparency';
-import { closeStdioChild, connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
+import { startBareUpstream } from '../support/bareUpstream';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -78,29 +77,11 @@ async function openHttp(): Promise<{ door: Door; readyMs: number }> {
 }
 
 async function openBare(): Promise<{ door: Door; readyMs: number }> {
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-bare-'));
   const started = performance.now();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', TEST_BROWSER,
-      '--headless', '--isolated', '--no-sandbox', '--output-dir', path.join(scratch, 'output')],
-    env: { ...process.env, TMPDIR: scratch, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') } as Record<string, string>,
-    cwd: scratch,
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(transport);
-  await client.listTools();
+  const bare = await startBareUpstream([], 'bench');
+  await bare.client.listTools();
   const readyMs = performance.now() - started;
-  return {
-    readyMs,
-    door: {
-      name: 'bare',
-      call: async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult,
-      pid: () => transport.pid ?? undefined,
-      close: () => closeStdioChild(client, transport.pid, scratch),
-    },
-  };
+  return { readyMs, door: { name: 'bare', call: bare.call, pid: () => bare.pid, close: bare.close } };
 }
 
 /** Sum over a process tree of a field of /proc/<pid>/status or smaps_rollup, in MB. */

@@ -31,7 +31,13 @@ async function main(): Promise<void> {
     const figures = {
       malformed: await step('malformed', () => malformed()),
       killLoop: await step('killLoop', () => killLoop(fixture, size('HARDEN_KILL_ROUNDS', 50))),
-      soak: await step('soak', () => soak(fixture, size('HARDEN_SOAK_CALLS', 1000))),
+      soak: await step('soak', () => soak(fixture, {
+        calls: size('HARDEN_SOAK_CALLS', 5000),
+        warmup: size('HARDEN_SOAK_WARMUP', 500),
+        sampleEvery: size('HARDEN_SOAK_EVERY', 250),
+        // HARDEN_SOAK_SNAPSHOTS=<folder>: heap snapshots of host and child at calls 500 and 3,000, to see what grows.
+        snapshots: process.env.HARDEN_SOAK_SNAPSHOTS ? { dir: process.env.HARDEN_SOAK_SNAPSHOTS, at: [500, 3000] } : undefined,
+      })),
       endpoint: await step('endpoint', () => endpointProbes(fixture, size('HARDEN_INITIALIZES', 1000))),
       outputDirVictim: await step('outputDirVictim', () => outputDirVictim(fixture, size('HARDEN_VICTIM_CALLS', 100))),
       isolation: await step('isolation', () => isolationProbes(fixture, size('HARDEN_ISOLATION_FLOOD', 64))),
@@ -46,7 +52,8 @@ async function main(): Promise<void> {
     const targets: [string, boolean | undefined][] = [
       ['malformed: every call gets a clear error, no restart', m && m.clearErrors === m.total && m.serverRestarts === 0],
       ['killLoop: no lost or repeated press, nothing left running', k && k.lost === 0 && k.duplicated === 0 && k.orphans === 0],
-      ['soak: growth from call 100 under 10 %, nothing left running', s && s.hostRssGrowthPct < 10 && s.childRssGrowthPct < 10 && s.orphans === 0],
+      ['soak: host heap and RSS grow at most 1 MB per 1,000 calls, the child at most 1 MB per 1,000 more than bare upstream, no failure, nothing left running',
+        s && s.hostHeapSlopeMBPer1k <= 1 && s.hostRssSlopeMBPer1k <= 1 && s.childRssSlopeMBPer1k <= s.bareRssSlopeMBPer1k + 1 && s.failures === 0 && s.orphans === 0],
       ['endpoint: every probe answered as expected, none reached the browser', e && e.asExpected === e.probes && e.fixtureRequests === 0],
       ['outputDirVictim: every project file kept', v && v.filesAfter === v.filesBefore],
       ['isolation: every attack of one client on another behaved as promised', i && i.asExpected === i.probes],

@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
+import * as v8 from 'v8';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
@@ -16,6 +17,7 @@ import { listDescendants } from '../../src/core/childProcess/processTree';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { connectMcpClient, makeRealBridge, processesMentioning, refOf, textOf, waitFor } from '../support/realBridge';
+import { startBareUpstream } from '../support/bareUpstream';
 
 // ---- malformed ---------------------------------------------------------------------------------
 
@@ -166,19 +168,40 @@ export async function killLoop(fixture: FixtureServer, rounds: number): Promise<
 
 // ---- soak --------------------------------------------------------------------------------------
 
+/** One sample of the soak, every `sampleEvery` calls after the warm-up: MB. */
+export interface SoakSample {
+  calls: number;
+  /** This process (the extension host's part: supervisor, MCP endpoint, panel store), after a full collection. */
+  hostHeapMB: number;
+  hostRssMB: number;
+  /** The child (the browser server; its browser is not counted): heap after a full collection, RSS as read from outside. */
+  childHeapMB: number;
+  childRssMB: number;
+}
+
 export interface SoakFigures {
   calls: number;
   failures: number;
-  /**
-   * RSS growth from call 100 to the last, in percent: this process (the extension host's part) and
-   * the child. RSS swings by tens of MB with the frames streaming through, so each end is the median
-   * of three samples a hundred calls apart (calls 100-300 against the last three).
-   */
-  hostRssGrowthPct: number;
-  childRssGrowthPct: number;
+  /** Least-squares slopes over the samples, MB per 1,000 calls. */
+  hostHeapSlopeMBPer1k: number;
+  hostRssSlopeMBPer1k: number;
+  childHeapSlopeMBPer1k: number;
+  childRssSlopeMBPer1k: number;
+  /** Bare @playwright/mcp's own server on the same workload, in the same run: RSS as read from outside. */
+  bareRssSlopeMBPer1k: number;
+  samples: SoakSample[];
+  bareSamples: { calls: number; rssMB: number }[];
   orphans: number;
-  /** Every 100 calls, after a garbage collection: MB of this process's RSS and heap, and of the child's RSS. */
-  samples: { calls: number; hostRssMB: number; hostHeapMB: number; childRssMB: number }[];
+}
+
+export interface SoakOptions {
+  /** Measured calls, after the warm-up. */
+  calls: number;
+  /** Calls first, unmeasured: every ring buffer of the panel and the observer is full after them. */
+  warmup: number;
+  sampleEvery: number;
+  /** When set: heap snapshots of both processes at these measured call counts, written there. */
+  snapshots?: { dir: string; at: number[] };
 }
 
 function rssOf(pid: number): number {
@@ -190,50 +213,92 @@ function settle(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-/** Navigate, snapshot, click, screenshot, over and over, alternating the tool door and the MCP door, with the panel's store attached. */
-export async function soak(fixture: FixtureServer, calls: number): Promise<SoakFigures> {
+/** Least-squares slope of y over x, scaled to per 1,000 of x. */
+export function slopePer1k(points: { x: number; y: number }[]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const meanX = points.reduce((sum, p) => sum + p.x, 0) / n;
+  const meanY = points.reduce((sum, p) => sum + p.y, 0) / n;
+  const sxy = points.reduce((sum, p) => sum + (p.x - meanX) * (p.y - meanY), 0);
+  const sxx = points.reduce((sum, p) => sum + (p.x - meanX) ** 2, 0);
+  return sxx === 0 ? 0 : round2((sxy / sxx) * 1000);
+}
+
+/** The soak's workload on a small page: navigate, snapshot, PNG screenshot, snapshot, click. */
+function soakWorkload(fixture: FixtureServer): { tool: string; args(lastSnapshot: string): Record<string, unknown> }[] {
+  return [
+    { tool: 'browser_navigate', args: () => ({ url: `${fixture.url}/` }) },
+    { tool: 'browser_snapshot', args: () => ({}) },
+    { tool: 'browser_take_screenshot', args: () => ({ type: 'png' }) },
+    { tool: 'browser_snapshot', args: () => ({}) },
+    { tool: 'browser_click', args: snapshot => ({ element: 'Greet', target: refOf(snapshot, /button "Greet"/) }) },
+  ];
+}
+
+/** Runs `total` calls of the workload through `call`; `onCall(n)` after each (n counts every call, warm-up included). */
+async function playWorkload(
+  fixture: FixtureServer, total: number, call: (tool: string, args: Record<string, unknown>, cycle: number) => Promise<CallToolResult>,
+  onCall: (done: number, failed: boolean) => Promise<void>,
+): Promise<void> {
+  const workload = soakWorkload(fixture);
+  let lastSnapshot = '';
+  for (let i = 0; i < total; i++) {
+    const step = workload[i % workload.length];
+    let result: CallToolResult;
+    try {
+      result = await call(step.tool, step.args(lastSnapshot), Math.floor(i / workload.length));
+    } catch (error) {
+      result = { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
+    }
+    if (step.tool === 'browser_snapshot' && !result.isError) lastSnapshot = textOf(result);
+    await onCall(i + 1, !!result.isError);
+  }
+}
+
+/**
+ * A long session that can see a leak: the workload through both doors of the bridge (alternating by
+ * cycle, with the panel's store attached and frames streaming), then on bare upstream in the same
+ * run. After the warm-up, both processes are sampled every `sampleEvery` calls; the figures are the
+ * least-squares slopes per 1,000 calls.
+ */
+export async function soak(fixture: FixtureServer, options: SoakOptions): Promise<SoakFigures> {
+  const figures: SoakFigures = {
+    calls: 0, failures: 0, hostHeapSlopeMBPer1k: 0, hostRssSlopeMBPer1k: 0, childHeapSlopeMBPer1k: 0, childRssSlopeMBPer1k: 0,
+    bareRssSlopeMBPer1k: 0, samples: [], bareSamples: [], orphans: 0,
+  };
+  const total = options.warmup + options.calls;
+  const measured = (done: number) => done - options.warmup;
+  const sampling = (done: number) => measured(done) >= 0 && measured(done) % options.sampleEvery === 0;
   const bridge = makeRealBridge();
   const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
   bridge.supervisor.setLiveView({ enabled: true, maxWidth: 640, maxHeight: 360 });
   const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-harden', () => undefined);
-  const figures: SoakFigures = { calls: 0, failures: 0, hostRssGrowthPct: 0, childRssGrowthPct: 0, orphans: 0, samples: [] };
   let client: Client | undefined;
   try {
     const address = await endpoint.start();
     client = await connectClient(address, 'soak');
-    const viaMcp = async (name: string, args: Record<string, unknown>) => (await client!.callTool({ name, arguments: args })) as CallToolResult;
-    const viaTool = (name: string, args: Record<string, unknown>) => bridge.supervisor.callTool(name, args);
-    let lastSnapshot = '';
-    const steps: [string, () => Record<string, unknown>][] = [
-      ['browser_navigate', () => ({ url: `${fixture.url}/` })],
-      ['browser_snapshot', () => ({})],
-      ['browser_click', () => ({ element: 'Greet', target: refOf(lastSnapshot, /button "Greet"/) })],
-      ['browser_take_screenshot', () => ({ type: 'jpeg' })],
-    ];
-    for (let i = 0; i < calls; i++) {
-      const [name, args] = steps[i % steps.length];
-      const door = Math.floor(i / steps.length) % 2 === 0 ? viaTool : viaMcp;
-      let result: CallToolResult;
-      try {
-        result = await door(name, args());
-      } catch (error) {
-        result = { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
+    await playWorkload(fixture, total, async (tool, args, cycle) => (cycle % 2 === 0
+      ? bridge.supervisor.callTool(tool, args)
+      : (await client!.callTool({ name: tool, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult), async (done, failed) => {
+      if (measured(done) > 0) {
+        figures.calls++;
+        if (failed) figures.failures++;
       }
-      figures.calls++;
-      if (result.isError) figures.failures++;
-      if (name === 'browser_snapshot') lastSnapshot = textOf(result);
-      if (figures.calls % 100 === 0 || figures.calls === calls) {
-        settle();
-        const memory = process.memoryUsage();
-        const child = rssOf(bridge.supervisor.status.pid!);
-        figures.samples.push({ calls: figures.calls, hostRssMB: mb(memory.rss), hostHeapMB: mb(memory.heapUsed), childRssMB: mb(child) });
-      }
-    }
-    const first = figures.samples.slice(0, 3);
-    const last = figures.samples.slice(-3);
-    const growth = (pick: (sample: SoakFigures['samples'][number]) => number) => round1((median(last.map(pick)) / median(first.map(pick)) - 1) * 100);
-    figures.hostRssGrowthPct = growth(sample => sample.hostRssMB);
-    figures.childRssGrowthPct = growth(sample => sample.childRssMB);
+      if (!sampling(done)) return;
+      const childRss = rssOf(bridge.supervisor.status.pid!);
+      const snapshotHere = options.snapshots?.at.includes(measured(done));
+      const childSnapshot = snapshotHere ? path.join(options.snapshots!.dir, `child-${measured(done)}.heapsnapshot`) : undefined;
+      const child = await bridge.supervisor.childMemory(childSnapshot);
+      settle();
+      if (snapshotHere) v8.writeHeapSnapshot(path.join(options.snapshots!.dir, `host-${measured(done)}.heapsnapshot`));
+      const host = process.memoryUsage();
+      figures.samples.push({ calls: measured(done), hostHeapMB: mb(host.heapUsed), hostRssMB: mb(host.rss), childHeapMB: mb(child.heapUsedBytes), childRssMB: mb(childRss) });
+    });
+    const slope = (pick: (sample: SoakSample) => number) => slopePer1k(figures.samples.map(sample => ({ x: sample.calls, y: pick(sample) })));
+    figures.hostHeapSlopeMBPer1k = slope(sample => sample.hostHeapMB);
+    figures.hostRssSlopeMBPer1k = slope(sample => sample.hostRssMB);
+    figures.childHeapSlopeMBPer1k = slope(sample => sample.childHeapMB);
+    figures.childRssSlopeMBPer1k = slope(sample => sample.childRssMB);
   } finally {
     await client?.close().catch(() => undefined);
     await endpoint.dispose();
@@ -242,6 +307,16 @@ export async function soak(fixture: FixtureServer, calls: number): Promise<SoakF
     await bridge.dispose();
     await new Promise(resolve => setTimeout(resolve, 500));
     figures.orphans = processesMentioning(scratch).length;
+  }
+  const bare = await startBareUpstream([], 'soak');
+  try {
+    await playWorkload(fixture, total, (tool, args) => bare.call(tool, args), async (done, failed) => {
+      if (measured(done) > 0 && failed) figures.failures++;
+      if (sampling(done)) figures.bareSamples.push({ calls: measured(done), rssMB: mb(rssOf(bare.pid!)) });
+    });
+    figures.bareRssSlopeMBPer1k = slopePer1k(figures.bareSamples.map(sample => ({ x: sample.calls, y: sample.rssMB })));
+  } finally {
+    await bare.close();
   }
   return figures;
 }
@@ -253,6 +328,10 @@ function median(values: number[]): number {
 
 function mb(bytes: number): number {
   return round1(bytes / 1048576);
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
 }
 
 function round1(value: number): number {

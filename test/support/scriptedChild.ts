@@ -59,6 +59,10 @@ export class ScriptedChild implements ChildConnection {
     return '{"cookies":[],"origins":[]}';
   }
 
+  async memory(): Promise<{ heapUsedBytes: number; rssBytes: number }> {
+    return { heapUsedBytes: 0, rssBytes: 0 };
+  }
+
   watchSession(): void {
     // The scripted child has one session only.
   }

@@ -5,17 +5,15 @@
  * (learned by running bare against bare). Used by test/real/transparency.test.ts and npm run bench.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
 import { stripAnsi } from '../../src/core/results/ansi';
 import { BridgeSettings, readSettings } from '../../src/core/settings/settings';
 import { ORIGIN_RULES_NOTE } from '../../src/child/browserObserver';
-import { closeStdioChild, connectMcpClient, makeRealBridge, refOf, REPO_ROOT, TEST_BROWSER } from './realBridge';
+import { connectMcpClient, makeRealBridge, refOf } from './realBridge';
+import { startBareUpstream } from './bareUpstream';
 
 /** Rows of README's "Differences from upstream" table that a normalization here stands for. */
 export type TableRow =
@@ -69,32 +67,16 @@ const CAPS = ALL_CAPABILITIES.join(',');
 
 /** Bare @playwright/mcp with the options that match the bridge's settings below. */
 export async function openBare(label = 'bare', extraArgs: string[] = []): Promise<Side> {
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-tr-'));
-  const workspace = path.join(scratch, 'ws');
-  fs.mkdirSync(workspace);
-  const outputDir = path.join(scratch, 'output');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', TEST_BROWSER,
-      '--headless', '--isolated', '--no-sandbox', '--output-dir', outputDir, '--caps', CAPS, '--viewport-size', '1280x720',
-      '--console-level', 'info', '--image-responses', 'allow', '--snapshot-mode', 'full',
-      '--timeout-action', '5000', '--timeout-navigation', '60000', ...extraArgs],
-    env: {
-      ...process.env, TMPDIR: scratch, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config'),
-    } as Record<string, string>,
-    cwd: workspace,
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'transparency', version: '1' });
-  await client.connect(transport);
+  const bare = await startBareUpstream(['--caps', CAPS, '--viewport-size', '1280x720',
+    '--console-level', 'info', '--image-responses', 'allow', '--snapshot-mode', 'full',
+    '--timeout-action', '5000', '--timeout-navigation', '60000', ...extraArgs], 'transparency');
   return {
     label,
-    call: async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 60000 })) as CallToolResult,
-    listTools: async () => (await client.listTools()).tools,
-    outputDir,
-    relativeRoot: workspace,
-    close: () => closeStdioChild(client, transport.pid, scratch),
-
+    call: (name, args) => bare.call(name, args),
+    listTools: async () => (await bare.client.listTools()).tools,
+    outputDir: bare.outputDir,
+    relativeRoot: bare.workspace,
+    close: bare.close,
   };
 }
 

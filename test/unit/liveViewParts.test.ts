@@ -33,6 +33,19 @@ describe('ring buffer', () => {
     assert.strictEqual(buffer.push({ text: 'after' }).seq, 10001, 'numbers keep growing after a clear');
   });
 
+  it('keeps its entries under a byte bound too: long entries push out old ones, the newest is always kept', () => {
+    const buffer = new RingBuffer<{ seq: number; text: string }>(2000, 100_000);
+    for (let i = 0; i < 1000; i++) buffer.push({ text: 'x'.repeat(8000) });
+    assert.ok(buffer.byteSize <= 100_000, `${buffer.byteSize} bytes kept`);
+    assert.strictEqual(buffer.size, 6, 'six rows of 16 KB fit in 100 KB');
+    assert.strictEqual(buffer.firstSeq, 995);
+    buffer.push({ text: 'y'.repeat(200_000) });
+    assert.deepStrictEqual(buffer.toArray().map(row => row.text[0]), ['y'], 'one entry over the bound is kept alone');
+    const small = buffer.push({ text: 'z' });
+    assert.strictEqual(buffer.size, 1, 'and goes when the next one comes');
+    assert.deepStrictEqual(buffer.update(small.seq, row => ({ ...row, text: 'z'.repeat(10) })), { text: 'z'.repeat(10), seq: small.seq });
+  });
+
   it('refuses a capacity that is not a positive integer', () => {
     assert.throws(() => new RingBuffer(0), /positive integer/);
   });

@@ -9,7 +9,7 @@ import {
   BrowserStateNotificationSchema, BrowserStateParams, INPUT_NOTIFICATION, InputEvent, LIVE_VIEW_NOTIFICATION, LiveViewParams, ObservationEvent,
   ObservationNotificationSchema, PAGE_ACTION_REQUEST, PageAction, PageActionResult, PageActionResultSchema, PICK_REQUEST, PickParams, PickResult,
   PickResultSchema, SCREENSHOT_REQUEST, ScreenshotResultSchema, SESSION_META, CLIENT_NAME_META, CLOSE_SESSION_NOTIFICATION,
-  WATCH_SESSION_NOTIFICATION, STORAGE_STATE_REQUEST, StorageStateResultSchema,
+  WATCH_SESSION_NOTIFICATION, STORAGE_STATE_REQUEST, StorageStateResultSchema, MEMORY_REQUEST, MemoryResultSchema, MemoryResult,
 } from '../../protocol/childMessages';
 import { withDeadline } from '../supervision/deadline';
 import { identify, isSameProcess, killTree, KnownProcess, listDescendants } from './processTree';
@@ -66,6 +66,8 @@ export interface ChildConnection {
   closeSession(sessionId: string): void;
   /** The watched context's storage state (for a login profile). */
   storageState(): Promise<string>;
+  /** The child's heap and RSS after a full collection; a heap snapshot written to the path, if given. */
+  memory(heapSnapshotPath?: string): Promise<MemoryResult>;
   /** The panel shows this session's browser (`window`, or an MCP client's own). */
   watchSession(sessionId: string): void;
   screenshot(): Promise<PageScreenshot>;
@@ -241,6 +243,9 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
     },
     async storageState() {
       return (await client.request({ method: STORAGE_STATE_REQUEST, params: {} }, StorageStateResultSchema, { timeout: 30000 })).state;
+    },
+    async memory(heapSnapshotPath) {
+      return client.request({ method: MEMORY_REQUEST, params: heapSnapshotPath ? { heapSnapshotPath } : {} }, MemoryResultSchema, { timeout: 120000 });
     },
     async screenshot() {
       const result = await client.request({ method: SCREENSHOT_REQUEST, params: {} }, ScreenshotResultSchema, { timeout: 15000 });

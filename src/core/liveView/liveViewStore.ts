@@ -1,6 +1,6 @@
 import { Emitter, Event } from '../emitter';
 import { BrowserStateParams, ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
-import { RingBuffer } from './ringBuffer';
+import { approximateBytes, RingBuffer } from './ringBuffer';
 import { BridgeStatus, ToolCallRecord } from '../supervision/supervisor';
 import { ActivityRow, ConsoleRow, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
 
@@ -17,11 +17,22 @@ export interface LiveViewSource {
   wantThumbnails(): { dispose(): void };
 }
 
+/** How much each list keeps: entries, and bytes (by approximateBytes) so long rows cannot add up. */
 export interface LiveViewLimits {
   console: number;
   network: number;
   activity: number;
+  consoleBytes: number;
+  networkBytes: number;
+  activityBytes: number;
 }
+
+const MB = 1024 * 1024;
+
+/** README names these: 4 MB of console, 2 MB of requests, 4 MB of calls (with their thumbnails), and one frame. */
+export const DEFAULT_LIVE_VIEW_LIMITS: LiveViewLimits = {
+  console: 2000, network: 2000, activity: 500, consoleBytes: 4 * MB, networkBytes: 2 * MB, activityBytes: 4 * MB,
+};
 
 /**
  * What the panel shows, kept in the extension host so a panel can close and reopen without losing
@@ -55,11 +66,11 @@ export class LiveViewStore {
   constructor(
     private readonly source: LiveViewSource,
     private readonly browserLabel: () => string,
-    limits: LiveViewLimits = { console: 2000, network: 2000, activity: 500 },
+    limits: LiveViewLimits = DEFAULT_LIVE_VIEW_LIMITS,
   ) {
-    this.console = new RingBuffer(limits.console);
-    this.network = new RingBuffer(limits.network);
-    this.activity = new RingBuffer(limits.activity);
+    this.console = new RingBuffer(limits.console, limits.consoleBytes);
+    this.network = new RingBuffer(limits.network, limits.networkBytes);
+    this.activity = new RingBuffer(limits.activity, limits.activityBytes);
     this.status = source.status;
     this.generationShown = source.status.generation;
     this.subscriptions = [
@@ -74,6 +85,11 @@ export class LiveViewStore {
       source.wantThumbnails(),
       source.onDidChangeControl(() => this.emitState()),
     ];
+  }
+
+  /** What the store holds for the panel, by approximateBytes: the three lists and the last frame. */
+  get keptBytes(): number {
+    return this.console.byteSize + this.network.byteSize + this.activity.byteSize + (this.lastFrame ? approximateBytes(this.lastFrame) : 0);
   }
 
   get isPaused(): boolean {

@@ -1,6 +1,6 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BROWSER_LOST_META, BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult,
+  BROWSER_LOST_META, BrowserStateParams, MemoryResult, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult,
 } from '../../protocol/childMessages';
 import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
 import { ChildConnection, ChildEvents, ClientSession, ChildFactory, NotSentError, PageScreenshot } from '../childProcess/childProcess';
@@ -252,6 +252,13 @@ export class Supervisor {
     const child = this.live;
     if (!child) throw new Error('No browser is running: open the site in the browser panel and log in first.');
     return child.storageState();
+  }
+
+  /** The browser server's heap and RSS after a full collection (the soak's figures). Starts nothing. */
+  async childMemory(heapSnapshotPath?: string): Promise<MemoryResult> {
+    const child = this.live;
+    if (!child) throw new Error('No browser server is running.');
+    return child.memory(heapSnapshotPath);
   }
 
   /** The panel shows another session's browser (isolation `perClient`). Starts nothing. */
