@@ -75,7 +75,8 @@ export class BrowserObserver {
   private readonly pageIds = new WeakMap<Page, string>();
   private nextPageId = 1;
   private nextRequestId = 1;
-  private readonly requests = new WeakMap<Request, NetworkEntry>();
+  /** Requests still open, until they finish or fail: Playwright keeps Request objects for thousands of requests, we keep none that ended. */
+  private readonly requests = new Map<Request, NetworkEntry>();
   /** URLs of recent page requests, to tell the browser's own requests (favicon) apart. */
   private readonly recentUrls = new Set<string>();
   private current: Page | undefined;
@@ -174,6 +175,7 @@ export class BrowserObserver {
     page.on('requestfailed', request => {
       const entry = this.requests.get(request);
       if (!entry) return;
+      this.requests.delete(request);
       let failure = request.failure()?.errorText ?? 'failed';
       if (this.options.originRules && BLOCKED_FAILURE.test(failure)) failure = `${failure}: ${ORIGIN_RULES_NOTE}`;
       this.options.send({ kind: 'network', entry: { ...entry, failure, durationMs: Date.now() - entry.time } });
@@ -190,6 +192,8 @@ export class BrowserObserver {
     });
     page.on('load', () => this.sendTabs());
     page.on('close', () => {
+      // Its requests that never ended (an endless stream) end with it.
+      for (const [request, entry] of this.requests) if (entry.pageId === pageId) this.requests.delete(request);
       // Upstream's rule: the tab that takes the closed one's place becomes current (else the last).
       const index = this.pages.indexOf(page);
       if (index >= 0) this.pages.splice(index, 1);
@@ -199,6 +203,11 @@ export class BrowserObserver {
     });
     this.sendTabs();
     this.restartStream();
+  }
+
+  /** How many requests it still follows (open ones): stays small however long the session. */
+  get requestsInFlight(): number {
+    return this.requests.size;
   }
 
   private rememberUrl(url: string): void {
@@ -224,6 +233,7 @@ export class BrowserObserver {
   private async finishRequest(request: Request): Promise<void> {
     const entry = this.requests.get(request);
     if (!entry) return;
+    this.requests.delete(request);
     const response = await request.response().catch(() => null);
     const sizes = await request.sizes().catch(() => undefined);
     this.options.send({ kind: 'network', entry: {

@@ -17,6 +17,9 @@ interface WrittenFile {
   mtimeMs: number;
 }
 
+/** How many files the bridge keeps of its own, however small: README names it. */
+export const MAX_WRITTEN_FILES = 5000;
+
 /** The record's name inside the output folder. */
 export const WRITTEN_RECORD = '.playwright-bridge-written.json';
 
@@ -29,7 +32,16 @@ export class OutputBudget {
    */
   private readonly folders = new Map<string, { mtimeMs: number; files: Set<string>; subfolders: string[] }>();
 
-  constructor(private readonly dir: string, private readonly maxBytes: number, private readonly log: (line: string) => void) {
+  constructor(
+    private readonly dir: string,
+    private readonly maxBytes: number,
+    private readonly log: (line: string) => void,
+    /**
+     * At most this many files of ours are kept too: the record lives in memory and is rewritten after
+     * each call that writes, so a long session of small files (snapshots) must not grow it without end.
+     */
+    private readonly maxFiles = MAX_WRITTEN_FILES,
+  ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     for (const file of this.readRecord()) this.record.set(file.path, file);
     // Whatever is here now was there before any call of ours: never recorded, never deleted.
@@ -145,10 +157,10 @@ export class OutputBudget {
 
   private prune(): boolean {
     let total = this.writtenBytes;
-    if (total <= this.maxBytes) return false;
+    if (total <= this.maxBytes && this.record.size <= this.maxFiles) return false;
     const oldestFirst = [...this.record.values()].sort((a, b) => a.mtimeMs - b.mtimeMs);
     for (const file of oldestFirst) {
-      if (total <= this.maxBytes) break;
+      if (total <= this.maxBytes && this.record.size <= this.maxFiles) break;
       this.record.delete(file.path);
       total -= file.size;
       // A file someone replaced since we wrote it is theirs now: forget it, never delete it.

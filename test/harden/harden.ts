@@ -34,9 +34,12 @@ async function main(): Promise<void> {
       soak: await step('soak', () => soak(fixture, {
         calls: size('HARDEN_SOAK_CALLS', 5000),
         warmup: size('HARDEN_SOAK_WARMUP', 500),
+        fillSeconds: size('HARDEN_SOAK_FILL_SECONDS', 27),
         sampleEvery: size('HARDEN_SOAK_EVERY', 250),
         // HARDEN_SOAK_SNAPSHOTS=<folder>: heap snapshots of host and child at calls 500 and 3,000, to see what grows.
-        snapshots: process.env.HARDEN_SOAK_SNAPSHOTS ? { dir: process.env.HARDEN_SOAK_SNAPSHOTS, at: [500, 3000] } : undefined,
+        snapshots: process.env.HARDEN_SOAK_SNAPSHOTS
+          ? { dir: process.env.HARDEN_SOAK_SNAPSHOTS, at: (process.env.HARDEN_SOAK_SNAPSHOTS_AT ?? '500,3000').split(',').map(Number) } : undefined,
+        bare: process.env.HARDEN_SOAK_BARE !== '0',
       })),
       endpoint: await step('endpoint', () => endpointProbes(fixture, size('HARDEN_INITIALIZES', 1000))),
       outputDirVictim: await step('outputDirVictim', () => outputDirVictim(fixture, size('HARDEN_VICTIM_CALLS', 100))),

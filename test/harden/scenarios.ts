@@ -197,11 +197,15 @@ export interface SoakFigures {
 export interface SoakOptions {
   /** Measured calls, after the warm-up. */
   calls: number;
-  /** Calls first, unmeasured: every ring buffer of the panel and the observer is full after them. */
+  /** Workload calls first, unmeasured (after a page that fills the panel's console and request lists): every ring buffer is full after them. */
   warmup: number;
+  /** Seconds of that filling page, at most 30 (2,000 console lines and 2,000 requests take 25 at 80 a second); 0 leaves it out. */
+  fillSeconds?: number;
   sampleEvery: number;
   /** When set: heap snapshots of both processes at these measured call counts, written there. */
   snapshots?: { dir: string; at: number[] };
+  /** False while hunting a leak in the bridge alone: bare upstream's run is left out (its slope reads 0). */
+  bare?: boolean;
 }
 
 function rssOf(pid: number): number {
@@ -238,8 +242,14 @@ function soakWorkload(fixture: FixtureServer): { tool: string; args(lastSnapshot
 /** Runs `total` calls of the workload through `call`; `onCall(n)` after each (n counts every call, warm-up included). */
 async function playWorkload(
   fixture: FixtureServer, total: number, call: (tool: string, args: Record<string, unknown>, cycle: number) => Promise<CallToolResult>,
-  onCall: (done: number, failed: boolean) => Promise<void>,
+  onCall: (done: number, failed: boolean) => Promise<void>, fillSeconds: number,
 ): Promise<void> {
+  if (fillSeconds > 0) {
+    for (const [tool, args] of [['browser_navigate', { url: `${fixture.url}/fill?seconds=${fillSeconds}` }], ['browser_wait_for', { time: fillSeconds, text: 'Filled' }]] as const) {
+      const result = await call(tool, args, 0);
+      if (result.isError) throw new Error(`the soak's warm-up page failed: ${textOf(result)}`);
+    }
+  }
   const workload = soakWorkload(fixture);
   let lastSnapshot = '';
   for (let i = 0; i < total; i++) {
@@ -293,7 +303,7 @@ export async function soak(fixture: FixtureServer, options: SoakOptions): Promis
       if (snapshotHere) v8.writeHeapSnapshot(path.join(options.snapshots!.dir, `host-${measured(done)}.heapsnapshot`));
       const host = process.memoryUsage();
       figures.samples.push({ calls: measured(done), hostHeapMB: mb(host.heapUsed), hostRssMB: mb(host.rss), childHeapMB: mb(child.heapUsedBytes), childRssMB: mb(childRss) });
-    });
+    }, options.fillSeconds ?? 0);
     const slope = (pick: (sample: SoakSample) => number) => slopePer1k(figures.samples.map(sample => ({ x: sample.calls, y: pick(sample) })));
     figures.hostHeapSlopeMBPer1k = slope(sample => sample.hostHeapMB);
     figures.hostRssSlopeMBPer1k = slope(sample => sample.hostRssMB);
@@ -308,12 +318,13 @@ export async function soak(fixture: FixtureServer, options: SoakOptions): Promis
     await new Promise(resolve => setTimeout(resolve, 500));
     figures.orphans = processesMentioning(scratch).length;
   }
+  if (options.bare === false) return figures;
   const bare = await startBareUpstream([], 'soak');
   try {
     await playWorkload(fixture, total, (tool, args) => bare.call(tool, args), async (done, failed) => {
       if (measured(done) > 0 && failed) figures.failures++;
       if (sampling(done)) figures.bareSamples.push({ calls: measured(done), rssMB: mb(rssOf(bare.pid!)) });
-    });
+    }, options.fillSeconds ?? 0);
     figures.bareRssSlopeMBPer1k = slopePer1k(figures.bareSamples.map(sample => ({ x: sample.calls, y: sample.rssMB })));
   } finally {
     await bare.close();

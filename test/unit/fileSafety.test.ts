@@ -87,6 +87,21 @@ describe('file safety', () => {
       assert.ok(fs.existsSync(path.join(dir, 'new.yml')));
     });
 
+    it('keeps at most its number of files, however small: a long session of snapshots does not grow its record', () => {
+      const dir = path.join(scratch(), 'playwright-bridge');
+      const budget = new OutputBudget(dir, 1024 * 1024 * 1024, () => undefined, 10);
+      write(path.join(dir, 'theirs.txt'), 10, 1000);
+      for (let i = 0; i < 25; i++) {
+        write(path.join(dir, `page-${String(i).padStart(2, '0')}.yml`), 100, 500 - i);
+        budget.afterCall(`- [Snapshot](${path.join(dir, `page-${String(i).padStart(2, '0')}.yml`)})`);
+      }
+      const left = fs.readdirSync(dir).filter(name => name.endsWith('.yml')).sort();
+      assert.deepStrictEqual(left, Array.from({ length: 10 }, (_, i) => `page-${i + 15}.yml`), 'the newest ten of ours');
+      assert.strictEqual(budget.writtenBytes, 1000);
+      assert.ok(fs.existsSync(path.join(dir, 'theirs.txt')));
+      assert.strictEqual(JSON.parse(fs.readFileSync(path.join(dir, WRITTEN_RECORD), 'utf8')).length, 10, 'the record on disk holds ten');
+    });
+
     it('ignores a record that names files outside its folder', () => {
       const root = scratch();
       const dir = path.join(root, 'playwright-bridge');
