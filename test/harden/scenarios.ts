@@ -192,6 +192,8 @@ export interface SoakFigures {
   samples: SoakSample[];
   bareSamples: { calls: number; rssMB: number }[];
   orphans: number;
+  /** The first failures, for the person reading the figures: side, tool and the error's first line. */
+  failureTexts: string[];
 }
 
 export interface SoakOptions {
@@ -242,7 +244,7 @@ function soakWorkload(fixture: FixtureServer): { tool: string; args(lastSnapshot
 /** Runs `total` calls of the workload through `call`; `onCall(n)` after each (n counts every call, warm-up included). */
 async function playWorkload(
   fixture: FixtureServer, total: number, call: (tool: string, args: Record<string, unknown>, cycle: number) => Promise<CallToolResult>,
-  onCall: (done: number, failed: boolean) => Promise<void>, fillSeconds: number,
+  onCall: (done: number, failed: string | undefined) => Promise<void>, fillSeconds: number,
 ): Promise<void> {
   if (fillSeconds > 0) {
     for (const [tool, args] of [['browser_navigate', { url: `${fixture.url}/fill?seconds=${fillSeconds}` }], ['browser_wait_for', { time: fillSeconds, text: 'Filled' }]] as const) {
@@ -261,7 +263,7 @@ async function playWorkload(
       result = { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
     }
     if (step.tool === 'browser_snapshot' && !result.isError) lastSnapshot = textOf(result);
-    await onCall(i + 1, !!result.isError);
+    await onCall(i + 1, result.isError ? `${step.tool}: ${textOf(result).split('\n').find(line => line.trim() && !line.startsWith('#')) ?? ''}` : undefined);
   }
 }
 
@@ -274,7 +276,7 @@ async function playWorkload(
 export async function soak(fixture: FixtureServer, options: SoakOptions): Promise<SoakFigures> {
   const figures: SoakFigures = {
     calls: 0, failures: 0, hostHeapSlopeMBPer1k: 0, hostRssSlopeMBPer1k: 0, childHeapSlopeMBPer1k: 0, childRssSlopeMBPer1k: 0,
-    bareRssSlopeMBPer1k: 0, samples: [], bareSamples: [], orphans: 0,
+    bareRssSlopeMBPer1k: 0, samples: [], bareSamples: [], orphans: 0, failureTexts: [],
   };
   const total = options.warmup + options.calls;
   const measured = (done: number) => done - options.warmup;
@@ -292,7 +294,10 @@ export async function soak(fixture: FixtureServer, options: SoakOptions): Promis
       : (await client!.callTool({ name: tool, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult), async (done, failed) => {
       if (measured(done) > 0) {
         figures.calls++;
-        if (failed) figures.failures++;
+        if (failed) {
+          figures.failures++;
+          if (figures.failureTexts.length < 5) figures.failureTexts.push(`bridge ${failed}`.slice(0, 300));
+        }
       }
       if (!sampling(done)) return;
       const childRss = rssOf(bridge.supervisor.status.pid!);
@@ -322,7 +327,10 @@ export async function soak(fixture: FixtureServer, options: SoakOptions): Promis
   const bare = await startBareUpstream([], 'soak');
   try {
     await playWorkload(fixture, total, (tool, args) => bare.call(tool, args), async (done, failed) => {
-      if (measured(done) > 0 && failed) figures.failures++;
+      if (measured(done) > 0 && failed) {
+        figures.failures++;
+        if (figures.failureTexts.length < 5) figures.failureTexts.push(`bare ${failed}`.slice(0, 300));
+      }
       if (sampling(done)) figures.bareSamples.push({ calls: measured(done), rssMB: mb(rssOf(bare.pid!)) });
     }, options.fillSeconds ?? 0);
     figures.bareRssSlopeMBPer1k = slopePer1k(figures.bareSamples.map(sample => ({ x: sample.calls, y: sample.rssMB })));

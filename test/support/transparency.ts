@@ -450,8 +450,10 @@ function normalizedTools(tools: Tool[], bridge: boolean, used: Set<string>): Too
     let next = tool;
     if (description?.includes('Playwright Bridge output folder')) {
       used.add('descriptions of filename');
-      const ours = /Relative file names are resolved against the Playwright Bridge output folder; the person is asked before any file is written\./;
-      const upstream = description.replace(ours, 'Relative file names are resolved against the workspace root.');
+      // Writers and readers each say where a relative name points; run code's reader also says both-given is refused.
+      const ours = /Relative file names are resolved against the Playwright Bridge output folder(; the person is asked before any file is written|, where the other tools write their files)\./;
+      const upstream = description.replace(ours, 'Relative file names are resolved against the workspace root.')
+        .replace('Give code or filename, not both: a call with both is refused.', 'If both code and filename are provided, code will be ignored.');
       next = { ...next, inputSchema: { ...next.inputSchema, properties: { ...props, filename: { ...props!.filename, description: upstream } } } };
     }
     if (next.annotations?.readOnlyHint === false && props && 'filename' in props) used.add('read-only hints');

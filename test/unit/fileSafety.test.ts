@@ -27,6 +27,17 @@ describe('file safety', () => {
       annotations: { readOnlyHint: true, title: 'Snapshot' },
     };
 
+    it('tells the readers too where a relative name points, and run code that code and file together are refused', () => {
+      const runCode: Tool = {
+        name: 'browser_run_code_unsafe',
+        inputSchema: { type: 'object', properties: { filename: { type: 'string',
+          description: 'Load code from the specified file. Relative file names are resolved against the workspace root. If both code and filename are provided, code will be ignored.' } } },
+      };
+      const description = (publishTool(runCode).inputSchema.properties as Record<string, { description: string }>).filename.description;
+      assert.strictEqual(description, 'Load code from the specified file. Relative file names are resolved against the Playwright Bridge output folder, '
+        + 'where the other tools write their files. Give code or filename, not both: a call with both is refused.');
+    });
+
     it('never advertises a tool that writes a named file as read-only, and says where relative names go', () => {
       const published = publishTool(snapshot);
       assert.strictEqual(published.annotations?.readOnlyHint, false);

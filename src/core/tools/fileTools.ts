@@ -12,6 +12,10 @@ const FILENAME_READERS = new Set(['browser_run_code_unsafe', 'browser_set_storag
 
 const UPSTREAM_RELATIVE = /Relative file names are resolved against the workspace root\./;
 const BRIDGE_RELATIVE = 'Relative file names are resolved against the Playwright Bridge output folder; the person is asked before any file is written.';
+/** For the tools that read their `filename`: where relative names point, and run code's rule for code and file together. */
+const BRIDGE_RELATIVE_READ = 'Relative file names are resolved against the Playwright Bridge output folder, where the other tools write their files.';
+const UPSTREAM_BOTH = /If both code and filename are provided, code will be ignored\./;
+const BRIDGE_BOTH = 'Give code or filename, not both: a call with both is refused.';
 
 /** True for a tool that writes the file its `filename` argument names. */
 export function writesNamedFile(tool: Tool): boolean {
@@ -73,7 +77,7 @@ export function resolveNamedFiles(toolName: string, args: Record<string, unknown
  * clients ask first), and its description says where relative names go.
  */
 export function publishTool(tool: Tool): Tool {
-  if (!writesNamedFile(tool)) return tool;
+  if (!writesNamedFile(tool)) return FILENAME_READERS.has(tool.name) ? withReaderDescription(tool) : tool;
   const schema = tool.inputSchema as { properties: Record<string, { description?: string }> };
   const filename = schema.properties.filename;
   return {
@@ -87,6 +91,15 @@ export function publishTool(tool: Tool): Tool {
     },
     annotations: { ...tool.annotations, readOnlyHint: false },
   };
+}
+
+/** A reader's `filename` says where the bridge looks for a relative name (and run code's both-given rule). */
+function withReaderDescription(tool: Tool): Tool {
+  const schema = tool.inputSchema as { properties?: Record<string, { description?: string }> };
+  const filename = schema.properties?.filename;
+  if (!filename?.description) return tool;
+  const description = filename.description.replace(UPSTREAM_RELATIVE, BRIDGE_RELATIVE_READ).replace(UPSTREAM_BOTH, BRIDGE_BOTH);
+  return { ...tool, inputSchema: { ...tool.inputSchema, properties: { ...schema.properties, filename: { ...filename, description } } } };
 }
 
 /**
