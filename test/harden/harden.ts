@@ -40,6 +40,7 @@ async function main(): Promise<void> {
         snapshots: process.env.HARDEN_SOAK_SNAPSHOTS
           ? { dir: process.env.HARDEN_SOAK_SNAPSHOTS, at: (process.env.HARDEN_SOAK_SNAPSHOTS_AT ?? '500,3000').split(',').map(Number) } : undefined,
         bare: process.env.HARDEN_SOAK_BARE !== '0',
+        progress: true,
       })),
       endpoint: await step('endpoint', () => endpointProbes(fixture, size('HARDEN_INITIALIZES', 1000))),
       outputDirVictim: await step('outputDirVictim', () => outputDirVictim(fixture, size('HARDEN_VICTIM_CALLS', 100))),

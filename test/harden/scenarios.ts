@@ -206,6 +206,8 @@ export interface SoakOptions {
   sampleEvery: number;
   /** When set: heap snapshots of both processes at these measured call counts, written there. */
   snapshots?: { dir: string; at: number[] };
+  /** Print each sample as it is taken. */
+  progress?: boolean;
   /** False while hunting a leak in the bridge alone: bare upstream's run is left out (its slope reads 0). */
   bare?: boolean;
 }
@@ -217,6 +219,19 @@ function rssOf(pid: number): number {
 
 function settle(): void {
   (globalThis as { gc?: () => void }).gc?.();
+}
+
+/**
+ * RSS swings by tens of MB with frames and results in flight: one sample is the median of three
+ * readings 100 ms apart.
+ */
+async function steadyRss(read: () => number): Promise<number> {
+  const readings: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    if (i) await new Promise(resolve => setTimeout(resolve, 100));
+    readings.push(read());
+  }
+  return median(readings);
 }
 
 /** Least-squares slope of y over x, scaled to per 1,000 of x. */
@@ -300,14 +315,18 @@ export async function soak(fixture: FixtureServer, options: SoakOptions): Promis
         }
       }
       if (!sampling(done)) return;
-      const childRss = rssOf(bridge.supervisor.status.pid!);
+      const childPid = bridge.supervisor.status.pid!;
+      const childRss = await steadyRss(() => rssOf(childPid));
       const snapshotHere = options.snapshots?.at.includes(measured(done));
       const childSnapshot = snapshotHere ? path.join(options.snapshots!.dir, `child-${measured(done)}.heapsnapshot`) : undefined;
       const child = await bridge.supervisor.childMemory(childSnapshot);
       settle();
       if (snapshotHere) v8.writeHeapSnapshot(path.join(options.snapshots!.dir, `host-${measured(done)}.heapsnapshot`));
-      const host = process.memoryUsage();
-      figures.samples.push({ calls: measured(done), hostHeapMB: mb(host.heapUsed), hostRssMB: mb(host.rss), childHeapMB: mb(child.heapUsedBytes), childRssMB: mb(childRss) });
+      const hostHeap = process.memoryUsage().heapUsed;
+      const hostRss = await steadyRss(() => process.memoryUsage.rss());
+      figures.samples.push({ calls: measured(done), hostHeapMB: mb(hostHeap), hostRssMB: mb(hostRss), childHeapMB: mb(child.heapUsedBytes), childRssMB: mb(childRss) });
+      // A long run shows its progress, and what it saw so far if it is stopped.
+      if (options.progress) console.log(`[soak] ${JSON.stringify(figures.samples.at(-1))}`);
     }, options.fillSeconds ?? 0);
     const slope = (pick: (sample: SoakSample) => number) => slopePer1k(figures.samples.map(sample => ({ x: sample.calls, y: pick(sample) })));
     figures.hostHeapSlopeMBPer1k = slope(sample => sample.hostHeapMB);
@@ -331,7 +350,9 @@ export async function soak(fixture: FixtureServer, options: SoakOptions): Promis
         figures.failures++;
         if (figures.failureTexts.length < 5) figures.failureTexts.push(`bare ${failed}`.slice(0, 300));
       }
-      if (sampling(done)) figures.bareSamples.push({ calls: measured(done), rssMB: mb(rssOf(bare.pid!)) });
+      if (!sampling(done)) return;
+      figures.bareSamples.push({ calls: measured(done), rssMB: mb(await steadyRss(() => rssOf(bare.pid!))) });
+      if (options.progress) console.log(`[soak] bare ${JSON.stringify(figures.bareSamples.at(-1))}`);
     }, options.fillSeconds ?? 0);
     figures.bareRssSlopeMBPer1k = slopePer1k(figures.bareSamples.map(sample => ({ x: sample.calls, y: sample.rssMB })));
   } finally {
