@@ -23,22 +23,23 @@ export function writesNamedFile(tool: Tool): boolean {
   return 'filename' in properties && !FILENAME_READERS.has(tool.name);
 }
 
-/** Tools that read the file their `filename` names from where writers put it: one rule for relative names, readers and writers alike. */
-const FILENAME_READERS_FROM_OUTPUT = new Set(['browser_set_storage_state', 'browser_run_code_unsafe']);
-
 /** Tools that hand the local files their `paths` name to the page. */
 const PATHS_READERS = new Set(['browser_file_upload', 'browser_drop']);
 
-/** The `filename` a call reads and the bridge resolves like a written one (relative: in the output folder). */
-export function namedFileRead(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
+/** A call's `filename`, whichever way the tool uses it. */
+function filenameOf(args: Record<string, unknown> | undefined): string | undefined {
   const filename = args?.filename;
-  return typeof filename === 'string' && filename.trim() !== '' && FILENAME_READERS_FROM_OUTPUT.has(toolName) ? filename : undefined;
+  return typeof filename === 'string' && filename.trim() !== '' ? filename : undefined;
+}
+
+/** The `filename` a call reads, which the bridge resolves like a written one (relative: in the output folder). */
+export function namedFileRead(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
+  return FILENAME_READERS.has(toolName) ? filenameOf(args) : undefined;
 }
 
 /** The file a call will write, when it names one. */
 export function namedFileWritten(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
-  const filename = args?.filename;
-  return typeof filename === 'string' && filename.trim() !== '' && !FILENAME_READERS.has(toolName) ? filename : undefined;
+  return FILENAME_READERS.has(toolName) ? undefined : filenameOf(args);
 }
 
 /** The local files a call hands to the page (`browser_file_upload`, `browser_drop`), as named. */
@@ -56,7 +57,8 @@ export function namedPathsRead(toolName: string, args: Record<string, unknown> |
 export function resolveNamedFiles(toolName: string, args: Record<string, unknown> | undefined, outputDir: string):
   { args: Record<string, unknown> | undefined } | { error: string } {
   let resolvedArgs = args;
-  const named = namedFileWritten(toolName, args) ?? namedFileRead(toolName, args);
+  // Read or written, a `filename` resolves by the same rule.
+  const named = filenameOf(args);
   if (named !== undefined) {
     const target = resolveWrittenFile(named, outputDir);
     if ('error' in target) return target;
