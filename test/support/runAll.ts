@@ -27,13 +27,19 @@ function findTests(dir: string): string[] {
   }).sort();
 }
 
+/** The message's first lines, enough to name what differed, short enough for a log's tail. */
+function tailOf(message: string): string {
+  const lines = message.split('\n').filter(line => line.trim()).slice(0, 30).map(line => line.slice(0, 300));
+  return lines.join('\n    ');
+}
+
 async function runNodeSuites(): Promise<Counts> {
   const mocha = new Mocha({ timeout: 120000, reporter: 'spec' });
   for (const dir of ['unit', 'real']) for (const file of findTests(path.join(REPO_ROOT, 'out', 'test', dir))) mocha.addFile(file);
   return new Promise(resolve => {
     const failures: string[] = [];
     const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, skipped: runner.stats?.pending ?? 0, failures }));
-    runner.on('fail', (test, error: Error) => failures.push(`${test.fullTitle()}: ${String(error?.message ?? error).split('\n')[0]}`));
+    runner.on('fail', (test, error: Error) => failures.push(`${test.fullTitle()}: ${tailOf(String(error?.message ?? error))}`));
   });
 }
 
