@@ -52,7 +52,7 @@ async function startFromProfile(context: BrowserContext, file: string | undefine
   } catch (error) {
     await close();
     throw new Error(`The login profile at ${file} could not be used (${(error as Error).message.split('\n')[0]}). ` +
-      'Save it again, or clear playwrightBridge.loginProfile.');
+      'Save it again, or clear playwrightBridge.loginProfile.', { cause: error });
   }
 }
 
@@ -85,7 +85,7 @@ export async function launchBrowser(
       context = await browser.newContext({ viewport: config.viewport });
     }
   } catch (error) {
-    throw new Error(describeLaunchFailure(plan, error));
+    throw new Error(describeLaunchFailure(plan, error), { cause: error });
   }
 
   const watch = lossWatch(onLost);
@@ -128,7 +128,7 @@ async function connectBrowser(
         // Playwright's own message may quote the address as given, credentials and all.
         const reason = redactEndpoint((error as Error).message.split('\n')[0]);
         throw new Error(`Could not reach ${what} at ${redactEndpoint(connection.endpoint)} (${reason}), after ${attempt + 1} attempts. ` +
-          'Start it (or check its address and credentials: Set Connection Credentials), or clear playwrightBridge.connect.endpoint to launch a browser here.');
+          'Start it (or check its address and credentials: Set Connection Credentials), or clear playwrightBridge.connect.endpoint to launch a browser here.', { cause: error });
       }
       await new Promise(resolve => setTimeout(resolve, CONNECT_RETRY_MS[attempt]));
     }

@@ -9,6 +9,7 @@
  */
 import type { CDPSession, Page } from 'playwright';
 import { PICKED_ELEMENT_LIMITS, type PickedElement, type PickParams } from '../protocol/childMessages';
+import type { PageGlobals } from './pageGlobals';
 
 const OVERLAY_ID = '__playwright_bridge_pick';
 /** The isolated world's name: Chromium keeps one world per name and frame, so repeated picks reuse it. */
@@ -18,6 +19,7 @@ type InPageArgs = { x: number; y: number; phase: 'hover' | 'choose' | 'cancel'; 
 
 /** Runs in the page: outlines (hover), describes and un-outlines (choose), or only un-outlines (cancel). */
 function inPage(args: InPageArgs) {
+  const { document, CSS, location } = globalThis as unknown as PageGlobals;
   const old = document.getElementById(args.overlayId);
   if (args.phase === 'cancel') {
     old?.remove();
@@ -45,7 +47,7 @@ function inPage(args: InPageArgs) {
   const inputRole = type === 'checkbox' ? 'checkbox' : type === 'radio' ? 'radio' : ['button', 'submit', 'reset'].includes(type) ? 'button' : 'textbox';
   const role = element.getAttribute('role') ?? (tag === 'input' ? inputRole : implicit[tag] ?? 'generic');
   const labelled = element.id ? document.querySelector(`label[for="${CSS.escape(element.id)}"]`)?.textContent : undefined;
-  const placeholder = (element as HTMLInputElement).placeholder;
+  const placeholder = element.placeholder;
   const name = (element.getAttribute('aria-label') ?? element.getAttribute('alt') ?? labelled ?? placeholder ?? element.textContent ?? '')
     .replace(/\s+/g, ' ').trim();
   const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -47,9 +47,12 @@ function log(line: string): void {
 function loadPlaywrightMcp(): { createConnection: CreateConnection; playwright: PlaywrightModule; version: string } {
   const packageJson = require.resolve('@playwright/mcp/package.json');
   const mcpDir = path.dirname(packageJson);
+  // Resolved at run time from the pinned package's own folder, so it cannot be a static import.
+  /* eslint-disable @typescript-eslint/no-require-imports */
   const { createConnection } = require(mcpDir) as { createConnection: CreateConnection };
   const playwright = require(require.resolve('playwright-core', { paths: [mcpDir] })) as PlaywrightModule;
   const version = (require(packageJson) as { version: string }).version;
+  /* eslint-enable @typescript-eslint/no-require-imports */
   return { createConnection, playwright, version };
 }
 

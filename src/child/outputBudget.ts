@@ -122,7 +122,7 @@ export class OutputBudget {
     const parts = ['.trace', '.network', '.stacks'].map(ext => path.join(dir, base + ext)).filter(file => statOf(file)?.isFile());
     const named = new Set<string>();
     for (const file of parts) {
-      let text = '';
+      let text: string;
       try {
         text = fs.readFileSync(file, 'utf8');
       } catch {

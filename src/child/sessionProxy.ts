@@ -8,6 +8,7 @@ import {
   CallToolResult,
   ListRootsRequestSchema,
   ListToolsRequestSchema,
+  ServerNotification,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ChildConfig } from '../core/childProcess/childConfig';
@@ -32,6 +33,7 @@ import { OutputBudget } from './outputBudget';
 import { upstreamConfigOf } from './upstreamConfig';
 import { applyInput } from './personInput';
 import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
+import type { PageGlobals } from './pageGlobals';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
 import { publishTool, resolveNamedFiles } from '../core/tools/fileTools';
 
@@ -175,7 +177,7 @@ export class SessionProxy {
 
   private async callTool(
     params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number; [key: string]: unknown } },
-    extra: { signal: AbortSignal; sendNotification: (n: any) => Promise<void> },
+    extra: { signal: AbortSignal; sendNotification: (notification: ServerNotification) => Promise<void> },
   ): Promise<CallToolResult> {
     if (params.name === 'browser_run_code_unsafe' && params.arguments?.code !== undefined && params.arguments?.filename !== undefined) {
       // Upstream would run the file and ignore the code a confirmation showed.
@@ -244,7 +246,7 @@ export class SessionProxy {
 
   private async callInSession(
     params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
-    extra: { signal: AbortSignal; sendNotification: (n: any) => Promise<void> },
+    extra: { signal: AbortSignal; sendNotification: (notification: ServerNotification) => Promise<void> },
     slot: ClientSlot<InnerSession> | undefined,
   ): Promise<CallToolResult> {
     const session = await this.prepared(slot ? await this.clients.session(slot) : await this.session());
@@ -345,7 +347,7 @@ export class SessionProxy {
       if (!page) return { ok: false, message: 'No page is open.' };
       if (action.action === 'forward') await page.goForward({ timeout: this.config.mcp.timeouts.navigation });
       else if (action.action === 'reload') await page.reload({ timeout: this.config.mcp.timeouts.navigation });
-      else await page.evaluate(() => window.stop());
+      else await page.evaluate(() => (globalThis as unknown as PageGlobals).stop());
       return { ok: true, message: action.action === 'forward' ? 'Went forward' : action.action === 'reload' ? 'Reloaded the page' : 'Stopped loading' };
     } catch (error) {
       return { ok: false, message: (error as Error).message.split('\n')[0] };

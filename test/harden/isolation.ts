@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'crypto';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { INITIALIZE_BODY, openDoor, rawMcpPost, textOf } from '../support/realBridge';
+import { INITIALIZE_BODY, openDoor, rawMcpPost } from '../support/realBridge';
 
 export interface IsolationFigures {
   /** Attacks tried: list, close-other (prefix, full id), guessed id, prefix id, run_code, flood, cap, no-leak. */

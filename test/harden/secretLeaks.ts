@@ -11,7 +11,7 @@ import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
-import { bankSite, evilSite, SecretSite } from '../fixtures/secretSites';
+import { bankSite, evilSite } from '../fixtures/secretSites';
 import { connectMcpClient, makeRealBridge, processesMentioning, refOf, textOf } from '../support/realBridge';
 
 /** Quotes, a backslash, a slash, markup characters and a space: every escaping rule has work to do. */

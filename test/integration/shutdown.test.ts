@@ -14,6 +14,7 @@ describe('Playwright Bridge shutdown', function () {
     assert.ok(pid, 'a browser server runs before deactivation');
     const tree = [pid, ...listDescendants(pid)];
     // The same module instance VS Code loaded: its deactivate() is what VS Code calls on shutdown.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the very module instance VS Code loaded
     const main = require(path.join(extension().extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
     await main.deactivate();
     await waitFor(() => tree.every(p => !isAlive(p)), 10000, 'every process of the tree to end');

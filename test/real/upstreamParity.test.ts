@@ -26,7 +26,7 @@ function linkOf(text: string, label: string): string {
 }
 
 /** The JSON browser_get_config answers with. */
-function configIn(text: string): { browser: Record<string, any>; secrets?: Record<string, string> } {
+function configIn(text: string): { browser: { browserName?: string; cdpEndpoint?: string; remoteEndpoint?: string; launchOptions: Record<string, unknown> & { args: string[] }; contextOptions: Record<string, unknown> }; secrets?: Record<string, string> } {
   const json = /### Result\n(\{[\s\S]*\n\})/.exec(text)?.[1];
   if (!json) throw new Error(`no config in:\n${text}`);
   return JSON.parse(json);

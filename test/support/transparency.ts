@@ -474,7 +474,7 @@ export async function runTransparency(
   for (const step of steps) {
     let textA: string;
     let textB: string;
-    let used: string[] = [];
+    let used: string[];
     let verdict: StepOutcome['verdict'];
     if (step.tool === 'tools/list') {
       const usedSet = new Set<string>();

@@ -25,7 +25,6 @@ import { waitFor } from '../support/realBridge';
 
 const REPO_ROOT = path.join(__dirname, '..', '..', '..');
 const MANIFEST: ManifestTool[] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools;
-const entry = (name: string) => MANIFEST.find(tool => tool.name === name)!;
 
 /** A real supervisor over scripted children that answer each call with `reply`. */
 function scriptedSupervisor(reply: (name: string, args: unknown) => { text?: string; image?: string; isError?: boolean } = () => ({ text: 'done' })) {

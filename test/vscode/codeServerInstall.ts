@@ -87,7 +87,7 @@ export function ensureCodeServer(): CodeServerInstall {
     try {
       npmInstall(dir, `code-server@${CODE_SERVER_VERSION}`, nodeDir);
     } catch (error) {
-      throw new Error(`Installing code-server failed. On Debian it needs: apt-get install -y libkrb5-dev. (${(error as Error).message})`);
+      throw new Error(`Installing code-server failed. On Debian it needs: apt-get install -y libkrb5-dev. (${(error as Error).message})`, { cause: error });
     }
     if (!fs.existsSync(entry)) throw new Error(`code-server installed without ${entry}`);
     fs.writeFileSync(done, new Date().toISOString());

@@ -125,7 +125,8 @@ export class CodeServerSession {
   }
 
   /** Opens the workbench in Chromium; `expose` functions are installed before the page loads. */
-  async openWorkbench(expose: Record<string, (...args: any[]) => unknown> = {}, viewport = { width: 1600, height: 1000 }): Promise<Page> {
+  async openWorkbench(expose: Record<string, (...args: never[]) => unknown> = {}, viewport = { width: 1600, height: 1000 }): Promise<Page> {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a workbench is opened
     const { chromium } = require('playwright-core') as typeof import('playwright-core');
     this.browser = await chromium.launch({
       executablePath: this.options.browserPath,

@@ -48,6 +48,7 @@ async function main(): Promise<number> {
     process.stdout.write(`[real-vscode] installed ${path.basename(vsix)}: ${(installed.stdout || installed.stderr || '').trim().split('\n').pop()}\n`);
     if (installed.status !== 0) throw new Error(`installing ${vsix} failed: ${installed.stderr || installed.stdout}`);
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file found at run time
   process.stdout.write(`[real-vscode] host: code-server ${require(path.join(path.dirname(install.entry), '..', '..', 'package.json')).version}, VS Code ${install.vscodeVersion} (server build, Node extension host, headless Chromium window)\n`);
 
   // The extension host gets the environment runTests gave us (extensionTestsEnv), minus noise.

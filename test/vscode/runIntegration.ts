@@ -19,7 +19,7 @@ async function pickHost(): Promise<{ executable: string; description: string }> 
       const executable = await downloadAndUnzipVSCode({ version: 'stable', cachePath: path.join(cacheRoot(), 'vscode-desktop'), timeout: 20000 });
       return { executable, description: `desktop VS Code (${executable})` };
     } catch (error) {
-      if (choice === 'desktop') throw new Error(`No desktop VS Code could be downloaded: ${(error as Error).message}`);
+      if (choice === 'desktop') throw new Error(`No desktop VS Code could be downloaded: ${(error as Error).message}`, { cause: error });
       console.log(`[real-vscode] no desktop VS Code can be downloaded here (${String((error as Error).message).split('\n')[0]}); using VS Code's server build from code-server`);
     }
   }

@@ -286,7 +286,7 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
   } catch (error) {
     await connection.dispose(0);
     const tail = stderrTail.trim() ? `\n${lastLines(stderrTail, 10)}` : '';
-    throw new Error(`${(error as Error).message}${tail}`);
+    throw new Error(`${(error as Error).message}${tail}`, { cause: error });
   }
   return connection;
 }

@@ -107,7 +107,7 @@ export class LoginProfiles {
           continue;
         }
         if (Date.now() > deadline) {
-          throw new Error(`Login profile "${name}" is in use: another save or delete has held it for over ${LOCK_WAIT_MS / 1000} s. Try again in a moment.`);
+          throw new Error(`Login profile "${name}" is in use: another save or delete has held it for over ${LOCK_WAIT_MS / 1000} s. Try again in a moment.`, { cause: error });
         }
         await new Promise(resolve => setTimeout(resolve, 25));
       }

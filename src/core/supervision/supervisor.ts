@@ -445,7 +445,7 @@ export class Supervisor {
       this.lastFailure = message;
       this.options.log(message);
       if (!this.disposing) this.setStatus({ state: 'failed', generation, detail: message });
-      throw new Error(message);
+      throw new Error(message, { cause: error });
     }
   }
 

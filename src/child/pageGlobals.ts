@@ -1,0 +1,32 @@
+/**
+ * The few page globals the child's in-page functions use (they run in the browser, passed to
+ * `page.evaluate` or serialized into an isolated world). The child's own program is Node code and is
+ * type-checked without the DOM library, so a page function names what it touches here, once:
+ * `const { document } = globalThis as unknown as PageGlobals;` (a cast, erased from the emitted code).
+ */
+export interface PageElement {
+  id: string;
+  tagName: string;
+  outerHTML: string;
+  textContent: string | null;
+  /** Inputs and text areas only. */
+  placeholder?: string;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  getBoundingClientRect(): { left: number; top: number; width: number; height: number };
+  appendChild(child: PageElement): void;
+  remove(): void;
+}
+
+export interface PageGlobals {
+  document: {
+    documentElement: PageElement;
+    getElementById(id: string): PageElement | null;
+    elementFromPoint(x: number, y: number): PageElement | null;
+    createElement(tag: string): PageElement;
+    querySelector(selector: string): PageElement | null;
+  };
+  CSS: { escape(text: string): string };
+  location: { href: string };
+  stop(): void;
+}
