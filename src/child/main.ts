@@ -5,8 +5,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ChildConfig, ChildStartInput, PRIVATE_INPUT_FD_ENV } from '../core/childProcess/childConfig';
-import { ChildStartInputSchema } from '../protocol/childMessages';
+import { PRIVATE_INPUT_FD_ENV } from '../core/childProcess/childConfig';
+import { ChildStartInputSchema, type ChildStartInput } from '../protocol/childConfig';
 import { PlaywrightModule } from './browserLauncher';
 import { CreateConnection, SessionProxy } from './sessionProxy';
 import { SecretMask } from './secretMask';
@@ -28,8 +28,12 @@ async function readStartInput(env: NodeJS.ProcessEnv = process.env): Promise<Chi
     stream.on('end', () => resolve());
     stream.on('error', reject);
   });
-  const input = ChildStartInputSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-  return { ...input, config: input.config as unknown as ChildConfig };
+  const parsed = ChildStartInputSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+  if (!parsed.success) {
+    const where = parsed.error.issues.slice(0, 3).map(issue => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+    throw new Error(`The start input from the extension does not match this child's schema (${where}). The extension and dist/child.js are from different builds: rebuild, or reinstall the extension.`);
+  }
+  return parsed.data;
 }
 
 let mask = new SecretMask({});

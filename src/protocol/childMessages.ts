@@ -279,5 +279,3 @@ export const ChildPrivateInputSchema = z.object({
 });
 export type ChildPrivateInput = z.infer<typeof ChildPrivateInputSchema>;
 
-/** The whole start input on the pipe: the configuration (checked by the child's own reader) beside the private part. */
-export const ChildStartInputSchema = ChildPrivateInputSchema.extend({ config: z.record(z.string(), z.unknown()) });

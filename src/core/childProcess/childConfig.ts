@@ -1,15 +1,12 @@
 import * as path from 'path';
-import { BrowserLaunchPlan, planBrowserLaunch } from '../settings/browserDiscovery';
+import { planBrowserLaunch } from '../settings/browserDiscovery';
 import { BridgeSettings } from '../settings/settings';
-import { BrowserConnection } from '../settings/browserConnection';
-import { ChildPrivateInput } from '../../protocol/childMessages';
+import type { ChildConfig, ChildStartInput } from '../../protocol/childConfig';
+import type { ChildPrivateInput } from '../../protocol/childMessages';
 
 export type { ChildPrivateInput, SecretEntry } from '../../protocol/childMessages';
-
-/** What the child reads from its private pipe at start. */
-export interface ChildStartInput extends ChildPrivateInput {
-  config: ChildConfig;
-}
+/** The child's configuration and start input: schemas and types in src/protocol/childConfig.ts. */
+export type { ChildConfig, ChildStartInput } from '../../protocol/childConfig';
 
 /**
  * Names the file descriptor on which the child reads its start input: its configuration (which holds
@@ -20,54 +17,6 @@ export interface ChildStartInput extends ChildPrivateInput {
 export const PRIVATE_INPUT_FD_ENV = 'PLAYWRIGHT_BRIDGE_PRIVATE_FD';
 /** The child's fourth stdio slot: a pipe the host writes the start input into once, then closes. */
 export const PRIVATE_INPUT_FD = 3;
-
-/**
- * Everything the child needs, as plain JSON. The child owns the browser launch (so it can watch
- * the browser and recover from `browser_close`), so launch details live here rather than in
- * @playwright/mcp's own config (`mcp`); the child adds a description of the browser to that one
- * (src/child/upstreamConfig.ts) so browser_get_config tells the truth.
- */
-export interface ChildConfig {
-  launch: BrowserLaunchPlan;
-  headless: boolean;
-  /** Set for a persistent profile; absent for an isolated, in-memory one. */
-  userDataDir?: string;
-  viewport: { width: number; height: number };
-  launchArgs: string[];
-  chromiumSandbox: boolean;
-  /** Folders the tools may read and write files in (MCP roots). */
-  roots: string[];
-  /** Stream frames with the browser's screencast; off means a screenshot after each change instead. */
-  screencast: boolean;
-  /**
-   * Bytes the files the bridge writes may take in its output folder; beyond it the oldest of them
-   * go. Upstream's own budget is off: it deleted every old file under the folder, whoever wrote it.
-   */
-  outputBudgetBytes: number;
-  /** Connect to a browser elsewhere instead of launching (headers here are not credentials: see ChildPrivateInput). */
-  connection?: BrowserConnection;
-  /** A login profile's file: new contexts start from its cookies and local storage. */
-  storageStatePath?: string;
-  /** `perClient`: each MCP client session at the endpoint gets its own browser context. */
-  isolation: 'shared' | 'perClient';
-  /** A client's own context closes after this long without a call. */
-  sessionIdleMs: number;
-  /** `perClient`: MCP clients may run browser_run_code_unsafe (its code reaches every client's context). */
-  allowRunCodeForClients: boolean;
-  mcp: {
-    capabilities: string[];
-    /** The bridge's own folder (OUTPUT_SUBFOLDER inside the chosen one): upstream writes here. */
-    outputDir: string;
-    filePaths: 'absolute';
-    timeouts: { action: number; navigation: number; idle: number };
-    snapshot: { mode: 'full' | 'none' };
-    imageResponses: 'allow' | 'omit' | 'only';
-    console: { level: 'error' | 'warning' | 'info' | 'debug' };
-    network: { allowedOrigins?: string[]; blockedOrigins?: string[] };
-    /** Set by the child from its private input, never written into this JSON by the extension. */
-    secrets?: Record<string, string>;
-  };
-}
 
 /** The folder the bridge writes into, inside the output folder a person chose (or the default one). */
 export const OUTPUT_SUBFOLDER = 'playwright-bridge';

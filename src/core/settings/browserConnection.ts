@@ -3,16 +3,8 @@
  * (`run-server`, a grid) or a Chromium-family browser's DevTools (CDP) endpoint. Only loopback
  * unless the person allows more, because an open CDP port is full control of that browser.
  */
-export type ConnectionProtocol = 'playwright' | 'cdp';
-
-export interface BrowserConnection {
-  protocol: ConnectionProtocol;
-  endpoint: string;
-  /** Headers from settings (not credentials; those come from SecretStorage at start). */
-  headers: Record<string, string>;
-  /** A browser we did not start: Restart Browser reconnects, closing VS Code leaves it running. */
-  summary: string;
-}
+import type { BrowserConnection, ConnectionProtocol } from '../../protocol/childConfig';
+export type { BrowserConnection, ConnectionProtocol } from '../../protocol/childConfig';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 

@@ -1,32 +1,11 @@
 import * as fs from 'fs';
 import type { BrowserEngine } from '../../protocol/childMessages';
+import type { BrowserLaunchPlan, FoundBrowser } from '../../protocol/childConfig';
 import { stripAnsi } from '../results/ansi';
 import { BrowserChoice, BrowserName } from './settings';
 
 
-/** A browser found installed on this machine. */
-export interface FoundBrowser {
-  browser: 'chrome' | 'msedge' | 'chromium';
-  path: string;
-}
-
-/** How the child launches the chosen browser, and what that means in words for error messages. */
-export interface BrowserLaunchPlan {
-  /** What the setting says (possibly `auto`). */
-  choice: BrowserChoice;
-  /** The browser this plan launches. */
-  browser: BrowserName;
-  engine: BrowserEngine;
-  /** Playwright's channel for branded browsers (chrome, msedge). */
-  channel?: string;
-  executablePath?: string;
-  /** Human-readable list of what this plan tries, in order, for the error when it fails. */
-  tried: string[];
-  /** Chromium-family browsers installed here, for the fix text when the chosen one fails. */
-  found: FoundBrowser[];
-  /** One line for people: which browser, and why this one. */
-  summary: string;
-}
+export type { BrowserLaunchPlan, FoundBrowser } from '../../protocol/childConfig';
 
 export const BROWSER_LABELS: Record<BrowserChoice, string> = {
   auto: 'the first installed of Chrome, Edge and Chromium',

@@ -5,11 +5,8 @@ import { BrowserConnection, endpointHoldsCredentials, parseConnection } from './
 import { ORIGIN_FORMS, originRuleCovers, parseOriginRule } from './originRules';
 
 
-/** Browsers a person can name; `auto` takes the first installed of Chrome, Edge and Chromium. */
-export const BROWSERS = ['auto', 'chrome', 'msedge', 'chromium', 'firefox', 'webkit'] as const;
-export type BrowserChoice = (typeof BROWSERS)[number];
-/** A browser the bridge can actually launch (what `auto` resolves to). */
-export type BrowserName = Exclude<BrowserChoice, 'auto'>;
+import { BROWSERS, type BrowserChoice } from '../../protocol/childConfig';
+export { BROWSERS, type BrowserChoice, type BrowserName } from '../../protocol/childConfig';
 
 export type ProfileMode = 'persistent' | 'isolated';
 
