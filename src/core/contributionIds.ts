@@ -3,19 +3,11 @@
  * commands, views, the webview panel type, the status bar item, the MCP provider. Written once
  * here; a test checks them against package.json, so a renamed command cannot silently stop working.
  */
-import { ALL_CAPABILITIES } from './settings/capabilities';
 
 export const SETTINGS_SECTION = 'playwrightBridge';
 
-/** Every setting below the section that the bridge reads. */
-export const SETTING_KEYS = [
-  'browser', 'executablePath', 'headless', 'profile', 'viewport', 'exposure',
-  ...ALL_CAPABILITIES.map(id => `capabilities.${id}`),
-  'launchArgs', 'outputDir', 'outputMaxSizeMB', 'timeouts.actionMs', 'timeouts.navigationMs', 'timeouts.callSeconds', 'mcpSessionIdleMinutes',
-  'handBackTimeoutMinutes', 'readonly', 'tools.allow', 'tools.deny', 'snapshotMode', 'imageResponses', 'consoleLevel',
-  'network.allowedOrigins', 'network.blockedOrigins', 'isolation', 'sessionIdleMinutes', 'allowRunCodeForClients', 'loginProfile',
-  'connect.endpoint', 'connect.headers', 'connect.allowNonLoopback',
-] as const;
+/** Every setting below the section that the bridge reads: declared in settings/settingsTable.ts. */
+export { SETTING_KEYS } from './settings/settingsTable';
 
 export const COMMANDS = {
   restartBrowser: 'playwrightBridge.restartBrowser',

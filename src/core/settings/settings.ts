@@ -5,17 +5,20 @@ import { BrowserConnection, endpointHoldsCredentials, parseConnection } from './
 import { ORIGIN_FORMS, originRuleCovers, parseOriginRule } from './originRules';
 
 
-import { BROWSERS, type BrowserChoice } from '../../protocol/childConfig';
+import type { BrowserChoice } from '../../protocol/childConfig';
+import { specOf, USER_ONLY_SETTINGS, type EnumValue, type KeyOfKind } from './settingsTable';
 export { BROWSERS, type BrowserChoice, type BrowserName } from '../../protocol/childConfig';
+export { RESTRICTIONS, USER_ONLY_SETTINGS } from './settingsTable';
 
-export type ProfileMode = 'persistent' | 'isolated';
+export const PROFILE_MODES = specOf('profile').values;
+export type ProfileMode = (typeof PROFILE_MODES)[number];
 
 /** How chat sees the browser: our language-model tools, VS Code's MCP client on our endpoint, or both. */
-export const EXPOSURES = ['languageModelTools', 'mcp', 'both'] as const;
+export const EXPOSURES = specOf('exposure').values;
 export type Exposure = (typeof EXPOSURES)[number];
 
 export function readExposure(raw: unknown): Exposure {
-  return (EXPOSURES as readonly unknown[]).includes(raw) ? (raw as Exposure) : 'languageModelTools';
+  return (EXPOSURES as readonly unknown[]).includes(raw) ? (raw as Exposure) : specOf('exposure').default;
 }
 
 /** Everything the user can set that shapes the child and its browser. Validated, never raw. */
@@ -67,43 +70,44 @@ export interface BridgeSettings {
   connection: BrowserConnection | undefined;
 }
 
-export const ISOLATIONS = ['shared', 'perClient'] as const;
+export const ISOLATIONS = specOf('isolation').values;
 export type Isolation = (typeof ISOLATIONS)[number];
 
-export const SNAPSHOT_MODES = ['full', 'none'] as const;
+export const SNAPSHOT_MODES = specOf('snapshotMode').values;
 export type SnapshotMode = (typeof SNAPSHOT_MODES)[number];
-export const IMAGE_RESPONSES = ['allow', 'omit', 'only'] as const;
+export const IMAGE_RESPONSES = specOf('imageResponses').values;
 export type ImageResponses = (typeof IMAGE_RESPONSES)[number];
-export const CONSOLE_LEVELS = ['error', 'warning', 'info', 'debug'] as const;
+export const CONSOLE_LEVELS = specOf('consoleLevel').values;
 export type ConsoleLevel = (typeof CONSOLE_LEVELS)[number];
 
+/** The settings as they are when nobody set anything: the table's defaults (settingsTable.ts), in the reader's shapes. */
 export const DEFAULT_SETTINGS: BridgeSettings = {
   // A first call should just work wherever any supported browser is installed.
-  browser: 'auto',
+  browser: specOf('browser').default,
   executablePath: undefined,
-  headless: true,
-  profile: 'persistent',
-  viewport: { width: 1280, height: 720 },
+  headless: specOf('headless').default,
+  profile: specOf('profile').default,
+  viewport: parseViewport(specOf('viewport').default)!,
   capabilities: [],
   launchArgs: [],
   outputDir: undefined,
-  outputMaxSizeMB: 50,
-  actionTimeoutMs: 5000,
-  navigationTimeoutMs: 60000,
-  callTimeoutSeconds: 300,
-  mcpSessionIdleMinutes: 30,
-  handBackTimeoutMinutes: 10,
-  readonly: false,
+  outputMaxSizeMB: specOf('outputMaxSizeMB').default,
+  actionTimeoutMs: specOf('timeouts.actionMs').default,
+  navigationTimeoutMs: specOf('timeouts.navigationMs').default,
+  callTimeoutSeconds: specOf('timeouts.callSeconds').default,
+  mcpSessionIdleMinutes: specOf('mcpSessionIdleMinutes').default,
+  handBackTimeoutMinutes: specOf('handBackTimeoutMinutes').default,
+  readonly: specOf('readonly').default,
   toolsAllow: [],
   toolsDeny: [],
-  snapshotMode: 'full',
-  imageResponses: 'allow',
-  consoleLevel: 'info',
+  snapshotMode: specOf('snapshotMode').default,
+  imageResponses: specOf('imageResponses').default,
+  consoleLevel: specOf('consoleLevel').default,
   allowedOrigins: [],
   blockedOrigins: [],
-  isolation: 'shared',
-  sessionIdleMinutes: 15,
-  allowRunCodeForClients: false,
+  isolation: specOf('isolation').default,
+  sessionIdleMinutes: specOf('sessionIdleMinutes').default,
+  allowRunCodeForClients: specOf('allowRunCodeForClients').default,
   loginProfile: undefined,
   connection: undefined,
 };
@@ -116,19 +120,6 @@ export interface SettingProblem {
 
 /** Reads one setting by its key below the section (for example `browser` or `capabilities.vision`). */
 export type SettingReader = (key: string) => unknown;
-
-/**
- * Settings that start a program, choose where files go, pick whose logins the browser has, or hand those logins' cookies to
- * agents (`capabilities.storage`: with a login profile in use, browser_cookie_list returns its HttpOnly session cookie): only the
- * person's own (user or remote machine) settings may set them, never a workspace's `.vscode/settings.json` that came with a clone.
- */
-export const USER_ONLY_SETTINGS = [
-  'executablePath', 'launchArgs', 'outputDir', 'loginProfile', 'connect.endpoint', 'connect.headers', 'connect.allowNonLoopback',
-  'allowRunCodeForClients', 'capabilities.storage',
-] as const;
-
-/** Settings that only ever restrict agents; see restrictiveValue. */
-export const RESTRICTIONS = new Set(['readonly', 'tools.deny', 'tools.allow', 'network.blockedOrigins', 'network.allowedOrigins', 'isolation']);
 
 /**
  * What allowedOrigins becomes when the levels' lists share no origin: an origin no request can have
@@ -190,6 +181,16 @@ export function readSettings(
   const problems: SettingProblem[] = [];
   const d = DEFAULT_SETTINGS;
   const problem = (key: string, message: string) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message });
+  // Defaults, ranges and values from the table (settingsTable.ts): a key's rule is written there once.
+  const readNumber = (key: KeyOfKind<'number'>) => {
+    const spec = specOf(key);
+    return num(read(key), spec.default, spec.min, spec.max, key, problem);
+  };
+  const readBoolean = (key: KeyOfKind<'boolean'>) => bool(read(key), specOf(key).default, key, problem);
+  const readEnum = <K extends KeyOfKind<'enum'>>(key: K): EnumValue<K> => {
+    const spec = specOf(key) as { values: readonly string[]; default: string };
+    return oneOf(read(key), spec.values, spec.default, key, problem) as EnumValue<K>;
+  };
   for (const key of USER_ONLY_SETTINGS) {
     // `read` gives only the person's own value for these; say why the workspace's one has no effect.
     if (setByWorkspace(key)) {
@@ -199,21 +200,12 @@ export function readSettings(
     }
   }
 
-  const browserRaw = read('browser');
-  let browser = d.browser;
-  if (browserRaw !== undefined) {
-    if (typeof browserRaw === 'string' && (BROWSERS as readonly string[]).includes(browserRaw)) browser = browserRaw as BrowserChoice;
-    else problem('browser', `must be one of ${BROWSERS.join(', ')}; got ${JSON.stringify(browserRaw)}. Using ${d.browser}.`);
-  }
+  const browser = readEnum('browser');
 
   const executablePath = optionalString(read('executablePath'));
 
-  const headless = bool(read('headless'), d.headless, 'headless', problem);
-
-  const profileRaw = read('profile');
-  let profile = d.profile;
-  if (profileRaw === 'persistent' || profileRaw === 'isolated') profile = profileRaw;
-  else if (profileRaw !== undefined) problem('profile', `must be "persistent" or "isolated"; got ${JSON.stringify(profileRaw)}. Using ${d.profile}.`);
+  const headless = readBoolean('headless');
+  const profile = readEnum('profile');
 
   let viewport = d.viewport;
   const viewportRaw = read('viewport');
@@ -226,7 +218,7 @@ export function readSettings(
     }
   }
 
-  const capabilities = ALL_CAPABILITIES.filter(id => bool(read(`capabilities.${id}`), false, `capabilities.${id}`, problem));
+  const capabilities = ALL_CAPABILITIES.filter(id => readBoolean(`capabilities.${id}`));
 
   let launchArgs = d.launchArgs;
   const argsRaw = read('launchArgs');
@@ -239,18 +231,18 @@ export function readSettings(
   } else if (argsRaw !== undefined) problem('launchArgs', 'must be a list of strings. Ignoring it.');
 
   const outputDir = optionalString(read('outputDir'));
-  const outputMaxSizeMB = num(read('outputMaxSizeMB'), d.outputMaxSizeMB, 1, 100000, 'outputMaxSizeMB', problem);
-  const actionTimeoutMs = num(read('timeouts.actionMs'), d.actionTimeoutMs, 100, 600000, 'timeouts.actionMs', problem);
-  const navigationTimeoutMs = num(read('timeouts.navigationMs'), d.navigationTimeoutMs, 1000, 600000, 'timeouts.navigationMs', problem);
-  const callTimeoutSeconds = num(read('timeouts.callSeconds'), d.callTimeoutSeconds, 5, 3600, 'timeouts.callSeconds', problem);
-  const mcpSessionIdleMinutes = num(read('mcpSessionIdleMinutes'), d.mcpSessionIdleMinutes, 1, 1440, 'mcpSessionIdleMinutes', problem);
-  const handBackTimeoutMinutes = num(read('handBackTimeoutMinutes'), d.handBackTimeoutMinutes, 1, 240, 'handBackTimeoutMinutes', problem);
-  const readonly = bool(read('readonly'), d.readonly, 'readonly', problem);
+  const outputMaxSizeMB = readNumber('outputMaxSizeMB');
+  const actionTimeoutMs = readNumber('timeouts.actionMs');
+  const navigationTimeoutMs = readNumber('timeouts.navigationMs');
+  const callTimeoutSeconds = readNumber('timeouts.callSeconds');
+  const mcpSessionIdleMinutes = readNumber('mcpSessionIdleMinutes');
+  const handBackTimeoutMinutes = readNumber('handBackTimeoutMinutes');
+  const readonly = readBoolean('readonly');
   const toolsAllow = stringList(read('tools.allow'), 'tools.allow', problem);
   const toolsDeny = stringList(read('tools.deny'), 'tools.deny', problem);
-  const snapshotMode = oneOf(read('snapshotMode'), SNAPSHOT_MODES, d.snapshotMode, 'snapshotMode', problem);
-  const imageResponses = oneOf(read('imageResponses'), IMAGE_RESPONSES, d.imageResponses, 'imageResponses', problem);
-  const consoleLevel = oneOf(read('consoleLevel'), CONSOLE_LEVELS, d.consoleLevel, 'consoleLevel', problem);
+  const snapshotMode = readEnum('snapshotMode');
+  const imageResponses = readEnum('imageResponses');
+  const consoleLevel = readEnum('consoleLevel');
   const origins = (key: string, given: string[]) => given.filter(origin => {
     const rule = parseOriginRule(origin);
     if ('problem' in rule) problem(key, `holds "${origin}", which ${rule.problem}. It is left out.`);
@@ -267,9 +259,9 @@ export function readSettings(
     problem('network.allowedOrigins', `has no entry left, so the browser may request none (an empty list would allow all). Write ${ORIGIN_FORMS}.`);
   }
   const blockedOrigins = origins('network.blockedOrigins', stringList(read('network.blockedOrigins'), 'network.blockedOrigins', problem));
-  const isolation = oneOf(read('isolation'), ISOLATIONS, d.isolation, 'isolation', problem);
-  const sessionIdleMinutes = num(read('sessionIdleMinutes'), d.sessionIdleMinutes, 1, 1440, 'sessionIdleMinutes', problem);
-  const allowRunCodeForClients = bool(read('allowRunCodeForClients'), d.allowRunCodeForClients, 'allowRunCodeForClients', problem);
+  const isolation = readEnum('isolation');
+  const sessionIdleMinutes = readNumber('sessionIdleMinutes');
+  const allowRunCodeForClients = readBoolean('allowRunCodeForClients');
   let loginProfile = optionalString(read('loginProfile'));
   if (loginProfile && !PROFILE_NAME.test(loginProfile)) {
     problem('loginProfile', `"${loginProfile}" is not a profile name (see Playwright Bridge: List Login Profiles). Starting without one.`);
@@ -279,7 +271,7 @@ export function readSettings(
   let connection: BrowserConnection | undefined;
   const endpoint = optionalString(read('connect.endpoint'));
   const headersSetting = read('connect.headers');
-  const allowNonLoopback = bool(read('connect.allowNonLoopback'), false, 'connect.allowNonLoopback', problem);
+  const allowNonLoopback = readBoolean('connect.allowNonLoopback');
   if (endpoint) {
     const headersRaw = headersSetting ?? {};
     const headers = headersRaw && typeof headersRaw === 'object' && !Array.isArray(headersRaw) &&

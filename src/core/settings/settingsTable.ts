@@ -1,0 +1,92 @@
+/**
+ * Every setting of `playwrightBridge.*`, declared once: its key, kind, default, range or values, who
+ * may set it and how its levels merge. The reader (settings.ts) takes defaults and ranges from here,
+ * the host (vscode/bridgeHost.ts) takes which keys are the person's own and which only restrict, and
+ * a test (test/unit/settingsTable.test.ts) holds package.json's `contributes.configuration` to it:
+ * type, default, minimum/maximum, enum, scope, and a description in package.nls.json.
+ */
+import { BROWSERS } from '../../protocol/childConfig';
+import { ALL_CAPABILITIES, type CapabilityId } from './capabilities';
+
+interface SpecBase {
+  /** Below the section: `timeouts.actionMs` is `playwrightBridge.timeouts.actionMs`. */
+  key: string;
+  /**
+   * Only the person's own (user or remote machine) settings may set it: it starts a program, chooses
+   * where files go or which browser to reach, or hands logins to agents. A workspace's value is ignored
+   * and reported. package.json gives these `"scope": "machine"`.
+   */
+  userOnly?: true;
+  /** It only ever restricts agents: every level is read and the most restrictive wins (settings.restrictiveValue). */
+  restricts?: true;
+}
+
+export type SettingSpec = SpecBase & (
+  | { kind: 'boolean'; default: boolean }
+  | { kind: 'number'; default: number; min: number; max: number }
+  | { kind: 'enum'; values: readonly string[]; default: string }
+  /** A string whose empty value means "not set" (a path, a name, an address). */
+  | { kind: 'string'; default: string }
+  | { kind: 'stringList'; default: readonly string[] }
+  | { kind: 'stringMap'; default: Readonly<Record<string, string>> }
+);
+
+/** One boolean per tool group; the storage tools hand a login profile's cookies to agents, so that one is the person's own choice. */
+function capabilitySpec(id: CapabilityId): { key: `capabilities.${CapabilityId}`; kind: 'boolean'; default: false; userOnly?: true } {
+  return id === 'storage' ? { key: `capabilities.${id}`, kind: 'boolean', default: false, userOnly: true } : { key: `capabilities.${id}`, kind: 'boolean', default: false };
+}
+
+export const SETTINGS_TABLE = [
+  { key: 'browser', kind: 'enum', values: BROWSERS, default: 'auto' },
+  { key: 'executablePath', kind: 'string', default: '', userOnly: true },
+  { key: 'headless', kind: 'boolean', default: true },
+  { key: 'profile', kind: 'enum', values: ['persistent', 'isolated'], default: 'persistent' },
+  { key: 'viewport', kind: 'string', default: '1280x720' },
+  { key: 'exposure', kind: 'enum', values: ['languageModelTools', 'mcp', 'both'], default: 'languageModelTools' },
+  ...ALL_CAPABILITIES.map(capabilitySpec),
+  { key: 'launchArgs', kind: 'stringList', default: [], userOnly: true },
+  { key: 'outputDir', kind: 'string', default: '', userOnly: true },
+  { key: 'outputMaxSizeMB', kind: 'number', default: 50, min: 1, max: 100000 },
+  { key: 'mcpSessionIdleMinutes', kind: 'number', default: 30, min: 1, max: 1440 },
+  { key: 'handBackTimeoutMinutes', kind: 'number', default: 10, min: 1, max: 240 },
+  { key: 'readonly', kind: 'boolean', default: false, restricts: true },
+  { key: 'tools.allow', kind: 'stringList', default: [], restricts: true },
+  { key: 'tools.deny', kind: 'stringList', default: [], restricts: true },
+  { key: 'snapshotMode', kind: 'enum', values: ['full', 'none'], default: 'full' },
+  { key: 'imageResponses', kind: 'enum', values: ['allow', 'omit', 'only'], default: 'allow' },
+  { key: 'consoleLevel', kind: 'enum', values: ['error', 'warning', 'info', 'debug'], default: 'info' },
+  { key: 'network.allowedOrigins', kind: 'stringList', default: [], restricts: true },
+  { key: 'network.blockedOrigins', kind: 'stringList', default: [], restricts: true },
+  { key: 'isolation', kind: 'enum', values: ['shared', 'perClient'], default: 'shared', restricts: true },
+  { key: 'sessionIdleMinutes', kind: 'number', default: 15, min: 1, max: 1440 },
+  { key: 'allowRunCodeForClients', kind: 'boolean', default: false, userOnly: true },
+  { key: 'loginProfile', kind: 'string', default: '', userOnly: true },
+  { key: 'connect.endpoint', kind: 'string', default: '', userOnly: true },
+  { key: 'connect.headers', kind: 'stringMap', default: {}, userOnly: true },
+  { key: 'connect.allowNonLoopback', kind: 'boolean', default: false, userOnly: true },
+  { key: 'timeouts.actionMs', kind: 'number', default: 5000, min: 100, max: 600000 },
+  { key: 'timeouts.navigationMs', kind: 'number', default: 60000, min: 1000, max: 600000 },
+  { key: 'timeouts.callSeconds', kind: 'number', default: 300, min: 5, max: 3600 },
+] as const satisfies readonly SettingSpec[];
+
+type Spec = (typeof SETTINGS_TABLE)[number];
+export type SettingKey = Spec['key'];
+type SpecOf<K extends SettingKey> = Extract<Spec, { key: K }>;
+/** The keys of one kind (`KeyOfKind<'number'>`: every number setting). */
+export type KeyOfKind<Kind extends SettingSpec['kind']> = Extract<Spec, { kind: Kind }>['key'];
+/** The values an enum setting takes. */
+export type EnumValue<K extends KeyOfKind<'enum'>> = SpecOf<K> extends { values: readonly (infer V)[] } ? V : never;
+
+const BY_KEY = new Map<string, SettingSpec>(SETTINGS_TABLE.map(spec => [spec.key, spec]));
+
+/** The declaration of one setting (typed by its key, so `specOf('headless').default` is a boolean). */
+export function specOf<K extends SettingKey>(key: K): SpecOf<K> {
+  return BY_KEY.get(key) as SpecOf<K>;
+}
+
+/** Every key, in package.json's order. */
+export const SETTING_KEYS: readonly SettingKey[] = SETTINGS_TABLE.map(spec => spec.key);
+/** Keys only the person's own settings may set (see SpecBase.userOnly). */
+export const USER_ONLY_SETTINGS: readonly SettingKey[] = SETTINGS_TABLE.filter(spec => 'userOnly' in spec).map(spec => spec.key);
+/** Keys that only restrict agents; their levels merge (see SpecBase.restricts). */
+export const RESTRICTIONS: ReadonlySet<string> = new Set(SETTINGS_TABLE.filter(spec => 'restricts' in spec).map(spec => spec.key));

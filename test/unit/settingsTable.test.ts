@@ -1,0 +1,81 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { SETTINGS_SECTION } from '../../src/core/contributionIds';
+import { DEFAULT_SETTINGS, readSettings } from '../../src/core/settings/settings';
+import { SETTINGS_TABLE, type SettingSpec } from '../../src/core/settings/settingsTable';
+import { REPO_ROOT } from '../support/realBridge';
+
+interface Contributed {
+  type?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  enum?: string[];
+  scope?: string;
+  items?: { type?: string };
+  additionalProperties?: { type?: string };
+  description?: string;
+  markdownDescription?: string;
+}
+
+const packageJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+const nls: Record<string, string> = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.nls.json'), 'utf8'));
+const contributed: Record<string, Contributed> = packageJson.contributes.configuration.properties;
+
+/** What package.json must say of a setting, from its row in the table. */
+function expectedContribution(spec: SettingSpec): Contributed {
+  const scope = spec.userOnly ? 'machine' : 'window';
+  switch (spec.kind) {
+    case 'boolean': return { type: 'boolean', default: spec.default, scope };
+    case 'number': return { type: 'number', default: spec.default, minimum: spec.min, maximum: spec.max, scope };
+    case 'enum': return { type: 'string', default: spec.default, enum: [...spec.values], scope };
+    case 'string': return { type: 'string', default: spec.default, scope };
+    case 'stringList': return { type: 'array', default: [...spec.default], items: { type: 'string' }, scope };
+    case 'stringMap': return { type: 'object', default: { ...spec.default }, additionalProperties: { type: 'string' }, scope };
+  }
+}
+
+describe('Settings: one table (settingsTable.ts) that package.json, the reader and the host follow', () => {
+  it('package.json declares exactly the table\'s keys, each with its type, default, range, values, scope and a description', () => {
+    const declared = Object.keys(contributed).map(key => key.slice(SETTINGS_SECTION.length + 1)).sort();
+    assert.deepStrictEqual(declared, SETTINGS_TABLE.map(spec => spec.key).sort());
+    for (const spec of SETTINGS_TABLE as readonly SettingSpec[]) {
+      const entry = contributed[`${SETTINGS_SECTION}.${spec.key}`];
+      const { type, default: fallback, minimum, maximum, enum: values, scope, items, additionalProperties } = entry;
+      const actual = Object.fromEntries(Object.entries({ type, default: fallback, minimum, maximum, enum: values, scope, items, additionalProperties })
+        .filter(([, value]) => value !== undefined));
+      assert.deepStrictEqual(actual, expectedContribution(spec), `playwrightBridge.${spec.key}`);
+      const description = entry.markdownDescription ?? entry.description ?? '';
+      const text = /^%(.+)%$/.exec(description) ? nls[description.slice(1, -1)] : description;
+      assert.ok(text && text.length > 20, `playwrightBridge.${spec.key} has a description people can read`);
+    }
+  });
+
+  it('the reader takes each number\'s range from the table: just inside is kept, just outside falls back to the default and is reported', () => {
+    for (const spec of SETTINGS_TABLE as readonly SettingSpec[]) {
+      if (spec.kind !== 'number') continue;
+      for (const [value, kept] of [[spec.min, true], [spec.max, true], [spec.min - 1, false], [spec.max + 1, false]] as const) {
+        const { settings, problems } = readSettings(key => (key === spec.key ? value : undefined));
+        const all = settings as unknown as Record<string, unknown>;
+        const changed = Object.keys(all).filter(field => JSON.stringify(all[field]) !== JSON.stringify((DEFAULT_SETTINGS as unknown as Record<string, unknown>)[field]));
+        if (kept) {
+          assert.deepStrictEqual(problems, [], `${spec.key} = ${value}`);
+          if (value !== spec.default) assert.strictEqual(changed.length, 1, `${spec.key} = ${value} changes one setting`);
+        } else {
+          assert.strictEqual(problems.length, 1, `${spec.key} = ${value}`);
+          assert.match(problems[0].message, new RegExp(`from ${spec.min} to ${spec.max}; got ${value}\\. Using ${spec.default}\\.`));
+          assert.deepStrictEqual(changed, [], `${spec.key} = ${value} falls back to the default`);
+        }
+      }
+    }
+  });
+
+  it('the defaults are the table\'s: reading no settings at all gives DEFAULT_SETTINGS and no problem', () => {
+    const { settings, problems } = readSettings(() => undefined);
+    assert.deepStrictEqual(problems, []);
+    assert.deepStrictEqual(settings, DEFAULT_SETTINGS);
+    assert.deepStrictEqual(settings.viewport, { width: 1280, height: 720 });
+    assert.strictEqual(settings.sessionIdleMinutes, 15);
+  });
+});
