@@ -14,12 +14,10 @@ import {
 import { ChildConfig } from '../core/childProcess/childConfig';
 import { redactEndpoint } from '../core/settings/browserConnection';
 import {
-  BROWSER_LOST_META, BROWSER_STATE_NOTIFICATION, BrowserStateParams, InputNotificationSchema, LiveViewNotificationSchema, LiveViewParams,
-  OBSERVATION_NOTIFICATION, ObservationEvent, PageAction, PageActionRequestSchema, PageActionResult, PickParams, PickRequestSchema, PickResult,
-  ScreenshotRequestSchema,
-  ScreenshotResult, SESSION_META, CLIENT_NAME_META, CloseSessionNotificationSchema, SessionInfo, WatchSessionNotificationSchema,
-  StorageStateRequestSchema, StorageStateResult, MemoryRequestSchema, MemoryResult,
+  BROWSER_LOST_META, BrowserStateParams, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult,
+  ScreenshotResult, SESSION_META, CLIENT_NAME_META, SessionInfo,
 } from '../protocol/childMessages';
+import { emitToHost, serveControl } from './controlHandlers';
 import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, runBridgeTool, SessionDirectory } from './bridgeTools';
 import { measureMemory } from './memoryReport';
 import { ClientSlot, ClientSlots } from './clientSlots';
@@ -123,42 +121,44 @@ export class SessionProxy {
       // A page's own WebMCP tools carry its text into the list: masked like every other text.
       return { ...page, tools: this.mask.deep([...page.tools.map(publishTool), ...(page.nextCursor ? [] : BRIDGE_TOOLS)]) };
     });
-    this.server.setNotificationHandler(LiveViewNotificationSchema, async notification => {
-      this.liveView = notification.params;
-      const session = await this.runningSession();
-      session?.observer?.setLiveView(this.liveView);
-    });
-    this.server.setNotificationHandler(WatchSessionNotificationSchema, async notification => this.watch(notification.params.sessionId));
-    this.server.setRequestHandler(ScreenshotRequestSchema, async (): Promise<ScreenshotResult> => {
-      const session = await this.runningSession();
-      const page = session?.observer?.currentPage;
-      if (!page) throw new Error('The browser has no page open.');
-      const data = await page.screenshot({ type: 'png', timeout: 10000 });
-      const title = await page.title().catch(() => '');
-      return { data: data.toString('base64'), mimeType: 'image/png', url: this.mask.text(page.url()), title: this.mask.text(title) };
-    });
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callTool(request.params, extra));
-    this.server.setNotificationHandler(InputNotificationSchema, async notification => {
-      // One after another, as the person made them: a key must not overtake the click that focused its field.
-      this.inputQueue = this.inputQueue.then(async () => {
+    // The control channel (protocol/controlChannel.ts): one handler per method the host may send.
+    serveControl(this.server, {
+      liveView: async params => {
+        this.liveView = params;
+        const session = await this.runningSession();
+        session?.observer?.setLiveView(this.liveView);
+      },
+      watchSession: params => this.watch(params.sessionId),
+      input: params => {
+        // One after another, as the person made them: a key must not overtake the click that focused its field.
+        this.inputQueue = this.inputQueue.then(async () => {
+          const session = await this.runningSession();
+          const page = session?.observer?.currentPage;
+          if (page) await applyInput(page, params.event, this.config.viewport);
+        }).catch(error => this.log(`Input not applied: ${(error as Error).message}`));
+      },
+      closeSession: async params => {
+        await this.clients.close(params.sessionId, 'its MCP client left');
+      },
+      screenshot: async (): Promise<ScreenshotResult> => {
         const session = await this.runningSession();
         const page = session?.observer?.currentPage;
-        if (page) await applyInput(page, notification.params.event, this.config.viewport);
-      }).catch(error => this.log(`Input not applied: ${(error as Error).message}`));
+        if (!page) throw new Error('The browser has no page open.');
+        const data = await page.screenshot({ type: 'png', timeout: 10000 });
+        const title = await page.title().catch(() => '');
+        return { data: data.toString('base64'), mimeType: 'image/png', url: this.mask.text(page.url()), title: this.mask.text(title) };
+      },
+      storageState: async () => {
+        const session = await this.runningSession();
+        if (!session?.browser) throw new Error('No browser is running: open the site and log in first.');
+        return { state: JSON.stringify(await session.browser.context.storageState()) };
+      },
+      memory: async params => measureMemory(params.heapSnapshotPath),
+      pageAction: async (params): Promise<PageActionResult> => this.mask.deep(await this.pageAction(params.pageAction)),
+      // Add to Chat puts what the picker reports onto the chat input: masked like every other text.
+      pick: async params => this.mask.deep(await this.pick(params)),
     });
-    this.server.setNotificationHandler(CloseSessionNotificationSchema, async notification => {
-      await this.clients.close(notification.params.sessionId, 'its MCP client left');
-    });
-    this.server.setRequestHandler(StorageStateRequestSchema, async (): Promise<StorageStateResult> => {
-      const session = await this.runningSession();
-      if (!session?.browser) throw new Error('No browser is running: open the site and log in first.');
-      return { state: JSON.stringify(await session.browser.context.storageState()) };
-    });
-    this.server.setRequestHandler(MemoryRequestSchema, async (request): Promise<MemoryResult> => measureMemory(request.params?.heapSnapshotPath));
-    this.server.setRequestHandler(PageActionRequestSchema, async (request): Promise<PageActionResult> =>
-      this.mask.deep(await this.pageAction(request.params.pageAction)));
-    // Add to Chat puts what the picker reports onto the chat input: masked like every other text.
-    this.server.setRequestHandler(PickRequestSchema, async request => this.mask.deep(await this.pick(request.params)));
   }
 
   /** The panel's picker: the element under the point, or a dragged region's picture. */
@@ -522,11 +522,11 @@ export class SessionProxy {
 
   private sendObservation(event: ObservationEvent): void {
     const masked = this.mask.event(event);
-    void this.server.notification({ method: OBSERVATION_NOTIFICATION, params: { event: masked } as Record<string, unknown> }).catch(() => undefined);
+    emitToHost(this.server, 'observation', { event: masked });
   }
 
   private sendBrowserState(params: BrowserStateParams): void {
-    void this.server.notification({ method: BROWSER_STATE_NOTIFICATION, params: { ...params } }).catch(() => undefined);
+    emitToHost(this.server, 'browserState', params);
   }
 
   /** Closes the browser and the inner session; the child exits after this. */

@@ -1,9 +1,9 @@
 /**
  * What the extension host and its browser-server child say to each other beyond plain MCP: the
- * method names and the schemas of their params, with the types inferred from them. The child sends
- * and the host receives with these same schemas (and the other way round for the live-view wish), so
- * a change on one side that the other does not understand fails to compile or fails validation.
- * The floor of the source tree: imports nothing of ours.
+ * schemas of the params and results, with the types inferred from them. The methods that carry them
+ * (names, directions, timeouts) are declared once in controlChannel.ts; the host's client and the
+ * child's handlers are derived from that table, so a change on one side that the other does not
+ * understand fails to compile or fails validation. The floor of the source tree: imports nothing of ours.
  */
 import { z } from 'zod';
 
@@ -11,8 +11,6 @@ export const BrowserEngineSchema = z.enum(['chromium', 'firefox', 'webkit']);
 export type BrowserEngine = z.infer<typeof BrowserEngineSchema>;
 
 // ---- browser state (child -> host) -------------------------------------------------------------
-
-export const BROWSER_STATE_NOTIFICATION = 'notifications/playwright_bridge/browser_state';
 
 export const BrowserStateParamsSchema = z.object({
   state: z.enum(['launching', 'ready', 'closed', 'lost', 'failed']),
@@ -22,8 +20,6 @@ export const BrowserStateParamsSchema = z.object({
 export type BrowserStateParams = z.infer<typeof BrowserStateParamsSchema>;
 export type BrowserState = BrowserStateParams['state'];
 
-export const BrowserStateNotificationSchema = z.object({ method: z.literal(BROWSER_STATE_NOTIFICATION), params: BrowserStateParamsSchema });
-
 /**
  * Set by the child in a result's `_meta` when the browser was lost before that call: why, in words.
  * The supervisor turns it into the note the model reads (one layer writes the note).
@@ -31,8 +27,6 @@ export const BrowserStateNotificationSchema = z.object({ method: z.literal(BROWS
 export const BROWSER_LOST_META = 'playwrightBridge/browserLost';
 
 // ---- observation (child -> host): what the browser does, for the live panel ----------------------
-
-export const OBSERVATION_NOTIFICATION = 'notifications/playwright_bridge/observation';
 
 export const ConsoleLevelSchema = z.enum(['error', 'warning', 'info', 'debug']);
 export type ConsoleLevel = z.infer<typeof ConsoleLevelSchema>;
@@ -96,8 +90,6 @@ export const ObservationEventSchema = z.discriminatedUnion('kind', [
 ]);
 export type ObservationEvent = z.infer<typeof ObservationEventSchema>;
 
-export const ObservationNotificationSchema = z.object({ method: z.literal(OBSERVATION_NOTIFICATION), params: z.object({ event: ObservationEventSchema }) });
-
 /** The longest console text, URL and title an entry carries to the extension; the rest is cut, saying how much. */
 export const ENTRY_LIMITS = { text: 8000, url: 2000, title: 500 };
 
@@ -109,8 +101,6 @@ export function capText(text: string, max: number): string {
 
 // ---- live view (host -> child): start, resize or stop the stream of frames ----------------------
 
-export const LIVE_VIEW_NOTIFICATION = 'notifications/playwright_bridge/live_view';
-
 export const LiveViewParamsSchema = z.object({
   enabled: z.boolean(),
   /** Largest frame wanted, in device pixels (the panel's size times its pixel ratio). */
@@ -120,13 +110,7 @@ export const LiveViewParamsSchema = z.object({
 });
 export type LiveViewParams = z.infer<typeof LiveViewParamsSchema>;
 
-export const LiveViewNotificationSchema = z.object({ method: z.literal(LIVE_VIEW_NOTIFICATION), params: LiveViewParamsSchema });
-
 // ---- screenshot (host -> child request): a PNG of the current page, for "Save Screenshot" -------
-
-export const SCREENSHOT_REQUEST = 'playwright_bridge/screenshot';
-
-export const ScreenshotRequestSchema = z.object({ method: z.literal(SCREENSHOT_REQUEST), params: z.object({}).passthrough().optional() });
 
 export const ScreenshotResultSchema = z.object({ data: z.string(), mimeType: z.string(), url: z.string(), title: z.string() });
 export type ScreenshotResult = z.infer<typeof ScreenshotResultSchema>;
@@ -136,8 +120,6 @@ export type ScreenshotResult = z.infer<typeof ScreenshotResultSchema>;
 /** Where on the page, as a fraction of the viewport's width and height (the panel scales freely). */
 const fraction = z.number().min(0).max(1);
 const ModifiersSchema = z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).max(4).default([]);
-
-export const INPUT_NOTIFICATION = 'notifications/playwright_bridge/input';
 
 export const InputEventSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -156,10 +138,6 @@ export const InputEventSchema = z.discriminatedUnion('kind', [
 ]);
 export type InputEvent = z.infer<typeof InputEventSchema>;
 
-export const InputNotificationSchema = z.object({ method: z.literal(INPUT_NOTIFICATION), params: z.object({ event: InputEventSchema }) });
-
-export const PAGE_ACTION_REQUEST = 'playwright_bridge/page_action';
-
 /** What the panel's navigation bar and tab strip ask for. */
 export const PageActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('navigate'), url: z.string().min(1).max(8192) }),
@@ -168,15 +146,11 @@ export const PageActionSchema = z.discriminatedUnion('action', [
 ]);
 export type PageAction = z.infer<typeof PageActionSchema>;
 
-export const PageActionRequestSchema = z.object({ method: z.literal(PAGE_ACTION_REQUEST), params: z.object({ pageAction: PageActionSchema }) });
-
 /** What a page action did, in words for the activity list, or why it could not. */
 export const PageActionResultSchema = z.object({ ok: z.boolean(), message: z.string() });
 export type PageActionResult = z.infer<typeof PageActionResultSchema>;
 
 // ---- picking an element for chat (host -> child request), from the panel ------------------------
-
-export const PICK_REQUEST = 'playwright_bridge/pick';
 
 /**
  * Hover shows which element a click would pick (drawn in the page); choose picks it; region takes a
@@ -188,8 +162,6 @@ export const PickParamsSchema = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('cancel') }),
 ]);
 export type PickParams = z.infer<typeof PickParamsSchema>;
-
-export const PickRequestSchema = z.object({ method: z.literal(PICK_REQUEST), params: PickParamsSchema });
 
 /** The most characters of each field of a picked element: the page writes them, so each has a cap (the child cuts to it). */
 export const PICKED_ELEMENT_LIMITS = { role: 64, name: 200, ref: 32, tag: 64, html: 2000, url: 2048 };
@@ -221,40 +193,15 @@ export const SESSION_META = 'playwrightBridge/session';
 /** `_meta` key of a tools/call: the client's own name (from its initialize), for the session list. */
 export const CLIENT_NAME_META = 'playwrightBridge/client';
 
-export const CLOSE_SESSION_NOTIFICATION = 'notifications/playwright_bridge/close_session';
-
-export const CloseSessionNotificationSchema = z.object({
-  method: z.literal(CLOSE_SESSION_NOTIFICATION),
-  params: z.object({ sessionId: z.string().min(1).max(200) }),
-});
-
 /** The panel watches another session (host -> child); an unknown id changes nothing. */
-export const WATCH_SESSION_NOTIFICATION = 'notifications/playwright_bridge/watch_session';
-
-export const WatchSessionNotificationSchema = z.object({
-  method: z.literal(WATCH_SESSION_NOTIFICATION),
-  params: z.object({ sessionId: z.string().min(1).max(200) }),
-});
 
 // ---- login profiles (host -> child request): the watched context's storage state -----------------
-
-export const STORAGE_STATE_REQUEST = 'playwright_bridge/storage_state';
-
-export const StorageStateRequestSchema = z.object({ method: z.literal(STORAGE_STATE_REQUEST), params: z.object({}).passthrough().optional() });
 
 /** The context's cookies and local storage as Playwright's storage-state JSON (kept out of every log). */
 export const StorageStateResultSchema = z.object({ state: z.string() });
 export type StorageStateResult = z.infer<typeof StorageStateResultSchema>;
 
 // ---- memory (host -> child request): the child's own figures, for the soak that looks for leaks ----
-
-export const MEMORY_REQUEST = 'playwright_bridge/memory';
-
-/** `heapSnapshotPath`: also write a V8 heap snapshot there (to compare what the child keeps between two points). */
-export const MemoryRequestSchema = z.object({
-  method: z.literal(MEMORY_REQUEST),
-  params: z.object({ heapSnapshotPath: z.string().min(1).optional() }).passthrough().optional(),
-});
 
 /** Measured after a full garbage collection, so what is counted is what the child still holds. */
 export const MemoryResultSchema = z.object({ heapUsedBytes: z.number(), rssBytes: z.number() });

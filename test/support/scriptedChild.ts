@@ -1,5 +1,6 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CallOptions, ChildConnection, ChildEvents, NotSentError, PageScreenshot } from '../../src/core/childProcess/childProcess';
+import { CallOptions, ChildConnection, ChildEvents, NotSentError } from '../../src/core/childProcess/childProcess';
+import type { ControlRequestName, ControlRequestResult } from '../../src/protocol/controlChannel';
 
 /**
  * A scripted child: the supervisor's state machine is the unit here, so the child is a stand-in
@@ -43,48 +44,34 @@ export class ScriptedChild implements ChildConnection {
     this.events.onExit('the child process was killed by SIGKILL');
   }
 
+  /** What the supervisor sent on the control channel, by kind, as the tests read it. */
   liveViews: unknown[] = [];
-  setLiveView(params: unknown): void {
-    this.liveViews.push(params);
-  }
-
   /** Sessions the supervisor said were closed. */
   readonly closedSessions: string[] = [];
-
-  closeSession(sessionId: string): void {
-    this.closedSessions.push(sessionId);
-  }
-
-  async storageState(): Promise<string> {
-    return '{"cookies":[],"origins":[]}';
-  }
-
-  async memory(): Promise<{ heapUsedBytes: number; rssBytes: number }> {
-    return { heapUsedBytes: 0, rssBytes: 0 };
-  }
-
-  watchSession(): void {
-    // The scripted child has one session only.
-  }
-
   inputs: unknown[] = [];
-  sendInput(event: unknown): void {
-    this.inputs.push(event);
-  }
-
   pageActions: unknown[] = [];
-  async pageAction(action: unknown): Promise<{ ok: boolean; message: string }> {
-    this.pageActions.push(action);
-    return { ok: true, message: 'done' };
-  }
 
-  async pick(): Promise<Record<string, never>> {
-    return {};
-  }
+  notify: ChildConnection['notify'] = (name, params) => {
+    if (this.exited) return;
+    if (name === 'liveView') this.liveViews.push(params);
+    else if (name === 'closeSession') this.closedSessions.push((params as { sessionId: string }).sessionId);
+    else if (name === 'input') this.inputs.push((params as { event: unknown }).event);
+    // watchSession: the scripted child has one session only.
+  };
 
-  async screenshot(): Promise<PageScreenshot> {
-    throw new Error('not scripted');
-  }
+  request: ChildConnection['request'] = async (name, params) => {
+    const answers: { [K in ControlRequestName]: () => ControlRequestResult<K> } = {
+      storageState: () => ({ state: '{"cookies":[],"origins":[]}' }),
+      memory: () => ({ heapUsedBytes: 0, rssBytes: 0 }),
+      pageAction: () => {
+        this.pageActions.push((params as { pageAction: unknown }).pageAction);
+        return { ok: true, message: 'done' };
+      },
+      pick: () => ({}),
+      screenshot: () => { throw new Error('not scripted'); },
+    };
+    return answers[name]() as ControlRequestResult<typeof name>;
+  };
 
   /** When set, dispose finishes only once this opens (an old browser slow to let go of its profile). */
   disposeGate: Promise<void> | undefined;

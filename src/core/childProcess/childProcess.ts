@@ -5,12 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResult, JSONRPCMessage, Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import {
-  BrowserStateNotificationSchema, BrowserStateParams, INPUT_NOTIFICATION, InputEvent, LIVE_VIEW_NOTIFICATION, LiveViewParams, ObservationEvent,
-  ObservationNotificationSchema, PAGE_ACTION_REQUEST, PageAction, PageActionResult, PageActionResultSchema, PICK_REQUEST, PickParams, PickResult,
-  PickResultSchema, SCREENSHOT_REQUEST, ScreenshotResultSchema, SESSION_META, CLIENT_NAME_META, CLOSE_SESSION_NOTIFICATION,
-  WATCH_SESSION_NOTIFICATION, STORAGE_STATE_REQUEST, StorageStateResultSchema, MEMORY_REQUEST, MemoryResultSchema, MemoryResult,
-} from '../../protocol/childMessages';
+import { BrowserStateParams, CLIENT_NAME_META, ObservationEvent, SESSION_META } from '../../protocol/childMessages';
+import { controlClient, listenToChildEvents, type ControlClient } from './controlClient';
 import { withDeadline } from '../supervision/deadline';
 import { identify, isSameProcess, killTree, KnownProcess, listDescendants } from './processTree';
 
@@ -60,23 +56,9 @@ export interface ChildConnection {
   readonly exited: boolean;
   listTools(): Promise<Tool[]>;
   callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<CallToolResult>;
-  /** Starts, resizes or stops the stream of frames for the live panel. */
-  setLiveView(params: LiveViewParams): void;
-  /** An MCP client left: its own context (if it has one) closes. */
-  closeSession(sessionId: string): void;
-  /** The watched context's storage state (for a login profile). */
-  storageState(): Promise<string>;
-  /** The child's heap and RSS after a full collection; a heap snapshot written to the path, if given. */
-  memory(heapSnapshotPath?: string): Promise<MemoryResult>;
-  /** The panel shows this session's browser (`window`, or an MCP client's own). */
-  watchSession(sessionId: string): void;
-  screenshot(): Promise<PageScreenshot>;
-  /** The person's mouse or keyboard, for the current page (fire and forget: input must not queue). */
-  sendInput(event: InputEvent): void;
-  /** The panel's navigation bar and tab strip. */
-  pageAction(action: PageAction): Promise<PageActionResult>;
-  /** Picking an element for chat: outline it on hover, describe it on choose. */
-  pick(params: PickParams): Promise<PickResult>;
+  /** The control channel (protocol/controlChannel.ts): the panel's features and the host's questions to the child. */
+  request: ControlClient['request'];
+  notify: ControlClient['notify'];
   /** Ends the child and every process below it. Idempotent. */
   dispose(graceMs?: number): Promise<void>;
 }
@@ -188,11 +170,14 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
   };
   /** Ours, still running: the child until it exits, and what was seen below it that is still the same process. */
   const leftovers = () => [...(exited || child.pid === undefined ? [] : [child.pid]), ...knownDescendants.filter(isSameProcess).map(p => p.pid)];
-  client.setNotificationHandler(BrowserStateNotificationSchema, async notification => {
-    if (notification.params.state === 'ready') rememberTree();
-    events.onBrowserState(notification.params);
+  listenToChildEvents(client, {
+    browserState: params => {
+      if (params.state === 'ready') rememberTree();
+      events.onBrowserState(params);
+    },
+    observation: params => events.onObservation(params.event),
   });
-  client.setNotificationHandler(ObservationNotificationSchema, async notification => events.onObservation(notification.params.event));
+  const control = controlClient(client, () => exited);
   const transport = new ProcessTransport(child);
   transport.onerror = () => undefined; // Exit is reported once, through onclose.
 
@@ -219,38 +204,8 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
         onprogress: options.onProgress,
       })) as CallToolResult;
     },
-    setLiveView(params) {
-      if (exited) return;
-      void client.notification({ method: LIVE_VIEW_NOTIFICATION, params: { ...params } }).catch(() => undefined);
-    },
-    closeSession(sessionId) {
-      if (exited) return;
-      void client.notification({ method: CLOSE_SESSION_NOTIFICATION, params: { sessionId } }).catch(() => undefined);
-    },
-    watchSession(sessionId) {
-      if (exited) return;
-      void client.notification({ method: WATCH_SESSION_NOTIFICATION, params: { sessionId } }).catch(() => undefined);
-    },
-    sendInput(event) {
-      if (exited) return;
-      void client.notification({ method: INPUT_NOTIFICATION, params: { event } }).catch(() => undefined);
-    },
-    async pageAction(action) {
-      return client.request({ method: PAGE_ACTION_REQUEST, params: { pageAction: action } }, PageActionResultSchema, { timeout: 120000 });
-    },
-    async pick(params) {
-      return client.request({ method: PICK_REQUEST, params }, PickResultSchema, { timeout: 30000 });
-    },
-    async storageState() {
-      return (await client.request({ method: STORAGE_STATE_REQUEST, params: {} }, StorageStateResultSchema, { timeout: 30000 })).state;
-    },
-    async memory(heapSnapshotPath) {
-      return client.request({ method: MEMORY_REQUEST, params: heapSnapshotPath ? { heapSnapshotPath } : {} }, MemoryResultSchema, { timeout: 120000 });
-    },
-    async screenshot() {
-      const result = await client.request({ method: SCREENSHOT_REQUEST, params: {} }, ScreenshotResultSchema, { timeout: 15000 });
-      return { data: Buffer.from(result.data, 'base64'), url: result.url, title: result.title };
-    },
+    request: control.request,
+    notify: control.notify,
     async dispose(graceMs = 2000) {
       if (disposed) return exitPromise;
       disposed = true;

@@ -214,7 +214,7 @@ export class Supervisor {
   sendInput(event: InputEvent): void {
     const child = this.live;
     if (!child) return;
-    child.sendInput(event);
+    child.notify('input', { event });
     // In the activity list under the person's door: one row per burst, not per event.
     const doing = personInputDoing(event);
     if (!doing) return;
@@ -226,7 +226,7 @@ export class Supervisor {
 
   /** Picking an element for chat in the panel (only while a browser runs). */
   async pick(params: PickParams): Promise<PickResult> {
-    return (await this.live?.pick(params)) ?? {};
+    return (await this.live?.request('pick', params)) ?? {};
   }
 
   /** The person's navigation from the panel: listed in the activity list under their own door. */
@@ -234,7 +234,7 @@ export class Supervisor {
     const end = this.beginRecord({ name: `panel:${action.action}`, args: { ...action }, door: 'person', title: pageActionTitle(action) });
     let result: PageActionResult;
     try {
-      result = await (await this.ready()).pageAction(action);
+      result = await (await this.ready()).request('pageAction', { pageAction: action });
     } catch (error) {
       result = { ok: false, message: (error as Error).message };
     }
@@ -244,39 +244,40 @@ export class Supervisor {
 
   /** An MCP client left: its own browser context (isolation `perClient`) closes. Starts nothing. */
   endSession(sessionId: string): void {
-    this.live?.closeSession(sessionId);
+    this.live?.notify('closeSession', { sessionId });
   }
 
   /** The watched context's cookies and local storage, for a login profile. Starts nothing. */
   async storageState(): Promise<string> {
     const child = this.live;
     if (!child) throw new Error('No browser is running: open the site in the browser panel and log in first.');
-    return child.storageState();
+    return (await child.request('storageState', {})).state;
   }
 
   /** The browser server's heap and RSS after a full collection (the soak's figures). Starts nothing. */
   async childMemory(heapSnapshotPath?: string): Promise<MemoryResult> {
     const child = this.live;
     if (!child) throw new Error('No browser server is running.');
-    return child.memory(heapSnapshotPath);
+    return child.request('memory', heapSnapshotPath ? { heapSnapshotPath } : {});
   }
 
   /** The panel shows another session's browser (isolation `perClient`). Starts nothing. */
   watchSession(sessionId: string): void {
-    this.live?.watchSession(sessionId);
+    this.live?.notify('watchSession', { sessionId });
   }
 
   /** Streams frames to the panel while it is visible; remembered for children started later. */
   setLiveView(params: LiveViewParams): void {
     this.liveView = params;
-    this.live?.setLiveView(params);
+    this.live?.notify('liveView', params);
   }
 
   /** A PNG of the current page, if a browser runs; starts nothing. */
   async screenshot(): Promise<PageScreenshot> {
     const child = this.live;
     if (!child) throw new Error('No browser is running.');
-    return child.screenshot();
+    const shot = await child.request('screenshot', {});
+    return { data: Buffer.from(shot.data, 'base64'), url: shot.url, title: shot.title };
   }
 
   private async forward(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions): Promise<CallToolResult> {
@@ -427,7 +428,7 @@ export class Supervisor {
       if (connection.exited) throw new Error('the child exited right after it started');
       const changed = this.cacheTools(tools);
       this.current = connection;
-      if (this.liveView.enabled) connection.setLiveView(this.liveView);
+      if (this.liveView.enabled) connection.notify('liveView', this.liveView);
       this.failures = 0;
       this.lastFailure = undefined;
       this.setStatus({ state: 'ready', generation, pid: connection.pid });

@@ -1,0 +1,68 @@
+/**
+ * The control channel between the extension host and its child, beside plain MCP (tools/list,
+ * tools/call): every method declared once, with its name on the wire, the schema of its params and
+ * (for requests) of its result and how long the host waits. The host's client
+ * (core/childProcess/controlClient.ts) and the child's handlers (child/controlHandlers.ts) are derived
+ * from these tables: a method added here must be handled by the child, or the child does not compile.
+ */
+import { z } from 'zod';
+import {
+  BrowserStateParamsSchema, InputEventSchema, LiveViewParamsSchema, MemoryResultSchema, ObservationEventSchema, PageActionResultSchema,
+  PageActionSchema, PickParamsSchema, PickResultSchema, ScreenshotResultSchema, StorageStateResultSchema,
+} from './childMessages';
+
+// The SDK may add `_meta` to any params: requests without params of their own take an open object.
+const noParams = z.object({}).passthrough();
+const sessionId = z.object({ sessionId: z.string().min(1).max(200) });
+
+/** Host asks, child answers. */
+export const CONTROL_REQUESTS = {
+  /** A PNG of the current page, for Save Screenshot. */
+  screenshot: { method: 'playwright_bridge/screenshot', params: noParams, result: ScreenshotResultSchema, timeoutMs: 15000 },
+  /** The panel's navigation bar and tab strip. */
+  pageAction: { method: 'playwright_bridge/page_action', params: z.object({ pageAction: PageActionSchema }), result: PageActionResultSchema, timeoutMs: 120000 },
+  /** Picking an element for chat: outline it on hover, describe it on choose. */
+  pick: { method: 'playwright_bridge/pick', params: PickParamsSchema, result: PickResultSchema, timeoutMs: 30000 },
+  /** The watched context's cookies and local storage, for a login profile. */
+  storageState: { method: 'playwright_bridge/storage_state', params: noParams, result: StorageStateResultSchema, timeoutMs: 30000 },
+  /** The child's heap and RSS after a full collection; `heapSnapshotPath`: also a V8 heap snapshot written there. */
+  memory: {
+    method: 'playwright_bridge/memory',
+    params: z.object({ heapSnapshotPath: z.string().min(1).optional() }).passthrough(),
+    result: MemoryResultSchema,
+    timeoutMs: 120000,
+  },
+} as const;
+
+/** Host tells the child; nothing answers. */
+export const CONTROL_NOTIFICATIONS = {
+  /** Start, resize or stop the stream of frames for the panel. */
+  liveView: { method: 'notifications/playwright_bridge/live_view', params: LiveViewParamsSchema },
+  /** The person's mouse or keyboard, for the current page (fire and forget: input must not queue). */
+  input: { method: 'notifications/playwright_bridge/input', params: z.object({ event: InputEventSchema }) },
+  /** An MCP client left: its own context (isolation `perClient`) closes. */
+  closeSession: { method: 'notifications/playwright_bridge/close_session', params: sessionId },
+  /** The panel watches another session; an unknown id changes nothing. */
+  watchSession: { method: 'notifications/playwright_bridge/watch_session', params: sessionId },
+} as const;
+
+/** Child tells the host; nothing answers. */
+export const CHILD_EVENTS = {
+  /** The browser launching, ready, closed, lost or failed. */
+  browserState: { method: 'notifications/playwright_bridge/browser_state', params: BrowserStateParamsSchema },
+  /** What the browser does, for the panel: tabs, console, requests, frames, sessions. */
+  observation: { method: 'notifications/playwright_bridge/observation', params: z.object({ event: ObservationEventSchema }) },
+} as const;
+
+export type ControlRequestName = keyof typeof CONTROL_REQUESTS;
+export type ControlRequestParams<K extends ControlRequestName> = z.input<(typeof CONTROL_REQUESTS)[K]['params']>;
+export type ControlRequestResult<K extends ControlRequestName> = z.infer<(typeof CONTROL_REQUESTS)[K]['result']>;
+export type ControlNotificationName = keyof typeof CONTROL_NOTIFICATIONS;
+export type ControlNotificationParams<K extends ControlNotificationName> = z.input<(typeof CONTROL_NOTIFICATIONS)[K]['params']>;
+export type ChildEventName = keyof typeof CHILD_EVENTS;
+export type ChildEventParams<K extends ChildEventName> = z.infer<(typeof CHILD_EVENTS)[K]['params']>;
+
+/** A whole message (method and params) as the MCP SDK's handlers take it. */
+export function messageSchema<M extends string, P extends z.ZodType>(entry: { method: M; params: P }) {
+  return z.object({ method: z.literal(entry.method), params: entry.params });
+}
