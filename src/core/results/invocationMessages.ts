@@ -4,7 +4,7 @@
  */
 import * as path from 'path';
 import { CodeFile } from '../tools/codeFromFile';
-import { namedFileWritten, resolveWrittenFile } from '../tools/fileTools';
+import { localFilesRead, namedFileWritten, readsLocalFiles, resolveWrittenFile } from '../tools/fileTools';
 export interface InvocationPresentation {
   invocationMessage: string;
   /** Markdown. Present only for calls that need the person's explicit yes. */
@@ -30,13 +30,6 @@ const CODE_TOOLS: Record<string, { argument: string; where: string }> = {
     where: 'in the browser bridge process with full Playwright access (it can read and write files and run programs)',
   },
   browser_evaluate: { argument: 'function', where: 'inside the page' },
-};
-
-/** Tools that read or send local files, and the argument that names them. */
-const FILE_READ_TOOLS: Record<string, string> = {
-  browser_file_upload: 'paths',
-  browser_drop: 'paths',
-  browser_set_storage_state: 'filename',
 };
 
 export function presentInvocation(toolName: string, displayName: string, rawArgs: unknown, context: InvocationContext = {}): InvocationPresentation {
@@ -107,10 +100,10 @@ function confirmationFor(toolName: string, displayName: string, args: Args, cont
     }
     return { title, message: `${displayName} will run this code ${runner.where}${el(args)}${writes}:\n\n${fence(source ?? '(no code given)')}` };
   }
-  const readArg = FILE_READ_TOOLS[toolName];
-  if (readArg) {
+  // browser_run_code_unsafe's file was handled above, shown whole; the other readers list the files they read.
+  if (readsLocalFiles(toolName)) {
     // A read file's relative name is resolved like a written one (the output folder); show the exact files read.
-    const paths = pathsOf(args[readArg]).map(p => writtenPath(p, context));
+    const paths = localFilesRead(toolName, args).map(p => writtenPath(p, context));
     const listed = paths.map(p => `- ${code(p)}`).join('\n');
     return {
       title: 'Let the browser read local files?',
@@ -149,11 +142,6 @@ function elementOf(args: Args): string {
   if (description) return `“${truncate(description, 60)}”`;
   if (target) return truncate(target, 60);
   return 'the page';
-}
-
-function pathsOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return typeof value === 'string' ? [value] : [];
 }
 
 function quote(value: unknown): string {

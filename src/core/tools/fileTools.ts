@@ -42,6 +42,17 @@ export function namedFileWritten(toolName: string, args: Record<string, unknown>
   return FILENAME_READERS.has(toolName) ? undefined : filenameOf(args);
 }
 
+/** True for a tool that reads local files it is given by name (its `paths`, or a `filename` it reads). */
+export function readsLocalFiles(toolName: string): boolean {
+  return PATHS_READERS.has(toolName) || FILENAME_READERS.has(toolName);
+}
+
+/** Every local file a call reads, as named: its `paths`, or the `filename` it reads. */
+export function localFilesRead(toolName: string, args: Record<string, unknown> | undefined): string[] {
+  const named = namedFileRead(toolName, args);
+  return [...namedPathsRead(toolName, args), ...(named ? [named] : [])];
+}
+
 /** The local files a call hands to the page (`browser_file_upload`, `browser_drop`), as named. */
 export function namedPathsRead(toolName: string, args: Record<string, unknown> | undefined): string[] {
   const paths = args?.paths;
