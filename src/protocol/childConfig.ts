@@ -5,7 +5,7 @@
  * with a message naming the field, instead of failing somewhere later.
  */
 import { z } from 'zod';
-import { BrowserEngineSchema, ChildPrivateInputSchema } from './childMessages';
+import { BrowserEngineSchema, ChildPrivateInputSchema, ConsoleLevelSchema } from './childMessages';
 
 /** Browsers a person can name; `auto` takes the first installed of Chrome, Edge and Chromium. */
 export const BROWSERS = ['auto', 'chrome', 'msedge', 'chromium', 'firefox', 'webkit'] as const;
@@ -52,6 +52,11 @@ export const BrowserConnectionSchema = z.object({
 });
 export type BrowserConnection = z.infer<typeof BrowserConnectionSchema>;
 
+/** Upstream's options the person sets (settingsTable.ts takes its values from these). */
+export const IsolationSchema = z.enum(['shared', 'perClient']);
+export const SnapshotModeSchema = z.enum(['full', 'none']);
+export const ImageResponsesSchema = z.enum(['allow', 'omit', 'only']);
+
 const size = z.object({ width: z.number().int().positive(), height: z.number().int().positive() });
 
 /**
@@ -82,7 +87,7 @@ export const ChildConfigSchema = z.object({
   /** A login profile's file: new contexts start from its cookies and local storage. */
   storageStatePath: z.string().optional(),
   /** `perClient`: each MCP client session at the endpoint gets its own browser context. */
-  isolation: z.enum(['shared', 'perClient']),
+  isolation: IsolationSchema,
   /** A client's own context closes after this long without a call. */
   sessionIdleMs: z.number().nonnegative(),
   /** `perClient`: MCP clients may run browser_run_code_unsafe (its code reaches every client's context). */
@@ -93,9 +98,9 @@ export const ChildConfigSchema = z.object({
     outputDir: z.string(),
     filePaths: z.literal('absolute'),
     timeouts: z.object({ action: z.number().positive(), navigation: z.number().positive(), idle: z.number().nonnegative() }),
-    snapshot: z.object({ mode: z.enum(['full', 'none']) }),
-    imageResponses: z.enum(['allow', 'omit', 'only']),
-    console: z.object({ level: z.enum(['error', 'warning', 'info', 'debug']) }),
+    snapshot: z.object({ mode: SnapshotModeSchema }),
+    imageResponses: ImageResponsesSchema,
+    console: z.object({ level: ConsoleLevelSchema }),
     network: z.object({ allowedOrigins: z.array(z.string()).optional(), blockedOrigins: z.array(z.string()).optional() }),
     /** Set by the child from its private input, never written into this JSON by the extension. */
     secrets: z.record(z.string(), z.string()).optional(),

@@ -5,7 +5,8 @@
  * a test (test/unit/settingsTable.test.ts) holds package.json's `contributes.configuration` to it:
  * type, default, minimum/maximum, enum, scope, and a description in package.nls.json.
  */
-import { BROWSERS } from '../../protocol/childConfig';
+import { BROWSERS, ImageResponsesSchema, IsolationSchema, SnapshotModeSchema } from '../../protocol/childConfig';
+import { ConsoleLevelSchema } from '../../protocol/childMessages';
 import { ALL_CAPABILITIES, type CapabilityId } from './capabilities';
 
 interface SpecBase {
@@ -52,12 +53,12 @@ export const SETTINGS_TABLE = [
   { key: 'readonly', kind: 'boolean', default: false, restricts: true },
   { key: 'tools.allow', kind: 'stringList', default: [], restricts: true },
   { key: 'tools.deny', kind: 'stringList', default: [], restricts: true },
-  { key: 'snapshotMode', kind: 'enum', values: ['full', 'none'], default: 'full' },
-  { key: 'imageResponses', kind: 'enum', values: ['allow', 'omit', 'only'], default: 'allow' },
-  { key: 'consoleLevel', kind: 'enum', values: ['error', 'warning', 'info', 'debug'], default: 'info' },
+  { key: 'snapshotMode', kind: 'enum', values: SnapshotModeSchema.options, default: 'full' },
+  { key: 'imageResponses', kind: 'enum', values: ImageResponsesSchema.options, default: 'allow' },
+  { key: 'consoleLevel', kind: 'enum', values: ConsoleLevelSchema.options, default: 'info' },
   { key: 'network.allowedOrigins', kind: 'stringList', default: [], restricts: true },
   { key: 'network.blockedOrigins', kind: 'stringList', default: [], restricts: true },
-  { key: 'isolation', kind: 'enum', values: ['shared', 'perClient'], default: 'shared', restricts: true },
+  { key: 'isolation', kind: 'enum', values: IsolationSchema.options, default: 'shared', restricts: true },
   { key: 'sessionIdleMinutes', kind: 'number', default: 15, min: 1, max: 1440 },
   { key: 'allowRunCodeForClients', kind: 'boolean', default: false, userOnly: true },
   { key: 'loginProfile', kind: 'string', default: '', userOnly: true },
