@@ -86,10 +86,7 @@ export function activate(context: vscode.ExtensionContext): PlaywrightBridgeApi 
       statusBar.updateBrowser(state);
       failures.onBrowserState(state);
     }),
-    ...registerLanguageModelTools(vscode, manifest, supervisor, {
-      inSettings: () => bridge.currentSettings.capabilities,
-      inRunningChild: () => bridge.runningSettings?.capabilities,
-    }, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`), {
+    ...registerLanguageModelTools(vscode, manifest, supervisor, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`), {
       outputDir: () => bridge.outputDir,
       roots: () => bridge.workspaceFolders,
       secretNames: () => bridge.secrets.names(),

@@ -1,4 +1,5 @@
-import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { BridgeToolAnswer, SessionCloseOutcome, SessionListing } from '../protocol/callMarks';
 
 /**
  * The bridge's own tools, published beside upstream's (and declared in the manifest with them):
@@ -32,52 +33,6 @@ export const BRIDGE_TOOLS: Tool[] = [
 
 export const BRIDGE_TOOL_NAMES: ReadonlySet<string> = new Set(BRIDGE_TOOLS.map(tool => tool.name));
 
-/** One line of the session list. */
-export interface SessionSummary {
-  id: string;
-  client?: string;
-  tabs: { url: string; title: string }[];
-  idleSeconds: number;
-  yours: boolean;
-}
-
-/** What a caller may see: the sessions shown to it, and how many others there are that it may not see. */
-export interface SessionListing {
-  sessions: SessionSummary[];
-  others: number;
-}
-
-/**
- * The session list as its caller may see it. Chat's tools (no caller id) act for the person and see every
- * session, client ids shortened to the 8 characters the panel shows. Under `perClient` an MCP client sees
- * only its own session and a count of the others: another's id would let it drive that session at the
- * endpoint (the id is the only thing that tells two clients of one window apart), and the window's tabs
- * are the person's.
- */
-export function describeSessions(isolation: 'shared' | 'perClient', listing: SessionListing, callerId: string | undefined): string {
-  const tabsOf = (s: SessionSummary) => s.tabs.length ? s.tabs.map(t => `${t.title || '(no title)'} <${t.url}>`).join('; ') : 'no browser open yet';
-  if (isolation === 'shared') {
-    const windowLines = listing.sessions.filter(s => s.id === 'window')
-      .map(s => `- window (chat's tools and every MCP client): ${tabsOf(s)}; idle ${s.idleSeconds} s`);
-    return ['Isolation is "shared": every client and chat drive one browser context, listed as "window".', ...windowLines].join('\n');
-  }
-  const head = 'Isolation is "perClient": each MCP client has its own browser context; chat\'s tools use the window\'s.';
-  if (callerId !== undefined) {
-    const own = listing.sessions.find(s => s.id === callerId);
-    const ownLine = own
-      ? `- ${own.id} (client "${own.client ?? 'unnamed'}"), yours: ${tabsOf(own)}; idle ${own.idleSeconds} s`
-      : `- ${callerId}, yours: no browser context yet (your first browser call opens one)`;
-    const othersLine = `${listing.others} other session${listing.others === 1 ? '' : 's'} (the window's and other MCP clients'): ` +
-      'an MCP client sees neither their ids nor their pages, and cannot reach them.';
-    return [head, ownLine, othersLine].join('\n');
-  }
-  const lines = listing.sessions.map(s => {
-    const who = s.id === 'window' ? 'window (chat\'s tools)' : `${s.id.slice(0, 8)} (client "${s.client ?? 'unnamed'}")`;
-    return `- ${who}${s.yours ? ', yours' : ''}: ${tabsOf(s)}; idle ${s.idleSeconds} s`;
-  });
-  return [head, ...lines].join('\n');
-}
-
 /** What the bridge's session tools need of the child. */
 export interface SessionDirectory {
   isolation: 'shared' | 'perClient';
@@ -88,37 +43,31 @@ export interface SessionDirectory {
   close(id: string, why: string, tellClient: boolean): Promise<boolean>;
 }
 
-/** Why an MCP client may not close a session: the same words whether or not the id exists, so the answer reveals nothing. */
-export const CLOSE_OTHERS_REFUSED = 'Under isolation "perClient" an MCP client can close only its own session (the id bridge_session_list ' +
-  'shows as yours). Other sessions belong to other clients or to the window and are not yours to close. Nothing was closed.';
-
-/** bridge_session_list and bridge_session_close. */
+/**
+ * bridge_session_list and bridge_session_close, answered as facts: which sessions the caller may see, or
+ * what closing did. The words are the host's (core/pipeline/tools/bridgeSessionTools.ts).
+ */
 export async function runBridgeTool(
   name: string,
   args: Record<string, unknown>,
   callerId: string | undefined,
   sessions: SessionDirectory,
-): Promise<CallToolResult> {
-  const reply = (text: string, isError = false): CallToolResult => ({ ...(isError ? { isError: true } : {}), content: [{ type: 'text', text }] });
-  if (name === 'bridge_session_list') return reply(describeSessions(sessions.isolation, await sessions.list(callerId), callerId));
-  if (typeof args.id !== 'string' || !args.id.trim()) {
-    return reply('Invalid arguments for tool "bridge_session_close": "id" must be a session id (a string) from bridge_session_list; ' +
-      `got ${JSON.stringify(args.id)}.`, true);
+): Promise<BridgeToolAnswer> {
+  if (name === 'bridge_session_list') {
+    return { tool: 'bridge_session_list', isolation: sessions.isolation, listing: await sessions.list(callerId), caller: callerId };
   }
+  const close = (outcome: SessionCloseOutcome): BridgeToolAnswer => ({ tool: 'bridge_session_close', close: outcome });
+  if (typeof args.id !== 'string' || !args.id.trim()) return close({ outcome: 'badId', given: args.id });
   const wanted = args.id.trim();
-  if (sessions.isolation !== 'perClient') return reply('Isolation is "shared": there is one session for everyone. browser_close closes its browser.', true);
+  if (sessions.isolation !== 'perClient') return close({ outcome: 'shared' });
   if (callerId !== undefined) {
     // Its own full id, or at least 8 characters of it; nothing else, and no hint whether another id exists.
-    if (wanted.length < 8 || !callerId.startsWith(wanted)) return reply(CLOSE_OTHERS_REFUSED, true);
-    if (!(await sessions.close(callerId, 'its own client asked', false))) return reply('Your session has no browser context open: nothing to close.');
-    return reply('Closed your session\'s browser context: its cookies and tabs are gone. Your next call starts a fresh one.');
+    if (wanted.length < 8 || !callerId.startsWith(wanted)) return close({ outcome: 'notYours' });
+    return close({ outcome: (await sessions.close(callerId, 'its own client asked', false)) ? 'ownClosed' : 'ownNotOpen' });
   }
-  if (wanted === 'window') return reply('The window\'s session is chat\'s; close its browser with browser_close, or the person restarts it.', true);
+  if (wanted === 'window') return close({ outcome: 'window' });
   const matches = sessions.matching(wanted);
-  if (matches.length !== 1) {
-    return reply(matches.length ? `"${wanted}" matches ${matches.length} sessions; give more of its id.` :
-      `No session has the id "${wanted}" (give at least its first 8 characters). bridge_session_list shows them.`, true);
-  }
+  if (matches.length !== 1) return close({ outcome: 'noMatch', given: wanted, matches: matches.length });
   await sessions.close(matches[0], 'chat\'s tools in the window closed it with bridge_session_close', true);
-  return reply(`Closed session ${matches[0].slice(0, 8)}: its browser context, cookies and tabs are gone. Its next call starts a fresh one.`);
+  return close({ outcome: 'closed', id: matches[0] });
 }

@@ -1,6 +1,8 @@
 import type { BrowserContext, Page, Request } from 'playwright';
 import { BrowserEngine, capText, ENTRY_LIMITS, LiveViewParams, NetworkEntry, ObservationEvent, TabInfo } from '../protocol/childMessages';
+import { ORIGIN_RULES_NOTE } from '../protocol/callMarks';
 import { consoleLevelOf, fitFrameSize } from './observationShapes';
+import { currentTabListed } from './upstreamTabs';
 
 const MAX_FPS = 30;
 /** The stream starts again once the agent's calls have paused this long (see duringCall). */
@@ -65,7 +67,6 @@ export interface ObserverOptions {
 
 /** Chromium's failure for a request upstream's origin rules refused. */
 const BLOCKED_FAILURE = /ERR_BLOCKED_BY_CLIENT/;
-export const ORIGIN_RULES_NOTE = 'blocked by the origin rules (playwrightBridge.network.allowedOrigins / blockedOrigins)';
 
 /**
  * Watches one browser context for the live panel: its tabs, console messages, requests, and a
@@ -256,12 +257,18 @@ export class BrowserObserver {
   }
 
   /**
-   * Follows upstream's current tab through a call that chose one (browser_tabs new or select), so
-   * the live view shows the tab the agent works in.
+   * Follows upstream's current tab, so the live view shows the tab the agent works in: from upstream's
+   * own answer when it lists tabs (browser_tabs, or any call while several are open); otherwise (one tab,
+   * or snapshots turned off) from the call that chose one, by upstream's rules (browser_tabs new or select).
    */
-  noteToolCall(name: string, args: Record<string, unknown> | undefined): void {
-    if (name !== 'browser_tabs') return;
-    const next = args?.action === 'new' ? this.pages.at(-1) : args?.action === 'select' && typeof args.index === 'number' ? this.pages[args.index] : undefined;
+  noteToolCall(name: string, args: Record<string, unknown> | undefined, answerText: string): void {
+    const listed = currentTabListed(answerText);
+    const listedPage = listed && this.pages[listed.index];
+    let next: Page | undefined;
+    if (listedPage && listed.names(listedPage.url())) next = listedPage;
+    else if (name === 'browser_tabs') {
+      next = args?.action === 'new' ? this.pages.at(-1) : args?.action === 'select' && typeof args.index === 'number' ? this.pages[args.index] : undefined;
+    }
     if (next && next !== this.current) {
       this.current = next;
       this.sendTabs();

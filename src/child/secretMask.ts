@@ -91,6 +91,8 @@ export class SecretMask {
       ...result,
       content: result.content.map(part => (part.type === 'text' ? { ...part, text: this.text(part.text) } : part)),
       ...(result.structuredContent ? { structuredContent: this.deep(result.structuredContent) } : {}),
+      // The child's marks (a page's address in a refusal, tab titles in the session list) too.
+      ...(result._meta ? { _meta: this.deep(result._meta) } : {}),
     };
   }
 

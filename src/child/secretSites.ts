@@ -1,5 +1,6 @@
 import type { ElementHandle, Frame, Page } from 'playwright';
 import { SecretEntry } from '../protocol/childMessages';
+import type { SecretRefusal } from '../protocol/callMarks';
 
 /** Where upstream types a secret's value: the text of these tools, when it is exactly a secret's name. */
 export interface SecretUse {
@@ -52,7 +53,7 @@ const CLIPBOARD_CHORD = /^(?:(?:control|ctrl|meta|command|cmd|controlormeta)\+(?
 /**
  * Secrets bound to their sites, as a password manager binds them: before a call types a secret, the
  * field it goes into, every frame above it and the page must all be of an origin the person allowed
- * for that secret. Otherwise nothing is typed and the model is told why. It also keeps a typed value
+ * for that secret. Otherwise nothing is typed and the host tells the model why. It also keeps a typed value
  * from being carried off: no secret while the agent routes requests, no clipboard chord while secrets are set. Checked just before upstream
  * types: a page that navigates the field's frame in that instant is the one gap (said in the README).
  */
@@ -68,48 +69,42 @@ export class SecretSites {
     return Object.entries(this.secrets).map(([name, entry]) => `${name} (${entry.origins.join(', ') || 'no sites yet'})`).join(', ');
   }
 
-  /** A refusal for the model when the call would type a secret where it may not go; undefined when it may. */
+  /** Why the call may not type a secret (facts; the host words them), or undefined when it may. */
   async refusal(
     tool: string,
     args: Record<string, unknown> | undefined,
     currentPage: () => Promise<Page | undefined>,
     routed = false,
-  ): Promise<string | undefined> {
+  ): Promise<SecretRefusal | undefined> {
     // While secrets are loaded, no clipboard chord: copy on the secret's site and paste elsewhere would carry the value off.
     if (this.names.size && tool === 'browser_press_key' && typeof args?.key === 'string' && CLIPBOARD_CHORD.test(args.key.replaceAll(' ', ''))) {
-      return `Refused to press ${args.key}: while secrets are set the agent may not copy, cut or paste, which could carry a typed secret ` +
-        'to another site. Nothing was pressed. Type the text instead.';
+      return { why: 'clipboardChord', key: args.key };
     }
     const uses = secretUses(tool, args, this.names);
     if (!uses.length) return undefined;
     const page = await currentPage();
     for (const use of uses) {
-      const why = routed
-        ? 'the agent has routed requests in this browser (browser_route), so a page may not come from the site it names. ' +
-          'Remove the routes (browser_unroute) first.'
-        : await this.whereNot(use, page);
-      if (why) return `Refused to type the secret ${use.name}: ${why} Nothing was typed. Only the person can add a site to a secret ` +
-        '(command "Playwright Bridge: Choose Sites for a Secret…"); do not try to type it anywhere else.';
+      const why = routed ? { why: 'routed' as const, secret: use.name } : await this.whereNot(use, page);
+      if (why) return why;
     }
     return undefined;
   }
 
-  private async whereNot(use: SecretUse, page: Page | undefined): Promise<string | undefined> {
-    const allowed = new Set(this.secrets[use.name].origins.map(originOf).filter((o): o is string => !!o));
-    if (!allowed.size) return 'the person has not chosen any site for it yet.';
-    const sites = [...allowed].join(', ');
+  private async whereNot(use: SecretUse, page: Page | undefined): Promise<SecretRefusal | undefined> {
+    const secret = use.name;
+    const allowed = new Set(this.secrets[secret].origins.map(originOf).filter((o): o is string => !!o));
+    if (!allowed.size) return { why: 'noSites', secret };
+    const sites = [...allowed];
     // A ref names the element upstream's snapshot of this very page saw; a selector could match in another tab or frame.
-    if (typeof use.target !== 'string' || !SNAPSHOT_REF.test(use.target)) return 'give the field as its ref from the page snapshot (like e12), not a selector.';
-    if (!page) return 'no page is open.';
+    if (typeof use.target !== 'string' || !SNAPSHOT_REF.test(use.target)) return { why: 'notARef', secret };
+    if (!page) return { why: 'noPage', secret };
     const pageOrigin = originOf(page.url());
-    if (!pageOrigin || !allowed.has(pageOrigin)) return `it may be typed only on ${sites}, and this page is ${pageOrigin ?? page.url().slice(0, 200)}.`;
+    if (!pageOrigin || !allowed.has(pageOrigin)) return { why: 'pageOrigin', secret, sites, page: pageOrigin ?? page.url().slice(0, 200) };
     const frames = await this.framesOf(page, use.target);
-    if (!frames) return `the field "${use.target.slice(0, 100)}" was not found on the page (take a new snapshot and use its ref).`;
+    if (!frames) return { why: 'fieldNotFound', secret, target: use.target.slice(0, 100) };
     for (const frame of frames) {
       const origin = originOf(frame.url());
-      if (!origin || !allowed.has(origin)) {
-        return `it may be typed only on ${sites}, and the field is inside a frame of ${origin ?? 'no origin (about:blank or data:)'}.`;
-      }
+      if (!origin || !allowed.has(origin)) return { why: 'frameOrigin', secret, sites, frame: origin };
     }
     return undefined;
   }

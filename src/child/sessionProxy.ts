@@ -14,7 +14,7 @@ import {
 import { ChildConfig } from '../core/childProcess/childConfig';
 import { redactEndpoint } from '../core/settings/browserConnection';
 import {
-  BROWSER_LOST_META, BrowserStateParams, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult,
+  BrowserStateParams, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult,
   ScreenshotResult, SESSION_META, CLIENT_NAME_META, SessionInfo,
 } from '../protocol/childMessages';
 import { emitToHost, serveControl } from './controlHandlers';
@@ -26,14 +26,16 @@ import { SecretMask } from './secretMask';
 import { noteRoutes, SecretSites } from './secretSites';
 import { maskWrittenFiles } from './secretFiles';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
-import { BrowserObserver, ORIGIN_RULES_NOTE } from './browserObserver';
+import { BrowserObserver } from './browserObserver';
+import { CALL_MARKS_META, CallMarks } from '../protocol/callMarks';
 import { OutputBudget } from './outputBudget';
 import { upstreamConfigOf } from './upstreamConfig';
 import { applyInput } from './personInput';
 import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
+import { currentTabListed } from './upstreamTabs';
 import type { PageGlobals } from './pageGlobals';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
-import { publishTool, resolveNamedFiles } from '../core/tools/fileTools';
+import { publishTool } from '../core/tools/fileTools';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
@@ -59,11 +61,6 @@ interface InnerSession {
   /** Patterns the agent routed (browser_route): a routed page may claim any origin, so no secret is typed while one is set. */
   routes: Set<string>;
 }
-
-/** Why an MCP client's browser_run_code_unsafe is refused under isolation `perClient`. */
-export const RUN_CODE_REFUSED_FOR_CLIENTS = 'browser_run_code_unsafe is refused for MCP clients under isolation "perClient": its code runs ' +
-  'in Node beside the whole browser and could reach every other client\'s context (cookies, pages), not only yours. Nothing ran. ' +
-  'Use the other browser tools; the person can allow it for clients with the user setting playwrightBridge.allowRunCodeForClients.';
 
 const LIVE_VIEW_OFF: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
 
@@ -179,21 +176,13 @@ export class SessionProxy {
     params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number; [key: string]: unknown } },
     extra: { signal: AbortSignal; sendNotification: (notification: ServerNotification) => Promise<void> },
   ): Promise<CallToolResult> {
-    if (params.name === 'browser_run_code_unsafe' && params.arguments?.code !== undefined && params.arguments?.filename !== undefined) {
-      // Upstream would run the file and ignore the code a confirmation showed.
-      return { isError: true, content: [{ type: 'text', text: 'browser_run_code_unsafe was given both code and filename; give one of them. Nothing ran.' }] };
-    }
-    // A relative name means the output folder, never the workspace root upstream would pick: what one tool writes another reads back.
-    const resolved = resolveNamedFiles(params.name, params.arguments, this.config.mcp.outputDir);
-    if ('error' in resolved) return { isError: true, content: [{ type: 'text', text: resolved.error }] };
-    params = { ...params, arguments: resolved.args };
+    // The host's call pipeline has checked the call (policy, arguments, run code's rules, file names resolved in
+    // the output folder): what is left here is what only the child can know, sent back as marks, never as words.
     const sessionMeta = params._meta?.[SESSION_META];
     const clientId = this.config.isolation === 'perClient' && typeof sessionMeta === 'string' ? sessionMeta : undefined;
-    if (params.name === 'browser_run_code_unsafe' && clientId !== undefined && !this.config.allowRunCodeForClients) {
-      // Its code runs in Node beside the whole browser: page.context().browser().contexts() reaches every other client's context.
-      return { isError: true, content: [{ type: 'text', text: RUN_CODE_REFUSED_FOR_CLIENTS }] };
+    if (BRIDGE_TOOL_NAMES.has(params.name)) {
+      return this.mask.result(withMarks({ content: [] }, { bridgeTool: await runBridgeTool(params.name, params.arguments ?? {}, clientId, this.directory) }));
     }
-    if (BRIDGE_TOOL_NAMES.has(params.name)) return this.mask.result(await runBridgeTool(params.name, params.arguments ?? {}, clientId, this.directory));
     const slot = clientId === undefined ? undefined : this.clients.take(clientId, params._meta?.[CLIENT_NAME_META]);
     // Upstream masks its own results; ours (and anything it missed) are masked here too.
     const result = slot ? await this.clients.during(slot, () => this.callInSession(params, extra, slot)) : await this.callInSession(params, extra, undefined);
@@ -209,9 +198,9 @@ export class SessionProxy {
     if (!pages?.length) return undefined;
     const listed = resultText((await session.client.callTool({ name: 'browser_tabs', arguments: { action: 'list' } }, undefined,
       { timeout: NO_TIMEOUT_MS })) as CallToolResult);
-    const line = listed.split('\n').find(l => /^- \d+: \(current\)/.test(l));
-    const page = line ? pages[Number(/^- (\d+)/.exec(line)![1])] : undefined;
-    return page && line!.endsWith(`(${page.url()})`) ? page : undefined;
+    const current = currentTabListed(listed);
+    const page = current && pages[current.index];
+    return page && current.names(page.url()) ? page : undefined;
   }
 
   /** The sessions, for the bridge's session tools. */
@@ -257,8 +246,8 @@ export class SessionProxy {
     // The page is asked of upstream itself (its current tab), never guessed: a popup must not move the check.
     const refusal = await this.sites.refusal(params.name, params.arguments, () => this.upstreamCurrentPage(session), session.routes.size > 0);
     if (refusal) {
-      this.log(refusal);
-      return { isError: true, content: [{ type: 'text', text: refusal }] };
+      this.log(`Refused ${params.name}: ${JSON.stringify(refusal)}`);
+      return withMarks({ content: [] }, { secretRefused: refusal, lostBefore: loss });
     }
     const progressToken = params._meta?.progressToken;
     const startedAt = Date.now();
@@ -274,7 +263,7 @@ export class SessionProxy {
       result = session.observer ? await session.observer.duringCall(forward, streamAfterMs) : await forward();
     } catch (error) {
       if (!session.lostReason) throw error;
-      return this.lostDuring(params.name, session);
+      return this.lostDuring(session, loss);
     }
     // A connection that dropped mid-call comes back as upstream's "has been closed" error, sometimes
     // just before the browser says it disconnected: name the real cause.
@@ -287,13 +276,13 @@ export class SessionProxy {
     if (result.isError && connected && this.config.connection && !session.launchFailed && (!connected.isConnected() || session.lostReason)) {
       session.lostReason ??= `the connection to the browser was lost (${redactEndpoint(this.config.connection.endpoint)}).`;
       await this.dropSession(session);
-      return this.lostDuring(params.name, session);
+      return this.lostDuring(session, loss);
     }
 
     if (!result.isError) noteRoutes(session.routes, params.name, params.arguments);
     const observer = session.observer;
     if (observer && !result.isError) {
-      observer.noteToolCall(params.name, params.arguments);
+      observer.noteToolCall(params.name, params.arguments, resultText(result));
       if (!session.readOnlyTools.has(params.name)) await observer.afterStateChange();
     }
     // Before the budget records them: the files as kept are the masked ones.
@@ -309,13 +298,9 @@ export class SessionProxy {
       await this.dropSession(session);
       if (!slot) this.sendBrowserState({ state: 'closed' });
     }
-    if (loss) result._meta = { ...result._meta, [BROWSER_LOST_META]: loss };
-    if (result.isError && this.hasOriginRules && /ERR_BLOCKED_BY_CLIENT/.test(resultText(result))) {
-      // Chromium's own words do not say who blocked it: the person did, on purpose.
-      const note = `\nThe address is ${ORIGIN_RULES_NOTE}, set by the person. Do not try to reach it another way.`;
-      result = { ...result, content: [...result.content, { type: 'text', text: note }] };
-    }
-    return result;
+    // Chromium's own words do not say who blocked an address: the person did, on purpose (the host says so).
+    const originBlocked = result.isError && this.hasOriginRules && /ERR_BLOCKED_BY_CLIENT/.test(resultText(result)) ? true : undefined;
+    return withMarks(result, { lostBefore: loss, originBlocked });
   }
 
   /**
@@ -326,7 +311,7 @@ export class SessionProxy {
     const session = await this.prepared(await this.watchedSession());
     const inner = async (name: string, args: Record<string, unknown>, done: string): Promise<PageActionResult> => {
       const result = (await session.client.callTool({ name, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
-      if (!result.isError) session.observer?.noteToolCall(name, args);
+      if (!result.isError) session.observer?.noteToolCall(name, args, resultText(result));
       return result.isError ? { ok: false, message: withoutErrorHeading(resultText(result)).split('\n')[0] } : { ok: true, message: done };
     };
     const page = session.observer?.currentPage;
@@ -457,10 +442,8 @@ export class SessionProxy {
     return session;
   }
 
-  private lostDuring(tool: string, session: InnerSession): CallToolResult {
-    const next = this.config.connection ? 'The next call connects again' : 'The next call starts a fresh browser';
-    const text = `The browser went away during ${tool}: ${session.lostReason} ${next}; earlier pages and state are gone.`;
-    return { isError: true, content: [{ type: 'text', text }] };
+  private lostDuring(session: InnerSession, lostBefore: string | undefined): CallToolResult {
+    return withMarks({ content: [] }, { lostDuring: { reason: session.lostReason ?? 'it went away', reconnects: !!this.config.connection }, lostBefore });
   }
 
   /**
@@ -475,8 +458,8 @@ export class SessionProxy {
     const page = session.browser?.agentPage;
     const index = page ? session.browser!.context.pages().indexOf(page) : -1;
     if (index > 0) {
-      await call({ action: 'select', index });
-      session.observer?.noteToolCall('browser_tabs', { action: 'select', index });
+      const selected = (await call({ action: 'select', index })) as CallToolResult;
+      session.observer?.noteToolCall('browser_tabs', { action: 'select', index }, resultText(selected));
     }
     return session;
   }
@@ -538,4 +521,10 @@ export class SessionProxy {
     await this.clients.dispose('the bridge is shutting down');
     await this.clientContexts.close();
   }
+}
+
+/** Puts the child's marks on a result (the host words them); marks that are absent are left out. */
+function withMarks(result: CallToolResult, marks: CallMarks): CallToolResult {
+  const present = Object.fromEntries(Object.entries(marks).filter(([, value]) => value !== undefined));
+  return Object.keys(present).length ? { ...result, _meta: { ...result._meta, [CALL_MARKS_META]: present } } : result;
 }

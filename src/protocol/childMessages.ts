@@ -20,12 +20,6 @@ export const BrowserStateParamsSchema = z.object({
 export type BrowserStateParams = z.infer<typeof BrowserStateParamsSchema>;
 export type BrowserState = BrowserStateParams['state'];
 
-/**
- * Set by the child in a result's `_meta` when the browser was lost before that call: why, in words.
- * The supervisor turns it into the note the model reads (one layer writes the note).
- */
-export const BROWSER_LOST_META = 'playwrightBridge/browserLost';
-
 // ---- observation (child -> host): what the browser does, for the live panel ----------------------
 
 export const ConsoleLevelSchema = z.enum(['error', 'warning', 'info', 'debug']);

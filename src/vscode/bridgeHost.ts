@@ -9,6 +9,7 @@ import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
 import { BridgeSettings, BrowserName, readSettings, RESTRICTIONS, restrictiveValue, USER_ONLY_SETTINGS } from '../core/settings/settings';
 import { Supervisor } from '../core/supervision/supervisor';
 import { toolPolicyOf, ToolPolicySettings } from '../core/tools/toolPolicy';
+import { capabilityHint } from '../core/tools/toolManifest';
 import { ToolPolicyKeys } from './toolPolicyKeys';
 import { BrowserSecrets } from './browserSecrets';
 import { LoginProfiles } from '../core/profiles/loginProfiles';
@@ -56,8 +57,9 @@ export class BridgeHost implements vscodeTypes.Disposable {
     this.settings = this.readSettings();
     this.childSettings = this.settings;
     // The activity list names calls as chat does: by the manifest's display names.
-    const manifest: { name: string; displayName: string }[] = context.extension.packageJSON.contributes?.languageModelTools ?? [];
+    const manifest: { name: string; displayName: string; when?: string }[] = context.extension.packageJSON.contributes?.languageModelTools ?? [];
     const displayNames = new Map(manifest.map(tool => [tool.name, tool.displayName]));
+    const manifestEntries = new Map(manifest.map(tool => [tool.name, tool]));
     this.supervisor = new Supervisor({
       factory: this.createFactory(this.settings),
       log: line => this.log.info(line),
@@ -65,6 +67,10 @@ export class BridgeHost implements vscodeTypes.Disposable {
       displayName: tool => displayNames.get(tool),
       handBackTimeoutMs: () => this.settings.handBackTimeoutMinutes * 60_000,
       toolPolicy: () => this.toolPolicy,
+      capabilityHint: tool => {
+        const entry = manifestEntries.get(tool);
+        return entry && capabilityHint(entry, this.settings.capabilities, this.runningSettings?.capabilities);
+      },
     });
     this.policyKeys = new ToolPolicyKeys(vscode, manifest.map(tool => tool.name));
     this.policyKeys.apply(this.toolPolicy);

@@ -1,5 +1,5 @@
 import type * as vscodeTypes from 'vscode';
-import { resultText } from '../core/results/resultConversion';
+import { resultText } from '../core/results/resultText';
 import { Supervisor } from '../core/supervision/supervisor';
 import { BridgeHost } from './bridgeHost';
 

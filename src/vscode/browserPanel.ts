@@ -5,7 +5,7 @@ import { COMMANDS, PANEL_WEBVIEW_TYPE } from '../core/contributionIds';
 import { FrameGate } from '../core/liveView/frameGate';
 import { LiveViewStore } from '../core/liveView/liveViewStore';
 import { LiveViewParams } from '../protocol/childMessages';
-import { Supervisor } from '../core/supervision/supervisor';
+import { NoBrowserError, Supervisor } from '../core/supervision/supervisor';
 import { ConsoleRow, FrameMessage, HostToPanel, PanelCommand, PanelReport, parsePanelMessage } from '../protocol/panelMessages';
 import { isMarker } from '../protocol/panelRows';
 import type { PickParams } from '../protocol/childMessages';
@@ -97,7 +97,7 @@ class PanelConnection implements vscodeTypes.Disposable {
         void this.hub.pick(message.pick);
         return;
       case 'watchSession':
-        this.hub.supervisor.watchSession(message.sessionId);
+        this.hub.supervisor.tell('watchSession', { sessionId: message.sessionId });
         return;
       case 'report': {
         const waiter = this.reportWaiters.get(message.id);
@@ -210,11 +210,12 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
   /** Add to Chat: outline on hover; on choose, the element goes onto the chat input. */
   async pick(params: PickParams): Promise<void> {
     try {
-      const { element, region } = await this.supervisor.pick(params);
+      const { element, region } = await this.supervisor.ask('pick', params);
       if (params.phase === 'choose' && element) await attachToChat(this.vscode, this.outputDir(), 'element', describeElement(element));
       if (region) await attachToChat(this.vscode, this.outputDir(), 'region', Buffer.from(region.png, 'base64'), 'png');
     } catch (error) {
-      this.log.warn(`Add to Chat: ${(error as Error).message}`);
+      // Without a browser there is nothing to pick (the panel shows no page then).
+      if (!(error instanceof NoBrowserError)) this.log.warn(`Add to Chat: ${(error as Error).message}`);
     }
   }
 

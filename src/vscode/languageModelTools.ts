@@ -1,9 +1,9 @@
 import type * as vscodeTypes from 'vscode';
 import { ShownCodeFiles } from '../core/tools/codeFromFile';
 import { presentInvocation } from '../core/results/invocationMessages';
-import { convertToolResult } from '../core/results/resultConversion';
+import { convertToolResult } from '../core/pipeline/callResult';
 import { CancelledError, Supervisor } from '../core/supervision/supervisor';
-import { capabilityHint, ManifestTool } from '../core/tools/toolManifest';
+import { ManifestTool } from '../core/tools/toolManifest';
 
 /** Where files go and come from: the output folder, and the workspace folders relative code paths start in. */
 export interface FilePlaces {
@@ -11,12 +11,6 @@ export interface FilePlaces {
   roots(): readonly string[];
   /** The names of the person's secrets: code run in the bridge's process could read their values, so its confirmation says so. */
   secretNames?(): readonly string[];
-}
-
-/** Which capability groups the settings turn on, and which the running browser server has. */
-export interface CapabilityState {
-  inSettings(): readonly string[];
-  inRunningChild(): readonly string[] | undefined;
 }
 
 type VSCode = typeof vscodeTypes;
@@ -28,7 +22,6 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     private readonly vscode: VSCode,
     private readonly entry: ManifestTool,
     private readonly supervisor: Supervisor,
-    private readonly capabilities: CapabilityState,
     private readonly onResult: (name: string, isError: boolean) => void,
     private readonly places: FilePlaces,
     private readonly shownCode: ShownCodeFiles,
@@ -64,38 +57,22 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     token: vscodeTypes.CancellationToken,
   ): Promise<vscodeTypes.LanguageModelToolResult> {
     const vscode = this.vscode;
-    const codeFilename = this.codeFilename(options.input);
-    let input = options.input;
-    if (codeFilename !== undefined) {
-      // Run exactly the text the confirmation showed, as code, so a file changed meanwhile cannot slip in.
-      const taken = this.shownCode.take(codeFilename, [this.places.outputDir()]);
-      if ('error' in taken) {
-        this.onResult(this.entry.name, true);
-        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`The tool ${this.entry.name} did not run: ${taken.error}`)]);
-      }
-      const { filename: _file, ...rest } = options.input;
-      input = { ...rest, code: taken.code };
-    }
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
-    const hint = capabilityHint(this.entry, this.capabilities.inSettings(), this.capabilities.inRunningChild());
-    if (hint) {
-      // The child would only say "not found"; the person needs to know which setting to change.
-      this.onResult(this.entry.name, true);
-      subscription.dispose();
-      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`The tool ${this.entry.name} could not run: ${hint}`)]);
-    }
     try {
-      const result = await this.supervisor.callTool(this.entry.name, input, { signal: controller.signal });
+      // Every check, refusal and note is the call pipeline's (core/pipeline); this door only serializes the result.
+      const result = await this.supervisor.callTool(this.entry.name, options.input, {
+        signal: controller.signal,
+        // Run exactly the text the confirmation showed, as code, so a file changed meanwhile cannot slip in.
+        codeShown: filename => this.shownCode.take(filename, [this.places.outputDir()]),
+      });
       this.onResult(this.entry.name, !!result.isError);
       const parts = convertToolResult(this.entry.name, result).map(part =>
         part.kind === 'text' ? new vscode.LanguageModelTextPart(part.text) : vscode.LanguageModelDataPart.image(part.data, part.mimeType));
       return new vscode.LanguageModelToolResult(parts);
     } catch (error) {
       if (error instanceof CancelledError || token.isCancellationRequested) throw new vscode.CancellationError();
-      this.onResult(this.entry.name, true);
-      const message = error instanceof Error ? error.message : String(error);
-      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`The tool ${this.entry.name} could not run: ${message}`)]);
+      throw error;
     } finally {
       subscription.dispose();
     }
@@ -107,11 +84,10 @@ export function registerLanguageModelTools(
   vscode: VSCode,
   manifest: ManifestTool[],
   supervisor: Supervisor,
-  capabilities: CapabilityState,
   onResult: (name: string, isError: boolean) => void,
   places: FilePlaces,
 ): vscodeTypes.Disposable[] {
   const shownCode = new ShownCodeFiles();
   return manifest.map(entry =>
-    vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, capabilities, onResult, places, shownCode)));
+    vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, onResult, places, shownCode)));
 }

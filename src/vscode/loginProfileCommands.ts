@@ -57,7 +57,8 @@ export async function saveLoginProfile(
       validateInput: text => (PROFILE_NAME.test(text) ? undefined : PROFILE_NAME_RULE),
     });
     if (!name) return;
-    const state = await supervisor.storageState();
+    if (!supervisor.running) throw new Error('No browser is running: open the site in the browser panel and log in first.');
+    const { state } = await supervisor.ask('storageState', {});
     const saved = await profiles.save(name, state);
     const cookies = (JSON.parse(state) as { cookies?: unknown[] }).cookies?.length ?? 0;
     const use = 'Use for New Contexts';

@@ -9,7 +9,8 @@ type VSCode = typeof vscodeTypes;
 export async function saveScreenshot(vscode: VSCode, supervisor: Supervisor, store: LiveViewStore): Promise<void> {
   let shot;
   try {
-    shot = await supervisor.screenshot();
+    const taken = await supervisor.ask('screenshot', {});
+    shot = { ...taken, data: Buffer.from(taken.data, 'base64') };
   } catch (error) {
     void vscode.window.showWarningMessage(`No screenshot: ${(error as Error).message} Ask chat to open a page, or press Start Browser.`);
     return;

@@ -24,6 +24,7 @@ import { PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowse
 import { bareAgainstBridge } from '../support/transparency';
 import { connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 import { startBareUpstream } from '../support/bareUpstream';
+import { measureCallPath } from './callPath';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -558,6 +559,7 @@ async function main(): Promise<void> {
     `${remote.calls} calls, ${remote.failures} failures`);
   printSessions(sessions);
   const transparent = await withFixture(transparency);
+  const callPath = measureCallPath();
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
     rounds,
@@ -571,6 +573,7 @@ async function main(): Promise<void> {
     sessions,
     remote,
     transparency: transparent,
+    callPath,
     liveView: {
       fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
       frameLatencyMs: Math.round(median(live.map(l => l.frameLatencyMs))),
@@ -591,6 +594,8 @@ async function main(): Promise<void> {
   console.log(`tool calls while streaming:           x${figures.liveView.toolCallRatio.toFixed(3)} (target <= 1.10); ` +
     `the stream stops for back-to-back calls: ${figures.liveView.fpsDuringCallBursts} fps during them`);
   console.log(`the person's input to the page, ms:   median ${figures.liveView.inputLatencyMs.median} (target <= 50), p95 ${figures.liveView.inputLatencyMs.p95} (target <= 100), while streaming`);
+  console.log(`one call's path:                      ${callPath.hostFiles} host files, ${callPath.childFiles} child files; ` +
+    `refusal sites ${callPath.refusalSites}, result edit sites ${callPath.resultEditSites} (target 1 each)`);
   if (process.env.BENCH_OUT) {
     fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(figures, null, 2)}\n`);
     console.log(`wrote ${process.env.BENCH_OUT}`);

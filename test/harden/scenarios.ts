@@ -319,7 +319,7 @@ export async function soak(fixture: FixtureServer, options: SoakOptions): Promis
       const childRss = await steadyRss(() => rssOf(childPid));
       const snapshotHere = options.snapshots?.at.includes(measured(done));
       const childSnapshot = snapshotHere ? path.join(options.snapshots!.dir, `child-${measured(done)}.heapsnapshot`) : undefined;
-      const child = await bridge.supervisor.childMemory(childSnapshot);
+      const child = await bridge.supervisor.ask('memory', childSnapshot ? { heapSnapshotPath: childSnapshot } : {});
       settle();
       if (snapshotHere) v8.writeHeapSnapshot(path.join(options.snapshots!.dir, `host-${measured(done)}.heapsnapshot`));
       const hostHeap = process.memoryUsage().heapUsed;

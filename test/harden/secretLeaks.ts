@@ -165,7 +165,7 @@ export async function secretLeaks(): Promise<SecretLeakFigures> {
       function: '() => { const r = document.getElementById("pw").getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }',
     });
     const [x, y] = (/\[\s*([\d.]+),\s*([\d.]+)\s*\]/.exec(center) ?? []).slice(1).map(Number);
-    const picked = await bridge.supervisor.pick({ phase: 'choose', x: x / bridge.config.viewport.width, y: y / bridge.config.viewport.height });
+    const picked = await bridge.supervisor.ask('pick', { phase: 'choose', x: x / bridge.config.viewport.width, y: y / bridge.config.viewport.height });
     const pickedTexts = stringsOf(picked);
 
     // The other door, as an MCP client would read the same page.

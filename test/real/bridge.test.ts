@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { isAlive, listDescendants } from '../../src/core/childProcess/processTree';
-import { convertToolResult } from '../../src/core/results/resultConversion';
+import { convertToolResult } from '../../src/core/pipeline/callResult';
 import { imageSize } from '../../src/core/results/imageDownscale';
 import { diffManifests } from '../../src/core/tools/toolManifest';
 import { collectToolManifest } from '../../src/build/collectToolManifest';

@@ -47,15 +47,15 @@ describe('the element picker against a hostile page (real child and Chromium)', 
     const viewport = bridge.config.viewport;
     const at = (x: number, y: number) => ({ x: x / viewport.width, y: y / viewport.height });
 
-    const { element: hovered } = await bridge.supervisor.pick({ phase: 'hover', ...at(120, 50) });
+    const { element: hovered } = await bridge.supervisor.ask('pick', { phase: 'hover', ...at(120, 50) });
     assert.strictEqual(hovered?.name, 'Delete account', JSON.stringify(hovered));
-    const { element: real } = await bridge.supervisor.pick({ phase: 'choose', ...at(120, 50) });
+    const { element: real } = await bridge.supervisor.ask('pick', { phase: 'choose', ...at(120, 50) });
     assert.ok(real, 'an element was picked');
     assert.deepStrictEqual([real.role, real.name, real.tag], ['button', 'Delete account', 'button']);
     assert.match(real.html, /^<button id="real" aria-label="Delete account"/);
     assert.ok(!/Transfer all funds|evil\.test|Safe link/.test(JSON.stringify(real)), `nothing of the page's lies: ${JSON.stringify(real)}`);
 
-    const { element: huge } = await bridge.supervisor.pick({ phase: 'choose', ...at(120, 230) });
+    const { element: huge } = await bridge.supervisor.ask('pick', { phase: 'choose', ...at(120, 230) });
     assert.ok(huge, 'the huge element was picked (and passed the protocol\'s schema)');
     assert.match(huge.html, /^<div id="huge"/);
     for (const field of ['role', 'name', 'tag', 'html', 'url'] as const) {

@@ -32,7 +32,7 @@ describe('login profiles on a real child and Chromium', function () {
       await first.supervisor.callTool('browser_type', { element: 'User', target: refOf(form, /textbox "User"/), text: 'ada' });
       await first.supervisor.callTool('browser_type', { element: 'Password', target: refOf(form, /textbox "Password"/), text: 'open sesame' });
       await first.supervisor.callTool('browser_click', { element: 'Sign in', target: refOf(form, /button "Sign in"/) });
-      await profiles.save('fixture', await first.supervisor.storageState());
+      await profiles.save('fixture', (await first.supervisor.ask('storageState', {})).state);
     } finally {
       await first.dispose();
     }

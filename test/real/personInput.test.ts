@@ -85,10 +85,10 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/counter` });
     const pressesBefore = fixture.count('/press');
     const at = await centreOf(bridge, 'button');
-    const { element: hovered } = await bridge.supervisor.pick({ phase: 'hover', ...at });
+    const { element: hovered } = await bridge.supervisor.ask('pick', { phase: 'hover', ...at });
     assert.strictEqual(hovered?.role, 'button');
     assert.strictEqual(await evaluate(bridge, "() => !!document.getElementById('__playwright_bridge_pick')"), true, 'the outline is in the page, so the picture shows it');
-    const { element: chosen } = await bridge.supervisor.pick({ phase: 'choose', ...at });
+    const { element: chosen } = await bridge.supervisor.ask('pick', { phase: 'choose', ...at });
     assert.deepStrictEqual({ ...chosen, html: undefined, ref: undefined }, { role: 'button', name: 'Press', tag: 'button', html: undefined, url: `${fixture.url}/counter`, ref: undefined });
     assert.match(chosen!.html, /^<button onclick=/);
     const snapshot = textOf(await bridge.supervisor.callTool('browser_snapshot', {}));
@@ -97,7 +97,7 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     assert.strictEqual(fixture.count('/press'), pressesBefore, 'picking did not press it');
 
     // A dragged region: a picture of just that part of the page.
-    const { region } = await bridge.supervisor.pick({ phase: 'region', x0: 0, y0: 0, x1: 0.25, y1: 0.25 });
+    const { region } = await bridge.supervisor.ask('pick', { phase: 'region', x0: 0, y0: 0, x1: 0.25, y1: 0.25 });
     assert.ok(region);
     assert.deepStrictEqual([region.width, region.height, region.url], [320, 180, `${fixture.url}/counter`]);
     const png = Buffer.from(region.png, 'base64');

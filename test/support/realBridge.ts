@@ -1,4 +1,4 @@
-import { resultText } from '../../src/core/results/resultConversion';
+import { resultText } from '../../src/core/results/resultText';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';

@@ -11,7 +11,7 @@ import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
 import { stripAnsi } from '../../src/core/results/ansi';
 import { BridgeSettings, readSettings } from '../../src/core/settings/settings';
-import { ORIGIN_RULES_NOTE } from '../../src/child/browserObserver';
+import { ORIGIN_RULES_NOTE } from '../../src/protocol/callMarks';
 import { connectMcpClient, makeRealBridge, refOf } from './realBridge';
 import { startBareUpstream } from './bareUpstream';
 

@@ -12,7 +12,8 @@ import { COMMANDS } from '../../src/core/contributionIds';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { Supervisor } from '../../src/core/supervision/supervisor';
-import { ManifestTool } from '../../src/core/tools/toolManifest';
+import { capabilityHint, ManifestTool } from '../../src/core/tools/toolManifest';
+import type { PickParams } from '../../src/protocol/childMessages';
 import { HostToPanel } from '../../src/protocol/panelMessages';
 import { restartBrowser, startBrowser } from '../../src/vscode/browserCommands';
 import { BrowserPanelHub } from '../../src/vscode/browserPanel';
@@ -42,6 +43,11 @@ function scriptedSupervisor(reply: (name: string, args: unknown) => { text?: str
     },
     log: () => undefined,
     callTimeoutMs: () => 5000,
+    // As the extension wires it: no capability group turned on in these settings.
+    capabilityHint: tool => {
+      const entry = MANIFEST.find(t => t.name === tool);
+      return entry && capabilityHint(entry, [], undefined);
+    },
   });
   return { supervisor, children };
 }
@@ -51,12 +57,11 @@ const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9
 describe('VS Code glue against a fake vscode', () => {
   describe('language-model tools', () => {
     const places = { outputDir: () => '/storage/output/playwright-bridge', roots: () => ['/ws'] };
-    const capabilities = { inSettings: () => [] as string[], inRunningChild: () => undefined };
 
     it('registers every manifest tool, and a call returns text and image parts', async () => {
       const fake = createFakeVscode();
       const { supervisor } = scriptedSupervisor(name => (name === 'browser_take_screenshot' ? { text: '### Result\nshot', image: PNG_1X1 } : { text: 'ok' }));
-      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, places);
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places);
       assert.deepStrictEqual([...fake.tools.keys()].sort(), MANIFEST.map(t => t.name).sort());
       const tool = fake.tools.get('browser_take_screenshot') as { invoke(o: unknown, t: unknown): Promise<{ content: unknown[] }> };
       const result = await tool.invoke({ input: { type: 'png' } }, new CancellationTokenSource().token);
@@ -70,7 +75,7 @@ describe('VS Code glue against a fake vscode', () => {
     it('prepares a message naming the call, and a confirmation naming the exact file it writes', () => {
       const fake = createFakeVscode();
       const { supervisor } = scriptedSupervisor();
-      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, places);
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places);
       const snapshot = fake.tools.get('browser_snapshot') as { prepareInvocation(o: unknown): { invocationMessage: string; confirmationMessages?: { title: string; message: { value: string } } } };
       assert.strictEqual(snapshot.prepareInvocation({ input: {} }).confirmationMessages, undefined);
       const writing = snapshot.prepareInvocation({ input: { filename: 'inside.yml' } });
@@ -84,7 +89,7 @@ describe('VS Code glue against a fake vscode', () => {
     it('says which setting turns on a capability tool instead of calling it', async () => {
       const fake = createFakeVscode();
       const { supervisor, children } = scriptedSupervisor();
-      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, places);
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places);
       const pdf = fake.tools.get('browser_pdf_save') as { invoke(o: unknown, t: unknown): Promise<{ content: LanguageModelTextPart[] }> };
       const result = await pdf.invoke({ input: {} }, new CancellationTokenSource().token);
       assert.match(result.content[0].value, /Turn on the setting playwrightBridge\.capabilities\.pdf/);
@@ -95,7 +100,7 @@ describe('VS Code glue against a fake vscode', () => {
     it('turns a cancelled call into a CancellationError', async () => {
       const fake = createFakeVscode();
       const { supervisor, children } = scriptedSupervisor();
-      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, places);
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places);
       await supervisor.callTool('browser_snapshot', {});
       children[0].holdCalls = true;
       const cancel = new CancellationTokenSource();
@@ -114,7 +119,7 @@ describe('VS Code glue against a fake vscode', () => {
       const sent: unknown[] = [];
       const { supervisor } = scriptedSupervisor((_name, args) => (sent.push(args), { text: 'ran' }));
       // A relative code file is read from the output folder, where the bridge's writers put files (one rule for relative names).
-      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, capabilities, () => undefined, { ...places, outputDir: () => root });
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, { ...places, outputDir: () => root });
       const tool = fake.tools.get('browser_run_code_unsafe') as { prepareInvocation(o: unknown): { confirmationMessages: { message: { value: string } } }; invoke(o: unknown, t: unknown): Promise<{ content: LanguageModelTextPart[] }> };
       const input = { filename: 'script.js' };
       assert.match(tool.prepareInvocation({ input }).confirmationMessages.message.value, /async \(page\) => page\.title\(\)/);
@@ -228,9 +233,9 @@ describe('VS Code glue against a fake vscode', () => {
     it('puts a picked element on the chat input as a file in the output folder, and the console errors too', async () => {
       const h = hub();
       h.view.send({ type: 'ready' });
-      h.supervisor.pick = async params => (params.phase === 'choose'
+      h.supervisor.ask = (async (_name: 'pick', params: PickParams) => (params.phase === 'choose'
         ? { element: { role: 'button', name: 'Sign in', ref: 'e12', tag: 'button', html: '<button>Sign in</button>', url: 'http://127.0.0.1/login' } }
-        : params.phase === 'region' ? { region: { png: PNG_1X1, url: 'http://127.0.0.1/login', width: 1, height: 1 } } : {});
+        : params.phase === 'region' ? { region: { png: PNG_1X1, url: 'http://127.0.0.1/login', width: 1, height: 1 } } : {})) as Supervisor['ask'];
       h.view.send({ type: 'pick', pick: { phase: 'choose', x: 0.5, y: 0.5 } });
       await waitFor(() => h.fake.executed.length > 0, 2000, 'the chat to be opened');
       const [open] = h.fake.executed;

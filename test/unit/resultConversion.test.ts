@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { imageSize } from '../../src/core/results/imageDownscale';
-import { BridgePart, convertToolResult } from '../../src/core/results/resultConversion';
+import { BridgePart, convertToolResult } from '../../src/core/pipeline/callResult';
 
 function png(width: number, height: number, paint: (x: number, y: number) => [number, number, number]): string {
   const image = new PNG({ width, height });

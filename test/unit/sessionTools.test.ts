@@ -1,5 +1,12 @@
 import * as assert from 'assert';
-import { describeSessions, runBridgeTool, SessionDirectory, SessionSummary } from '../../src/child/bridgeTools';
+import { runBridgeTool, SessionDirectory } from '../../src/child/bridgeTools';
+import { bridgeToolText, describeSessions } from '../../src/core/pipeline/tools/bridgeSessionTools';
+import type { SessionSummary } from '../../src/protocol/callMarks';
+
+/** The tool's answer as the model reads it: the child's facts, worded by the host. */
+async function answer(name: string, args: Record<string, unknown>, callerId: string | undefined, sessions: SessionDirectory) {
+  return bridgeToolText(await runBridgeTool(name, args, callerId, sessions));
+}
 
 const A = 'aaaaaaaa-1111-4111-8111-111111111111';
 const B = 'bbbbbbbb-2222-4222-8222-222222222222';
@@ -20,7 +27,7 @@ function directory(closed: string[]): SessionDirectory {
 
 describe('the bridge\'s session tools under perClient', () => {
   it('a client\'s list holds its own session and a count, never another id or the window\'s pages', async () => {
-    const text = (await runBridgeTool('bridge_session_list', {}, A, directory([]))).content[0] as { text: string };
+    const text = await answer('bridge_session_list', {}, A, directory([]));
     assert.match(text.text, new RegExp(`^- ${A} \\(client "attacker"\\), yours`, 'm'));
     assert.match(text.text, /^2 other sessions/m);
     assert.ok(!text.text.includes('bbbbbbbb') && !text.text.includes('token=secret') && !text.text.includes('victim'), text.text);
@@ -33,7 +40,7 @@ describe('the bridge\'s session tools under perClient', () => {
   });
 
   it('chat\'s tools see every session, client ids shortened to 8 characters', async () => {
-    const text = ((await runBridgeTool('bridge_session_list', {}, undefined, directory([]))).content[0] as { text: string }).text;
+    const { text } = await answer('bridge_session_list', {}, undefined, directory([]));
     assert.match(text, /^- window \(chat's tools\), yours: Reset/m);
     assert.match(text, /^- bbbbbbbb \(client "victim"\): Bank/m);
     assert.ok(!text.includes(B), 'never a full client id');
@@ -43,22 +50,22 @@ describe('the bridge\'s session tools under perClient', () => {
     const closed: string[] = [];
     const answers = [];
     for (const id of [B, B.slice(0, 8), 'cccccccc-0000', 'window', A.slice(0, 7)]) {
-      const result = await runBridgeTool('bridge_session_close', { id }, A, directory(closed));
-      assert.strictEqual(result.isError, true, id);
-      answers.push((result.content[0] as { text: string }).text);
+      const result = await answer('bridge_session_close', { id }, A, directory(closed));
+      assert.strictEqual(result.refused, true, id);
+      answers.push(result.text);
     }
     assert.strictEqual(new Set(answers).size, 1, 'the same words whether or not the id exists');
     assert.match(answers[0], /can close only its own session/);
     assert.deepStrictEqual(closed, []);
-    const own = await runBridgeTool('bridge_session_close', { id: A.slice(0, 8) }, A, directory(closed));
-    assert.match((own.content[0] as { text: string }).text, /Closed your session/);
+    const own = await answer('bridge_session_close', { id: A.slice(0, 8) }, A, directory(closed));
+    assert.match(own.text, /Closed your session/);
     assert.deepStrictEqual(closed, [A]);
   });
 
   it('chat\'s tools close a client\'s session by its short id', async () => {
     const closed: string[] = [];
-    const result = await runBridgeTool('bridge_session_close', { id: 'bbbbbbbb' }, undefined, directory(closed));
-    assert.match((result.content[0] as { text: string }).text, /Closed session bbbbbbbb/);
+    const result = await answer('bridge_session_close', { id: 'bbbbbbbb' }, undefined, directory(closed));
+    assert.match(result.text, /Closed session bbbbbbbb/);
     assert.deepStrictEqual(closed, [B]);
   });
 });

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ScriptedChild } from '../support/scriptedChild';
 import { Supervisor, BridgeState } from '../../src/core/supervision/supervisor';
-import { BROWSER_LOST_META } from '../../src/protocol/childMessages';
+import { CALL_MARKS_META } from '../../src/protocol/callMarks';
 import { PersonControl } from '../../src/core/supervision/personControl';
 
 const TOOLS: Tool[] = [{ name: 'browser_navigate', inputSchema: { type: 'object' } }];
@@ -107,14 +107,17 @@ describe('Supervisor (scripted child)', () => {
     h.children[0].die();
     const results = await Promise.allSettled([h.supervisor.callTool('browser_navigate', { url: 'a' }), h.supervisor.callTool('browser_navigate', { url: 'b' })]);
     for (const result of results) {
-      assert.strictEqual(result.status, 'rejected');
-      assert.match(String((result as PromiseRejectedResult).reason.message), /could not start its browser server: tools\/list answered garbage/);
+      // A failed start is a result that says so (the one result builder), not a rejection each door words its own way.
+      assert.strictEqual(result.status, 'fulfilled');
+      const failed = (result as PromiseFulfilledResult<CallToolResult>).value;
+      assert.strictEqual(failed.isError, true);
+      assert.match(text(failed), /could not start its browser server: tools\/list answered garbage/);
     }
     assert.strictEqual(h.children[1].calls.length, 0, 'no call reaches a child that was not proven ready');
     assert.ok(h.children[1].disposeCount >= 1, 'the half-started child is disposed');
     assert.strictEqual(h.supervisor.status.state, 'failed');
 
-    await assert.rejects(h.supervisor.callTool('browser_navigate', { url: 'c' }), /tries again in 1 s/);
+    await failsWith(h.supervisor.callTool('browser_navigate', { url: 'c' }), /tries again in 1 s/);
     assert.strictEqual(h.attempts(), 2, 'no new attempt during the backoff');
     h.advance(1001);
     const ok = await h.supervisor.callTool('browser_navigate', { url: 'd' });
@@ -125,11 +128,11 @@ describe('Supervisor (scripted child)', () => {
 
   it('grows the backoff after repeated failures and resets it after a success', async () => {
     const h = harness({ plan: ['fail', 'fail', 'ok'] });
-    await assert.rejects(h.supervisor.callTool('t', {}), /spawn ENOENT/);
+    await failsWith(h.supervisor.callTool('t', {}), /spawn ENOENT/);
     h.advance(1000);
-    await assert.rejects(h.supervisor.callTool('t', {}), /spawn ENOENT/);
+    await failsWith(h.supervisor.callTool('t', {}), /spawn ENOENT/);
     h.advance(1000);
-    await assert.rejects(h.supervisor.callTool('t', {}), /tries again in 4 s/);
+    await failsWith(h.supervisor.callTool('t', {}), /tries again in 4 s/);
     h.advance(4000);
     await h.supervisor.callTool('t', {});
     assert.strictEqual(h.supervisor.status.state, 'ready');
@@ -164,10 +167,10 @@ describe('Supervisor (scripted child)', () => {
     assert.strictEqual(first, second);
     open();
     await first;
-    await assert.rejects(call, /shut down/);
+    await failsWith(call, /shut down/);
     assert.strictEqual(h.children.length, 1);
     assert.ok(h.children[0].disposeCount >= 1, 'a child that became ready after dispose is killed');
-    await assert.rejects(h.supervisor.callTool('browser_navigate', {}), /shut down/);
+    await failsWith(h.supervisor.callTool('browser_navigate', {}), /shut down/);
   });
 
   it('reports changed tool lists', async () => {
@@ -231,13 +234,13 @@ describe('Supervisor: telling the model its browser state was lost', () => {
   it('turns the child\'s "browser lost before this call" mark into the note, once, and never shows the mark', async () => {
     const h = harness();
     await h.supervisor.callTool('browser_snapshot', {});
-    h.children[0].nextMeta = { [BROWSER_LOST_META]: 'before this call, the browser exited unexpectedly.' };
+    h.children[0].nextMeta = { [CALL_MARKS_META]: { lostBefore: 'before this call, the browser exited unexpectedly.' } };
     const panel = await h.supervisor.callTool('browser_navigate', { url: 'about:blank' }, { door: 'panel' });
     assert.doesNotMatch(text(panel), /Note:/);
     assert.strictEqual(panel._meta, undefined, 'the mark is ours, not the client\'s');
     const model = await h.supervisor.callTool('browser_snapshot', {});
     assert.match(text(model), /^Note: before this call, the browser exited unexpectedly\. This call ran in a fresh browser/);
-    h.children[0].nextMeta = { [BROWSER_LOST_META]: 'before this call, it crashed.' };
+    h.children[0].nextMeta = { [CALL_MARKS_META]: { lostBefore: 'before this call, it crashed.' } };
     const direct = await h.supervisor.callTool('browser_snapshot', {});
     assert.match(text(direct), /^Note: before this call, it crashed\.[^]*\n\nbrowser_snapshot done/);
     assert.strictEqual(direct._meta, undefined);
@@ -418,3 +421,10 @@ describe('PersonControl', () => {
     person.dispose();
   });
 });
+
+/** The call came back as an error result whose text matches: how the bridge reports a browser that cannot start. */
+async function failsWith(call: Promise<CallToolResult>, reason: RegExp): Promise<void> {
+  const result = await call;
+  assert.strictEqual(result.isError, true, text(result));
+  assert.match(text(result), reason);
+}

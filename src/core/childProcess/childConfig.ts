@@ -3,6 +3,7 @@ import { planBrowserLaunch } from '../settings/browserDiscovery';
 import { BridgeSettings } from '../settings/settings';
 import type { ChildConfig, ChildStartInput } from '../../protocol/childConfig';
 import type { ChildPrivateInput } from '../../protocol/childMessages';
+import type { ChildSpawnSpec } from './childProcess';
 
 export type { ChildPrivateInput, SecretEntry } from '../../protocol/childMessages';
 /** The child's configuration and start input: schemas and types in src/protocol/childConfig.ts. */
@@ -89,7 +90,7 @@ export interface ChildRuntime {
 export function childSpawnSpec(
   config: ChildConfig,
   runtime: ChildRuntime,
-): { command: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string; privateInput: string } {
+): ChildSpawnSpec & { cwd: string; privateInput: string } {
   const tmpDir = path.resolve(runtime.tmpDir);
   const start: ChildStartInput = { config, secrets: runtime.privateInput?.secrets ?? {}, connectHeaders: runtime.privateInput?.connectHeaders ?? {} };
   return {
@@ -106,5 +107,6 @@ export function childSpawnSpec(
     privateInput: JSON.stringify(start),
     // Upstream falls back to the working folder for output; never let that be the user's project.
     cwd: config.mcp.outputDir,
+    facts: { outputDir: config.mcp.outputDir, isolation: config.isolation, allowRunCodeForClients: config.allowRunCodeForClients },
   };
 }

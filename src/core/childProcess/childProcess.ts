@@ -18,6 +18,16 @@ export interface ChildSpawnSpec {
   cwd?: string;
   /** Written to the child's private pipe (fd 3) and closed: secrets never travel in env or argv. */
   privateInput?: string;
+  /** What the host's call pipeline must know of the child it started. */
+  facts?: ChildFacts;
+}
+
+/** The settings a child was started with that the host's call pipeline applies to each call. */
+export interface ChildFacts {
+  /** Where relative file names go (and are read from). */
+  outputDir: string;
+  isolation: 'shared' | 'perClient';
+  allowRunCodeForClients: boolean;
 }
 
 /** What a child reports while it lives. */
@@ -27,13 +37,6 @@ export interface ChildEvents {
   onBrowserState(state: BrowserStateParams): void;
   onObservation(event: ObservationEvent): void;
   onStderr(line: string): void;
-}
-
-/** A PNG of the browser's current page. */
-export interface PageScreenshot {
-  data: Uint8Array;
-  url: string;
-  title: string;
 }
 
 export interface CallOptions {
@@ -54,6 +57,8 @@ export interface ClientSession {
 export interface ChildConnection {
   readonly pid: number | undefined;
   readonly exited: boolean;
+  /** Absent for a scripted child in tests: the pipeline then resolves no file names and refuses nothing by isolation. */
+  readonly facts?: ChildFacts;
   listTools(): Promise<Tool[]>;
   callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<CallToolResult>;
   /** The control channel (protocol/controlChannel.ts): the panel's features and the host's questions to the child. */
@@ -184,6 +189,7 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
   const connection: ChildConnection = {
     get pid() { return child.pid; },
     get exited() { return exited; },
+    facts: spec.facts,
     async listTools() {
       const tools: Tool[] = [];
       let cursor: string | undefined;

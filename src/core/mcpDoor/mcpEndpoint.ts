@@ -6,7 +6,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '../emitter';
 import { checkRequest, newBearerToken } from './requestGuard';
-import { CancelledError, SupervisedCallOptions } from '../supervision/supervisor';
+import { answerToolCall, cancelledRequestId, FastCallsInFlight, FastToolCall, fastToolCall } from './toolCallFastPath';
+import type { SupervisedCallOptions } from '../pipeline/callContext';
 import { DEFAULT_SETTINGS } from '../settings/settings';
 
 /** What the endpoint forwards to: the supervisor every door shares. */
@@ -46,6 +47,8 @@ interface Session {
   busy: number;
   /** When it last called a tool (start or end): for a while after, it is in use and never evicted. */
   lastCall?: number;
+  /** Its calls answered on the fast path (toolCallFastPath.ts), for its notifications/cancelled. */
+  fastCalls: FastCallsInFlight;
 }
 
 export interface EndpointLimits {
@@ -151,9 +154,13 @@ export class McpEndpoint {
       const existing = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
       if (existing) {
         if (req.method !== 'POST') return void (await existing.transport.handleRequest(req, res, body));
+        // A cancellation of a call on the fast path is ours to deliver; any other goes to the SDK.
+        if (existing.fastCalls.cancel(cancelledRequestId(body))) return void res.writeHead(202).end();
         existing.lastActive = this.now();
         existing.busy++;
         try {
+          const call = typeof sessionId === 'string' ? fastToolCall(req, body) : undefined;
+          if (call) return void (await answerToolCall(res, sessionId as string, call, this.toolCallsOf(existing), existing.fastCalls));
           return void (await existing.transport.handleRequest(req, res, body));
         } finally {
           existing.busy--;
@@ -232,40 +239,43 @@ export class McpEndpoint {
     transport.onclose = () => {
       if (transport.sessionId) this.dropSession(transport.sessionId);
     };
-    const session: Session = { server, transport, lastActive: this.now(), busy: 0 };
+    const session: Session = { server, transport, lastActive: this.now(), busy: 0, fastCalls: new FastCallsInFlight() };
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.backend.listTools() }));
+    // A call the fast path does not take (a batch, say) comes this way: the same call, through the SDK.
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      if (request.params.name === 'browser_run_code_unsafe' && typeof request.params.arguments?.filename === 'string') {
-        // An MCP client's confirmation shows the arguments, not the file: it would approve code it never saw.
-        const text = 'Through the MCP server, browser_run_code_unsafe runs only code given as `code`, so the confirmation shows what runs. ' +
-          'Pass the file\'s content as `code`.';
-        return { isError: true, content: [{ type: 'text', text }] };
-      }
       const progressToken = request.params._meta?.progressToken;
-      session.lastCall = this.now();
-      try {
-        const result = await this.backend.callTool(request.params.name, request.params.arguments, {
-          door: 'mcp',
-          // Which client this is: with isolation `perClient` it gets a browser context of its own.
-          session: transport.sessionId ? { id: transport.sessionId, client: server.getClientVersion()?.name } : undefined,
-          signal: extra.signal,
-          onProgress: progressToken === undefined ? undefined : progress =>
-            void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
-        });
-        // Already finished by the supervisor (colours stripped, images fitted): handed on as it is.
-        return result;
-      } catch (error) {
-        if (error instanceof CancelledError) throw error;
-        return { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
-      } finally {
-        session.lastCall = this.now();
-      }
+      return this.toolCallsOf(session).run(request.params, extra.signal, progressToken === undefined ? undefined : progress =>
+        void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined));
     });
     return session;
   }
 
+  /** A session's tool calls, to the supervisor: the same for the fast path and the SDK's handler. */
+  private toolCallsOf(session: Session): FastToolCall {
+    return {
+      run: async (params, signal, onProgress) => {
+        session.lastCall = this.now();
+        try {
+          // Every check, refusal and note is the call pipeline's (core/pipeline); the result comes back finished.
+          return await this.backend.callTool(params.name, params.arguments, {
+            door: 'mcp',
+            // Which client this is: with isolation `perClient` it gets a browser context of its own.
+            session: session.transport.sessionId ? { id: session.transport.sessionId, client: session.server.getClientVersion()?.name } : undefined,
+            signal,
+            onProgress,
+          });
+        } finally {
+          session.lastCall = this.now();
+        }
+      },
+    };
+  }
+
   private dropSession(id: string): void {
-    if (!this.sessions.delete(id)) return;
+    const session = this.sessions.get(id);
+    if (!session || !this.sessions.delete(id)) return;
+    // As the SDK's transport does for its own: a closed session's calls are given up.
+    session.fastCalls.abortAll();
     this.backend.endSession?.(id);
     this.log(`MCP client disconnected (${this.sessions.size} left)`);
     this.sessionsEmitter.fire(this.sessions.size);
@@ -277,6 +287,7 @@ export class McpEndpoint {
     if (this.sweeper) clearInterval(this.sweeper);
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
+    for (const session of sessions) session.fastCalls.abortAll();
     await Promise.all(sessions.map(s => s.transport.close().catch(() => undefined)));
     const server = this.server;
     this.server = undefined;

@@ -1,18 +1,25 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import {
-  BROWSER_LOST_META, BrowserStateParams, MemoryResult, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult,
-} from '../../protocol/childMessages';
+import { BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult } from '../../protocol/childMessages';
+import type {
+  ControlNotificationName, ControlNotificationParams, ControlRequestName, ControlRequestParams, ControlRequestResult,
+} from '../../protocol/controlChannel';
 import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
-import { ChildConnection, ChildEvents, ClientSession, ChildFactory, NotSentError, PageScreenshot } from '../childProcess/childProcess';
+import { ChildConnection, ChildEvents, ChildFactory } from '../childProcess/childProcess';
 import { presentInvocation } from '../results/invocationMessages';
-import { finishResult } from '../results/resultConversion';
-import { checkArguments } from './argumentCheck';
-import { isToolOffered, OPEN_POLICY, toolRefusal, ToolPolicySettings } from '../tools/toolPolicy';
+import { CallEnvironment } from '../pipeline/callContext';
+import { runCallPipeline } from '../pipeline/callPipeline';
+import { CallResult } from '../pipeline/callResult';
+import { browserLostNotice } from '../pipeline/steps/browserLost';
+import { CancelledError } from '../pipeline/steps/cancelled';
+import { isToolOffered, OPEN_POLICY, ToolPolicySettings } from '../tools/toolPolicy';
 import { withDeadline } from './deadline';
 import { Emitter, Event } from '../emitter';
 import { pageActionTitle, PersonControl, personInputDoing } from './personControl';
 
 export type { BridgeState, Door };
+export type { SupervisedCallOptions } from '../pipeline/callContext';
+export { CancelledError };
+import type { SupervisedCallOptions } from '../pipeline/callContext';
 
 export interface BridgeStatus {
   state: BridgeState;
@@ -39,6 +46,15 @@ export interface SupervisorOptions {
   displayName?: (tool: string) => string | undefined;
   /** Readonly mode and the allow/deny lists; read per call and per listing, so a change applies at once. */
   toolPolicy?: () => ToolPolicySettings;
+  /** Why a capability tool cannot run now (its group off, or turned on after the browser started); chat's tools only. */
+  capabilityHint?: (tool: string) => string | undefined;
+}
+
+/** Asked of the running child when none runs: the panel's features start no browser of their own. */
+export class NoBrowserError extends Error {
+  constructor() {
+    super('No browser is running.');
+  }
 }
 
 /**
@@ -62,20 +78,6 @@ export interface ToolCallRecord {
   error?: string;
 }
 
-export interface SupervisedCallOptions {
-  door?: Door;
-  /** The MCP client session the call came through, for isolation `perClient`. */
-  session?: ClientSession;
-  signal?: AbortSignal;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-export class CancelledError extends Error {
-  constructor() {
-    super('The call was cancelled.');
-  }
-}
-
 /**
  * Keeps one child alive for every door. Starts it on first use; after it dies, the calls that
  * find it dead share one bounded restart, are forwarded exactly once to the replacement once it
@@ -89,6 +91,7 @@ export class Supervisor {
   private failures = 0;
   private retryAt = 0;
   private lastFailure: string | undefined;
+  /** The note that the browser was lost, until a model's call takes it (core/pipeline/steps/browserLost.ts words it). */
   private lostNotice: string | undefined;
   /** The person at the panel: Take control / Hand back, and what they changed meanwhile. */
   private readonly person: PersonControl;
@@ -120,6 +123,8 @@ export class Supervisor {
   /** Fires when a call starts and again when it ends (same id), from every door. */
   readonly onToolCall = this.callEmitter.event;
 
+  /** What the call pipeline's steps may ask of the supervisor. */
+  private readonly environment: CallEnvironment;
   private readonly readyTimeoutMs: number;
   private readonly backoffMs: number[];
   private readonly now: () => number;
@@ -130,6 +135,24 @@ export class Supervisor {
     this.backoffMs = options.backoffMs ?? [1000, 2000, 5000, 10000, 30000];
     this.now = options.now ?? Date.now;
     this.person = new PersonControl(this.now, options.log);
+    this.environment = {
+      toolPolicy: () => this.options.toolPolicy?.() ?? OPEN_POLICY,
+      capabilityHint: tool => this.options.capabilityHint?.(tool),
+      person: this.person,
+      handBackTimeoutMs: () => this.options.handBackTimeoutMs?.() ?? 10 * 60_000,
+      callTimeoutMs: () => this.options.callTimeoutMs(),
+      ready: () => this.ready(),
+      tool: name => this.toolsByName.get(name),
+      lastExit: () => this.lastExit,
+      browserLoss: {
+        keep: note => { this.lostNotice ??= note; },
+        take: () => {
+          const note = this.lostNotice;
+          this.lostNotice = undefined;
+          return note;
+        },
+      },
+    };
     this.onDidChangeControl = this.person.onDidChange;
   }
 
@@ -166,17 +189,28 @@ export class Supervisor {
     if (this.cachedTools) this.toolsEmitter.fire(this.offered(this.cachedTools));
   }
 
+  /**
+   * One tool call from any door, through the call pipeline (core/pipeline/callPipeline.ts): its steps
+   * decide, the one result builder writes the result, finished once for both doors and the activity list.
+   */
   async callTool(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions = {}): Promise<CallToolResult> {
     const displayName = this.options.displayName?.(name) ?? this.toolsByName.get(name)?.annotations?.title ?? name;
-    const end = this.beginRecord({ name, args, door: options.door ?? 'tool', title: presentInvocation(name, displayName, args).invocationMessage });
+    const door = options.door ?? 'tool';
+    const end = this.beginRecord({ name, args, door, title: presentInvocation(name, displayName, args).invocationMessage });
+    const result = new CallResult();
     try {
-      const { result, thumbnail, errorLine } = finishResult(await this.forward(name, args, options), { thumbnail: this.thumbnailReaders > 0 });
-      end({ outcome: result.isError ? 'error' : 'ok', result, thumbnail, error: errorLine });
-      return result;
+      await runCallPipeline({ name, args, door, forModel: door === 'tool' || door === 'mcp', options, result }, this.environment);
     } catch (error) {
-      end({ outcome: error instanceof CancelledError ? 'cancelled' : 'error', error: (error as Error).message });
-      throw error;
+      if (error instanceof CancelledError) {
+        end({ outcome: 'cancelled', error: error.message });
+        throw error;
+      }
+      // The child could not start (or the bridge shut down): a result that says so, at both doors alike.
+      result.refuse((error as Error).message);
     }
+    const finished = result.finish({ thumbnail: this.thumbnailReaders > 0 });
+    end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine });
+    return finished.result;
   }
 
   /** A consumer that shows result thumbnails (the panel's store) says so; dispose when it goes. */
@@ -201,15 +235,6 @@ export class Supervisor {
     this.person.handBack();
   }
 
-  private async waitForHandBack(name: string, options: SupervisedCallOptions): Promise<CallToolResult | undefined> {
-    options.onProgress?.({ progress: 0, message: 'Waiting: the person has the browser. The call goes on when they press Hand back in the browser panel.' });
-    const waited = await this.person.wait(this.options.handBackTimeoutMs?.() ?? 10 * 60_000, options.signal);
-    if (waited.outcome === 'cancelled') throw new CancelledError();
-    if (waited.outcome === 'released') return undefined;
-    return errorResult(`${name} did not run: the person has had control of the browser for ${waited.heldSeconds} s ` +
-      `and has not handed it back (the limit is ${waited.limitSeconds} s). Ask them to press Hand back in the browser panel, then try again.`);
-  }
-
   /** The person's mouse or keyboard from the panel, to the page (only while a browser runs). */
   sendInput(event: InputEvent): void {
     const child = this.live;
@@ -222,11 +247,6 @@ export class Supervisor {
     const sameBurst = this.lastPersonInput.doing === doing && now - this.lastPersonInput.at < 2000;
     this.lastPersonInput = { doing, at: now };
     if (!sameBurst) this.beginRecord({ name: `panel:${doing}`, args: undefined, door: 'person', title: `You: ${doing} on the page` })({ outcome: 'ok' });
-  }
-
-  /** Picking an element for chat in the panel (only while a browser runs). */
-  async pick(params: PickParams): Promise<PickResult> {
-    return (await this.live?.request('pick', params)) ?? {};
   }
 
   /** The person's navigation from the panel: listed in the activity list under their own door. */
@@ -242,96 +262,30 @@ export class Supervisor {
     return result;
   }
 
-  /** An MCP client left: its own browser context (isolation `perClient`) closes. Starts nothing. */
+  /**
+   * Asks the running child over the control channel (the picker, a login profile's storage state, its
+   * memory, a screenshot). Starts nothing: rejects with NoBrowserError when no browser runs.
+   */
+  async ask<K extends ControlRequestName>(name: K, params: ControlRequestParams<K>): Promise<ControlRequestResult<K>> {
+    const child = this.live;
+    if (!child) throw new NoBrowserError();
+    return child.request(name, params);
+  }
+
+  /** Tells the running child (the panel watches another session, a client left); dropped when none runs. */
+  tell<K extends ControlNotificationName>(name: K, params: ControlNotificationParams<K>): void {
+    this.live?.notify(name, params);
+  }
+
+  /** The MCP door's clients: one that left gives up its own browser context (isolation `perClient`). */
   endSession(sessionId: string): void {
-    this.live?.notify('closeSession', { sessionId });
-  }
-
-  /** The watched context's cookies and local storage, for a login profile. Starts nothing. */
-  async storageState(): Promise<string> {
-    const child = this.live;
-    if (!child) throw new Error('No browser is running: open the site in the browser panel and log in first.');
-    return (await child.request('storageState', {})).state;
-  }
-
-  /** The browser server's heap and RSS after a full collection (the soak's figures). Starts nothing. */
-  async childMemory(heapSnapshotPath?: string): Promise<MemoryResult> {
-    const child = this.live;
-    if (!child) throw new Error('No browser server is running.');
-    return child.request('memory', heapSnapshotPath ? { heapSnapshotPath } : {});
-  }
-
-  /** The panel shows another session's browser (isolation `perClient`). Starts nothing. */
-  watchSession(sessionId: string): void {
-    this.live?.notify('watchSession', { sessionId });
+    this.tell('closeSession', { sessionId });
   }
 
   /** Streams frames to the panel while it is visible; remembered for children started later. */
   setLiveView(params: LiveViewParams): void {
     this.liveView = params;
-    this.live?.notify('liveView', params);
-  }
-
-  /** A PNG of the current page, if a browser runs; starts nothing. */
-  async screenshot(): Promise<PageScreenshot> {
-    const child = this.live;
-    if (!child) throw new Error('No browser is running.');
-    const shot = await child.request('screenshot', {});
-    return { data: Buffer.from(shot.data, 'base64'), url: shot.url, title: shot.title };
-  }
-
-  private async forward(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions): Promise<CallToolResult> {
-    // The note that the browser state was lost is for the model. The panel's own calls (Start
-    // Browser) leave it for the model's next call, which would otherwise act on stale references.
-    const door = options.door ?? 'tool';
-    const forModel = door === 'tool' || door === 'mcp';
-    // Before anything starts: a refused call reaches neither the child nor the browser.
-    const policyRefusal = forModel ? toolRefusal(name, args, this.options.toolPolicy?.() ?? OPEN_POLICY) : undefined;
-    if (policyRefusal) return errorResult(policyRefusal);
-    if (forModel && this.person.active) {
-      const refusal = await this.waitForHandBack(name, options);
-      if (refusal) return refusal;
-    }
-    // A call is sent at most once. Only a call that provably never left us (the child had already
-    // gone) is sent again, to the replacement, and only once more.
-    for (let attempt = 0; ; attempt++) {
-      const connection = await this.ready();
-      if (options.signal?.aborted) throw new CancelledError();
-      const refusal = checkArguments(this.toolsByName.get(name), args);
-      if (refusal) return errorResult(refusal);
-      const notice = forModel ? this.lostNotice : undefined;
-      if (forModel) this.lostNotice = undefined;
-      let result: CallToolResult;
-      try {
-        result = await connection.callTool(name, args, {
-          session: options.session,
-          signal: options.signal,
-          timeoutMs: this.options.callTimeoutMs(),
-          onProgress: options.onProgress,
-        });
-      } catch (error) {
-        if (notice && !this.lostNotice) this.lostNotice = notice;
-        if (error instanceof NotSentError && attempt === 0) continue;
-        if (options.signal?.aborted) throw new CancelledError();
-        if (connection.exited || error instanceof NotSentError) {
-          return errorResult(`The browser process stopped while running ${name} (${this.lastExit}). ` +
-            'The call may or may not have taken effect. The next call starts a fresh browser; earlier pages and state are gone.');
-        }
-        if (isTimeout(error)) {
-          return errorResult(`${name} did not finish within ${Math.round(this.options.callTimeoutMs() / 1000)} s and was abandoned. ` +
-            'The page may still be busy; take a snapshot to see where it is, or raise playwrightBridge.timeouts.callSeconds.');
-        }
-        throw error;
-      }
-      const { result: plain, lossReason } = takeBrowserLoss(result);
-      const childNotice = lossReason === undefined ? undefined : browserLostNotice(lossReason);
-      if (!forModel) {
-        if (childNotice && !this.lostNotice) this.lostNotice = childNotice;
-        return plain;
-      }
-      const note = [notice ?? childNotice, this.person.takeNotice()].filter(Boolean).join('\n\n');
-      return note ? withNotice(plain, note) : plain;
-    }
+    this.tell('liveView', params);
   }
 
   /** Settings for the next start; a child already running keeps the settings it has. */
@@ -502,40 +456,6 @@ export class Supervisor {
   }
 }
 
-export function errorResult(text: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text }] };
-}
-
 function toolsKey(tools: Tool[]): string {
   return JSON.stringify([...tools].sort((x, y) => x.name.localeCompare(y.name)));
-}
-
-/** Splits the child's "browser was lost before this call" mark from the result the doors see. */
-function takeBrowserLoss(result: CallToolResult): { result: CallToolResult; lossReason?: string } {
-  const reason = result._meta?.[BROWSER_LOST_META];
-  if (reason === undefined) return { result };
-  const { [BROWSER_LOST_META]: _mark, ...rest } = result._meta!;
-  return { result: { ...result, _meta: Object.keys(rest).length ? rest : undefined }, lossReason: String(reason) };
-}
-
-/**
- * Puts a note before the result, set off by a blank line (inside its leading text part): doors and
- * clients join text parts without a separator, which glued the note to upstream's first heading.
- */
-export function withNotice(result: CallToolResult, notice: string): CallToolResult {
-  const content = [...(result.content ?? [])];
-  const first = content[0];
-  if (first?.type === 'text') content[0] = { ...first, text: `${notice}\n\n${first.text}` };
-  else content.unshift({ type: 'text', text: `${notice}\n\n` });
-  return { ...result, content };
-}
-
-function isTimeout(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === -32001;
-}
-
-/** Put before the first result after the browser was lost, so the model knows to start over. */
-export function browserLostNotice(reason: string): string {
-  return `Note: ${reason} This call ran in a fresh browser: earlier pages, tabs, form input and login state are gone. ` +
-    'Navigate again before acting on earlier element references.';
 }

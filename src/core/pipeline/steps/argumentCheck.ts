@@ -5,6 +5,7 @@
  * so large they would stall the pipe or come back inside the error text.
  */
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallStep } from '../callContext';
 
 /** Arguments of one call, as JSON, at most this many bytes. */
 export const MAX_ARGUMENT_BYTES = 1024 * 1024;
@@ -24,3 +25,12 @@ export function checkArguments(tool: Tool | undefined, args: Record<string, unkn
   return `${tool.name} does not take the argument${unknown.length === 1 ? '' : 's'} ${unknown.map(k => `"${k.slice(0, 60)}"`).join(', ')}. ` +
     `It takes: ${accepted.length ? accepted.join(', ') : 'no arguments'}. Nothing ran.`;
 }
+
+/** A misspelled argument or an oversized call is refused before it reaches the browser. */
+export const argumentCheckStep: CallStep = {
+  name: 'argumentCheck',
+  run(call, env) {
+    const refusal = checkArguments(env.tool(call.name), call.args);
+    if (refusal) call.result.refuse(refusal);
+  },
+};

@@ -1,0 +1,74 @@
+/**
+ * What a tool call carries through the pipeline, and what its steps may ask of the supervisor. A step
+ * reads the call, may change its arguments before it is sent, and puts what it decides into the one
+ * result builder (`call.result`); it never writes a result itself.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Door } from '../../protocol/panelMessages';
+import type { CallMarks } from '../../protocol/callMarks';
+import type { ChildConnection, ClientSession } from '../childProcess/childProcess';
+import type { PersonControl } from '../supervision/personControl';
+import type { ToolPolicySettings } from '../tools/toolPolicy';
+import type { CallResult } from './callResult';
+
+/** What a door says of a call beyond its name and arguments. */
+export interface SupervisedCallOptions {
+  door?: Door;
+  /** The MCP client session the call came through, for isolation `perClient`. */
+  session?: ClientSession;
+  signal?: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * The language-model door's confirmation showed a code file's text: the call runs exactly that text
+   * (tools/runCode.ts), or is refused with the reason when the file changed meanwhile.
+   */
+  codeShown?: (filename: string) => { code: string } | { error: string };
+}
+
+export interface CallContext {
+  readonly name: string;
+  /** What is sent: a step may resolve a file name or put the shown code in. */
+  args: Record<string, unknown> | undefined;
+  readonly door: Door;
+  /** A model made the call (chat's tools or an MCP client), not the panel's own buttons: notes are for it. */
+  readonly forModel: boolean;
+  readonly options: SupervisedCallOptions;
+  readonly result: CallResult;
+  /** The child the call goes to, once the `connect` step has it. */
+  connection?: ChildConnection;
+  /** The note that the browser was lost, taken for this call (given back if the call never reached the child). */
+  lostNotice?: string;
+  /** What the child marked on its answer (protocol/callMarks.ts), for the steps after the call. */
+  marks?: CallMarks;
+}
+
+/** What the steps need of the supervisor that owns the child. */
+export interface CallEnvironment {
+  toolPolicy(): ToolPolicySettings;
+  /** Why a capability tool cannot run in the child that runs (a setting off, or turned on after it started). */
+  capabilityHint?(tool: string): string | undefined;
+  readonly person: PersonControl;
+  handBackTimeoutMs(): number;
+  callTimeoutMs(): number;
+  /** The ready child, started if needed (shared by every caller that asks meanwhile). */
+  ready(): Promise<ChildConnection>;
+  /** The tool as the child lists it (for its schema). */
+  tool(name: string): Tool | undefined;
+  /** How the last child ended, for a call it took down with it. */
+  lastExit(): string;
+  /** The pending "browser was lost" note: one owner, the supervisor's. */
+  readonly browserLoss: BrowserLossNote;
+}
+
+/** The one note the model gets after its browser was lost, kept until a model's call takes it. */
+export interface BrowserLossNote {
+  /** Keeps a note unless one is already pending (the first loss is the one to tell). */
+  keep(note: string): void;
+  take(): string | undefined;
+}
+
+/** One named step: what it decides goes into `call.result`; a refusal stops the steps before the call. */
+export interface CallStep {
+  readonly name: string;
+  run(call: CallContext, env: CallEnvironment): void | Promise<void>;
+}

@@ -1,0 +1,54 @@
+/**
+ * A tool call from any door, as one ordered list of named steps: the answer to "why was this call
+ * refused?" or "where does this sentence come from?" is one of the files this list names. Steps before
+ * the call may refuse it (it then goes no further); the steps after it read the child's answer and its
+ * marks. Everything decided goes into one CallResult, finished once.
+ */
+import type { CallContext, CallEnvironment, CallStep } from './callContext';
+import { argumentCheckStep } from './steps/argumentCheck';
+import { browserLostStep } from './steps/browserLost';
+import { capabilitiesStep } from './steps/capabilities';
+import { childMarksStep } from './steps/childMarks';
+import { connectStep } from './steps/connect';
+import { filePathsStep } from './steps/filePaths';
+import { personChangesStep, personControlStep } from './steps/personControl';
+import { sendStep } from './steps/send';
+import { toolPolicyStep } from './steps/toolPolicy';
+import { runCodeForClientsStep, runCodeSourceStep } from './tools/runCode';
+
+/** Before the call, in order: the first refusal ends the call (nothing later runs, nothing is sent). */
+export const BEFORE_CALL: readonly CallStep[] = [
+  // Decided from the call alone, before anything starts: a refused call reaches neither the child nor the browser.
+  runCodeSourceStep,
+  capabilitiesStep,
+  toolPolicyStep,
+  personControlStep,
+  // From here on the child runs (started if needed).
+  connectStep,
+  argumentCheckStep,
+  runCodeForClientsStep,
+  filePathsStep,
+];
+
+/** The call itself (and its one resend to a replacement child when it never left us). */
+export const CALL: CallStep = sendStep;
+
+/** After an answer came back, in order: the child's marks in words, then the notes before the result. */
+export const AFTER_CALL: readonly CallStep[] = [
+  childMarksStep,
+  browserLostStep,
+  personChangesStep,
+];
+
+/** Runs the steps; the result is in `call.result`. Throws only a cancellation or a failure to start the child. */
+export async function runCallPipeline(call: CallContext, env: CallEnvironment): Promise<void> {
+  for (const step of BEFORE_CALL) {
+    // Awaited only when a step has something to wait for: the child starts in the turn the call was made.
+    const pending = step.run(call, env);
+    if (pending) await pending;
+    if (call.result.refused) return;
+  }
+  await CALL.run(call, env);
+  if (!call.result.answered) return;
+  for (const step of AFTER_CALL) await step.run(call, env);
+}

@@ -1,0 +1,28 @@
+/**
+ * What only the child could decide, in words: a secret it would not type, a browser that went away
+ * during the call, an address the person's origin rules blocked, and the bridge's own tools' answers.
+ */
+import { ORIGIN_RULES_NOTE } from '../../../protocol/callMarks';
+import type { CallStep } from '../callContext';
+import { bridgeToolText } from '../tools/bridgeSessionTools';
+import { secretRefusalText } from './secretSiteWords';
+
+export const childMarksStep: CallStep = {
+  name: 'childMarks',
+  run(call) {
+    const marks = call.marks;
+    if (!marks) return;
+    if (marks.secretRefused) call.result.refuse(secretRefusalText(marks.secretRefused));
+    if (marks.lostDuring) {
+      const next = marks.lostDuring.reconnects ? 'The next call connects again' : 'The next call starts a fresh browser';
+      call.result.refuse(`The browser went away during ${call.name}: ${marks.lostDuring.reason} ${next}; earlier pages and state are gone.`);
+    }
+    // Chromium's own words do not say who blocked it: the person did, on purpose.
+    if (marks.originBlocked) call.result.noteAfter(`The address is ${ORIGIN_RULES_NOTE}, set by the person. Do not try to reach it another way.`);
+    if (marks.bridgeTool) {
+      const answer = bridgeToolText(marks.bridgeTool);
+      if (answer.refused) call.result.refuse(answer.text);
+      else call.result.respond(answer.text);
+    }
+  },
+};

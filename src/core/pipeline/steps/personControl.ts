@@ -1,0 +1,32 @@
+/** While the person has the browser, an agent's call waits for them to hand it back (or gives up). */
+import type { CallContext, CallEnvironment, CallStep } from '../callContext';
+import { CancelledError } from './cancelled';
+
+export const personControlStep: CallStep = {
+  name: 'personControl',
+  run(call, env) {
+    // Nothing to wait for: no promise either, so a call reaches the child's start in the same turn it was made.
+    if (!call.forModel || !env.person.active) return;
+    return waitForHandBack(call, env);
+  },
+};
+
+async function waitForHandBack(call: CallContext, env: CallEnvironment): Promise<void> {
+  call.options.onProgress?.({ progress: 0, message: 'Waiting: the person has the browser. The call goes on when they press Hand back in the browser panel.' });
+  const waited = await env.person.wait(env.handBackTimeoutMs(), call.options.signal);
+  if (waited.outcome === 'cancelled') throw new CancelledError();
+  if (waited.outcome === 'timeout') {
+    call.result.refuse(`${call.name} did not run: the person has had control of the browser for ${waited.heldSeconds} s ` +
+      `and has not handed it back (the limit is ${waited.limitSeconds} s). Ask them to press Hand back in the browser panel, then try again.`);
+  }
+}
+
+/** After the call: what the person changed while they had the browser, once, for the model's next result. */
+export const personChangesStep: CallStep = {
+  name: 'personChanges',
+  run(call, env) {
+    if (!call.forModel) return;
+    const notice = env.person.takeNotice();
+    if (notice) call.result.noteBefore(notice);
+  },
+};

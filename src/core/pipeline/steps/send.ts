@@ -1,0 +1,59 @@
+/**
+ * The call goes to the child, at most once. Only a call that provably never left us (the child had
+ * already gone) is sent again, to the replacement, and only once more. The child's marks on its answer
+ * are read here for the steps after the call.
+ */
+import { CALL_MARKS_META, CallMarksSchema } from '../../../protocol/callMarks';
+import { NotSentError } from '../../childProcess/childProcess';
+import type { CallStep } from '../callContext';
+import { CancelledError } from './cancelled';
+
+export const sendStep: CallStep = {
+  name: 'send',
+  async run(call, env) {
+    for (let attempt = 0; ; attempt++) {
+      const connection = call.connection!;
+      // Taken now so that two calls never both tell it; given back below when this call never got an answer.
+      call.lostNotice = call.forModel ? env.browserLoss.take() : undefined;
+      try {
+        const answer = await connection.callTool(call.name, call.args, {
+          session: call.options.session,
+          signal: call.options.signal,
+          timeoutMs: env.callTimeoutMs(),
+          onProgress: call.options.onProgress,
+        });
+        call.result.received(answer);
+        const marks = answer._meta?.[CALL_MARKS_META];
+        if (marks !== undefined) {
+          const parsed = CallMarksSchema.safeParse(marks);
+          call.marks = parsed.success ? parsed.data : undefined;
+        }
+        return;
+      } catch (error) {
+        if (call.lostNotice) env.browserLoss.keep(call.lostNotice);
+        call.lostNotice = undefined;
+        if (error instanceof NotSentError && attempt === 0) {
+          call.connection = await env.ready();
+          if (call.options.signal?.aborted) throw new CancelledError();
+          continue;
+        }
+        if (call.options.signal?.aborted) throw new CancelledError();
+        if (connection.exited || error instanceof NotSentError) {
+          call.result.refuse(`The browser process stopped while running ${call.name} (${env.lastExit()}). ` +
+            'The call may or may not have taken effect. The next call starts a fresh browser; earlier pages and state are gone.');
+          return;
+        }
+        if (isTimeout(error)) {
+          call.result.refuse(`${call.name} did not finish within ${Math.round(env.callTimeoutMs() / 1000)} s and was abandoned. ` +
+            'The page may still be busy; take a snapshot to see where it is, or raise playwrightBridge.timeouts.callSeconds.');
+          return;
+        }
+        throw error;
+      }
+    }
+  },
+};
+
+function isTimeout(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: number }).code === -32001;
+}
