@@ -44,7 +44,8 @@ export const IsolationKindSchema = z.enum(['shared', 'perClient']);
 
 /** What bridge_session_close did, or why it did nothing. */
 export const SessionCloseOutcomeSchema = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('badId'), given: z.unknown() }),
+  /** `given`: what was passed instead of an id (absent when nothing was). */
+  z.object({ outcome: z.literal('badId'), given: z.unknown().optional() }),
   z.object({ outcome: z.literal('shared') }),
   /** An MCP client named a session that is not its own (or does not exist: the same answer, so it reveals nothing). */
   z.object({ outcome: z.literal('notYours') }),

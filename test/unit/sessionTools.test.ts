@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { runBridgeTool, SessionDirectory } from '../../src/child/bridgeTools';
 import { bridgeToolText, describeSessions } from '../../src/core/pipeline/tools/bridgeSessionTools';
-import type { SessionSummary } from '../../src/protocol/callMarks';
+import { CallMarksSchema, type SessionSummary } from '../../src/protocol/callMarks';
 
 /** The tool's answer as the model reads it: the child's facts, worded by the host. */
 async function answer(name: string, args: Record<string, unknown>, callerId: string | undefined, sessions: SessionDirectory) {
@@ -67,5 +67,19 @@ describe('the bridge\'s session tools under perClient', () => {
     const result = await answer('bridge_session_close', { id: 'bbbbbbbb' }, undefined, directory(closed));
     assert.match(result.text, /Closed session bbbbbbbb/);
     assert.deepStrictEqual(closed, [B]);
+  });
+
+  it('every answer the child gives crosses the pipe as JSON and still reads as the host expects (no silent empty answer)', async () => {
+    const cases: [string, Record<string, unknown>, string | undefined][] = [
+      ['bridge_session_list', {}, A], ['bridge_session_list', {}, undefined], ['bridge_session_close', {}, A], ['bridge_session_close', { id: 42 }, undefined],
+      ['bridge_session_close', { id: B }, A], ['bridge_session_close', { id: 'window' }, undefined], ['bridge_session_close', { id: 'zzzzzzzz' }, undefined],
+      ['bridge_session_close', { id: A.slice(0, 8) }, A], ['bridge_session_close', { id: 'bbbbbbbb' }, undefined],
+    ];
+    for (const [name, args, caller] of cases) {
+      const bridgeTool = await runBridgeTool(name, args, caller, directory([]));
+      const crossed = CallMarksSchema.safeParse(JSON.parse(JSON.stringify({ bridgeTool })));
+      assert.ok(crossed.success, `${name} ${JSON.stringify(args)}: ${crossed.error?.message}`);
+      assert.ok(bridgeToolText(crossed.data.bridgeTool!).text.length > 20, `${name} ${JSON.stringify(args)} has words`);
+    }
   });
 });

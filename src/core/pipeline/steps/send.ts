@@ -26,7 +26,10 @@ export const sendStep: CallStep = {
         const marks = answer._meta?.[CALL_MARKS_META];
         if (marks !== undefined) {
           const parsed = CallMarksSchema.safeParse(marks);
-          call.marks = parsed.success ? parsed.data : undefined;
+          if (parsed.success) call.marks = parsed.data;
+          // Never a silent empty answer: a child of another build, say, is named as the cause.
+          else call.result.refuse(`The browser server answered ${call.name} in a form this bridge cannot read (${parsed.error.issues[0]?.path.join('.')}: ` +
+            `${parsed.error.issues[0]?.message}). Restart the browser ("Playwright Bridge: Restart Browser"); if it persists, reinstall the extension.`);
         }
         return;
       } catch (error) {
