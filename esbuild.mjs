@@ -26,8 +26,10 @@ const bundles = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The child runs @playwright/mcp, which ships its own runtime files: keep it and Playwright out of the bundle.
   { ...common, entryPoints: ['src/child/main.ts'], outfile: 'dist/child.js', external: ['@playwright/mcp', 'playwright', 'playwright-core'] },
-  // The browser panel's webview script: runs in the webview, not in Node.
-  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/panel.js' },
+  // The browser panel's webview script: runs in the webview, not in Node. The test hook (src/webview/testHook.ts)
+  // is compiled out of panel.js; panel-test.js keeps it for the tests (the VSIX leaves it out: .vscodeignore).
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/panel.js', define: { PANEL_TEST_HOOKS: 'false' } },
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/panel-test.js', define: { PANEL_TEST_HOOKS: 'true' } },
   // Regenerates contributes.languageModelTools from the pinned child.
   { ...common, entryPoints: ['src/build/generateToolManifest.ts'], outfile: 'dist/generateToolManifest.js', external: ['@playwright/mcp', 'playwright', 'playwright-core'] },
 ];

@@ -234,6 +234,15 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     return [this.vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), this.vscode.Uri.joinPath(this.extensionUri, 'media')];
   }
 
+  /**
+   * The panel's script: panel.js as the VSIX ships it; panel-test.js (the same with the tests' describe
+   * hook) where a build or a test put it beside it (a development checkout, the tests' installed copy).
+   */
+  private get panelScript(): string {
+    const test = this.vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'panel-test.js').fsPath;
+    return fs.existsSync(test) ? 'panel-test.js' : 'panel.js';
+  }
+
   private html(webview: vscodeTypes.Webview): string {
     const nonce = randomBytes(16).toString('base64');
     const uri = (...parts: string[]) => webview.asWebviewUri(this.vscode.Uri.joinPath(this.extensionUri, ...parts)).toString();
@@ -250,7 +259,7 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
       .replace(/\{\{nonce\}\}/g, nonce)
       .replace(/\{\{codicons\}\}/g, uri('dist', 'webview', 'codicon.css'))
       .replace(/\{\{styles\}\}/g, uri('media', 'panel.css'))
-      .replace(/\{\{script\}\}/g, uri('dist', 'webview', 'panel.js'));
+      .replace(/\{\{script\}\}/g, uri('dist', 'webview', this.panelScript));
   }
 
   dispose(): void {

@@ -3,9 +3,25 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { format } from 'util';
 import Mocha from 'mocha';
+import * as vscode from 'vscode';
+import { EXTENSION_ID } from './helpers';
 import { SUITE_LINE_MARK } from '../vscode/suiteOutput';
 
+/**
+ * The installed VSIX ships panel.js without the tests' describe hook; the suite reads the panel through it,
+ * so it puts the test bundle beside the installed one (the panel picks panel-test.js when it is there).
+ */
+function addPanelTestHook(): void {
+  if (process.env.PLAYWRIGHT_BRIDGE_EXPECT_INSTALLED !== '1') return;
+  const installed = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!installed) throw new Error(`${EXTENSION_ID} is not installed`);
+  const target = path.join(installed.extensionPath, 'dist', 'webview', 'panel-test.js');
+  if (fs.existsSync(target)) throw new Error('The installed VSIX holds panel-test.js: the test hook must not ship');
+  fs.copyFileSync(path.join(__dirname, '..', '..', '..', 'dist', 'webview', 'panel-test.js'), target);
+}
+
 export function run(): Promise<void> {
+  addPanelTestHook();
   const mocha = new Mocha({ ui: 'bdd', timeout: 180000, color: false, reporter: 'spec', grep: process.env.MOCHA_GREP });
   // The runner opens a window per group of files (PLAYWRIGHT_BRIDGE_SUITE_FILES) and names them in order;
   // every file must belong to some window, or it would silently never run.

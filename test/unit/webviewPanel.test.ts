@@ -1,5 +1,6 @@
 /**
- * The panel's webview script (the real bundle, dist/webview/panel.js) in a DOM for Node (happy-dom),
+ * The panel's webview script (the real bundle: dist/webview/panel-test.js, which is panel.js with the tests'
+ * describe hook) in a DOM for Node (happy-dom),
  * fed the messages the host sends: what a person would see in the panel, and what it posts back.
  */
 import * as assert from 'assert';
@@ -23,7 +24,7 @@ interface DomWindow {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Window } = require('happy-dom') as { Window: new (options: { url: string }) => DomWindow };
 
-function openPanel() {
+function openPanel(bundle = 'panel-test.js') {
   const window = new Window({ url: 'https://panel.test/' });
   // The page as the host serves it, without the script tag (the bundle is run below) and with empty resource links.
   const html = fs.readFileSync(path.join(REPO_ROOT, 'media', 'panel.html'), 'utf8').replace(/<script[^>]*><\/script>/, '').replace(/\{\{\w+\}\}/g, '');
@@ -31,7 +32,7 @@ function openPanel() {
   // Copied as a real postMessage does (structured clone): objects made in the DOM's context become ours.
   const posted: PanelToHost[] = [];
   (window as unknown as { acquireVsCodeApi(): unknown }).acquireVsCodeApi = () => ({ postMessage: (m: PanelToHost) => posted.push(JSON.parse(JSON.stringify(m))), getState: () => undefined, setState: () => undefined });
-  window.eval(fs.readFileSync(path.join(REPO_ROOT, 'dist', 'webview', 'panel.js'), 'utf8'));
+  window.eval(fs.readFileSync(path.join(REPO_ROOT, 'dist', 'webview', bundle), 'utf8'));
   const $ = (id: string) => window.document.getElementById(id) as unknown as HTMLElement;
   const send = (message: HostToPanel) => window.dispatchEvent(new window.MessageEvent('message', { data: message }));
   const describe = (): PanelReport => {
@@ -49,6 +50,19 @@ const state = (over: Partial<PanelState> = {}): PanelState => ({
 const tab = (id: string, url: string, title: string, current: boolean) => ({ id, url, title, current });
 
 describe('panel webview in a DOM', () => {
+  it('ships without the tests\' hook: panel.js, as the VSIX has it, answers no describe and holds no layout probe', () => {
+    const panel = openPanel('panel.js');
+    try {
+      panel.send({ type: 'describe', id: 7 });
+      assert.deepStrictEqual(panel.posted.filter(m => m.type === 'report'), []);
+      assert.strictEqual(panel.posted[0]?.type, 'ready', 'the production bundle still starts');
+      const bundle = fs.readFileSync(path.join(REPO_ROOT, 'dist', 'webview', 'panel.js'), 'utf8');
+      assert.ok(!bundle.includes('cutControls') && !bundle.includes('frameBands'), 'the layout probe is compiled out');
+    } finally {
+      panel.close();
+    }
+  });
+
   it('says ready, then says what happens before a page is open: not started, starting, no page yet, failed', () => {
     const panel = openPanel();
     try {

@@ -1,0 +1,168 @@
+/**
+ * The live picture of the page and the person's hands on it: frames drawn one at a time (the host
+ * sends the next only after one is drawn), the mouse, wheel and keyboard sent as positions on the page,
+ * Add to Chat's picking (an element, or a dragged region), and the view's size for the host.
+ */
+import type { HostToPanel } from '../protocol/panelMessages';
+import { $, post } from './dom';
+
+const view = $('view');
+const frameImage = $<HTMLImageElement>('frame');
+/** The hidden field that holds the keyboard focus while the person types into the page. */
+const keys = $<HTMLTextAreaElement>('keys');
+let frameUrl: string | undefined;
+let frameDrawn = false;
+let picking = false;
+let pickStart: { x: number; y: number; clientX: number; clientY: number } | undefined;
+
+
+export function showPlaceholder(text: string): void {
+  frameDrawn = false;
+  frameImage.hidden = true;
+  frameImage.removeAttribute('src');
+  if (frameUrl) URL.revokeObjectURL(frameUrl);
+  frameUrl = undefined;
+  const placeholder = $('placeholder');
+  placeholder.textContent = text;
+  placeholder.hidden = false;
+}
+
+export async function drawFrame(message: Extract<HostToPanel, { type: 'frame' }>): Promise<void> {
+  const bytes = Uint8Array.from(atob(message.data), c => c.charCodeAt(0));
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'image/jpeg' }));
+  const next = new Image();
+  next.src = url;
+  try {
+    await next.decode();
+    frameImage.src = url;
+    if (frameUrl) URL.revokeObjectURL(frameUrl);
+    frameUrl = url;
+    frameDrawn = true;
+    frameImage.hidden = false;
+    // The view takes the page's shape, so the frame fills it instead of sitting between empty bands.
+    view.style.aspectRatio = `${message.width} / ${message.height}`;
+    $('placeholder').hidden = true;
+  } catch {
+    URL.revokeObjectURL(url);
+  } finally {
+    // The host sends the next frame only after this: a slow panel gets fewer frames, never a queue.
+    post({ type: 'frameDrawn', seq: message.seq });
+  }
+}
+
+/** Picking on or off; turned off unfinished (Escape, the button) it tells the host to cancel, after a pick it does not. */
+function setPicking(on: boolean, finished = false): void {
+  if (picking && !on && !finished) post({ type: 'pick', pick: { phase: 'cancel' } });
+  picking = on;
+  view.classList.toggle('picking', on);
+  $('pick').setAttribute('aria-pressed', String(on));
+  $('picking').hidden = !on;
+}
+/** Where on the page an event is, as fractions of the picture (the page's viewport). */
+function pagePoint(event: MouseEvent): { x: number; y: number } | undefined {
+  if (!frameDrawn) return undefined;
+  const box = frameImage.getBoundingClientRect();
+  if (!box.width || !box.height) return undefined;
+  const clamp = (value: number) => Math.min(1, Math.max(0, value));
+  return { x: clamp((event.clientX - box.left) / box.width), y: clamp((event.clientY - box.top) / box.height) };
+}
+
+const BUTTONS = ['left', 'middle', 'right'] as const;
+/** Which button, and which click of a double or triple click, as the page should see it. */
+const buttonOf = (event: MouseEvent) => ({ button: BUTTONS[event.button] ?? 'left', clickCount: Math.min(3, Math.max(1, event.detail || 1)) });
+/** Wires the picture's mouse, wheel and keyboard, the pick button and the view's size (once). */
+export function startFrameView(): void {
+  $('pick').addEventListener('click', () => setPicking(!picking));
+  window.addEventListener('keydown', event => {
+    if (picking && event.key === 'Escape') setPicking(false);
+  });
+  let movePending: { x: number; y: number } | undefined;
+  frameImage.addEventListener('mousedown', event => {
+    const point = pagePoint(event);
+    if (!point) return;
+    event.preventDefault();
+    if (picking) {
+      // A click picks the element, a drag a region: decided when the button comes up.
+      pickStart = { ...point, clientX: event.clientX, clientY: event.clientY };
+      return;
+    }
+    keys.focus();
+    post({ type: 'input', event: { kind: 'mouse', action: 'down', ...point, ...buttonOf(event) } });
+  });
+  frameImage.addEventListener('mouseup', event => {
+    if (picking) {
+      // The release of a pick click belongs to the pick, not to the page.
+      const point = pagePoint(event);
+      const start = pickStart;
+      pickStart = undefined;
+      $('region').hidden = true;
+      if (!point || !start) return;
+      const dragged = Math.hypot(event.clientX - start.clientX, event.clientY - start.clientY) > 6;
+      post({ type: 'pick', pick: dragged ? { phase: 'region', x0: start.x, y0: start.y, x1: point.x, y1: point.y } : { phase: 'choose', ...point } });
+      setPicking(false, true);
+      return;
+    }
+    const point = pagePoint(event);
+    if (point) post({ type: 'input', event: { kind: 'mouse', action: 'up', ...point, ...buttonOf(event) } });
+  });
+  frameImage.addEventListener('mousemove', event => {
+    // At most one move per animation frame: hovering must not flood the page.
+    const point = pagePoint(event);
+    if (!point) return;
+    if (picking && pickStart) {
+      // Dragging a region: draw it on the picture (the page is not told).
+      const box = $('region');
+      const viewBox = view.getBoundingClientRect();
+      Object.assign(box.style, {
+        left: `${Math.min(pickStart.clientX, event.clientX) - viewBox.left}px`, top: `${Math.min(pickStart.clientY, event.clientY) - viewBox.top}px`,
+        width: `${Math.abs(event.clientX - pickStart.clientX)}px`, height: `${Math.abs(event.clientY - pickStart.clientY)}px`,
+      });
+      box.hidden = false;
+      return;
+    }
+    if (!movePending) requestAnimationFrame(() => {
+      if (movePending && picking) post({ type: 'pick', pick: { phase: 'hover', ...movePending } });
+      else if (movePending) post({ type: 'input', event: { kind: 'mouse', action: 'move', ...movePending, button: 'left', clickCount: 1 } });
+      movePending = undefined;
+    });
+    movePending = point;
+  });
+  frameImage.addEventListener('contextmenu', event => event.preventDefault());
+  frameImage.addEventListener('dragstart', event => event.preventDefault());
+  frameImage.addEventListener('wheel', event => {
+    const point = pagePoint(event);
+    if (!point) return;
+    event.preventDefault();
+    post({ type: 'input', event: { kind: 'wheel', ...point, deltaX: event.deltaX, deltaY: event.deltaY } });
+  }, { passive: false });
+
+  const MODIFIERS = [['altKey', 'Alt'], ['ctrlKey', 'Control'], ['metaKey', 'Meta'], ['shiftKey', 'Shift']] as const;
+  const sendKey = (action: 'down' | 'up') => (event: KeyboardEvent) => {
+    // Keys belong to the page only while its picture has focus; an IME composition ends as text.
+    if (document.activeElement !== keys || event.isComposing || !frameDrawn) return;
+    const paste = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'v';
+    if (paste) return; // the paste event brings the text itself
+    event.preventDefault();
+    event.stopPropagation();
+    post({ type: 'input', event: { kind: 'key', action, key: event.key, modifiers: MODIFIERS.filter(([flag]) => event[flag]).map(([, name]) => name) } });
+  };
+  keys.addEventListener('keydown', sendKey('down'));
+  keys.addEventListener('keyup', sendKey('up'));
+  keys.addEventListener('compositionend', event => {
+    if (event.data) post({ type: 'input', event: { kind: 'text', text: event.data.slice(0, 10000) } });
+    keys.value = '';
+  });
+  keys.addEventListener('paste', event => {
+    const text = event.clipboardData?.getData('text/plain');
+    if (!text || !frameDrawn) return;
+    event.preventDefault();
+    post({ type: 'input', event: { kind: 'text', text: text.slice(0, 10000) } });
+  });
+
+  let resizeTimer: number | undefined;
+  new ResizeObserver(() => {
+    clearTimeout(resizeTimer);
+    const size = () => ({ width: view.clientWidth, height: view.clientHeight, devicePixelRatio: window.devicePixelRatio || 1 });
+    resizeTimer = window.setTimeout(() => post({ type: 'resize', ...size() }), 100);
+  }).observe(view);
+}

@@ -1,0 +1,137 @@
+/**
+ * The panel's header: the state badge and failure detail, the session picker, the toolbar, the
+ * navigation bar with its address field, and the tab strip.
+ */
+import type { PanelCommand, PanelState } from '../protocol/panelMessages';
+import { $, el, post } from './dom';
+import { showPlaceholder } from './frameView';
+
+const STATE_LABELS: Record<PanelState['bridge'], string> = {
+  idle: 'Not started', starting: 'Starting…', ready: 'Ready', restarting: 'Restarting…', failed: 'Failed', disposed: 'Stopped',
+};
+
+let state: PanelState | undefined;
+
+/** Who drives the browser now (the control button says the opposite). */
+export function currentDriver(): PanelState['driver'] | undefined {
+  return state?.driver;
+}
+
+export function renderState(next: PanelState): void {
+  state = next;
+  const browserFailed = next.browserState === 'failed';
+  const label = browserFailed ? 'Browser failed to start' : next.bridge === 'ready' && !next.tabs.length ? 'Ready (no page yet)' : STATE_LABELS[next.bridge];
+  const badge = $('state');
+  badge.textContent = label;
+  badge.dataset.state = browserFailed ? 'failed' : next.bridge;
+  badge.title = next.detail ?? `${next.browser}: ${label}`;
+  $('detail').textContent = next.bridge === 'failed' || browserFailed ? next.detail ?? '' : '';
+  $('detail').hidden = !(next.bridge === 'failed' || browserFailed);
+
+  // Several sessions (isolation perClient): the person picks whose browser the panel shows.
+  const sessionRow = $('session-row');
+  sessionRow.hidden = next.sessions.length < 2;
+  const picker = $<HTMLSelectElement>('session');
+  const options = next.sessions.map(session => {
+    const option = document.createElement('option');
+    option.value = session.id;
+    option.textContent = session.label;
+    option.selected = session.id === next.watching;
+    return option;
+  });
+  if (document.activeElement !== picker) picker.replaceChildren(...options);
+
+  const tabs = $('tabs');
+  // One tab is already named by the title line below: chips are for choosing among several; the
+  // new-tab button is there whenever a page is.
+  tabs.hidden = next.tabs.length === 0;
+  tabs.replaceChildren(...(next.tabs.length < 2 ? [] : next.tabs).map((tab, index) => {
+    const chip = document.createElement('span');
+    chip.className = `tab${tab.current ? ' current' : ''}`;
+    chip.textContent = tab.title || tab.url || `Tab ${index + 1}`;
+    chip.title = `${tab.url}\nClick to switch to this tab`;
+    chip.setAttribute('role', 'listitem');
+    if (tab.current) chip.setAttribute('aria-current', 'page');
+    chip.addEventListener('click', () => post({ type: 'pageAction', pageAction: { action: 'selectTab', tabId: tab.id } }));
+    const close = el('button', 'close codicon codicon-close icon-button');
+    close.title = 'Close this tab';
+    close.setAttribute('aria-label', `Close ${chip.textContent}`);
+    close.addEventListener('click', event => {
+      event.stopPropagation();
+      post({ type: 'pageAction', pageAction: { action: 'closeTab', tabId: tab.id } });
+    });
+    chip.append(close);
+    return chip;
+  }), newTabChip());
+  const current = next.tabs.find(t => t.current);
+  $('url').textContent = current?.url ?? '';
+  // The address shows where the page is, except while the person is typing a new one.
+  const address = $<HTMLInputElement>('address');
+  if (document.activeElement !== address) address.value = current?.url ?? '';
+  const control = $<HTMLButtonElement>('control');
+  const driving = next.driver === 'person';
+  control.setAttribute('aria-pressed', String(driving));
+  control.title = driving ? 'Hand the browser back: chat\'s waiting calls go on' : 'Take control: chat\'s browser calls wait until you hand the browser back';
+  control.setAttribute('aria-label', driving ? 'Hand back' : 'Take control');
+  control.querySelector('.label')!.textContent = driving ? 'Hand back' : 'Take control';
+  $('driving').hidden = !driving;
+  $('title').textContent = current?.title ?? '';
+
+  const startButton = $<HTMLButtonElement>('start');
+  startButton.hidden = !(next.bridge === 'idle' || (next.bridge === 'ready' && !next.tabs.length) || next.bridge === 'failed');
+  const pause = $<HTMLButtonElement>('pause');
+  pause.setAttribute('aria-pressed', String(next.paused));
+  pause.title = next.paused ? 'Resume the live view' : 'Pause the live view';
+  pause.setAttribute('aria-label', pause.title);
+  pause.querySelector('.codicon')!.className = `codicon ${next.paused ? 'codicon-debug-start' : 'codicon-debug-pause'}`;
+  $('paused').hidden = !next.paused;
+  $('fallback').hidden = next.frameSource !== 'screenshot';
+  // No page means no picture: a frame of a page that is gone (a restarted browser) must not stay.
+  if (!current) showPlaceholder(placeholderText(next));
+}
+
+function placeholderText(next: PanelState): string {
+  if (next.browserState === 'failed' || next.bridge === 'failed') return 'The browser did not start. See the message above.';
+  if (next.bridge === 'starting' || next.bridge === 'restarting' || next.browserState === 'launching') return 'Starting the browser…';
+  if (next.bridge === 'ready') return 'No page is open yet. Ask chat to open one, or press Start Browser.';
+  if (next.bridge === 'disposed') return 'The browser has stopped.';
+  return 'The browser starts on the first tool call.';
+}
+
+/** Wires the toolbar, the navigation bar and the address field (once, when the panel starts). */
+export function startHeader(): void {
+  for (const [id, command] of [['start', 'start'], ['restart', 'restart'], ['pause', 'togglePause'], ['save', 'saveScreenshot']] as [string, PanelCommand][]) {
+    $(id).addEventListener('click', () => post({ type: 'command', command }));
+  }
+  $<HTMLSelectElement>('session').addEventListener('change', event => {
+    post({ type: 'watchSession', sessionId: (event.target as HTMLSelectElement).value });
+  });
+  $('control').addEventListener('click', () => post({ type: 'command', command: currentDriver() === 'person' ? 'handBack' : 'takeControl' }));
+  $('console-to-chat').addEventListener('click', () => post({ type: 'command', command: 'addConsoleErrorsToChat' }));
+  for (const action of ['back', 'forward', 'reload', 'stop'] as const) {
+    $(action).addEventListener('click', () => post({ type: 'pageAction', pageAction: { action } }));
+  }
+  $<HTMLInputElement>('address').addEventListener('keydown', event => {
+    if (event.key !== 'Enter') return;
+    const url = addressToUrl((event.target as HTMLInputElement).value);
+    if (url) post({ type: 'pageAction', pageAction: { action: 'navigate', url } });
+    (event.target as HTMLInputElement).blur();
+  });
+}
+
+/** What the person typed, as a URL: a bare host gets a scheme (http for local ones). */
+function addressToUrl(text: string): string | undefined {
+  const typed = text.trim();
+  if (!typed) return undefined;
+  // "localhost:3000" is a host and port, not a scheme: a scheme is followed by // (or is about:, data:, file:).
+  if (/^[a-z][\w+.-]*:\/\//i.test(typed) || /^(about|data|file):/i.test(typed)) return typed;
+  return /^(localhost|127\.|\[::1\])/i.test(typed) ? `http://${typed}` : `https://${typed}`;
+}
+
+function newTabChip(): HTMLElement {
+  const chip = el('button', 'tab tab-new icon-button', '+');
+  chip.title = 'Open a new tab';
+  chip.setAttribute('aria-label', 'Open a new tab');
+  chip.addEventListener('click', () => post({ type: 'pageAction', pageAction: { action: 'newTab' } }));
+  return chip;
+}

@@ -1,0 +1,54 @@
+/**
+ * The tests' view of the panel, in the test bundle only (dist/webview/panel-test.js; the build drops it
+ * from panel.js, which the VSIX ships): what a person sees, read from the DOM, and what they would notice
+ * at this size (controls cut off, toggles wrapping, the frame in bands).
+ */
+import type { PanelLayout, PanelReport } from '../protocol/panelMessages';
+import { $, post } from './dom';
+
+export function answerDescribe(id: number): void {
+  post({ type: 'report', id, report: report() });
+}
+
+const visibleRows = (list: string, item: string, field: string) =>
+  [...$(list).querySelectorAll<HTMLElement>(`${item}:not([hidden]) ${field}`)].map(element => element.textContent ?? '');
+
+function frameDrawn(): boolean {
+  const frame = $<HTMLImageElement>('frame');
+  return !frame.hidden && frame.naturalWidth > 0;
+}
+
+function report(): PanelReport {
+  const frame = $<HTMLImageElement>('frame');
+  const drawn = frameDrawn();
+  return {
+    frameDrawn: drawn,
+    frameSize: drawn ? { width: frame.naturalWidth, height: frame.naturalHeight } : undefined,
+    consoleTexts: visibleRows('console-list', 'li.console', '.text'),
+    networkUrls: visibleRows('network-list', 'li.request', '.url'),
+    activityTitles: visibleRows('activity-list', 'li.call', '.call-title'),
+    header: [$('state').textContent, $('url').textContent, $('title').textContent].join(' | '),
+    layout: layout(),
+  };
+}
+
+function layout(): PanelLayout {
+  const width = document.documentElement.clientWidth;
+  const visible = (element: Element) => (element as HTMLElement).offsetParent !== null;
+  const selector = '.toolbar > *, .pane:not([hidden]) .filters input, .pane:not([hidden]) .filters select, .pane:not([hidden]) .filters label';
+  const controls = [...document.querySelectorAll<HTMLElement>(selector)].filter(visible);
+  const cutControls = controls.filter(control => {
+    const box = control.getBoundingClientRect();
+    return box.right > width + 1 || control.scrollWidth > control.clientWidth + 1;
+  }).map(control => control.id || control.textContent?.trim() || control.className);
+  const filter = [...document.querySelectorAll<HTMLInputElement>('.pane:not([hidden]) .filters input[type="search"]')].find(visible);
+  const levelLabels = [...document.querySelectorAll<HTMLElement>('.levels label')].filter(visible);
+  const levelTops = new Set(levelLabels.map(label => Math.round(label.getBoundingClientRect().top)));
+  let frameBands = 0;
+  if (frameDrawn()) {
+    const box = $('view').getBoundingClientRect();
+    const image = $('frame').getBoundingClientRect();
+    frameBands = Math.round(Math.max(box.width - image.width, box.height - image.height));
+  }
+  return { width, cutControls, filterWidth: Math.round(filter?.getBoundingClientRect().width ?? 0), levelsOnOneLine: levelTops.size <= 1, frameBands };
+}
