@@ -122,6 +122,8 @@ export function createFakeVscode(options: { settings?: Record<string, unknown>; 
   let answer: (message: string, items: unknown[]) => unknown = () => undefined;
   const answers: (string | undefined)[] = [];
   const inputs: { title?: string; password: boolean; problem: string | undefined; items?: string[] }[] = [];
+  const logLines: string[] = [];
+  const viewProviders = new Map<string, unknown>();
 
   const show = (level: ShownMessage['level']) => async (message: string, ...rest: unknown[]) => {
     const items = rest.filter(item => typeof item === 'string' || (typeof item === 'object' && item !== null && 'title' in item));
@@ -169,6 +171,15 @@ export function createFakeVscode(options: { settings?: Record<string, unknown>; 
       showErrorMessage: show('error'),
       withProgress: async <R>(_options: unknown, task: (progress: { report(value: unknown): void }, token: CancellationTokenSource['token']) => Promise<R>) =>
         task({ report: () => undefined }, new CancellationTokenSource().token),
+      // The log channel: what is written is kept, in order, as "level: text".
+      createOutputChannel: () => {
+        const write = (level: string) => (message: unknown) => void logLines.push(`${level}: ${message instanceof Error ? message.message : String(message)}`);
+        return { info: write('info'), warn: write('warn'), error: write('error'), debug: write('debug'), trace: write('trace'), show: () => undefined, dispose: () => undefined };
+      },
+      registerWebviewViewProvider: (id: string, provider: unknown) => {
+        viewProviders.set(id, provider);
+        return { dispose: () => viewProviders.delete(id) };
+      },
       createStatusBarItem: (id: string) => {
         const item: FakeStatusBarItem = {
           id, text: '', tooltip: undefined, command: undefined, backgroundColor: undefined, accessibilityInformation: undefined, shown: false,
@@ -204,7 +215,7 @@ export function createFakeVscode(options: { settings?: Record<string, unknown>; 
   return {
     /** Pass this where the glue takes `typeof vscode`. */
     vscode: vscode as unknown as typeof import('vscode'),
-    shown, executed, commands, tools, providers, statusBarItems, clipboard, userSettings, workspaceSettings, answers, inputs,
+    shown, executed, commands, tools, providers, viewProviders, statusBarItems, clipboard, userSettings, workspaceSettings, answers, inputs, logLines,
     /** Which button each message "clicks": return its text (or undefined to dismiss it). */
     answerWith(pick: (message: string, items: unknown[]) => unknown) {
       answer = pick;

@@ -1,0 +1,147 @@
+/**
+ * The whole extension, built from the `vscode` it is given: settings, the supervisor, both doors, the
+ * panel, the status bar and every command. src/extension.ts hands it the real `vscode`; a plain Node
+ * test (test/unit/frontDoor.test.ts) starts it whole against test/support/fakeVscode.ts.
+ */
+import type * as vscodeTypes from 'vscode';
+import { ManifestTool } from '../core/tools/toolManifest';
+import { BridgeHost } from './bridgeHost';
+import { BrowserFailureNotifier } from './browserFailureNotifier';
+import { installBrowser } from './installBrowser';
+import { registerLanguageModelTools } from './languageModelTools';
+import { BridgeStatusBar } from './statusBar';
+import { DEFAULT_ENDPOINT_LIMITS, McpEndpoint } from '../core/mcpDoor/mcpEndpoint';
+import { LiveViewStore } from '../core/liveView/liveViewStore';
+import { BrowserPanelHub } from './browserPanel';
+import { COMMANDS, MCP_PROVIDER_ID, PANEL_VIEW_ID } from '../core/contributionIds';
+import { saveScreenshot } from './saveScreenshot';
+import { deleteLoginProfile, listLoginProfiles, saveLoginProfile } from './loginProfileCommands';
+import { restartBrowser, startBrowser } from './browserCommands';
+import { createLog } from './log';
+import { PanelReport } from '../protocol/panelMessages';
+import { copyMcpClientConfig, PlaywrightMcpServerProvider } from './mcpServerProvider';
+
+/** What the extension hands to other code (its own integration tests): read-only facts. */
+export interface PlaywrightBridgeApi {
+  /** Milliseconds of work in activate(). */
+  readonly activationMs: number;
+  /** The server process's pid while it runs. */
+  readonly childPid: number | undefined;
+  readonly state: string;
+  /** What each visible browser panel shows, read from its DOM. */
+  describePanels(): Promise<PanelReport[]>;
+  /** MCP client sessions at the endpoint: live now, and opened in all (a reconnecting client opens another). */
+  readonly mcpSessions: { live: number; opened: number };
+  /** True while the person has taken control of the browser in the panel. */
+  readonly personHasControl: boolean;
+  /** The folder the bridge writes into (tool output, Add to Chat files). */
+  readonly outputDir: string;
+}
+
+/** The running extension: what it hands out, and the one way to stop it (its whole process tree with it). */
+export interface BridgeExtension {
+  readonly api: PlaywrightBridgeApi;
+  dispose(): Promise<void>;
+}
+
+export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscodeTypes.ExtensionContext): BridgeExtension {
+  const started = performance.now();
+  const log = createLog(vscode);
+  const bridge = new BridgeHost(vscode, context, log);
+  const supervisor = bridge.supervisor;
+
+  // The MCP door listens only once something asks for it (VS Code's MCP client or the copy command).
+  const mcpEndpoint = new McpEndpoint(supervisor, context.extension.packageJSON.version, line => log.info(line), {
+    ...DEFAULT_ENDPOINT_LIMITS,
+    idleMs: bridge.currentSettings.mcpSessionIdleMinutes * 60_000,
+    // A client that called a tool within its context's idle window still holds that context: never evicted for a newcomer.
+    inUseAfterCallMs: () => bridge.currentSettings.sessionIdleMinutes * 60_000,
+  });
+  const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint);
+
+  const statusBar = new BridgeStatusBar(vscode, () => bridge.browserLabel, () => {
+    const address = mcpEndpoint.address;
+    return address ? `up on ${address.url}, ${mcpEndpoint.sessionCount} client session${mcpEndpoint.sessionCount === 1 ? '' : 's'}` : 'not listening';
+  });
+  const failures = new BrowserFailureNotifier(vscode, log);
+  const liveView = new LiveViewStore(supervisor, () => bridge.browserLabel);
+  const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir);
+  const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
+
+  context.subscriptions.push(
+    log,
+    statusBar,
+    supervisor.onDidChangeStatus(status => {
+      statusBar.update(status);
+      const server = status.generation ? ` (server #${status.generation}${status.pid ? `, pid ${status.pid}` : ''})` : '';
+      log.info(`Bridge ${status.state}${server}; MCP endpoint ${mcpEndpoint.address ? `up, ${mcpEndpoint.sessionCount} session(s)` : 'down'}`);
+    }),
+    mcpEndpoint.onDidChangeSessions(() => statusBar.refresh()),
+    mcpProvider,
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpProvider),
+    vscode.commands.registerCommand(COMMANDS.copyMcpClientConfig, async () => {
+      await copyMcpClientConfig(vscode, mcpEndpoint);
+      statusBar.refresh();
+    }),
+    supervisor.onBrowserState(state => {
+      statusBar.updateBrowser(state);
+      failures.onBrowserState(state);
+    }),
+    ...registerLanguageModelTools(vscode, manifest, supervisor, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`), {
+      outputDir: () => bridge.outputDir,
+      roots: () => bridge.workspaceFolders,
+      secretNames: () => bridge.secrets.names(),
+    }),
+    vscode.commands.registerCommand(COMMANDS.restartBrowser, () => restartBrowser(vscode, bridge, log)),
+    vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
+    liveView,
+    panels,
+    vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, panels),
+    vscode.commands.registerCommand(COMMANDS.openPanel, () => vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`)),
+    vscode.commands.registerCommand(COMMANDS.openPanelInEditor, () => panels.openInEditor()),
+    vscode.commands.registerCommand(COMMANDS.takeControl, () => supervisor.takeControl()),
+    vscode.commands.registerCommand(COMMANDS.handBack, () => supervisor.handBack()),
+    vscode.commands.registerCommand(COMMANDS.setSecret, async () => {
+      const name = await bridge.secrets.set(liveView.currentTab?.url);
+      if (name) await bridge.secretsChanged(`Secret ${name} saved: the agent types it by writing ${name} as the text, on its sites only.`);
+    }),
+    vscode.commands.registerCommand(COMMANDS.chooseSecretSites, async () => {
+      const name = await bridge.secrets.chooseSites(liveView.currentTab?.url);
+      if (name) await bridge.secretsChanged(`Sites of ${name} saved: ${bridge.secrets.sites(name).join(', ') || 'none (it is typed nowhere)'}.`);
+    }),
+    vscode.commands.registerCommand(COMMANDS.saveLoginProfile, () => saveLoginProfile(vscode, supervisor, bridge.profiles, () => liveView.currentTab?.url)),
+    vscode.commands.registerCommand(COMMANDS.listLoginProfiles, () => listLoginProfiles(vscode, bridge.profiles)),
+    vscode.commands.registerCommand(COMMANDS.deleteLoginProfile, () => deleteLoginProfile(vscode, bridge.profiles)),
+    vscode.commands.registerCommand(COMMANDS.setConnectionCredentials, async () => {
+      const header = await bridge.secrets.setConnectionCredentials();
+      if (header) await bridge.secretsChanged(`Connection header ${header} saved in secret storage.`);
+    }),
+    vscode.commands.registerCommand(COMMANDS.deleteSecret, async () => {
+      const name = await bridge.secrets.remove();
+      if (name) await bridge.secretsChanged(`Secret ${name} deleted.`);
+    }),
+    vscode.commands.registerCommand(COMMANDS.startBrowser, () => startBrowser(vscode, supervisor)),
+    vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
+    vscode.commands.registerCommand(COMMANDS.installBrowser, () => installBrowser(vscode, context.extensionPath, log, bridge.browserName)),
+  );
+
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms; ${manifest.length} tools registered; the browser starts on the first tool call.`);
+  const api: PlaywrightBridgeApi = {
+    activationMs,
+    get childPid() { return supervisor.status.pid; },
+    get state() { return supervisor.status.state; },
+    describePanels: () => panels.describe(),
+    get mcpSessions() { return { live: mcpEndpoint.sessionCount, opened: mcpEndpoint.sessionsOpened }; },
+    get personHasControl() { return supervisor.personHasControl; },
+    get outputDir() { return bridge.outputDir; },
+  };
+  return {
+    api,
+    // The MCP door first (no new call comes in), then the supervisor and its child.
+    async dispose() {
+      await mcpEndpoint.dispose();
+      await bridge.dispose();
+    },
+  };
+}
