@@ -4,7 +4,8 @@
  * @playwright/mcp stdio child, step by step in one run, on pages served here.
  * Prints the median per-call ratio, cold starts and memory of each process tree, and writes them
  * as JSON to $BENCH_OUT when set. BENCH_ROUNDS sets how many sessions (default 3); BENCH_SESSIONS_ONLY=1
- * measures only the perClient sessions and a bare Playwright context beside them; BENCH_TRANSPARENCY_ONLY=1 only
+ * measures only the perClient sessions and a bare Playwright context beside them; BENCH_CALLS_ONLY=1 only the
+ * per-call rounds (perCallRatio, httpDoorRatio) and the call path; BENCH_TRANSPARENCY_ONLY=1 only
  * the transparency count (bare @playwright/mcp against the bridge, test/support/transparency.ts).
  */
 import { spawn } from 'child_process';
@@ -527,6 +528,28 @@ async function main(): Promise<void> {
     return;
   }
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  // BENCH_CALLS_ONLY=1 measures only the per-call rounds (perCallRatio, httpDoorRatio) and the call path.
+  if (process.env.BENCH_CALLS_ONLY) {
+    const perRound = await withFixture(async fixture => {
+      const all: Awaited<ReturnType<typeof round>>[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const r = await round(fixture, i);
+        all.push(r);
+        console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls`);
+      }
+      return all;
+    });
+    const figures = {
+      rounds,
+      perCallRatio: Math.round(median(perRound.map(r => r.ratio)) * 1000) / 1000,
+      httpDoorRatio: Math.round(median(perRound.map(r => r.httpRatio)) * 1000) / 1000,
+      perRound: perRound.map(r => ({ perCallRatio: Math.round(r.ratio * 1000) / 1000, httpDoorRatio: Math.round(r.httpRatio * 1000) / 1000 })),
+      callPath: measureCallPath(),
+    };
+    console.log(JSON.stringify(figures));
+    if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(figures, null, 2)}\n`);
+    return;
+  }
   const fixture = new FixtureServer();
   await fixture.start();
   const results: Awaited<ReturnType<typeof round>>[] = [];

@@ -42,13 +42,24 @@ export const AFTER_CALL: readonly CallStep[] = [
 
 /** Runs the steps; the result is in `call.result`. Throws only a cancellation or a failure to start the child. */
 export async function runCallPipeline(call: CallContext, env: CallEnvironment): Promise<void> {
-  for (const step of BEFORE_CALL) {
-    // Awaited only when a step has something to wait for: the child starts in the turn the call was made.
-    const pending = step.run(call, env);
-    if (pending) await pending;
-    if (call.result.refused) return;
-  }
+  const runSteps = async (steps: readonly CallStep[]) => {
+    for (const step of steps) {
+      // Awaited only when a step has something to wait for: the child starts in the turn the call was made.
+      const pending = step.run(call, env);
+      if (pending) await pending;
+      if (call.result.refused) return false;
+    }
+    return true;
+  };
+  if (!(await runSteps(BEFORE_CALL))) return;
   await CALL.run(call, env);
+  if (call.resend) {
+    // The child had gone before the call left: the replacement gets it, checked against that child.
+    call.resend = false;
+    call.resent = true;
+    if (!(await runSteps(BEFORE_CALL.slice(BEFORE_CALL.indexOf(connectStep))))) return;
+    await CALL.run(call, env);
+  }
   if (!call.result.answered) return;
   for (const step of AFTER_CALL) await step.run(call, env);
 }

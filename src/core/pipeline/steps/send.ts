@@ -1,6 +1,6 @@
 /**
  * The call goes to the child, at most once. Only a call that provably never left us (the child had
- * already gone) is sent again, to the replacement, and only once more. The child's marks on its answer
+ * already gone) is sent again, to the replacement, and only once more (the pipeline does that: `resend`). The child's marks on its answer
  * are read here for the steps after the call.
  */
 import { CALL_MARKS_META, CallMarksSchema } from '../../../protocol/callMarks';
@@ -11,7 +11,7 @@ import { CancelledError } from './cancelled';
 export const sendStep: CallStep = {
   name: 'send',
   async run(call, env) {
-    for (let attempt = 0; ; attempt++) {
+    {
       const connection = call.connection!;
       // Taken now so that two calls never both tell it; given back below when this call never got an answer.
       call.lostNotice = call.forModel ? env.browserLoss.take() : undefined;
@@ -35,10 +35,10 @@ export const sendStep: CallStep = {
       } catch (error) {
         if (call.lostNotice) env.browserLoss.keep(call.lostNotice);
         call.lostNotice = undefined;
-        if (error instanceof NotSentError && attempt === 0) {
-          call.connection = await env.ready();
-          if (call.options.signal?.aborted) throw new CancelledError();
-          continue;
+        // Never left us: the pipeline sends it once more, to the replacement, after the steps that depend on the child.
+        if (error instanceof NotSentError && !call.resent) {
+          call.resend = true;
+          return;
         }
         if (call.options.signal?.aborted) throw new CancelledError();
         if (connection.exited || error instanceof NotSentError) {
