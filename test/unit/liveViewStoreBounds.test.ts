@@ -16,6 +16,7 @@ function source() {
     onObservation: observations.event,
     onToolCall: calls.event,
     personHasControl: false,
+    tabs: [],
     onDidChangeControl: new Emitter<boolean>().event,
     wantThumbnails: () => ({ dispose: () => undefined }),
   };

@@ -13,6 +13,8 @@ export interface LiveViewSource {
   readonly onToolCall: Event<ToolCallRecord>;
   readonly personHasControl: boolean;
   readonly onDidChangeControl: Event<boolean>;
+  /** The watched context's tabs: kept by the source, read here (the store keeps no copy). */
+  readonly tabs: readonly TabInfo[];
   /** The store shows thumbnails of image results: the source makes them only while someone does. */
   wantThumbnails(): { dispose(): void };
 }
@@ -45,7 +47,6 @@ export class LiveViewStore {
   private readonly activity: RingBuffer<ActivityRow | MarkerRow>;
   private readonly requestSeq = new Map<string, number>();
   private readonly callSeq = new Map<number, number>();
-  private tabs: TabInfo[] = [];
   private sessions: SessionInfo[] = [];
   private status: BridgeStatus;
   private browser: BrowserStateParams | undefined;
@@ -77,7 +78,6 @@ export class LiveViewStore {
       source.onDidChangeStatus(status => this.onStatus(status)),
       source.onBrowserState(state => {
         this.browser = state;
-        if (state.state === 'closed' || state.state === 'lost') this.tabs = [];
         this.emitState();
       }),
       source.onObservation(event => this.onObservation(event)),
@@ -101,7 +101,7 @@ export class LiveViewStore {
   }
 
   get currentTab(): TabInfo | undefined {
-    return this.tabs.find(t => t.current);
+    return this.source.tabs.find(t => t.current);
   }
 
   setPaused(paused: boolean): void {
@@ -117,7 +117,7 @@ export class LiveViewStore {
       detail: this.browser?.state === 'failed' ? this.browser.message : this.status.detail,
       browser: this.browserLabel(),
       browserState: this.browser?.state,
-      tabs: this.tabs,
+      tabs: [...this.source.tabs],
       paused: this.paused,
       frameSource: this.frameSource,
       driver: this.source.personHasControl ? 'person' : 'agent',
@@ -145,13 +145,11 @@ export class LiveViewStore {
 
   /** Another session is shown: a line in the console and network lists says from where on the entries are its. */
   private markWatching(label: string): void {
-    this.tabs = [];
     this.lastFrame = undefined;
     this.pushMarker(`Now watching ${label}: entries below are from its browser`, ['console', 'network'], false);
   }
 
   private clearForNewBrowser(generation: number): void {
-    this.tabs = [];
     this.sessions = [];
     this.lastFrame = undefined;
     this.requestSeq.clear();
@@ -180,7 +178,6 @@ export class LiveViewStore {
         return;
       }
       case 'tabs':
-        this.tabs = event.tabs;
         this.emitState();
         return;
       case 'console': {

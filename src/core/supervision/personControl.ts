@@ -9,29 +9,24 @@ import { Emitter } from '../emitter';
 export type HandBackWait = { outcome: 'released' } | { outcome: 'cancelled' } | { outcome: 'timeout'; heldSeconds: number; limitSeconds: number };
 
 export class PersonControl {
-  private control: { since: number; before: TabInfo[]; released: Promise<void>; release(): void } | undefined;
+  private control: { since: number; before: readonly TabInfo[]; released: Promise<void>; release(): void } | undefined;
   private notice: string | undefined;
-  private tabs: TabInfo[] = [];
   private readonly emitter = new Emitter<boolean>();
   /** Fires true when the person takes the browser and false when they hand it back. */
   readonly onDidChange = this.emitter.event;
 
-  constructor(private readonly now: () => number, private readonly log: (line: string) => void) {}
+  /** `tabs`: the watched context's tabs, as the supervisor keeps them (watchedTabs.ts). */
+  constructor(private readonly now: () => number, private readonly log: (line: string) => void, private readonly tabs: () => readonly TabInfo[]) {}
 
   get active(): boolean {
     return !!this.control;
-  }
-
-  /** The tabs as the child reports them, to tell later what the person changed. */
-  noteTabs(tabs: TabInfo[]): void {
-    this.tabs = tabs;
   }
 
   take(): void {
     if (this.control) return;
     let release!: () => void;
     const released = new Promise<void>(resolve => (release = resolve));
-    this.control = { since: this.now(), before: this.tabs, released, release };
+    this.control = { since: this.now(), before: this.tabs(), released, release };
     this.log('The person took control of the browser; agent calls wait until it is handed back');
     this.emitter.fire(true);
   }
@@ -40,7 +35,7 @@ export class PersonControl {
     const control = this.control;
     if (!control) return;
     this.control = undefined;
-    this.notice = describeChanges(control.before, this.tabs, Math.round((this.now() - control.since) / 1000));
+    this.notice = describeChanges(control.before, this.tabs(), Math.round((this.now() - control.since) / 1000));
     this.log('The person handed the browser back');
     this.emitter.fire(false);
     control.release();
@@ -83,7 +78,7 @@ export class PersonControl {
 }
 
 /** What the person changed while they had the browser, as the model should read it. */
-export function describeChanges(before: TabInfo[], after: TabInfo[], seconds: number): string {
+export function describeChanges(before: readonly TabInfo[], after: readonly TabInfo[], seconds: number): string {
   const current = after.find(tab => tab.current);
   const was = before.find(tab => tab.current);
   const where = current ? `the current tab is "${current.title || current.url}" at ${current.url}` : 'no page is open';

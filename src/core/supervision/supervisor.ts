@@ -1,5 +1,5 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult } from '../../protocol/childMessages';
+import { BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, TabInfo } from '../../protocol/childMessages';
 import type {
   ControlNotificationName, ControlNotificationParams, ControlRequestName, ControlRequestParams, ControlRequestResult,
 } from '../../protocol/controlChannel';
@@ -15,6 +15,7 @@ import { isToolOffered, OPEN_POLICY, ToolPolicySettings } from '../tools/toolPol
 import { withDeadline } from './deadline';
 import { Emitter, Event } from '../emitter';
 import { pageActionTitle, PersonControl, personInputDoing } from './personControl';
+import { WatchedTabs } from './watchedTabs';
 
 export type { BridgeState, Door };
 export type { SupervisedCallOptions } from '../pipeline/callContext';
@@ -93,6 +94,8 @@ export class Supervisor {
   private lastFailure: string | undefined;
   /** The note that the browser was lost, until a model's call takes it (core/pipeline/steps/browserLost.ts words it). */
   private lostNotice: string | undefined;
+  /** The watched context's tabs: the one copy in the host (the panel's store and the person's control read it). */
+  private readonly watchedTabs = new WatchedTabs();
   /** The person at the panel: Take control / Hand back, and what they changed meanwhile. */
   private readonly person: PersonControl;
   /** Fires true when the person takes the browser and false when they hand it back. */
@@ -134,7 +137,7 @@ export class Supervisor {
     this.readyTimeoutMs = options.readyTimeoutMs ?? 45000;
     this.backoffMs = options.backoffMs ?? [1000, 2000, 5000, 10000, 30000];
     this.now = options.now ?? Date.now;
-    this.person = new PersonControl(this.now, options.log);
+    this.person = new PersonControl(this.now, options.log, () => this.watchedTabs.tabs);
     this.environment = {
       toolPolicy: () => this.options.toolPolicy?.() ?? OPEN_POLICY,
       capabilityHint: tool => this.options.capabilityHint?.(tool),
@@ -218,6 +221,11 @@ export class Supervisor {
     this.thumbnailReaders++;
     let disposed = false;
     return { dispose: () => { if (!disposed) { disposed = true; this.thumbnailReaders--; } } };
+  }
+
+  /** The tabs of the context the panel watches, as the child last said them (empty while none is open). */
+  get tabs(): readonly TabInfo[] {
+    return this.watchedTabs.tabs;
   }
 
   /** True while the person has the browser. */
@@ -361,14 +369,19 @@ export class Supervisor {
 
   private async start(): Promise<ChildConnection> {
     const generation = ++this.generation;
+    this.watchedTabs.reset();
     this.setStatus({ state: generation > 1 ? 'restarting' : 'starting', generation });
     const events: ChildEvents = {
       onExit: why => this.onChildExit(generation, why),
       onToolsChanged: () => void this.refreshTools(generation),
-      onBrowserState: state => this.browserEmitter.fire(state),
+      onBrowserState: state => {
+        if (generation === this.generation) this.watchedTabs.browserState(state);
+        this.browserEmitter.fire(state);
+      },
       onObservation: event => {
         if (generation !== this.generation) return;
-        if (event.kind === 'tabs') this.person.noteTabs(event.tabs);
+        // Kept before anyone hears of the event, so a listener reads the tabs it brought.
+        this.watchedTabs.observe(event);
         this.observationEmitter.fire(event);
       },
       onStderr: line => this.options.log(`[child ${generation}] ${line}`),
