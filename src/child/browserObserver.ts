@@ -257,12 +257,13 @@ export class BrowserObserver {
   }
 
   /**
-   * Follows upstream's current tab, so the live view shows the tab the agent works in: from upstream's
-   * own answer when it lists tabs (browser_tabs, or any call while several are open); otherwise (one tab,
-   * or snapshots turned off) from the call that chose one, by upstream's rules (browser_tabs new or select).
+   * Follows upstream's current tab, so the live view shows the tab the agent works in: from upstream's own
+   * answer to browser_tabs (its result is the tab list, before anything of the page's), checked against the
+   * page at that index; otherwise by upstream's rules for new and select. Other tools' answers are not read
+   * for it: a page's console text can carry a line that looks like a tab list entry.
    */
   noteToolCall(name: string, args: Record<string, unknown> | undefined, answerText: string): void {
-    const listed = currentTabListed(answerText);
+    const listed = name === 'browser_tabs' ? currentTabListed(answerText) : undefined;
     const listedPage = listed && this.pages[listed.index];
     let next: Page | undefined;
     if (listedPage && listed.names(listedPage.url())) next = listedPage;

@@ -99,7 +99,7 @@ export class SecretSites {
     if (typeof use.target !== 'string' || !SNAPSHOT_REF.test(use.target)) return { why: 'notARef', secret };
     if (!page) return { why: 'noPage', secret };
     const pageOrigin = originOf(page.url());
-    if (!pageOrigin || !allowed.has(pageOrigin)) return { why: 'pageOrigin', secret, sites, page: pageOrigin ?? page.url().slice(0, 200) };
+    if (!pageOrigin || !allowed.has(pageOrigin)) return { why: 'pageOrigin', secret, sites, page: pageOrigin ?? page.url() };
     const frames = await this.framesOf(page, use.target);
     if (!frames) return { why: 'fieldNotFound', secret, target: use.target.slice(0, 100) };
     for (const frame of frames) {

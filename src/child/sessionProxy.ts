@@ -255,8 +255,9 @@ export class SessionProxy {
     const forward = async () => (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
       signal: extra.signal,
       timeout: NO_TIMEOUT_MS,
+      // Upstream's progress messages can quote the page: masked like results.
       onprogress: progressToken === undefined ? undefined : progress =>
-        void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
+        void extra.sendNotification({ method: 'notifications/progress', params: { ...this.mask.deep(progress), progressToken } }).catch(() => undefined),
     })) as CallToolResult;
     try {
       const streamAfterMs = CAPTURE_TOOLS.has(params.name) ? Infinity : STREAM_DURING_CALL_AFTER_MS;
@@ -523,8 +524,13 @@ export class SessionProxy {
   }
 }
 
-/** Puts the child's marks on a result (the host words them); marks that are absent are left out. */
+/**
+ * Puts the child's marks on a result (the host words them); marks that are absent are left out. Whatever
+ * upstream itself put under the marks' key is dropped: only the child speaks there.
+ */
 function withMarks(result: CallToolResult, marks: CallMarks): CallToolResult {
   const present = Object.fromEntries(Object.entries(marks).filter(([, value]) => value !== undefined));
-  return Object.keys(present).length ? { ...result, _meta: { ...result._meta, [CALL_MARKS_META]: present } } : result;
+  const { [CALL_MARKS_META]: _notOurs, ...meta } = result._meta ?? {};
+  if (Object.keys(present).length) meta[CALL_MARKS_META] = present;
+  return { ...result, _meta: Object.keys(meta).length ? meta : undefined };
 }

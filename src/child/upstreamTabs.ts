@@ -1,7 +1,7 @@
 /**
- * Upstream's own word on its current tab: an answer that lists tabs (browser_tabs, and any call while
- * more than one tab is open) marks one line `- N: (current) [title](url)`. Read here only, by the live
- * view and by the secrets' site check, so the bridge's idea of the current tab is upstream's.
+ * Upstream's own word on its current tab: browser_tabs answers with the tab list first, one line
+ * `- N: (current) [title](url)` marked. Read only from browser_tabs answers (other answers can carry a
+ * page's text, which may imitate such a line), by the live view and by the secrets' site check.
  */
 
 /** The index of the tab upstream calls current, when the answer lists tabs, and whether a page's address is the one it names. */

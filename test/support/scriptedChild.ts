@@ -27,7 +27,16 @@ export class ScriptedChild implements ChildConnection {
     return this.tools;
   }
 
+  /** What a real child's spawn spec says of it (output folder, isolation); absent unless a test sets it. */
+  facts: ChildConnection['facts'];
+  /** Set: the next call finds the process gone (its pipe closed) before the call could be written. */
+  goneBeforeNextCall = false;
+
   callTool(name: string, args: Record<string, unknown> | undefined, _options: CallOptions): Promise<CallToolResult> {
+    if (this.goneBeforeNextCall) {
+      this.goneBeforeNextCall = false;
+      this.die();
+    }
     if (this.exited) return Promise.reject(new NotSentError('gone'));
     this.calls.push({ name, args });
     if (this.holdCalls) return new Promise((_, reject) => this.held.push({ reject }));

@@ -1,9 +1,12 @@
 import * as assert from 'assert';
+import * as os from 'os';
+import * as path from 'path';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ScriptedChild } from '../support/scriptedChild';
 import { Supervisor, BridgeState } from '../../src/core/supervision/supervisor';
 import { CALL_MARKS_META } from '../../src/protocol/callMarks';
 import { PersonControl } from '../../src/core/supervision/personControl';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 
 const TOOLS: Tool[] = [{ name: 'browser_navigate', inputSchema: { type: 'object' } }];
 
@@ -406,11 +409,72 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
   });
 });
 
+describe('a call resent to a replacement child', () => {
+  it('is checked again against that child: its file names resolve in the replacement\'s output folder', async () => {
+    const tools: Tool[] = [{ name: 'browser_take_screenshot', inputSchema: { type: 'object', properties: { filename: { type: 'string' } } } }];
+    const children: ScriptedChild[] = [];
+    const supervisor = new Supervisor({
+      factory: async events => {
+        const child = new ScriptedChild(events, tools);
+        child.facts = { outputDir: path.join(os.tmpdir(), `pwb-out-${children.length}`), isolation: 'shared', allowRunCodeForClients: false };
+        children.push(child);
+        return child;
+      },
+      log: () => undefined,
+      callTimeoutMs: () => 1000,
+    });
+    await supervisor.callTool('browser_take_screenshot', {});
+    children[0].goneBeforeNextCall = true;
+    const result = await supervisor.callTool('browser_take_screenshot', { filename: 'shot.png' });
+    assert.ok(!result.isError, text(result));
+    assert.strictEqual(children.length, 2, 'the replacement took the call');
+    assert.deepStrictEqual(children[1].calls.map(c => c.args), [{ filename: path.join(os.tmpdir(), 'pwb-out-1', 'shot.png') }]);
+    await supervisor.dispose();
+  });
+});
+
+describe('the watched tabs: one copy, the supervisor\'s, read by the panel\'s store', () => {
+  const tab = (id: string, current: boolean) => ({ id, url: `http://127.0.0.1/${id}`, title: id, current });
+
+  it('holds what the child last said, and empties when the browser is lost, another context is watched, or a new child starts', async () => {
+    const h = harness();
+    const store = new LiveViewStore(h.supervisor, () => 'Chromium');
+    await h.supervisor.callTool('browser_snapshot', {});
+    const events = h.children[0].events;
+    events.onObservation({ kind: 'tabs', tabs: [tab('a', false), tab('b', true)] });
+    assert.deepStrictEqual(h.supervisor.tabs.map(t => t.id), ['a', 'b']);
+    assert.strictEqual(store.currentTab?.id, 'b', 'the store reads the same tabs');
+    assert.deepStrictEqual(store.state().tabs.map(t => t.id), ['a', 'b']);
+    events.onBrowserState({ state: 'lost', message: 'gone' });
+    assert.deepStrictEqual(h.supervisor.tabs, []);
+    assert.strictEqual(store.currentTab, undefined);
+    events.onObservation({ kind: 'tabs', tabs: [tab('c', true)] });
+    events.onObservation({ kind: 'sessions', sessions: [{ id: 'window', label: 'w', watched: false }, { id: 'client-1', label: 'c', watched: true }] });
+    assert.deepStrictEqual(h.supervisor.tabs, [], 'another context watched: its tabs come when it says them');
+    events.onObservation({ kind: 'tabs', tabs: [tab('d', true)] });
+    await h.supervisor.restart('test');
+    assert.deepStrictEqual(h.supervisor.tabs, [], 'a new child: the old browser\'s tabs are gone');
+    store.dispose();
+    await h.supervisor.dispose();
+  });
+
+  it('tells the model what the person changed, from the same tabs', async () => {
+    const h = harness();
+    await h.supervisor.callTool('browser_snapshot', {});
+    h.children[0].events.onObservation({ kind: 'tabs', tabs: [tab('a', true)] });
+    h.supervisor.takeControl();
+    h.children[0].events.onObservation({ kind: 'tabs', tabs: [tab('a', false), tab('b', true)] });
+    h.supervisor.handBack();
+    assert.match(text(await h.supervisor.callTool('browser_snapshot', {})), /the current tab is "b" at http:\/\/127\.0\.0\.1\/b \(it was "a" at http:\/\/127\.0\.0\.1\/a; 2 tabs open, 1 before\)/);
+    await h.supervisor.dispose();
+  });
+});
+
 describe('PersonControl', () => {
   it('leaves no listener on the caller\'s signal once a wait ends', async () => {
     // Node has this since v15; the pinned @types/node does not declare it.
     const { getEventListeners } = (await import('events')) as unknown as { getEventListeners(target: EventTarget, name: string): unknown[] };
-    const person = new PersonControl(Date.now, () => undefined);
+    const person = new PersonControl(Date.now, () => undefined, () => []);
     const controller = new AbortController();
     person.take();
     const waiting = person.wait(60_000, controller.signal);

@@ -55,7 +55,8 @@ export function fastToolCall(req: http.IncomingMessage, body: unknown): { id: Re
   if (typeof body !== 'object' || body === null || Array.isArray(body) || (body as { method?: unknown }).method !== 'tools/call') return undefined;
   const accept = req.headers.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  if (!(req.headers['content-type'] ?? '').includes('application/json')) return undefined;
+  // The media type itself (parameters such as charset allowed), as the SDK's transport checks it.
+  if (!/^application\/json\s*(;|$)/i.test((req.headers['content-type'] ?? '').trim())) return undefined;
   const version = req.headers['mcp-protocol-version'];
   if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
   const id = (body as { id?: unknown }).id;

@@ -42,22 +42,30 @@ export const AFTER_CALL: readonly CallStep[] = [
 
 /** Runs the steps; the result is in `call.result`. Throws only a cancellation or a failure to start the child. */
 export async function runCallPipeline(call: CallContext, env: CallEnvironment): Promise<void> {
-  const runSteps = async (steps: readonly CallStep[]) => {
-    for (const step of steps) {
-      // Awaited only when a step has something to wait for: the child starts in the turn the call was made.
-      const pending = step.run(call, env);
-      if (pending) await pending;
+  // Awaited only when a step has something to wait for: the child starts in the turn the call was made.
+  const runSteps = (steps: readonly CallStep[]): boolean | Promise<boolean> => {
+    for (let i = 0; i < steps.length; i++) {
+      const pending = steps[i].run(call, env);
+      if (pending) return pending.then(() => !call.result.refused && runSteps(steps.slice(i + 1)));
       if (call.result.refused) return false;
     }
     return true;
   };
-  if (!(await runSteps(BEFORE_CALL))) return;
+  // The steps from the tool policy on are run again for a resend: the arguments as they were before them.
+  const recheckFrom = BEFORE_CALL.indexOf(toolPolicyStep);
+  const decided = runSteps(BEFORE_CALL.slice(0, recheckFrom));
+  if (!(typeof decided === 'boolean' ? decided : await decided)) return;
+  const argsBeforeChecks = call.args;
+  const checked = runSteps(BEFORE_CALL.slice(recheckFrom));
+  if (!(typeof checked === 'boolean' ? checked : await checked)) return;
   await CALL.run(call, env);
   if (call.resend) {
-    // The child had gone before the call left: the replacement gets it, checked against that child.
+    // The child had gone before the call left: the replacement gets it, checked again as a new call to that
+    // child (the policy and the person's control as they are now, its own output folder and isolation).
     call.resend = false;
     call.resent = true;
-    if (!(await runSteps(BEFORE_CALL.slice(BEFORE_CALL.indexOf(connectStep))))) return;
+    call.args = argsBeforeChecks;
+    if (!(await runSteps(BEFORE_CALL.slice(recheckFrom)))) return;
     await CALL.run(call, env);
   }
   if (!call.result.answered) return;

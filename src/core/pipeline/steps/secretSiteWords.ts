@@ -21,7 +21,8 @@ function whyNot(refusal: Exclude<SecretRefusal, { why: 'clipboardChord' }>): str
     case 'noSites': return 'the person has not chosen any site for it yet.';
     case 'notARef': return 'give the field as its ref from the page snapshot (like e12), not a selector.';
     case 'noPage': return 'no page is open.';
-    case 'pageOrigin': return `it may be typed only on ${refusal.sites.join(', ')}, and this page is ${refusal.page}.`;
+    // Cut here, after the child masked the whole address: a cut before masking could leave part of a secret.
+    case 'pageOrigin': return `it may be typed only on ${refusal.sites.join(', ')}, and this page is ${refusal.page.slice(0, 200)}.`;
     case 'fieldNotFound': return `the field "${refusal.target}" was not found on the page (take a new snapshot and use its ref).`;
     case 'frameOrigin':
       return `it may be typed only on ${refusal.sites.join(', ')}, and the field is inside a frame of ${refusal.frame ?? 'no origin (about:blank or data:)'}.`;

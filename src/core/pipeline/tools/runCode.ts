@@ -33,7 +33,11 @@ export const runCodeSourceStep: CallStep = {
       return;
     }
     const taken = call.options.codeShown?.(filename);
-    if (!taken) return;
+    if (!taken) {
+      // Only chat's tools show a file's text in their confirmation; any other way, it would run unseen.
+      call.result.refuse('browser_run_code_unsafe runs a file only through chat\'s tools, whose confirmation shows it. Pass the code as `code`.');
+      return;
+    }
     if ('error' in taken) call.result.refuse(`The tool ${call.name} did not run: ${taken.error}`);
     else call.args = { ...rest, code: taken.code };
   },
@@ -45,6 +49,7 @@ export const runCodeForClientsStep: CallStep = {
   run(call) {
     if (call.name !== RUN_CODE || !call.options.session) return;
     const facts = call.connection?.facts;
-    if (facts?.isolation === 'perClient' && !facts.allowRunCodeForClients) call.result.refuse(RUN_CODE_REFUSED_FOR_CLIENTS);
+    // Unknown isolation counts as perClient: refused unless allowed.
+    if ((facts?.isolation ?? 'perClient') === 'perClient' && !facts?.allowRunCodeForClients) call.result.refuse(RUN_CODE_REFUSED_FOR_CLIENTS);
   },
 };
