@@ -2,7 +2,7 @@ import type { BrowserContext, Page, Request } from 'playwright';
 import { BrowserEngine, capText, ENTRY_LIMITS, LiveViewParams, NetworkEntry, ObservationEvent, TabInfo } from '../protocol/childMessages';
 import { ORIGIN_RULES_NOTE } from '../protocol/callMarks';
 import { consoleLevelOf, fitFrameSize } from './observationShapes';
-import { currentTabListed } from './upstreamTabs';
+import { currentTabListed } from './tools/browserTabs';
 
 const MAX_FPS = 30;
 /** The stream starts again once the agent's calls have paused this long (see duringCall). */

@@ -37,16 +37,6 @@ export function secretUses(tool: string, args: Record<string, unknown> | undefin
   return [];
 }
 
-/** Keeps the agent's routes as upstream does: browser_route adds one, browser_unroute removes one, or all without a pattern. */
-export function noteRoutes(routes: Set<string>, tool: string, args: Record<string, unknown> | undefined): void {
-  const pattern = typeof args?.pattern === 'string' ? args.pattern : undefined;
-  if (tool === 'browser_route') routes.add(pattern ?? '');
-  else if (tool === 'browser_unroute') {
-    if (pattern === undefined) routes.clear();
-    else routes.delete(pattern);
-  }
-}
-
 /** Copy, cut and paste chords: with them a typed secret could be carried from its site to any other page. */
 const CLIPBOARD_CHORD = /^(?:(?:control|ctrl|meta|command|cmd|controlormeta)\+(?:shift\+)?(?:c|x|v|keyc|keyx|keyv|insert)|shift\+(?:insert|delete))$/i;
 

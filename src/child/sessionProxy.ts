@@ -23,7 +23,8 @@ import { measureMemory } from './memoryReport';
 import { ClientSlot, ClientSlots } from './clientSlots';
 import { ClientContexts } from './clientContexts';
 import { SecretMask } from './secretMask';
-import { noteRoutes, SecretSites } from './secretSites';
+import { SecretSites } from './secretSites';
+import { noteRoutes } from './tools/browserRoute';
 import { maskWrittenFiles } from './secretFiles';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver } from './browserObserver';
@@ -32,7 +33,9 @@ import { OutputBudget } from './outputBudget';
 import { upstreamConfigOf } from './upstreamConfig';
 import { applyInput } from './personInput';
 import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
-import { currentTabListed } from './upstreamTabs';
+import { currentTabListed } from './tools/browserTabs';
+import { streamPauseMs } from './tools/captureTools';
+import { closedTheBrowser } from './tools/browserClose';
 import type { PageGlobals } from './pageGlobals';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
 import { publishTool } from '../core/tools/fileTools';
@@ -64,10 +67,6 @@ interface InnerSession {
 
 const LIVE_VIEW_OFF: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
 
-/** Tools that capture the page: the live stream stays stopped for all of their run (they change nothing). */
-const CAPTURE_TOOLS = new Set(['browser_take_screenshot', 'browser_pdf_save']);
-/** Other calls stop the stream this long at most, so long navigations and waits still show on the panel. */
-const STREAM_DURING_CALL_AFTER_MS = 300;
 
 // A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.
 const NO_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -260,8 +259,7 @@ export class SessionProxy {
         void extra.sendNotification({ method: 'notifications/progress', params: { ...this.mask.deep(progress), progressToken } }).catch(() => undefined),
     })) as CallToolResult;
     try {
-      const streamAfterMs = CAPTURE_TOOLS.has(params.name) ? Infinity : STREAM_DURING_CALL_AFTER_MS;
-      result = session.observer ? await session.observer.duringCall(forward, streamAfterMs) : await forward();
+      result = session.observer ? await session.observer.duringCall(forward, streamPauseMs(params.name)) : await forward();
     } catch (error) {
       if (!session.lostReason) throw error;
       return this.lostDuring(session, loss);
@@ -295,7 +293,7 @@ export class SessionProxy {
       // Upstream keeps the failed launch; a fresh session lets the next call try again
       // (after the person installed the browser or fixed the setting).
       await this.dropSession(session);
-    } else if (params.name === 'browser_close' && !result.isError) {
+    } else if (closedTheBrowser(params.name, result)) {
       await this.dropSession(session);
       if (!slot) this.sendBrowserState({ state: 'closed' });
     }

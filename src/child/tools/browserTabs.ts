@@ -1,5 +1,5 @@
 /**
- * Upstream's own word on its current tab: browser_tabs answers with the tab list first, one line
+ * browser_tabs: upstream's own word on its current tab: browser_tabs answers with the tab list first, one line
  * `- N: (current) [title](url)` marked. Read only from browser_tabs answers (other answers can carry a
  * page's text, which may imitate such a line), by the live view and by the secrets' site check.
  */
