@@ -4,6 +4,7 @@
  * README's "Differences from upstream" table names, plus what is nondeterministic in bare itself
  * (learned by running bare against bare). Used by test/real/transparency.test.ts and npm run bench.
  */
+import { ShownCodeFiles } from '../../src/core/tools/codeFromFile';
 import * as fs from 'fs';
 import * as path from 'path';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -86,11 +87,18 @@ export async function openBridge(settings: Partial<BridgeSettings> = {}): Promis
   const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
   const address = await endpoint.start();
   const client = await connectMcpClient(address, 'transparency');
+  // As chat's tool does: a code file is shown in the confirmation (prepareInvocation), then exactly that text runs.
+  const shownCode = new ShownCodeFiles();
+  const outputDir = bridge.config.mcp.outputDir;
+  const codeShown = (filename: string) => {
+    shownCode.show(filename, [outputDir]);
+    return shownCode.take(filename, [outputDir]);
+  };
   return {
     label: 'bridge',
     call: async (name, args, door) => door === 'mcp'
       ? (await client.callTool({ name, arguments: args }, undefined, { timeout: 60000 })) as CallToolResult
-      : bridge.supervisor.callTool(name, args, { door: 'tool' }),
+      : bridge.supervisor.callTool(name, args, { door: 'tool', codeShown }),
     listTools: async () => (await client.listTools()).tools,
     outputDir: bridge.config.mcp.outputDir,
     relativeRoot: bridge.config.mcp.outputDir,
