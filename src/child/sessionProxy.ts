@@ -195,9 +195,9 @@ export class SessionProxy {
   private async upstreamCurrentPage(session: InnerSession): Promise<Page | undefined> {
     const pages = session.browser?.context.pages();
     if (!pages?.length) return undefined;
-    const listed = resultText((await session.client.callTool({ name: 'browser_tabs', arguments: { action: 'list' } }, undefined,
-      { timeout: NO_TIMEOUT_MS })) as CallToolResult);
-    const current = currentTabListed(listed);
+    const listed = (await session.client.callTool({ name: 'browser_tabs', arguments: { action: 'list' } }, undefined,
+      { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+    const current = listed.isError ? undefined : currentTabListed(resultText(listed));
     const page = current && pages[current.index];
     return page && current.names(page.url()) ? page : undefined;
   }

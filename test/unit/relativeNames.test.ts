@@ -30,4 +30,10 @@ describe('where a relative file name points, for readers and writers alike', () 
     }
     assert.deepStrictEqual(resolveNamedFiles('browser_click', { target: 'e1' }, OUT), { args: { target: 'e1' } }, 'other calls pass as given');
   });
+
+  it('a file name of spaces only is refused, not written under that name in the workspace root', () => {
+    const refused = resolveNamedFiles('browser_take_screenshot', { filename: '   ' }, '/out');
+    assert.ok('error' in refused && /blank/.test(refused.error), JSON.stringify(refused));
+    assert.deepStrictEqual(resolveNamedFiles('browser_take_screenshot', { filename: '' }, '/out'), { args: { filename: '' } }, 'an empty name is upstream\'s "none"');
+  });
 });

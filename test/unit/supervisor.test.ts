@@ -385,6 +385,25 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     await supervisor.dispose();
   });
 
+  it('checks the tool policy again after waiting for the person: readonly turned on meanwhile refuses the call', async () => {
+    const children: ScriptedChild[] = [];
+    let readonly = false;
+    const supervisor = new Supervisor({
+      factory: async events => { const child = new ScriptedChild(events, TOOLS); children.push(child); return child; },
+      log: () => undefined, callTimeoutMs: () => 1000,
+      toolPolicy: () => ({ readonly, allow: [], deny: [] }),
+    });
+    supervisor.takeControl();
+    const waiting = supervisor.callTool('browser_navigate', { url: 'x' });
+    readonly = true;
+    supervisor.handBack();
+    const result = await waiting;
+    assert.strictEqual(result.isError, true, text(result));
+    assert.match(text(result), /readonly/i);
+    assert.strictEqual(children.reduce((n, c) => n + c.calls.length, 0), 0, 'nothing was sent');
+    await supervisor.dispose();
+  });
+
   it('lists the person\'s navigation under their own door', async () => {
     const h = harness();
     const records: { door: string; title: string; outcome?: string }[] = [];

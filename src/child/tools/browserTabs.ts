@@ -4,9 +4,16 @@
  * page's text, which may imitate such a line), by the live view and by the secrets' site check.
  */
 
-/** The index of the tab upstream calls current, when the answer lists tabs, and whether a page's address is the one it names. */
+/**
+ * The index of the tab upstream calls current, read from the answer's Result section only (a dialog's
+ * text, which the page writes, is quoted in a later section), and whether a page's address is the one it names.
+ */
 export function currentTabListed(answerText: string): { index: number; names(url: string): boolean } | undefined {
-  const line = answerText.split('\n').find(l => /^- \d+: \(current\)/.test(l));
+  const lines = answerText.split('\n');
+  const start = lines.findIndex(l => l.trim() === '### Result');
+  if (start < 0) return undefined;
+  const end = lines.findIndex((l, i) => i > start && l.startsWith('### '));
+  const line = lines.slice(start + 1, end < 0 ? undefined : end).find(l => /^- \d+: \(current\)/.test(l));
   if (!line) return undefined;
-  return { index: Number(/^- (\d+)/.exec(line)![1]), names: url => line.endsWith(`(${url})`) };
+  return { index: Number(/^- (\d+)/.exec(line)![1]), names: url => line.endsWith(`](${url})`) };
 }

@@ -40,7 +40,7 @@ export interface CallContext {
   lostNotice?: string;
   /** What the child marked on its answer (protocol/callMarks.ts), for the steps after the call. */
   marks?: CallMarks;
-  /** Set by `send` when the call provably never reached the child: the steps from `connect` on run again, once. */
+  /** Set by `send` when the call provably never reached the child: the steps from the tool policy on run again, once. */
   resend?: boolean;
   /** The call is on its second (and last) sending. */
   resent?: boolean;

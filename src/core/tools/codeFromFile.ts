@@ -16,7 +16,7 @@ export class ShownCodeFiles {
   /** Digest of the content each file had when it was shown, by resolved path. */
   private readonly shown = new Map<string, string>();
 
-  /** Reads the file for the confirmation (relative names from the first workspace folder, as upstream does). */
+  /** Reads the file for the confirmation (relative names from the first of `roots`: the callers pass the output folder). */
   show(filename: string, roots: readonly string[]): CodeFile {
     const file = readCodeFile(filename, roots);
     if ('content' in file) this.shown.set(file.path, digest(file.content));

@@ -1,6 +1,7 @@
 /** While the person has the browser, an agent's call waits for them to hand it back (or gives up). */
 import type { CallContext, CallEnvironment, CallStep } from '../callContext';
 import { CancelledError } from './cancelled';
+import { toolPolicyStep } from './toolPolicy';
 
 export const personControlStep: CallStep = {
   name: 'personControl',
@@ -18,7 +19,10 @@ async function waitForHandBack(call: CallContext, env: CallEnvironment): Promise
   if (waited.outcome === 'timeout') {
     call.result.refuse(`${call.name} did not run: the person has had control of the browser for ${waited.heldSeconds} s ` +
       `and has not handed it back (the limit is ${waited.limitSeconds} s). Ask them to press Hand back in the browser panel, then try again.`);
+    return;
   }
+  // The person may have changed the tool policy meanwhile (readonly on, say): it is checked again as it is now.
+  await toolPolicyStep.run(call, env);
 }
 
 /** After the call: what the person changed while they had the browser, once, for the model's next result. */

@@ -35,7 +35,7 @@ export const sendStep: CallStep = {
       } catch (error) {
         if (call.lostNotice) env.browserLoss.keep(call.lostNotice);
         call.lostNotice = undefined;
-        // Never left us: the pipeline sends it once more, to the replacement, after the steps that depend on the child.
+        // Never left us: the pipeline checks it again from the tool policy on and sends it once more, to the replacement.
         if (error instanceof NotSentError && !call.resent) {
           call.resend = true;
           return;
