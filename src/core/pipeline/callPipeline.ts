@@ -30,9 +30,6 @@ export const BEFORE_CALL: readonly CallStep[] = [
   filePathsStep,
 ];
 
-/** The call itself (and its one resend to a replacement child when it never left us). */
-export const CALL: CallStep = sendStep;
-
 /** After an answer came back, in order: the child's marks in words, then the notes before the result. */
 export const AFTER_CALL: readonly CallStep[] = [
   childMarksStep,
@@ -58,7 +55,7 @@ export async function runCallPipeline(call: CallContext, env: CallEnvironment): 
   const argsBeforeChecks = call.args;
   const checked = runSteps(BEFORE_CALL.slice(recheckFrom));
   if (!(typeof checked === 'boolean' ? checked : await checked)) return;
-  await CALL.run(call, env);
+  await sendStep.run(call, env);
   if (call.resend) {
     // The child had gone before the call left: the replacement gets it, checked again as a new call to that
     // child (the policy and the person's control as they are now, its own output folder and isolation).
@@ -66,7 +63,7 @@ export async function runCallPipeline(call: CallContext, env: CallEnvironment): 
     call.resent = true;
     call.args = argsBeforeChecks;
     if (!(await runSteps(BEFORE_CALL.slice(recheckFrom)))) return;
-    await CALL.run(call, env);
+    await sendStep.run(call, env);
   }
   if (!call.result.answered) return;
   for (const step of AFTER_CALL) await step.run(call, env);

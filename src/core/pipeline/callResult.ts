@@ -106,13 +106,6 @@ export class CallResult {
   }
 }
 
-/** An answer that did not come from a call the bridge made (a test's, a fake's) finished the same way. */
-export function finishResult(answer: CallToolResult, options: { thumbnail?: boolean; limits?: ImageLimits } = {}): FinishedResult {
-  const built = new CallResult();
-  built.received(answer);
-  return built.finish(options);
-}
-
 function errorLineOf(result: CallToolResult): string {
   const first = (result.content ?? []).find(part => part.type === 'text');
   return first && first.type === 'text' ? withoutErrorHeading(first.text).split('\n')[0].slice(0, 300) : 'failed';
