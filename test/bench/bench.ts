@@ -26,6 +26,7 @@ import { bareAgainstBridge } from '../support/transparency';
 import { connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 import { startBareUpstream } from '../support/bareUpstream';
 import { measureCallPath } from './callPath';
+import { DoorCostFigures, measureDoorCost } from './doorCost';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -332,6 +333,11 @@ async function remoteRound(fixture: FixtureServer) {
   }
 }
 
+function printDoorCost(cost: DoorCostFigures): void {
+  console.log(`MCP door alone (instant backend), ms:  a fetch to an empty server ${cost.plainFetchMs}, through the door ${cost.doorFetchMs} ` +
+    `(the door's own ${(cost.doorFetchMs - cost.plainFetchMs).toFixed(3)}), with the MCP SDK's client ${cost.doorSdkClientMs}`);
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -544,8 +550,10 @@ async function main(): Promise<void> {
       perCallRatio: Math.round(median(perRound.map(r => r.ratio)) * 1000) / 1000,
       httpDoorRatio: Math.round(median(perRound.map(r => r.httpRatio)) * 1000) / 1000,
       perRound: perRound.map(r => ({ perCallRatio: Math.round(r.ratio * 1000) / 1000, httpDoorRatio: Math.round(r.httpRatio * 1000) / 1000 })),
+      httpDoorCost: await measureDoorCost(),
       callPath: measureCallPath(),
     };
+    printDoorCost(figures.httpDoorCost);
     console.log(JSON.stringify(figures));
     if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(figures, null, 2)}\n`);
     return;
@@ -583,6 +591,7 @@ async function main(): Promise<void> {
   printSessions(sessions);
   const transparent = await withFixture(transparency);
   const callPath = measureCallPath();
+  const httpDoorCost = await measureDoorCost();
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
     rounds,
@@ -596,6 +605,7 @@ async function main(): Promise<void> {
     sessions,
     remote,
     transparency: transparent,
+    httpDoorCost,
     callPath,
     liveView: {
       fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
@@ -609,6 +619,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log(`median per-call ratio (bridge / bare): ${figures.perCallRatio.toFixed(3)}   (target <= 1.02)`);
   console.log(`MCP door per-call ratio (HTTP / bare): ${figures.httpDoorRatio.toFixed(3)}   (target <= 1.02)`);
+  printDoorCost(figures.httpDoorCost);
   console.log(`cold start to ready, ms:              bridge ${figures.coldStartMs.bridge.toFixed(0)}, bare ${figures.coldStartMs.bare.toFixed(0)}`);
   console.log(`first navigate (browser launch), ms:  bridge ${figures.firstNavigateMs.bridge.toFixed(0)}, bare ${figures.firstNavigateMs.bare.toFixed(0)}`);
   console.log(`process tree RSS, MB:                 bridge ${figures.rssMB.bridge.toFixed(0)}, bare ${figures.rssMB.bare.toFixed(0)} (RSS counts shared pages once per process)`);
