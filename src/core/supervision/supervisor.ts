@@ -67,6 +67,8 @@ export interface ToolCallRecord {
   name: string;
   args: Record<string, unknown> | undefined;
   door: Door;
+  /** The MCP session the call came through (with isolation `perClient` it drives that client's context). */
+  mcpSession?: string;
   /** What the call does, in the words chat shows ("Get cookie: sid"). */
   title: string;
   startedAt: number;
@@ -199,7 +201,7 @@ export class Supervisor {
   async callTool(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions = {}): Promise<CallToolResult> {
     const displayName = this.options.displayName?.(name) ?? this.toolsByName.get(name)?.annotations?.title ?? name;
     const door = options.door ?? 'tool';
-    const end = this.beginRecord({ name, args, door, title: presentInvocation(name, displayName, args).invocationMessage });
+    const end = this.beginRecord({ name, args, door, mcpSession: options.session?.id, title: presentInvocation(name, displayName, args).invocationMessage });
     const result = new CallResult();
     try {
       await runCallPipeline({ name, args, door, forModel: door === 'tool' || door === 'mcp', options, result }, this.environment);

@@ -1,0 +1,223 @@
+/**
+ * A Playwright test from the steps of a session: the code upstream ran for each successful step, in
+ * order, made to stand on its own.
+ *
+ * - Left out: failed steps, pure reads (snapshots, screenshots, console, network), the bridge's own tools,
+ *   and fixed waits (a test waits by its assertions).
+ * - Put in: a dialog's answer before the step that opened it (Playwright dismisses dialogs nobody
+ *   handles); a file chooser awaited around the step that opened it, with the chosen files' bytes; a tab
+ *   opened by a step awaited as a popup, and later steps on whichever tab was current; an address check
+ *   after a step that moved the page; at the end, checks of what the page last showed (finalChecks.ts).
+ * - Upstream's code goes in only when every line is a plain Playwright statement (codeCheck.ts): the
+ *   answers carry text the page chose, and the test runs in Node. Text we write ourselves is quoted.
+ * - A loopback origin becomes `baseURL` (overridable with BASE_URL). Secrets stay `process.env['NAME']`,
+ *   as upstream writes them: never their values.
+ */
+import { isPlainPlaywrightLine } from './codeCheck';
+import { finalChecks } from './finalChecks';
+import { onPage, quote } from './pageCode';
+import type { JournalStep } from './stepJournal';
+
+export interface UploadFile {
+  name: string;
+  mimeType: string;
+  /** The bytes, base64; undefined when the file is too big to put in the test (its path is used). */
+  base64?: string;
+}
+
+export interface SpecOptions {
+  title: string;
+  /** The text of a snapshot upstream wrote to a file; undefined when it is gone. */
+  readSnapshot(file: string): string | undefined;
+  /** A file a step uploaded, to put in the test; undefined when it cannot be read. */
+  readUpload(path: string): UploadFile | undefined;
+}
+
+export interface WrittenSpec {
+  text: string;
+  /** Which lines of `text` (1-based, inclusive) each step put in: to show a failing line as a step. */
+  stepLines: { step: number; tool: string; from: number; to: number }[];
+  /** Environment variables the test reads (secrets). */
+  env: string[];
+  baseURL?: string;
+  /** Steps that left nothing, and why, by step index. */
+  leftOut: { step: number; tool: string; why: string }[];
+}
+
+/** Tools whose code reads and changes nothing the test needs. */
+const READS = new Set([
+  'browser_snapshot', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request',
+  'browser_pdf_save', 'browser_generate_locator', 'browser_get_config', 'browser_start_tracing', 'browser_stop_tracing',
+  'browser_start_video', 'browser_stop_video', 'browser_video_chapter', 'browser_start_recording', 'browser_stop_recording',
+  'browser_cookie_list', 'browser_cookie_get', 'browser_localstorage_list', 'browser_localstorage_get',
+  'browser_sessionstorage_list', 'browser_sessionstorage_get', 'browser_storage_state', 'browser_resize_info',
+]);
+
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
+
+function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === 'null' ? undefined : parsed.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The address as the test says it: relative to baseURL when it is on that origin. */
+function addressFor(url: string, baseURL: string | undefined): string {
+  if (!baseURL || !url.startsWith(`${baseURL}/`)) return quote(url);
+  return quote(url.slice(baseURL.length));
+}
+
+/** The environment variables a step's code reads. */
+function secretsNamedBy(step: JournalStep): string[] {
+  return [...step.answer.code.join('\n').matchAll(/process\.env(?:\[['"]([A-Za-z_]\w*)['"]\]|\.([A-Za-z_]\w*))/g)].map(m => m[1] ?? m[2]);
+}
+
+function argsMention(args: Record<string, unknown>, name: string): boolean {
+  return Object.values(args).some(value => value === name || (Array.isArray(value) && value.includes(name)));
+}
+
+export function writeSpec(steps: readonly JournalStep[], options: SpecOptions): WrittenSpec {
+  const leftOut: WrittenSpec['leftOut'] = [];
+  const firstGoto = steps.find(s => s.ok && s.tool === 'browser_navigate' && typeof s.args.url === 'string');
+  const firstOrigin = firstGoto ? originOf(firstGoto.args.url as string) : undefined;
+  const baseURL = firstOrigin && LOOPBACK.test(firstOrigin) ? firstOrigin : undefined;
+
+  const body: string[] = [];
+  const stepLines: WrittenSpec['stepLines'] = [];
+  // Tabs by upstream's index -> the variable that holds that page in the test.
+  let tabs: string[] = ['page'];
+  let current = 0;
+  let popups = 0;
+  let choosers = 0;
+  let usesContext = false;
+  const urlOf = new Map<string, string | undefined>([['page', undefined]]);
+  // The first snapshot of each tab after its last navigation, for the final checks.
+  const firstSnapshot = new Map<string, string | undefined>();
+  let lastSnapshot: { page: string; text: string } | undefined;
+  const snapshotOf = (step: JournalStep) => step.answer.snapshot ?? (step.answer.snapshotFile ? options.readSnapshot(step.answer.snapshotFile) : undefined);
+
+  // 'http://127.0.0.1:8080/x' -> '/x' in upstream's code, once the origin is the test's baseURL.
+  const rewriteUrls = (line: string) => (baseURL ? line.split(`'${baseURL}/`).join("'/") : line);
+
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i];
+    const page = tabs[current] ?? 'page';
+    const leave = (why: string) => leftOut.push({ step: step.index, tool: step.tool, why });
+    if (!step.ok) {
+      leave('it failed');
+      continue;
+    }
+    const snapshot = step.tool === 'browser_snapshot' || step.answer.snapshot || step.answer.snapshotFile ? snapshotOf(step) : undefined;
+    const lines: string[] = [];
+    if (step.tool.startsWith('bridge_')) leave("the bridge's own tool");
+    else if (READS.has(step.tool)) leave('it only reads');
+    else if (step.tool === 'browser_handle_dialog' || step.tool === 'browser_file_upload') leave('written with the step that opened it');
+    else if (step.tool === 'browser_wait_for') {
+      const { text, textGone } = step.args as { text?: unknown; textGone?: unknown };
+      if (typeof text === 'string') lines.push(`await expect(${page}.getByText(${quote(text)}).first()).toBeVisible();`);
+      if (typeof textGone === 'string') lines.push(`await expect(${page}.getByText(${quote(textGone)})).toHaveCount(0);`);
+      if (!lines.length) leave('a fixed wait: the test waits by its assertions');
+    } else if (step.tool === 'browser_tabs') {
+      const action = step.args.action;
+      if (action === 'new') {
+        usesContext = true;
+        const name = `page${++popups}`;
+        lines.push(`const ${name} = await context.newPage();`);
+        tabs.push(name);
+      } else if (action === 'close') {
+        const index = typeof step.args.index === 'number' ? step.args.index : current;
+        if (tabs[index]) lines.push(`await ${tabs[index]}.close();`);
+        tabs = tabs.filter((_, k) => k !== index);
+      } else if (action !== 'select') leave('it only reads');
+    } else if (!step.answer.code.length) leave('upstream ran no code for it');
+    // A test runs in Node on the person's machine: only plain Playwright statements go in (codeCheck.ts).
+    else if (!step.answer.code.every(isPlainPlaywrightLine)) leave('its code is not plain Playwright steps (run-code, files, or text the page wrote)');
+    // Upstream reads a secret from the environment only where the agent typed the secret's name.
+    else if (!secretsNamedBy(step).every(name => argsMention(step.args, name))) leave('it reads a secret the step did not name');
+    else {
+      // What the next steps say about this one: a dialog answered, files chosen.
+      const next = steps.slice(i + 1).find(s => s.ok && !READS.has(s.tool));
+      if (step.answer.modal === 'dialog' && next?.tool === 'browser_handle_dialog') {
+        const accept = next.args.accept !== false;
+        const prompt = typeof next.args.promptText === 'string' ? quote(next.args.promptText) : '';
+        lines.push(`${page}.once('dialog', dialog => dialog.${accept ? `accept(${prompt})` : 'dismiss()'});`);
+      }
+      const chooser = step.answer.modal === 'fileChooser' && next?.tool === 'browser_file_upload' ? `fileChooser${++choosers > 1 ? choosers : ''}` : undefined;
+      if (chooser) lines.push(`const ${chooser}Promise = ${page}.waitForEvent('filechooser');`);
+      const opened = (step.answer.tabs?.length ?? tabs.length) > tabs.length && step.tool !== 'browser_tabs';
+      const popup = opened ? `page${++popups}` : undefined;
+      if (popup) lines.push(`const ${popup}Promise = ${page}.waitForEvent('popup');`);
+      for (const line of step.answer.code) lines.push(rewriteUrls(onPage(line, page)));
+      if (popup) {
+        lines.push(`const ${popup} = await ${popup}Promise;`);
+        tabs.push(popup);
+      }
+      if (chooser && next) {
+        const paths = Array.isArray(next.args.paths) ? next.args.paths.filter((p): p is string => typeof p === 'string') : [];
+        const files = paths.map(p => {
+          const file = options.readUpload(p);
+          if (!file) return quote(p);
+          if (file.base64 === undefined) return quote(p);
+          return `{ name: ${quote(file.name)}, mimeType: ${quote(file.mimeType)}, buffer: Buffer.from(${quote(file.base64)}, 'base64') }`;
+        });
+        lines.push(`const ${chooser} = await ${chooser}Promise;`, `await ${chooser}.setFiles([${files.join(', ')}]);`);
+      }
+    }
+    // Where the tabs and the current one are now, as upstream said.
+    if (step.answer.tabs) {
+      const currentTab = step.answer.tabs.find(t => t.current);
+      if (currentTab && tabs[currentTab.index]) current = currentTab.index;
+    }
+    const pageNow = tabs[current] ?? 'page';
+    const url = step.answer.pageUrl;
+    if (url !== undefined) {
+      const known = urlOf.get(pageNow);
+      const navigation = step.tool === 'browser_navigate' || step.tool === 'browser_navigate_back' || step.tool === 'browser_navigate_forward';
+      if (known !== undefined && known !== url) {
+        // The page moved: what it showed first after that is the new baseline for the final checks.
+        firstSnapshot.set(pageNow, undefined);
+        // A step that moved it gets an address check (a navigation says its address itself).
+        if (!navigation && lines.length) lines.push(`await expect(${pageNow}).toHaveURL(${addressFor(url, baseURL)});`);
+      }
+      urlOf.set(pageNow, url);
+    }
+    if (snapshot !== undefined) {
+      if (firstSnapshot.get(pageNow) === undefined) firstSnapshot.set(pageNow, snapshot);
+      lastSnapshot = { page: pageNow, text: snapshot };
+    }
+    if (lines.length) {
+      const from = body.length + 1;
+      body.push(...lines);
+      stepLines.push({ step: step.index, tool: step.tool, from, to: body.length });
+    }
+  }
+  if (lastSnapshot) {
+    const checks = finalChecks(lastSnapshot.text, firstSnapshot.get(lastSnapshot.page), lastSnapshot.page);
+    if (checks.length) {
+      body.push('', '// What the page showed last.', ...checks);
+    }
+  }
+
+  const env = [...new Set(stepLines.flatMap(s => secretsNamedBy(steps.find(step => step.index === s.step)!)))];
+  const head: string[] = [
+    "import { test, expect } from '@playwright/test';",
+    '',
+    '// Exported by Playwright Bridge from a browser session; it replays with Playwright alone, no model.',
+  ];
+  if (env.length) head.push(`// Reads ${env.join(', ')} from the environment (the bridge's secrets of those names; never written here).`);
+  head.push('');
+  if (baseURL) head.push(`test.use({ baseURL: process.env.BASE_URL ?? ${quote(baseURL)} });`, '');
+  head.push(`test(${quote(options.title)}, async ({ ${usesContext ? 'page, context' : 'page'} }) => {`);
+  const offset = head.length;
+  const text = [...head, ...body.map(line => (line ? `  ${line}` : '')), '});', ''].join('\n');
+  return {
+    text,
+    stepLines: stepLines.map(s => ({ ...s, from: s.from + offset, to: s.to + offset })),
+    env,
+    ...(baseURL ? { baseURL } : {}),
+    leftOut,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The steps of the window's context since the browser last started, kept for exporting them as a
+ * Playwright test: every call that ended, from chat's tools and the MCP door, with what upstream's answer
+ * said (the code it ran, the address, the tabs, a dialog or chooser left open, the snapshot). Calls of
+ * `perClient` MCP sessions drive contexts of their own and are not the window's steps.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Event } from '../emitter';
+import type { BridgeStatus, ToolCallRecord } from '../supervision/supervisor';
+import { resultText } from '../results/resultText';
+import { AnswerSections, readAnswer } from './answerSections';
+
+export interface JournalStep {
+  /** 1 for the first step since the browser started. */
+  index: number;
+  tool: string;
+  args: Record<string, unknown>;
+  ok: boolean;
+  /** When it ended (ms since the epoch). */
+  at: number;
+  answer: AnswerSections;
+}
+
+/** Enough for a long session; the oldest go first, counted. */
+const MAX_STEPS = 2000;
+
+export class StepJournal {
+  private readonly kept: JournalStep[] = [];
+  private next = 1;
+  private generation = 0;
+  /** Steps dropped to keep MAX_STEPS. */
+  dropped = 0;
+
+  constructor(
+    source: { onToolCall: Event<ToolCallRecord>; onDidChangeStatus: Event<BridgeStatus> },
+    /** True while MCP sessions get contexts of their own (isolation `perClient`). */
+    private readonly clientsIsolated: () => boolean,
+  ) {
+    source.onToolCall(record => this.onCall(record));
+    source.onDidChangeStatus(status => {
+      // A new browser: what was done in the last one is not its history.
+      if (status.generation !== this.generation) {
+        this.generation = status.generation;
+        this.clear();
+      }
+    });
+  }
+
+  get steps(): readonly JournalStep[] {
+    return this.kept;
+  }
+
+  clear(): void {
+    this.kept.length = 0;
+    this.next = 1;
+    this.dropped = 0;
+  }
+
+  /** Records a call that ended (the supervisor fires each call twice: when it starts and when it ends). */
+  add(tool: string, args: Record<string, unknown> | undefined, result: CallToolResult | undefined, at = Date.now()): JournalStep {
+    const text = result ? resultText(result) : '';
+    const step: JournalStep = { index: this.next++, tool, args: args ?? {}, ok: Boolean(result) && !result?.isError, at, answer: readAnswer(text) };
+    this.kept.push(step);
+    if (this.kept.length > MAX_STEPS) {
+      this.kept.shift();
+      this.dropped++;
+    }
+    return step;
+  }
+
+  private onCall(record: ToolCallRecord): void {
+    if (record.outcome === undefined || record.door === 'person') return;
+    if (record.mcpSession !== undefined && this.clientsIsolated()) return;
+    this.add(record.name, record.args, record.result, record.startedAt + (record.durationMs ?? 0));
+  }
+}

@@ -1,0 +1,78 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ExportApps } from '../fixtures/exportApps';
+import { EXPORT_SCENARIOS } from '../support/exportScenarios';
+import { makeRealBridge, RealBridge, refOf, TEST_BROWSER, textOf } from '../support/realBridge';
+import { StepJournal } from '../../src/core/testExport/stepJournal';
+import { writeSpec, WrittenSpec } from '../../src/core/testExport/specWriter';
+import { DISK_READERS } from '../../src/core/testExport/specFiles';
+import { bundledRunner, runSpec } from '../../src/core/testExport/specRunner';
+
+describe('a session through the bridge becomes a Playwright test that passes (real browser, Playwright Test)', function () {
+  this.timeout(240_000);
+  let apps: ExportApps;
+  let bridge: RealBridge | undefined;
+  let work: string;
+
+  beforeEach(async () => {
+    apps = new ExportApps();
+    await apps.start();
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-export-'));
+  });
+
+  afterEach(async () => {
+    await bridge?.dispose();
+    bridge = undefined;
+    await apps.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  async function play(name: string, extra?: (call: (tool: string, args: Record<string, unknown>) => Promise<string>) => Promise<void>): Promise<{ spec: WrittenSpec; file: string }> {
+    bridge = makeRealBridge();
+    const journal = new StepJournal(bridge.supervisor, () => false);
+    const call = async (tool: string, args: Record<string, unknown>) => {
+      const result = await bridge!.supervisor.callTool(tool, args);
+      assert.ok(!result.isError, `${tool}: ${textOf(result)}`);
+      return textOf(result);
+    };
+    const scenario = EXPORT_SCENARIOS.find(s => s.name === name);
+    if (scenario) await scenario.play(call, apps, { upload: '' });
+    await extra?.(call);
+    const spec = writeSpec(journal.steps, { title: name, ...DISK_READERS });
+    const file = path.join(work, 'tests', 'session.spec.ts');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, spec.text);
+    return { spec, file };
+  }
+
+  const run = (file: string) => runSpec({ specFile: file, runner: bundledRunner(), workDir: path.join(work, 'runs'), executablePath: TEST_BROWSER, repeatEach: 1 });
+
+  it('a dialog the agent accepted replays green, and goes red at the click once the app renames its button', async () => {
+    const { spec, file } = await play('confirm dialog');
+    const green = await run(file);
+    assert.deepStrictEqual({ passed: green.passed, failed: green.failed, failure: green.firstFailure }, { passed: 1, failed: 0, failure: undefined }, spec.text);
+    apps.broken = true;
+    const red = await run(file);
+    assert.strictEqual(red.failed, 1, spec.text);
+    const clickStep = spec.stepLines.find(s => s.tool === 'browser_click');
+    assert.ok(clickStep && red.firstFailure?.line !== undefined && red.firstFailure.line >= clickStep.from && red.firstFailure.line <= clickStep.to,
+      `the failing line ${red.firstFailure?.line} is the click's (${JSON.stringify(clickStep)}):\n${spec.text}`);
+  });
+
+  it('a hostile page cannot put code of its own into the test: its title, its text and its dialog pretend to be code blocks', async () => {
+    const { spec, file } = await play('none', async call => {
+      await call('browser_navigate', { url: `${apps.url}/hostile` });
+      const page = await call('browser_snapshot', {});
+      await call('browser_click', { element: 'Continue', target: refOf(page, /button "Continue"/) });
+      await call('browser_handle_dialog', { accept: true });
+      await call('browser_type', { element: 'Note', target: refOf(page, /textbox "Note"/), text: 'fine' });
+      await call('browser_snapshot', {});
+    });
+    assert.doesNotMatch(spec.text, /evil\.test|require\(|homedir/, spec.text);
+    assert.match(spec.text, /getByRole\('button', \{ name: 'Continue' \}\)\.click\(\);/, spec.text);
+    const green = await run(file);
+    assert.strictEqual(green.passed, 1, `${spec.text}\n${green.firstFailure?.message}`);
+  });
+});

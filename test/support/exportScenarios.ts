@@ -1,0 +1,130 @@
+/**
+ * Scripted sessions over the export apps (test/fixtures/exportApps.ts), as an agent would play them:
+ * navigate, read the snapshot, act on refs taken from it, read again. The export tests and the bench's
+ * testExport play them through a real bridge and turn each into a Playwright test.
+ */
+import { ExportApps } from '../fixtures/exportApps';
+import { refOf } from './realBridge';
+
+/** Calls a tool; returns the answer's text, and throws when the call failed (a scripted session never expects that). */
+export type ScenarioCall = (tool: string, args: Record<string, unknown>) => Promise<string>;
+
+export interface ExportScenario {
+  name: string;
+  play(call: ScenarioCall, apps: ExportApps, files: { upload: string }): Promise<void>;
+}
+
+/** Navigate, then read the page as an agent does before acting. */
+async function open(call: ScenarioCall, url: string): Promise<string> {
+  await call('browser_navigate', { url });
+  return call('browser_snapshot', {});
+}
+
+export const EXPORT_SCENARIOS: ExportScenario[] = [
+  {
+    name: 'todo app',
+    async play(call, apps) {
+      const page = await open(call, `${apps.url}/todo`);
+      await call('browser_type', { element: 'new todo', target: refOf(page, /textbox "What needs to be done\?"/), text: 'Buy milk' });
+      await call('browser_click', { element: 'Add', target: refOf(page, /button "Add"/) });
+      await call('browser_snapshot', {});
+    },
+  },
+  {
+    name: 'login with a secret',
+    async play(call, apps) {
+      const page = await open(call, `${apps.url}/login`);
+      await call('browser_type', { element: 'Username', target: refOf(page, /textbox "Username"/), text: 'ada' });
+      await call('browser_type', { element: 'Password', target: refOf(page, /textbox "Password"/), text: 'APP_PASSWORD' });
+      await call('browser_click', { element: 'Sign in', target: refOf(page, /button "Sign in"/) });
+      await call('browser_snapshot', {});
+    },
+  },
+  {
+    name: 'SPA routes',
+    async play(call, apps) {
+      const page = await open(call, `${apps.url}/spa`);
+      await call('browser_click', { element: 'About', target: refOf(page, /link "About"/) });
+      await call('browser_snapshot', {});
+    },
+  },
+  {
+    name: 'form in an iframe',
+    async play(call, apps) {
+      const page = await open(call, `${apps.url}/frame`);
+      await call('browser_type', { element: 'Email', target: refOf(page, /textbox "Email"/), text: 'ada@example.test' });
+      await call('browser_click', { element: 'Subscribe', target: refOf(page, /button "Subscribe"/) });
+      await call('browser_verify_text_visible', { text: 'Subscribed ada@example.test' });
+    },
+  },
+  {
+    name: 'confirm dialog',
+    async play(call, apps) {
+      const page = await open(call, `${apps.url}/dialog`);
+      await call('browser_click', { element: 'Delete', target: refOf(page, /button "Delete"/) });
+      await call('browser_handle_dialog', { accept: true });
+      await call('browser_snapshot', {});
+    },
+  },
+  {
+    name: 'file upload',
+    async play(call, apps, files) {
+      const page = await open(call, `${apps.url}/upload`);
+      await call('browser_click', { element: 'Attachment', target: refOf(page, /button "Attachment"/) });
+      await call('browser_file_upload', { paths: [files.upload] });
+      await call('browser_click', { element: 'Send', target: refOf(page, /button "Send"/) });
+      await call('browser_wait_for', { text: 'hello upload' });
+      await call('browser_snapshot', {});
+    },
+  },
+  {
+    name: 'content after a delay',
+    async play(call, apps) {
+      const page = await open(call, `${apps.url}/delayed`);
+      await call('browser_click', { element: 'Load reports', target: refOf(page, /button "Load reports"/) });
+      await call('browser_wait_for', { text: 'Loaded 3 reports' });
+      await call('browser_snapshot', {});
+    },
+  },
+  {
+    name: 'second tab',
+    async play(call, apps) {
+      const page = await open(call, `${apps.url}/tabs`);
+      await call('browser_click', { element: 'Open item', target: refOf(page, /link "Open item"/) });
+      await call('browser_tabs', { action: 'select', index: 1 });
+      const item = await call('browser_snapshot', {});
+      await call('browser_click', { element: 'Add to cart', target: refOf(item, /button "Add to cart"/) });
+      await call('browser_snapshot', {});
+    },
+  },
+  {
+    name: 'select and checkbox',
+    async play(call, apps) {
+      const page = await open(call, `${apps.url}/choose`);
+      await call('browser_select_option', { element: 'Color', target: refOf(page, /combobox "Color"/), values: ['Green'] });
+      await call('browser_click', { element: 'Subscribe', target: refOf(page, /checkbox "Subscribe"/) });
+      await call('browser_click', { element: 'Save', target: refOf(page, /button "Save"/) });
+      await call('browser_snapshot', {});
+    },
+  },
+  {
+    name: 'drag and drop',
+    async play(call, apps) {
+      const page = await open(call, `${apps.url}/drag`);
+      await call('browser_drag', {
+        startElement: 'Write report', startTarget: refOf(page, /Write report/),
+        endElement: 'Done column', endTarget: refOf(page, /heading "Done column"/),
+      });
+      await call('browser_snapshot', {});
+    },
+  },
+  {
+    name: 'network-driven list',
+    async play(call, apps) {
+      const page = await open(call, `${apps.url}/feed`);
+      await call('browser_click', { element: 'Refresh', target: refOf(page, /button "Refresh"/) });
+      await call('browser_wait_for', { text: 'Second post' });
+      await call('browser_snapshot', {});
+    },
+  },
+];
