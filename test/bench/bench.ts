@@ -6,7 +6,8 @@
  * as JSON to $BENCH_OUT when set. BENCH_ROUNDS sets how many sessions (default 3); BENCH_SESSIONS_ONLY=1
  * measures only the perClient sessions and a bare Playwright context beside them; BENCH_CALLS_ONLY=1 only the
  * per-call rounds (perCallRatio, httpDoorRatio) and the call path; BENCH_TRANSPARENCY_ONLY=1 only
- * the transparency count (bare @playwright/mcp against the bridge, test/support/transparency.ts).
+ * the transparency count (bare @playwright/mcp against the bridge, test/support/transparency.ts);
+ * `node out/test/bench/testExport.js` only the sessions exported as Playwright tests (testExport).
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -27,6 +28,7 @@ import { connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BR
 import { startBareUpstream } from '../support/bareUpstream';
 import { measureCallPath } from './callPath';
 import { DoorCostFigures, measureDoorCost } from './doorCost';
+import { measureTestExport } from './testExport';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -592,6 +594,7 @@ async function main(): Promise<void> {
   const transparent = await withFixture(transparency);
   const callPath = measureCallPath();
   const httpDoorCost = await measureDoorCost();
+  const testExport = await measureTestExport();
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
     rounds,
@@ -606,6 +609,7 @@ async function main(): Promise<void> {
     remote,
     transparency: transparent,
     httpDoorCost,
+    testExport,
     callPath,
     liveView: {
       fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
@@ -628,6 +632,9 @@ async function main(): Promise<void> {
   console.log(`tool calls while streaming:           x${figures.liveView.toolCallRatio.toFixed(3)} (target <= 1.10); ` +
     `the stream stops for back-to-back calls: ${figures.liveView.fpsDuringCallBursts} fps during them`);
   console.log(`the person's input to the page, ms:   median ${figures.liveView.inputLatencyMs.median} (target <= 50), p95 ${figures.liveView.inputLatencyMs.p95} (target <= 100), while streaming`);
+  console.log(`sessions exported as tests:          ${testExport.greenAllRepeats} of ${testExport.scenarios} green in all ${testExport.repeats} runs ` +
+    `(target >= 0.9 of them), ${testExport.greenFirstTry} green first try, red when the app broke: ${testExport.detectsBreakage} (target 1.0), ` +
+    `model calls in replay ${testExport.modelCallsInReplay}, export ${testExport.exportMs} ms`);
   console.log(`one call's path:                      ${callPath.hostFiles} host files, ${callPath.childFiles} child files; ` +
     `refusal sites ${callPath.refusalSites}, result edit sites ${callPath.resultEditSites} (target 1 each)`);
   if (process.env.BENCH_OUT) {

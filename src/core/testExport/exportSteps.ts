@@ -1,0 +1,84 @@
+/**
+ * One export, start to end, without `vscode`: the steps chosen, the test written to its file (never over
+ * another file), run with Playwright Test, and what the run says about each step. A red test is never
+ * left under a passing name: it is renamed `*.failing.spec.ts` or deleted, as the person chooses.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { failingName } from './specFiles';
+import { RunOptions, runSpec, SpecRun } from './specRunner';
+import { SpecOptions, writeSpec, WrittenSpec } from './specWriter';
+import type { JournalStep } from './stepJournal';
+
+/** How each exported step fared in the run (the panel marks its activity rows with it). */
+export type StepVerdict = 'passed' | 'failed' | 'notReached';
+
+export interface ExportResult {
+  file: string;
+  spec: WrittenSpec;
+  run: SpecRun;
+  /** By journal step index, for the steps that put lines in the test. */
+  verdicts: { step: number; verdict: StepVerdict }[];
+  /** The step whose line failed first, when the failure is on a step's line. */
+  failedStep?: number;
+}
+
+/** The steps between two journal indexes (inclusive); all of them when none is given. */
+export function stepsBetween(steps: readonly JournalStep[], from?: number, to?: number): JournalStep[] {
+  return steps.filter(s => (from === undefined || s.index >= from) && (to === undefined || s.index <= to));
+}
+
+/** The origins the exported steps' pages were on: a secret is given to a run only when all are its sites. */
+export function visitedOrigins(steps: readonly JournalStep[], spec: WrittenSpec): string[] {
+  const exported = new Set(spec.stepLines.map(s => s.step));
+  const origins = new Set<string>();
+  for (const step of steps) {
+    if (!exported.has(step.index)) continue;
+    for (const url of [step.answer.pageUrl, typeof step.args.url === 'string' ? step.args.url : undefined]) {
+      try {
+        if (url) origins.add(new URL(url).origin);
+      } catch {
+        // Not an address.
+      }
+    }
+  }
+  return [...origins];
+}
+
+/** Writes the test; refuses to replace a file that is there. */
+export function writeSpecFile(steps: readonly JournalStep[], file: string, options: SpecOptions): WrittenSpec {
+  const spec = writeSpec(steps, options);
+  if (!spec.stepLines.length) throw new Error('Nothing to export: none of these steps did something a test can repeat (reads, failed calls and the bridge\'s own tools leave nothing).');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // 'wx': a file that exists (the person's own) is never replaced.
+  fs.writeFileSync(file, spec.text, { flag: 'wx' });
+  return spec;
+}
+
+/** Runs the written test and says how each step fared. */
+export async function verifySpec(file: string, spec: WrittenSpec, run: Omit<RunOptions, 'specFile'>): Promise<ExportResult> {
+  const result = await runSpec({ ...run, specFile: file });
+  const line = result.firstFailure?.line;
+  const failing = line === undefined ? undefined : spec.stepLines.find(s => line >= s.from && line <= s.to);
+  // A failing line after every step's lines is one of the final checks: every step ran.
+  const inFinalChecks = line !== undefined && !failing && spec.stepLines.every(s => line > s.to);
+  let reached = true;
+  const verdicts = spec.stepLines.map(s => {
+    if (result.failed === 0 || inFinalChecks) return { step: s.step, verdict: 'passed' as const };
+    if (!failing) return { step: s.step, verdict: 'notReached' as const };
+    if (s === failing) {
+      reached = false;
+      return { step: s.step, verdict: 'failed' as const };
+    }
+    return { step: s.step, verdict: reached ? 'passed' as const : 'notReached' as const };
+  });
+  return { file, spec, run: result, verdicts, ...(failing ? { failedStep: failing.step } : {}) };
+}
+
+/** A red test is kept under a name that says so: returns the new path. */
+export function keepAsFailing(file: string): string {
+  const target = failingName(file);
+  if (fs.existsSync(target)) throw new Error(`${path.basename(target)} is there already: the failing test stays as ${path.basename(file)}.`);
+  fs.renameSync(file, target);
+  return target;
+}
