@@ -39,6 +39,7 @@ import { closedTheBrowser } from './tools/browserClose';
 import type { PageGlobals } from './pageGlobals';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
 import { publishTool } from '../core/tools/fileTools';
+import { PersonRecorder } from './personRecorder';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
@@ -85,6 +86,8 @@ export class SessionProxy {
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private readonly outputBudget: OutputBudget;
   private inputQueue: Promise<void> = Promise.resolve();
+  /** The person's actions while they have control, as Playwright code (for exported tests). */
+  private readonly personRecorder = new PersonRecorder();
   /** Isolation `perClient`: each MCP client's own session, by the endpoint's session id. */
   private readonly clients: ClientSlots<InnerSession>;
   private readonly clientContexts: ClientContexts;
@@ -149,6 +152,26 @@ export class SessionProxy {
         const session = await this.runningSession();
         if (!session?.browser) throw new Error('No browser is running: open the site and log in first.');
         return { state: JSON.stringify(await session.browser.context.storageState()) };
+      },
+      recordPerson: async params => {
+        if (params.action === 'start') {
+          // In the input queue, so that the person's first click waits for the recorder rather than slipping past it.
+          const started = this.inputQueue.then(async () => {
+            const session = await this.runningSession();
+            if (session?.browser) await this.personRecorder.start(session.browser.context);
+          });
+          this.inputQueue = started.catch(() => undefined);
+          await started;
+          return { code: [] };
+        }
+        const session = await this.runningSession();
+        // The person's last input first, then the recorder's word on it (its events trail the input by a moment).
+        await this.inputQueue;
+        await new Promise(resolve => setTimeout(resolve, 250));
+        const code = await this.personRecorder.stop();
+        const url = session?.observer?.currentPage?.url();
+        // What the person typed may be a secret's value: masked like every other text.
+        return this.mask.deep({ code, ...(url ? { url } : {}) });
       },
       memory: async params => measureMemory(params.heapSnapshotPath),
       pageAction: async (params): Promise<PageActionResult> => this.mask.deep(await this.pageAction(params.pageAction)),

@@ -195,6 +195,13 @@ export const CLIENT_NAME_META = 'playwrightBridge/client';
 export const StorageStateResultSchema = z.object({ state: z.string() });
 export type StorageStateResult = z.infer<typeof StorageStateResultSchema>;
 
+// ---- the person's actions recorded as Playwright code (host -> child request), for exported tests ----
+
+export const RecordPersonParamsSchema = z.object({ action: z.enum(['start', 'stop']) });
+/** On stop: the code Playwright's recorder wrote for what the person did, one statement per line, and where the page is. */
+export const RecordPersonResultSchema = z.object({ code: z.array(z.string()), url: z.string().optional() });
+export type RecordPersonResult = z.infer<typeof RecordPersonResultSchema>;
+
 // ---- memory (host -> child request): the child's own figures, for the soak that looks for leaks ----
 
 /** Measured after a full garbage collection, so what is counted is what the child still holds. */

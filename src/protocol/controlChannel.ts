@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import {
   BrowserStateParamsSchema, InputEventSchema, LiveViewParamsSchema, MemoryResultSchema, ObservationEventSchema, PageActionResultSchema,
-  PageActionSchema, PickParamsSchema, PickResultSchema, ScreenshotResultSchema, StorageStateResultSchema,
+  PageActionSchema, PickParamsSchema, PickResultSchema, RecordPersonParamsSchema, RecordPersonResultSchema, ScreenshotResultSchema,
+  StorageStateResultSchema,
 } from './childMessages';
 
 // The SDK may add `_meta` to any params: requests without params of their own take an open object.
@@ -25,6 +26,8 @@ export const CONTROL_REQUESTS = {
   pick: { method: 'playwright_bridge/pick', params: PickParamsSchema, result: PickResultSchema, timeoutMs: 30000 },
   /** The watched context's cookies and local storage, for a login profile. */
   storageState: { method: 'playwright_bridge/storage_state', params: noParams, result: StorageStateResultSchema, timeoutMs: 30000 },
+  /** Take control starts recording the person's actions as Playwright code; hand back stops it and returns the code. */
+  recordPerson: { method: 'playwright_bridge/record_person', params: RecordPersonParamsSchema, result: RecordPersonResultSchema, timeoutMs: 15000 },
   /** The child's heap and RSS after a full collection; `heapSnapshotPath`: also a V8 heap snapshot written there. */
   memory: {
     method: 'playwright_bridge/memory',

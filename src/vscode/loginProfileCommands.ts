@@ -68,7 +68,7 @@ export async function saveLoginProfile(
   } catch (error) {
     void vscode.window.showErrorMessage(`The login profile was not saved: ${(error as Error).message}`);
   } finally {
-    if (tookControl) supervisor.handBack();
+    if (tookControl) await supervisor.handBack();
   }
 }
 

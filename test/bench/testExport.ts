@@ -14,7 +14,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ExportApps } from '../fixtures/exportApps';
-import { EXPORT_SCENARIOS } from '../support/exportScenarios';
+import { EXPORT_SCENARIOS, personHandsOn } from '../support/exportScenarios';
 import { makeRealBridge, TEST_BROWSER, textOf } from '../support/realBridge';
 import { StepJournal } from '../../src/core/testExport/stepJournal';
 import { writeSpec } from '../../src/core/testExport/specWriter';
@@ -29,7 +29,7 @@ export interface TestExportFigures {
   exportMs: number;
   detectsBreakage: number;
   repeats: number;
-  perScenario: { name: string; runs: number; passed: number; firstPassed: boolean; redWhenBroken: boolean; failure?: string; spec?: string }[];
+  perScenario: { name: string; runs: number; passed: number; firstPassed: boolean; redWhenBroken: boolean; failure?: string; spec?: string; leftOut?: unknown; logs?: string[]; steps?: string[] }[];
 }
 
 const PASSWORD = 'correct horse battery';
@@ -60,7 +60,7 @@ export async function measureTestExport(repeats = 5, only?: string[]): Promise<T
           const result = await bridge.supervisor.callTool(tool, args);
           if (result.isError) throw new Error(`${scenario.name}: ${tool} failed: ${textOf(result).slice(0, 400)}`);
           return textOf(result);
-        }, apps, { upload });
+        }, apps, { upload }, personHandsOn(bridge.supervisor));
         const started = performance.now();
         const spec = writeSpec(journal.steps, { title: scenario.name, ...DISK_READERS });
         const specFile = path.join(work, 'tests', specFileName(scenario.name));
@@ -82,7 +82,7 @@ export async function measureTestExport(repeats = 5, only?: string[]): Promise<T
           firstPassed: run.statuses[0] === 'passed',
           redWhenBroken: broken.failed > 0,
           ...(run.firstFailure ? { failure: `line ${run.firstFailure.line ?? '?'}: ${run.firstFailure.message.split('\n')[0]}` } : {}),
-          ...(process.env.BENCH_EXPORT_VERBOSE ? { spec: spec.text } : {}),
+          ...(process.env.BENCH_EXPORT_VERBOSE ? { spec: spec.text, leftOut: spec.leftOut, logs: bridge.logs.filter(l => /record|person/i.test(l)), steps: journal.steps.map(s => `${s.tool}: ${s.answer.code.join(' | ')}`) } : {}),
         });
       } finally {
         await bridge.dispose();

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ExportApps } from '../fixtures/exportApps';
-import { EXPORT_SCENARIOS } from '../support/exportScenarios';
+import { EXPORT_SCENARIOS, personHandsOn } from '../support/exportScenarios';
 import { makeRealBridge, RealBridge, refOf, TEST_BROWSER, textOf } from '../support/realBridge';
 import { StepJournal } from '../../src/core/testExport/stepJournal';
 import { writeSpec, WrittenSpec } from '../../src/core/testExport/specWriter';
@@ -38,7 +38,7 @@ describe('a session through the bridge becomes a Playwright test that passes (re
       return textOf(result);
     };
     const scenario = EXPORT_SCENARIOS.find(s => s.name === name);
-    if (scenario) await scenario.play(call, apps, { upload: '' });
+    if (scenario) await scenario.play(call, apps, { upload: '' }, personHandsOn(bridge.supervisor));
     await extra?.(call);
     const spec = writeSpec(journal.steps, { title: name, ...DISK_READERS });
     const file = path.join(work, 'tests', 'session.spec.ts');
@@ -59,6 +59,18 @@ describe('a session through the bridge becomes a Playwright test that passes (re
     const clickStep = spec.stepLines.find(s => s.tool === 'browser_click');
     assert.ok(clickStep && red.firstFailure?.line !== undefined && red.firstFailure.line >= clickStep.from && red.firstFailure.line <= clickStep.to,
       `the failing line ${red.firstFailure?.line} is the click's (${JSON.stringify(clickStep)}):\n${spec.text}`);
+  });
+
+  it('what the person did while they had control goes in as Playwright code, between the agent\'s steps, and replays green', async () => {
+    const { spec, file } = await play('the person takes control for two steps');
+    const body = spec.text.split('\n').map(line => line.trim());
+    const increment = body.indexOf("await page.getByRole('button', { name: 'Increment' }).click();");
+    const typed = body.indexOf("await page.getByRole('textbox', { name: 'Note' }).fill('from the person');");
+    const saved = body.indexOf("await page.getByRole('button', { name: 'Save note' }).click();");
+    assert.ok(increment > 0 && typed > increment && saved > typed, `the person's two steps, then the agent's:\n${spec.text}`);
+    assert.ok(spec.stepLines.some(s => s.tool === 'person_actions'), 'listed as the person\'s step');
+    const green = await run(file);
+    assert.strictEqual(green.passed, 1, `${spec.text}\n${green.firstFailure?.message}`);
   });
 
   it('a hostile page cannot put code of its own into the test: its title, its text and its dialog pretend to be code blocks', async () => {

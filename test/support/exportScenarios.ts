@@ -3,15 +3,26 @@
  * navigate, read the snapshot, act on refs taken from it, read again. The export tests and the bench's
  * testExport play them through a real bridge and turn each into a Playwright test.
  */
-import { ExportApps } from '../fixtures/exportApps';
+import { COUNTER_SPOTS, ExportApps } from '../fixtures/exportApps';
 import { refOf } from './realBridge';
+import type { Supervisor } from '../../src/core/supervision/supervisor';
+import { DEFAULT_SETTINGS } from '../../src/core/settings/settings';
 
 /** Calls a tool; returns the answer's text, and throws when the call failed (a scripted session never expects that). */
 export type ScenarioCall = (tool: string, args: Record<string, unknown>) => Promise<string>;
 
+/** The person at the panel, as the bench and tests play them: control taken and handed back, clicks and typing on the picture. */
+export interface PersonHands {
+  takeControl(): void;
+  /** A click at a point of the page, in CSS pixels: the pointer comes there first and rests a moment, as a hand does. */
+  click(at: { x: number; y: number }): Promise<void>;
+  type(text: string): void;
+  handBack(): Promise<void>;
+}
+
 export interface ExportScenario {
   name: string;
-  play(call: ScenarioCall, apps: ExportApps, files: { upload: string }): Promise<void>;
+  play(call: ScenarioCall, apps: ExportApps, files: { upload: string }, person: PersonHands): Promise<void>;
 }
 
 /** Navigate, then read the page as an agent does before acting. */
@@ -127,4 +138,34 @@ export const EXPORT_SCENARIOS: ExportScenario[] = [
       await call('browser_snapshot', {});
     },
   },
+  {
+    name: 'the person takes control for two steps',
+    async play(call, apps, _files, person) {
+      await open(call, `${apps.url}/counter`);
+      person.takeControl();
+      await person.click(COUNTER_SPOTS.increment);
+      await person.click(COUNTER_SPOTS.note);
+      person.type('from the person');
+      await person.handBack();
+      const page = await call('browser_snapshot', {});
+      await call('browser_click', { element: 'Save note', target: refOf(page, /button "Save note"/) });
+      await call('browser_snapshot', {});
+    },
+  },
 ];
+
+/** The person's hands on a real bridge's panel: its supervisor's take control, input and hand back. */
+export function personHandsOn(supervisor: Supervisor, viewport = DEFAULT_SETTINGS.viewport): PersonHands {
+  return {
+    takeControl: () => supervisor.takeControl(),
+    click: async at => {
+      const point = { x: at.x / viewport.width, y: at.y / viewport.height };
+      supervisor.sendInput({ kind: 'mouse', action: 'move', ...point, button: 'left', clickCount: 1 });
+      // Playwright's recorder names the element under the pointer when it arrives; a click before that is not recorded.
+      await new Promise(resolve => setTimeout(resolve, 200));
+      for (const action of ['down', 'up'] as const) supervisor.sendInput({ kind: 'mouse', action, ...point, button: 'left', clickCount: 1 });
+    },
+    type: text => supervisor.sendInput({ kind: 'text', text }),
+    handBack: () => supervisor.handBack(),
+  };
+}

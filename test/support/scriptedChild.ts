@@ -77,6 +77,8 @@ export class ScriptedChild implements ChildConnection {
         return { ok: true, message: 'done' };
       },
       pick: () => ({}),
+      // The person did nothing a recorder would see.
+      recordPerson: () => ({ code: [] }),
       screenshot: () => { throw new Error('not scripted'); },
     };
     return answers[name]() as ControlRequestResult<typeof name>;

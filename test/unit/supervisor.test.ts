@@ -362,7 +362,7 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     const panel = await h.supervisor.callTool('browser_snapshot', {}, { door: 'panel' });
     assert.doesNotMatch(text(panel), /Note/, 'the panel\'s own calls do not wait');
     h.children[0].events.onObservation(tabs('http://x/home', 'Home'));
-    h.supervisor.handBack();
+    await h.supervisor.handBack();
     const result = await waiting;
     assert.match(text(result), /^Note: the person drove the browser for \d+ s while this call waited\. Now the current tab is "Home" at http:\/\/x\/home \(it was "Login" at http:\/\/x\/login\)\. Take a snapshot/);
     assert.match(text(result), /browser_click done by/);
@@ -396,7 +396,7 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     supervisor.takeControl();
     const waiting = supervisor.callTool('browser_navigate', { url: 'x' });
     readonly = true;
-    supervisor.handBack();
+    await supervisor.handBack();
     const result = await waiting;
     assert.strictEqual(result.isError, true, text(result));
     assert.match(text(result), /readonly/i);
@@ -483,7 +483,7 @@ describe('the watched tabs: one copy, the supervisor\'s, read by the panel\'s st
     h.children[0].events.onObservation({ kind: 'tabs', tabs: [tab('a', true)] });
     h.supervisor.takeControl();
     h.children[0].events.onObservation({ kind: 'tabs', tabs: [tab('a', false), tab('b', true)] });
-    h.supervisor.handBack();
+    await h.supervisor.handBack();
     assert.match(text(await h.supervisor.callTool('browser_snapshot', {})), /the current tab is "b" at http:\/\/127\.0\.0\.1\/b \(it was "a" at http:\/\/127\.0\.0\.1\/a; 2 tabs open, 1 before\)/);
     await h.supervisor.dispose();
   });

@@ -62,6 +62,9 @@ export class NoBrowserError extends Error {
  * One tool call, reported when it starts and again, finished, when it ends: the one record every
  * consumer reads (the doors get `result`, the activity list the rest).
  */
+/** The activity record of what the person did while they had control, as code (core/testExport takes it). */
+export const PERSON_ACTIONS = 'person_actions';
+
 export interface ToolCallRecord {
   id: number;
   name: string;
@@ -103,6 +106,8 @@ export class Supervisor {
   /** Fires true when the person takes the browser and false when they hand it back. */
   readonly onDidChangeControl: Event<boolean>;
   private lastPersonInput = { doing: '', at: 0 };
+  /** While the person has control: the child recording their actions (undefined when none could). */
+  private personRecording: Promise<ChildConnection | undefined> | undefined;
   private lastExit = 'it exited';
   private cachedTools: Tool[] | undefined;
   /** The list as it was when cached, to tell a real change (the list object may be shared and change in place). */
@@ -237,11 +242,37 @@ export class Supervisor {
 
   /** The person takes the browser: agents' calls wait until they hand it back (or time out). */
   takeControl(): void {
+    if (this.person.active) return;
     this.person.take();
+    // What they do is recorded as Playwright code (the child runs Playwright's recorder), for exported tests.
+    const child = this.live;
+    this.personRecording = child?.request('recordPerson', { action: 'start' }).then(() => child, error => {
+      this.options.log(`The person's actions are not recorded: ${(error as Error).message}`);
+      return undefined;
+    });
   }
 
-  /** The person hands the browser back: waiting calls go on, and the next result says what changed. */
-  handBack(): void {
+  /**
+   * The person hands the browser back: their recorded actions are listed (under their own door, as code an
+   * exported test takes), then waiting calls go on, and the next result says what changed.
+   */
+  async handBack(): Promise<void> {
+    if (!this.person.active) return;
+    const recording = this.personRecording;
+    this.personRecording = undefined;
+    const child = recording ? await recording : undefined;
+    if (child && !child.exited) {
+      try {
+        const { code, url } = await child.request('recordPerson', { action: 'stop' });
+        if (code.length) {
+          const text = ['### Ran Playwright code', '```js', ...code, '```', ...(url ? ['### Page', `- Page URL: ${url}`] : [])].join('\n');
+          this.beginRecord({ name: PERSON_ACTIONS, args: undefined, door: 'person', title: `You: ${code.length} recorded step${code.length === 1 ? '' : 's'} while you had control` })(
+            { outcome: 'ok', result: { content: [{ type: 'text', text }] } });
+        }
+      } catch (error) {
+        this.options.log(`The person's recorded actions were lost: ${(error as Error).message}`);
+      }
+    }
     this.person.handBack();
   }
 

@@ -70,6 +70,19 @@ function addressFor(url: string, baseURL: string | undefined): string {
   return quote(url.slice(baseURL.length));
 }
 
+/** The activity record of the person's recorded actions (supervisor.ts): its code is theirs, not upstream's. */
+const PERSON_ACTIONS = 'person_actions';
+
+/**
+ * A secret the person typed while they had control comes back masked as '<secret>NAME</secret>' (the child
+ * masks every text): in the test it is read from the environment, like the agent's.
+ */
+function unmaskPersonSecrets(step: JournalStep): JournalStep {
+  if (step.tool !== PERSON_ACTIONS) return step;
+  const code = step.answer.code.map(line => line.replace(/'<secret>([A-Za-z_]\w*)<\/secret>'/g, "process.env['$1']"));
+  return { ...step, answer: { ...step.answer, code } };
+}
+
 /** The environment variables a step's code reads. */
 function secretsNamedBy(step: JournalStep): string[] {
   return [...step.answer.code.join('\n').matchAll(/process\.env(?:\[['"]([A-Za-z_]\w*)['"]\]|\.([A-Za-z_]\w*))/g)].map(m => m[1] ?? m[2]);
@@ -79,7 +92,8 @@ function argsMention(args: Record<string, unknown>, name: string): boolean {
   return Object.values(args).some(value => value === name || (Array.isArray(value) && value.includes(name)));
 }
 
-export function writeSpec(steps: readonly JournalStep[], options: SpecOptions): WrittenSpec {
+export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOptions): WrittenSpec {
+  const steps = journalSteps.map(unmaskPersonSecrets);
   const leftOut: WrittenSpec['leftOut'] = [];
   const firstGoto = steps.find(s => s.ok && s.tool === 'browser_navigate' && typeof s.args.url === 'string');
   const firstOrigin = firstGoto ? originOf(firstGoto.args.url as string) : undefined;
@@ -135,8 +149,8 @@ export function writeSpec(steps: readonly JournalStep[], options: SpecOptions): 
     } else if (!step.answer.code.length) leave('upstream ran no code for it');
     // A test runs in Node on the person's machine: only plain Playwright statements go in (codeCheck.ts).
     else if (!step.answer.code.every(isPlainPlaywrightLine)) leave('its code is not plain Playwright steps (run-code, files, or text the page wrote)');
-    // Upstream reads a secret from the environment only where the agent typed the secret's name.
-    else if (!secretsNamedBy(step).every(name => argsMention(step.args, name))) leave('it reads a secret the step did not name');
+    // Upstream reads a secret from the environment only where the agent typed the secret's name (the person's own typing is theirs).
+    else if (step.tool !== PERSON_ACTIONS && !secretsNamedBy(step).every(name => argsMention(step.args, name))) leave('it reads a secret the step did not name');
     else {
       // What the next steps say about this one: a dialog answered, files chosen.
       const next = steps.slice(i + 1).find(s => s.ok && !READS.has(s.tool));
@@ -206,6 +220,7 @@ export function writeSpec(steps: readonly JournalStep[], options: SpecOptions): 
     "import { test, expect } from '@playwright/test';",
     '',
     '// Exported by Playwright Bridge from a browser session; it replays with Playwright alone, no model.',
+    '// Run it with `npx playwright test` (the project needs @playwright/test: npm i -D @playwright/test).',
   ];
   if (env.length) head.push(`// Reads ${env.join(', ')} from the environment (the bridge's secrets of those names; never written here).`);
   head.push('');

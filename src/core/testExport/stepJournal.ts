@@ -1,18 +1,21 @@
 /**
  * The steps of the window's context since the browser last started, kept for exporting them as a
- * Playwright test: every call that ended, from chat's tools and the MCP door, with what upstream's answer
+ * Playwright test: every call that ended, from chat's tools, the MCP door and the panel, and what the person
+ * did while they had control (recorded as code), with what upstream's answer
  * said (the code it ran, the address, the tabs, a dialog or chooser left open, the snapshot). Calls of
  * `perClient` MCP sessions drive contexts of their own and are not the window's steps.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from '../emitter';
-import type { BridgeStatus, ToolCallRecord } from '../supervision/supervisor';
+import { PERSON_ACTIONS, type BridgeStatus, type ToolCallRecord } from '../supervision/supervisor';
 import { resultText } from '../results/resultText';
 import { AnswerSections, readAnswer } from './answerSections';
 
 export interface JournalStep {
   /** 1 for the first step since the browser started. */
   index: number;
+  /** The call's id in the activity list (ToolCallRecord.id). */
+  callId?: number;
   tool: string;
   args: Record<string, unknown>;
   ok: boolean;
@@ -31,19 +34,24 @@ export class StepJournal {
   /** Steps dropped to keep MAX_STEPS. */
   dropped = 0;
 
+  private readonly subscriptions: { dispose(): void }[];
+
   constructor(
     source: { onToolCall: Event<ToolCallRecord>; onDidChangeStatus: Event<BridgeStatus> },
     /** True while MCP sessions get contexts of their own (isolation `perClient`). */
     private readonly clientsIsolated: () => boolean,
   ) {
-    source.onToolCall(record => this.onCall(record));
-    source.onDidChangeStatus(status => {
+    this.subscriptions = [source.onToolCall(record => this.onCall(record)), source.onDidChangeStatus(status => {
       // A new browser: what was done in the last one is not its history.
       if (status.generation !== this.generation) {
         this.generation = status.generation;
         this.clear();
       }
-    });
+    })];
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
   }
 
   get steps(): readonly JournalStep[] {
@@ -57,9 +65,11 @@ export class StepJournal {
   }
 
   /** Records a call that ended (the supervisor fires each call twice: when it starts and when it ends). */
-  add(tool: string, args: Record<string, unknown> | undefined, result: CallToolResult | undefined, at = Date.now()): JournalStep {
+  add(tool: string, args: Record<string, unknown> | undefined, result: CallToolResult | undefined, at = Date.now(), callId?: number): JournalStep {
     const text = result ? resultText(result) : '';
-    const step: JournalStep = { index: this.next++, tool, args: args ?? {}, ok: Boolean(result) && !result?.isError, at, answer: readAnswer(text) };
+    const step: JournalStep = {
+      index: this.next++, tool, args: args ?? {}, ok: Boolean(result) && !result?.isError, at, answer: readAnswer(text), ...(callId !== undefined ? { callId } : {}),
+    };
     this.kept.push(step);
     if (this.kept.length > MAX_STEPS) {
       this.kept.shift();
@@ -69,8 +79,10 @@ export class StepJournal {
   }
 
   private onCall(record: ToolCallRecord): void {
-    if (record.outcome === undefined || record.door === 'person') return;
+    // The person's clicks are listed one by one; what they did goes in once, as code, when they hand back.
+    // The panel's own calls (a snapshot for the picker) are the bridge's, not the session's.
+    if (record.outcome === undefined || record.door === 'panel' || (record.door === 'person' && record.name !== PERSON_ACTIONS)) return;
     if (record.mcpSession !== undefined && this.clientsIsolated()) return;
-    this.add(record.name, record.args, record.result, record.startedAt + (record.durationMs ?? 0));
+    this.add(record.name, record.args, record.result, record.startedAt + (record.durationMs ?? 0), record.id);
   }
 }
