@@ -23,7 +23,7 @@ const common = {
 
 const bundles = [
   // The extension host loads this; `vscode` is provided by the editor.
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', 'playwright'] },
   // The child runs @playwright/mcp, which ships its own runtime files: keep it and Playwright out of the bundle.
   { ...common, entryPoints: ['src/child/main.ts'], outfile: 'dist/child.js', external: ['@playwright/mcp', 'playwright', 'playwright-core'] },
   // The browser panel's webview script: runs in the webview, not in Node. The test hook (src/webview/testHook.ts)

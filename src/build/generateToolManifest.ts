@@ -1,17 +1,20 @@
 /**
- * Writes `contributes.languageModelTools` in package.json from the pinned @playwright/mcp.
+ * Writes `contributes.languageModelTools` in package.json from the pinned @playwright/mcp, and the host's own tools.
  *   node dist/generateToolManifest.js          rewrite package.json
  *   node dist/generateToolManifest.js --check  exit 1 and list the differences instead
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { diffManifests, ManifestTool } from '../core/tools/toolManifest';
+import { HOST_TOOLS } from '../core/tools/hostTools';
+import { diffManifests, ManifestTool, manifestEntry } from '../core/tools/toolManifest';
 import { collectToolManifest } from './collectToolManifest';
 
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..');
   const packagePath = path.join(root, 'package.json');
-  const manifest = await collectToolManifest(path.join(root, 'dist', 'child.js'));
+  // The child's tools, and the ones the extension host answers itself (core/tools/hostTools.ts).
+  const manifest = [...await collectToolManifest(path.join(root, 'dist', 'child.js')), ...HOST_TOOLS.map(tool => manifestEntry(tool, undefined))]
+    .sort((a, b) => a.name.localeCompare(b.name));
   const packageJson = JSON.parse(fs.readFileSync(packagePath, 'utf8'));
   const current: ManifestTool[] = packageJson.contributes?.languageModelTools ?? [];
   const differences = diffManifests(manifest, current);

@@ -27,6 +27,7 @@ export const COMMANDS = {
   listLoginProfiles: 'playwrightBridge.listLoginProfiles',
   deleteLoginProfile: 'playwrightBridge.deleteLoginProfile',
   setConnectionCredentials: 'playwrightBridge.setConnectionCredentials',
+  exportTest: 'playwrightBridge.exportTest',
 } as const;
 
 export const VIEW_CONTAINER_ID = 'playwrightBridge';

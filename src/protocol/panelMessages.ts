@@ -80,6 +80,20 @@ export const PanelLayoutSchema = z.object({
 });
 export type PanelLayout = z.infer<typeof PanelLayoutSchema>;
 
+/** How a step of an exported test fared when Playwright Test ran it. */
+export const ExportVerdictSchema = z.enum(['passed', 'failed', 'notReached']);
+export type ExportVerdict = z.infer<typeof ExportVerdictSchema>;
+
+/** The last export of the session as a Playwright test, as the Activity pane shows it. */
+export const ExportStatusSchema = z.object({
+  state: z.enum(['running', 'passed', 'failed', 'error']),
+  /** One line: the file and how its runs went, or why there is none. */
+  text: z.string(),
+  /** The activity rows (call ids) that put lines in the test, and how each fared. */
+  marks: z.array(z.object({ callId: z.number(), verdict: ExportVerdictSchema })),
+});
+export type ExportStatus = z.infer<typeof ExportStatusSchema>;
+
 /** What the webview reports of its own DOM when asked (`describe`): what a person would see. */
 export const PanelReportSchema = z.object({
   frameDrawn: z.boolean(),
@@ -89,6 +103,9 @@ export const PanelReportSchema = z.object({
   activityTitles: z.array(z.string()),
   header: z.string(),
   layout: PanelLayoutSchema,
+  /** The Activity pane's export line, and each marked row as "verdict: title". */
+  exportStatus: z.string(),
+  exportMarks: z.array(z.string()),
 });
 export type PanelReport = z.infer<typeof PanelReportSchema>;
 
@@ -103,6 +120,7 @@ export const HostToPanelSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('network'), rows: rows(NetworkRowSchema), dropBefore: z.number() }),
   z.object({ type: z.literal('activity'), rows: rows(ActivityRowSchema), dropBefore: z.number() }),
   z.object({ type: z.literal('frame'), seq: z.number(), data: z.string(), width: z.number(), height: z.number(), producedAt: z.number() }),
+  z.object({ type: z.literal('exportStatus'), status: ExportStatusSchema }),
   /** A request: the webview answers with a `report` of the same id. */
   z.object({ type: z.literal('describe'), id: z.number() }),
 ]);
@@ -128,6 +146,8 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pick'), pick: PickParamsSchema }),
   /** Show another session's browser (isolation `perClient`). */
   z.object({ type: z.literal('watchSession'), sessionId: z.string().min(1).max(200) }),
+  /** Export as Playwright test: the activity rows the person selected (call ids), or none for every step. */
+  z.object({ type: z.literal('exportTest'), callIds: z.array(z.number().int()).max(5000) }),
   /** The answer to the `describe` request with the same id. */
   z.object({ type: z.literal('report'), id: z.number(), report: PanelReportSchema }),
 ]);

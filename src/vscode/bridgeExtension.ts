@@ -20,6 +20,9 @@ import { restartBrowser, startBrowser } from './browserCommands';
 import { createLog } from './log';
 import { PanelReport } from '../protocol/panelMessages';
 import { copyMcpClientConfig, PlaywrightMcpServerProvider } from './mcpServerProvider';
+import { StepJournal } from '../core/testExport/stepJournal';
+import { TestExport } from './exportTest';
+import { registerExportTestTool } from './exportTestTool';
 
 /** What the extension hands to other code (its own integration tests): read-only facts. */
 export interface PlaywrightBridgeApi {
@@ -67,6 +70,18 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   const liveView = new LiveViewStore(supervisor, () => bridge.browserLabel);
   const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir);
   const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
+  // The window's steps since the browser started, for Export Session as Playwright Test.
+  const journal = new StepJournal(supervisor, () => bridge.currentSettings.isolation === 'perClient');
+  const exporter = new TestExport(vscode, {
+    journal,
+    store: liveView,
+    settings: () => bridge.currentSettings,
+    workspaceFolders: () => bridge.workspaceFolders,
+    secrets: () => bridge.secrets.values(),
+    storageDir: context.globalStorageUri.fsPath,
+    workspaceState: context.workspaceState,
+    log,
+  });
 
   context.subscriptions.push(
     log,
@@ -122,6 +137,12 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     }),
     vscode.commands.registerCommand(COMMANDS.startBrowser, () => startBrowser(vscode, supervisor)),
     vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
+    journal,
+    registerExportTestTool(vscode, exporter, () => bridge.workspaceFolders[0]),
+    // From the palette with nothing, from the panel with the rows the person selected.
+    vscode.commands.registerCommand(COMMANDS.exportTest, (request?: { callIds?: unknown }) => exporter.run({
+      callIds: Array.isArray(request?.callIds) ? request.callIds.filter((id): id is number => typeof id === 'number') : undefined,
+    })),
     vscode.commands.registerCommand(COMMANDS.installBrowser, () => installBrowser(vscode, context.extensionPath, log, bridge.browserName)),
   );
 

@@ -74,6 +74,7 @@ class PanelConnection implements vscodeTypes.Disposable {
         this.ready = true;
         this.gate.reset();
         void this.webview.postMessage(this.store.snapshot());
+        if (this.store.exportStatus) void this.webview.postMessage({ type: 'exportStatus', status: this.store.exportStatus } satisfies HostToPanel);
         if (this.store.latestFrame) this.gate.offer(this.store.latestFrame);
         this.hub.updateLiveView();
         return;
@@ -95,6 +96,9 @@ class PanelConnection implements vscodeTypes.Disposable {
         return;
       case 'pick':
         void this.hub.pick(message.pick);
+        return;
+      case 'exportTest':
+        void this.hub.vscode.commands.executeCommand(COMMANDS.exportTest, { callIds: message.callIds });
         return;
       case 'watchSession':
         this.hub.supervisor.tell('watchSession', { sessionId: message.sessionId });
@@ -136,7 +140,7 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
   private lastWish = '';
 
   constructor(
-    private readonly vscode: VSCode,
+    readonly vscode: VSCode,
     private readonly extensionUri: vscodeTypes.Uri,
     private readonly store: LiveViewStore,
     readonly supervisor: Supervisor,

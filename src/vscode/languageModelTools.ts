@@ -4,6 +4,7 @@ import { presentInvocation } from '../core/results/invocationMessages';
 import { convertToolResult } from '../core/pipeline/callResult';
 import { CancelledError, Supervisor } from '../core/supervision/supervisor';
 import { ManifestTool } from '../core/tools/toolManifest';
+import { HOST_TOOL_NAMES } from '../core/tools/hostTools';
 
 /** Where files go and come from: the output folder, and the workspace folders relative code paths start in. */
 export interface FilePlaces {
@@ -88,6 +89,7 @@ export function registerLanguageModelTools(
   places: FilePlaces,
 ): vscodeTypes.Disposable[] {
   const shownCode = new ShownCodeFiles();
-  return manifest.map(entry =>
+  // The host's own tools (core/tools/hostTools.ts) are registered by their own files.
+  return manifest.filter(entry => !HOST_TOOL_NAMES.has(entry.name)).map(entry =>
     vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, onResult, places, shownCode)));
 }

@@ -5,6 +5,7 @@
 import type { ActivityRow, ConsoleRow, MarkerRow, NetworkRow } from '../protocol/panelMessages';
 import type { ConsoleLevel } from '../protocol/childMessages';
 import { isMarker } from '../protocol/panelRows';
+import { decorateActivityRow } from './activityExport';
 import { $, el, vscode } from './dom';
 
 type Row = ConsoleRow | NetworkRow | ActivityRow | MarkerRow;
@@ -145,6 +146,7 @@ export function startLists(): PanelLists {
       item.append(thumb);
     }
     item.title = `${row.tool} at ${time(row.startedAt)}`;
+    decorateActivityRow(item, row);
     return item;
   }, () => true, () => undefined);
 

@@ -4,6 +4,7 @@
  * at this size (controls cut off, toggles wrapping, the frame in bands).
  */
 import type { PanelLayout, PanelReport } from '../protocol/panelMessages';
+import { exportReport } from './activityExport';
 import { $, post } from './dom';
 
 export function answerDescribe(id: number): void {
@@ -29,6 +30,7 @@ function report(): PanelReport {
     activityTitles: visibleRows('activity-list', 'li.call', '.call-title'),
     header: [$('state').textContent, $('url').textContent, $('title').textContent].join(' | '),
     layout: layout(),
+    ...exportReport(),
   };
 }
 

@@ -85,3 +85,18 @@ export function fill(template: string, context: { base: string; results: string[
 export function fillArgs(args: Record<string, unknown>, context: { base: string; results: string[] }): Record<string, unknown> {
   return JSON.parse(JSON.stringify(args), (_key, value) => (typeof value === 'string' ? fill(value, context) : value));
 }
+
+/** A short session on the export apps (test/fixtures/exportApps.ts) that the person then exports as a Playwright test. */
+export const EXPORT_SCENARIO: ScenarioTurn[] = [
+  {
+    prompt: 'Add "Buy milk" to the todo list.',
+    steps: [
+      { tool: 'browser_navigate', args: { url: '{{base}}/todo' } },
+      { tool: 'browser_snapshot', args: {} },
+      { tool: 'browser_type', args: { element: 'New todo field', target: '{{ref:textbox "What needs to be done?"}}', text: 'Buy milk' } },
+      { tool: 'browser_click', args: { element: 'Add button', target: '{{ref:button "Add"}}' } },
+      { tool: 'browser_snapshot', args: {} },
+    ],
+    answer: 'Added: {{last:listitem[^:]*: (Buy milk)}}',
+  },
+];

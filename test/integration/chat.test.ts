@@ -10,7 +10,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { DECLINE_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
+import { DECLINE_SCENARIO, EXPORT_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
+import { ExportApps } from '../fixtures/exportApps';
 import type { RecordedRequest } from '../chatHelper/extension';
 import { Api, EXTENSION_ID, note, panelHands, screenshotWorkbench, waitFor } from './helpers';
 import { listDescendants } from '../../src/core/childProcess/processTree';
@@ -192,6 +193,52 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     assert.ok(written.length >= 1, 'the element was written to the output folder');
     assert.match(fs.readFileSync(path.join(api.outputDir, 'chat', written.at(-1)!), 'utf8'), /- Role: button\n- Name: "Press"\n- Ref: (f\d+)?e\d+ /);
     assert.strictEqual(fixture.count('/press'), 0, 'picking did not press the button');
+  });
+
+  // About the panel and the workspace, not the door: it runs once, in the language-model tools' window.
+  if (door === 'tool') it('a chat session becomes a Playwright test: the person exports it from the panel, it opens and passes; once the app changes, it fails at the changed step', async function () {
+    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+    const apps = new ExportApps();
+    await apps.start();
+    const tests = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'tests');
+    try {
+      await vscode.workspace.getConfiguration('playwrightBridge').update('testExport.folder', 'tests', vscode.ConfigurationTarget.Workspace);
+      // A fresh browser, as a person starting a new task: the export holds this session only.
+      await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: EXPORT_SCENARIO, base: apps.url, door });
+      const turn = await chatTurn(EXPORT_SCENARIO[0]);
+      assert.strictEqual(turn.answer, 'Added: Buy milk');
+      await waitFor(async () => !!(await api.describePanels())[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
+
+      await panelHands({ action: 'button', id: 'tab-activity' });
+      await panelHands({ action: 'button', id: 'export-test' });
+      let panel: PanelReport | undefined;
+      await waitFor(async () => /passed 3 of 3 runs/.test(([panel] = await api.describePanels())[0]?.exportStatus ?? ''), 240000,
+        () => `the panel to report the exported test green: ${JSON.stringify(panel && { status: panel.exportStatus, marks: panel.exportMarks })}`, 1000);
+      const written = fs.readdirSync(tests).filter(name => name.endsWith('.spec.ts'));
+      assert.strictEqual(written.length, 1, `one test in tests/: ${written.join(', ')}`);
+      const file = path.join(tests, written[0]);
+      assert.ok(vscode.window.visibleTextEditors.some(editor => editor.document.uri.fsPath === file), 'the test is open in an editor');
+      const text = fs.readFileSync(file, 'utf8');
+      assert.match(text, /await page\.getByRole\('button', \{ name: 'Add' \}\)\.click\(\);/);
+      assert.match(text, /await expect\(page\.getByText\('Buy milk', \{ exact: true \}\)\)\.toBeVisible\(\);/);
+      assert.ok(panel!.exportMarks.some(mark => /^passed: Clicking/.test(mark)), `the click's row is marked passed: ${panel!.exportMarks.join(' / ')}`);
+      await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/export-test.png`);
+
+      // The app changes under the test: the next export of the same session goes red at the click.
+      apps.broken = true;
+      await panelHands({ action: 'button', id: 'export-test' });
+      await waitFor(async () => /failed 3 of 3 runs at line \d+/.test(([panel] = await api.describePanels())[0]?.exportStatus ?? ''), 240000,
+        () => `the panel to report the second export red: ${JSON.stringify(panel && { status: panel.exportStatus, marks: panel.exportMarks })}`, 1000);
+      note(`    export: ${panel!.exportStatus}`);
+      assert.ok(panel!.exportMarks.some(mark => /^failed: Clicking/.test(mark)), `the click's row is marked failed: ${panel!.exportMarks.join(' / ')}`);
+      const failing = fs.readdirSync(tests).filter(name => name.endsWith('.failing.spec.ts'));
+      assert.strictEqual(failing.length, 1, `the red test is kept as *.failing.spec.ts: ${fs.readdirSync(tests).join(', ')}`);
+    } finally {
+      await apps.stop();
+      await vscode.workspace.getConfiguration('playwrightBridge').update('testExport.folder', undefined, vscode.ConfigurationTarget.Workspace);
+      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO], base: fixture.url, door });
+    }
   });
 
   it('plays it again right after Restart Browser: the panel drops the old page and the model is told its state was lost', async () => {

@@ -3,6 +3,7 @@
  * supervisor over a scripted child: what the tools, the MCP provider, the status bar, the panel host
  * and the commands do with what VS Code hands them. The real-VS-Code suite covers the workbench.
  */
+import { HOST_TOOL_NAMES } from '../../src/core/tools/hostTools';
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -62,7 +63,8 @@ describe('VS Code glue against a fake vscode', () => {
       const fake = createFakeVscode();
       const { supervisor } = scriptedSupervisor(name => (name === 'browser_take_screenshot' ? { text: '### Result\nshot', image: PNG_1X1 } : { text: 'ok' }));
       registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places);
-      assert.deepStrictEqual([...fake.tools.keys()].sort(), MANIFEST.map(t => t.name).sort());
+      // The host's own tools (bridge_export_test) are registered by their own files.
+      assert.deepStrictEqual([...fake.tools.keys()].sort(), MANIFEST.filter(t => !HOST_TOOL_NAMES.has(t.name)).map(t => t.name).sort());
       const tool = fake.tools.get('browser_take_screenshot') as { invoke(o: unknown, t: unknown): Promise<{ content: unknown[] }> };
       const result = await tool.invoke({ input: { type: 'png' } }, new CancellationTokenSource().token);
       assert.ok(result.content[0] instanceof LanguageModelTextPart);
@@ -274,7 +276,7 @@ describe('VS Code glue against a fake vscode', () => {
       const asked = h.panels.describe();
       const request = h.view.posted.find(m => m.type === 'describe') as Extract<HostToPanel, { type: 'describe' }>;
       const layout = { width: 300, cutControls: [], filterWidth: 200, levelsOnOneLine: true, frameBands: 0 };
-      const report = { frameDrawn: false, consoleTexts: [], networkUrls: [], activityTitles: [], header: 'Ready', layout };
+      const report = { frameDrawn: false, consoleTexts: [], networkUrls: [], activityTitles: [], header: 'Ready', layout, exportStatus: '', exportMarks: [] };
       h.view.send({ type: 'report', id: request.id + 1, report: { ...report, header: 'someone else\'s' } });
       h.view.send({ type: 'report', id: request.id, report });
       assert.deepStrictEqual(await asked, [report]);

@@ -20,6 +20,7 @@ describe('settings', () => {
       browser: 'msedge', executablePath: ' /opt/edge ', headless: false, profile: 'isolated', viewport: '1024x768',
       'capabilities.vision': true, 'capabilities.pdf': false, 'capabilities.storage': true, launchArgs: ['--lang=de', ''],
       outputDir: '/tmp/out', outputMaxSizeMB: 10, 'timeouts.actionMs': 2000, 'timeouts.navigationMs': 30000, 'timeouts.callSeconds': 60,
+      'testExport.folder': ' e2e ',
     });
     assert.deepStrictEqual(problems, []);
     assert.deepStrictEqual(settings, {
@@ -28,7 +29,7 @@ describe('settings', () => {
       actionTimeoutMs: 2000, navigationTimeoutMs: 30000, callTimeoutSeconds: 60, mcpSessionIdleMinutes: 30, handBackTimeoutMinutes: 10,
       readonly: false, toolsAllow: [], toolsDeny: [], snapshotMode: 'full', imageResponses: 'allow', consoleLevel: 'info',
       allowedOrigins: [], blockedOrigins: [], isolation: 'shared', sessionIdleMinutes: 15, allowRunCodeForClients: false, loginProfile: undefined,
-      connection: undefined,
+      connection: undefined, testExportFolder: 'e2e',
     });
   });
 

@@ -21,9 +21,13 @@ export const ALLOWED = [
   /^node_modules\/playwright-core\/bin\/[\w.-]+$/,
   /^node_modules\/playwright-core\/lib\/.+\.(js|wasm|LICENSE|html|css|svg|png|ico|ttf|woff2?|json|ps1|sh)$/,
   /^node_modules\/playwright-core\/lib\/xdg-open$/,
+  // Playwright Test, which runs exported tests (core/testExport/specRunner.ts).
+  /^node_modules\/playwright\/(package\.json|index\.js|index\.mjs|test\.js|test\.mjs|cli\.js|LICENSE|NOTICE|ThirdPartyNotices\.txt)$/,
+  /^node_modules\/playwright\/lib\/.+\.(js|LICENSE)$/,
 ];
 /** Never, whatever the allow-list says. */
-const FORBIDDEN = [/\.map$/, /\.ts$/, /(^|\/)(test|src|out|\.test-artifacts)\//, /\.vsix$/];
+// (Playwright Test's own `lib/mcp/test/` is code its runner loads, not tests.)
+const FORBIDDEN = [/\.map$/, /\.ts$/, /^(?!node_modules\/playwright\/lib\/mcp\/test\/)(.*\/)?(test|src|out|\.test-artifacts)\//, /\.vsix$/];
 
 export async function listVsix(file: string): Promise<{ name: string; size: number }[]> {
   return new Promise((resolve, reject) => {

@@ -2,7 +2,7 @@ import { Emitter, Event } from '../emitter';
 import { BrowserStateParams, ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
 import { approximateBytes, RingBuffer } from './ringBuffer';
 import { BridgeStatus, ToolCallRecord } from '../supervision/supervisor';
-import { ActivityRow, ConsoleRow, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
+import { ActivityRow, ConsoleRow, ExportStatus, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
 
 /** The supervisor's events the store listens to (the supervisor itself in the extension). */
 export interface LiveViewSource {
@@ -124,6 +124,19 @@ export class LiveViewStore {
       sessions: this.sessions.map(({ id, label }) => ({ id, label })),
       watching: this.sessions.find(s => s.watched)?.id ?? 'window',
     };
+  }
+
+  /** The last export as a Playwright test, as the Activity pane shows it. */
+  private lastExport: ExportStatus | undefined;
+
+  showExportStatus(status: ExportStatus): void {
+    this.lastExport = status;
+    this.messages.fire({ type: 'exportStatus', status });
+  }
+
+  /** What a panel that opens now is told besides the snapshot. */
+  get exportStatus(): ExportStatus | undefined {
+    return this.lastExport;
   }
 
   snapshot(): Extract<HostToPanel, { type: 'snapshot' }> {

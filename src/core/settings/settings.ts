@@ -68,6 +68,8 @@ export interface BridgeSettings {
   loginProfile: string | undefined;
   /** Connect to this browser instead of launching one (see browserConnection.ts); undefined: launch. */
   connection: BrowserConnection | undefined;
+  /** Where exported tests go, relative to the workspace folder; undefined: ask the first time. */
+  testExportFolder: string | undefined;
 }
 
 export const ISOLATIONS = specOf('isolation').values;
@@ -110,6 +112,7 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
   allowRunCodeForClients: specOf('allowRunCodeForClients').default,
   loginProfile: undefined,
   connection: undefined,
+  testExportFolder: undefined,
 };
 
 /** A setting that could not be used as given; the default stands in and the user is told why. */
@@ -268,6 +271,8 @@ export function readSettings(
     loginProfile = undefined;
   }
 
+  const testExportFolder = optionalString(read('testExport.folder'));
+
   let connection: BrowserConnection | undefined;
   const endpoint = optionalString(read('connect.endpoint'));
   const headersSetting = read('connect.headers');
@@ -293,7 +298,7 @@ export function readSettings(
       browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB,
       actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes,
       readonly, toolsAllow, toolsDeny, snapshotMode, imageResponses, consoleLevel, allowedOrigins, blockedOrigins,
-      isolation, sessionIdleMinutes, allowRunCodeForClients, loginProfile, connection,
+      isolation, sessionIdleMinutes, allowRunCodeForClients, loginProfile, connection, testExportFolder,
     },
     problems,
   };

@@ -62,6 +62,8 @@ export const SETTINGS_TABLE = [
   { key: 'sessionIdleMinutes', kind: 'number', default: 15, min: 1, max: 1440 },
   { key: 'allowRunCodeForClients', kind: 'boolean', default: false, userOnly: true },
   { key: 'loginProfile', kind: 'string', default: '', userOnly: true },
+  // A folder inside the workspace (checked where it is used): a workspace may name its own tests folder.
+  { key: 'testExport.folder', kind: 'string', default: '' },
   { key: 'connect.endpoint', kind: 'string', default: '', userOnly: true },
   { key: 'connect.headers', kind: 'stringMap', default: {}, userOnly: true },
   { key: 'connect.allowNonLoopback', kind: 'boolean', default: false, userOnly: true },

@@ -45,13 +45,13 @@ export function visitedOrigins(steps: readonly JournalStep[], spec: WrittenSpec)
   return [...origins];
 }
 
-/** Writes the test; refuses to replace a file that is there. */
-export function writeSpecFile(steps: readonly JournalStep[], file: string, options: SpecOptions): WrittenSpec {
+/** Writes the test; replaces a file that is there only when the person chose to (a save dialog asked). */
+export function writeSpecFile(steps: readonly JournalStep[], file: string, options: SpecOptions & { replace?: boolean }): WrittenSpec {
   const spec = writeSpec(steps, options);
   if (!spec.stepLines.length) throw new Error('Nothing to export: none of these steps did something a test can repeat (reads, failed calls and the bridge\'s own tools leave nothing).');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // 'wx': a file that exists (the person's own) is never replaced.
-  fs.writeFileSync(file, spec.text, { flag: 'wx' });
+  fs.writeFileSync(file, spec.text, { flag: options.replace ? 'w' : 'wx' });
   return spec;
 }
 

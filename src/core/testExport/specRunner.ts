@@ -38,8 +38,9 @@ export interface RunOptions {
   runner: RunnerChoice;
   /** A folder of the bridge's own (global storage), for the copy, the config and the report. */
   workDir: string;
-  /** The browser to launch (the bridge's). */
+  /** The browser to launch (the bridge's): its path, or a channel (chrome, msedge). */
   executablePath?: string;
+  channel?: string;
   browser?: 'chromium' | 'firefox' | 'webkit';
   repeatEach: number;
   /** Extra environment (secrets the test reads, BASE_URL). */
@@ -122,6 +123,7 @@ export async function runSpec(options: RunOptions): Promise<SpecRun> {
         actionTimeout: 10_000,
         navigationTimeout: 15_000,
         ...(options.executablePath ? { launchOptions: { executablePath: options.executablePath } } : {}),
+        ...(options.channel ? { channel: options.channel } : {}),
       },
     };
     const configFile = path.join(work, 'playwright.config.js');

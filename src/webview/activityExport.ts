@@ -1,0 +1,93 @@
+/**
+ * Export as Playwright test, in the Activity pane: the button (every step since the browser started, or
+ * the rows the person selected: click a row to select it, Shift+click for a range), the line that says
+ * how the last export went, and a mark on each row the test covers (passed, failed, not reached).
+ */
+import type { ActivityRow, ExportStatus, ExportVerdict } from '../protocol/panelMessages';
+import { $, el, post } from './dom';
+
+const selected = new Set<number>();
+let lastClicked: number | undefined;
+let marks = new Map<number, ExportVerdict>();
+
+const VERDICT_ICONS: Record<ExportVerdict, string> = { passed: 'codicon-beaker', failed: 'codicon-beaker-stop', notReached: 'codicon-circle-slash' };
+const VERDICT_WORDS: Record<ExportVerdict, string> = { passed: 'passed in the exported test', failed: 'failed in the exported test', notReached: 'not reached in the exported test' };
+
+function label(): void {
+  const button = $('export-test');
+  const text = selected.size ? `Export ${selected.size} selected as test` : 'Export as test';
+  button.querySelector('.label')!.textContent = text;
+  button.title = selected.size
+    ? 'Write the selected steps (from the first to the last selected) as a Playwright test, and run it'
+    : 'Write every step since the browser started as a Playwright test, and run it with Playwright Test';
+}
+
+/** Call ids of the activity rows in the list's order. */
+function rowIds(): number[] {
+  return [...$('activity-list').querySelectorAll<HTMLElement>('li.call')].map(item => Number(item.dataset.callId));
+}
+
+/** Called for each activity row as it is drawn: its selection and its mark. */
+export function decorateActivityRow(item: HTMLElement, row: ActivityRow): void {
+  item.dataset.callId = String(row.id);
+  item.setAttribute('aria-selected', String(selected.has(row.id)));
+  putMark(item, marks.get(row.id));
+}
+
+function putMark(item: HTMLElement, verdict: ExportVerdict | undefined): void {
+  item.querySelector('.export-mark')?.remove();
+  if (!verdict) return;
+  const mark = el('span', `export-mark ${verdict} codicon ${VERDICT_ICONS[verdict]}`);
+  mark.title = VERDICT_WORDS[verdict];
+  mark.setAttribute('aria-label', VERDICT_WORDS[verdict]);
+  item.querySelector('.call-head')?.prepend(mark);
+}
+
+function redrawMarks(): void {
+  for (const item of $('activity-list').querySelectorAll<HTMLElement>('li.call')) putMark(item, marks.get(Number(item.dataset.callId)));
+}
+
+export function showExportStatus(status: ExportStatus): void {
+  const line = $('export-status');
+  line.textContent = status.text;
+  line.className = `export-status ${status.state}`;
+  marks = new Map(status.marks.map(m => [m.callId, m.verdict]));
+  redrawMarks();
+}
+
+export function startActivityExport(): void {
+  $('export-test').addEventListener('click', () => {
+    const ids = rowIds();
+    const chosen = ids.filter(id => selected.has(id));
+    // A range: from the first selected row to the last.
+    const range = chosen.length ? ids.slice(ids.indexOf(chosen[0]), ids.indexOf(chosen[chosen.length - 1]) + 1) : [];
+    post({ type: 'exportTest', callIds: range });
+  });
+  $('activity-list').addEventListener('click', event => {
+    const item = (event.target as HTMLElement).closest<HTMLElement>('li.call');
+    if (!item) return;
+    const id = Number(item.dataset.callId);
+    const ids = rowIds();
+    if (event.shiftKey && lastClicked !== undefined && ids.includes(lastClicked)) {
+      const [a, b] = [ids.indexOf(lastClicked), ids.indexOf(id)].sort((x, y) => x - y);
+      for (const between of ids.slice(a, b + 1)) selected.add(between);
+    } else if (selected.has(id)) selected.delete(id);
+    else selected.add(id);
+    lastClicked = id;
+    for (const row of $('activity-list').querySelectorAll<HTMLElement>('li.call')) row.setAttribute('aria-selected', String(selected.has(Number(row.dataset.callId))));
+    label();
+  });
+  label();
+}
+
+/** What the tests read: the export line and each marked row. */
+export function exportReport(): { exportStatus: string; exportMarks: string[] } {
+  const rows = [...$('activity-list').querySelectorAll<HTMLElement>('li.call')];
+  return {
+    exportStatus: $('export-status').textContent ?? '',
+    exportMarks: rows.filter(r => r.querySelector('.export-mark')).map(r => {
+      const verdict = marks.get(Number(r.dataset.callId)) ?? '';
+      return `${verdict}: ${r.querySelector('.call-title')?.textContent ?? ''}`;
+    }),
+  };
+}
