@@ -79,6 +79,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     workspaceFolders: () => bridge.workspaceFolders,
     secrets: () => bridge.secrets.values(),
     storageDir: context.globalStorageUri.fsPath,
+    loginProfileFile: name => bridge.profiles.pathOf(name),
+    outputDir: () => bridge.outputDir,
+    secretNames: () => bridge.secrets.names(),
     workspaceState: context.workspaceState,
     log,
   });

@@ -12,7 +12,7 @@ import { planBrowserLaunch } from '../core/settings/browserDiscovery';
 import type { BridgeSettings } from '../core/settings/settings';
 import type { LiveViewStore } from '../core/liveView/liveViewStore';
 import { ExportResult, stepsBetween, verifySpec, visitedOrigins, writeSpecFile } from '../core/testExport/exportSteps';
-import { DISK_READERS, failingName, freePath, specFileName } from '../core/testExport/specFiles';
+import { bridgeReaders, failingName, freePath, specFileName } from '../core/testExport/specFiles';
 import { chooseRunner } from '../core/testExport/specRunner';
 import type { JournalStep, StepJournal } from '../core/testExport/stepJournal';
 import type { SecretEntry } from '../protocol/childMessages';
@@ -51,6 +51,12 @@ export interface ExportDeps {
   secrets(): Promise<Record<string, SecretEntry>>;
   /** The extension's own storage: test runs happen there. */
   storageDir: string;
+  /** The bridge's output folder: upstream's snapshots are read only there, and relative upload names resolve there. */
+  outputDir(): string;
+  /** The names of the person's secrets. */
+  secretNames(): string[];
+  /** The file of a login profile (the one `loginProfile` names), to copy next to a test on the person's word. */
+  loginProfileFile(name: string): string;
   workspaceState: vscodeTypes.Memento;
   log: vscodeTypes.LogOutputChannel;
 }
@@ -64,7 +70,33 @@ export interface ExportPlan {
   problem?: string;
 }
 
-const TEST_FILE = /\.(spec|test)\.(ts|js|mjs|cjs)$/;
+/** What chat may name: a plain relative path ending in .spec.ts (its name goes into the confirmation as it is). */
+const CHAT_FILE = /^[A-Za-z0-9_\-./ ]+\.spec\.ts$/;
+
+/** True when `file` (which need not exist yet) is inside `folder`, symbolic links followed as far as they exist. */
+function reallyInside(folder: string, file: string): boolean {
+  let existing = file;
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  const real = path.join(fs.realpathSync(existing), path.relative(existing, file));
+  const relative = path.relative(fs.realpathSync(folder), real);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+/** The .gitignore the bridge writes in a logins folder: everything in it stays out of version control. */
+function folderIgnoresAll(folder: string): boolean {
+  try {
+    return fs.readFileSync(path.join(folder, '.gitignore'), 'utf8').split('\n').some(line => line.trim() === '*');
+  } catch {
+    return false;
+  }
+}
+
+/** `<name>.json` in the folder, or `<name>-2.json` and on when that is taken. */
+function freeJson(folder: string, name: string): string {
+  let candidate = path.join(folder, `${name}.json`);
+  for (let n = 2; fs.existsSync(candidate); n++) candidate = path.join(folder, `${name}-${n}.json`);
+  return candidate;
+}
 
 export class TestExport {
   constructor(private readonly vscode: VSCode, private readonly deps: ExportDeps) {}
@@ -83,13 +115,16 @@ export class TestExport {
     if (!request.byModel) return { steps, title };
     const folder = this.deps.workspaceFolders()[0];
     if (!folder) return { steps, title, problem: 'Open a folder first: the test is written into the workspace.' };
-    if (request.file === undefined) return { steps, title, file: freePath(this.testsFolder() ?? path.join(folder, 'tests'), specFileName(title)) };
+    if (request.file === undefined) {
+      const file = freePath(this.testsFolder() ?? path.join(folder, 'tests'), specFileName(title));
+      if (!reallyInside(folder, file)) return { steps, title, problem: 'The tests folder leads outside the workspace folder (a symbolic link): name a file with file.' };
+      return { steps, title, file };
+    }
+    if (!CHAT_FILE.test(request.file)) return { steps, title, problem: 'Give file as a path inside the workspace folder made of letters, digits, -, _, . and /, ending in .spec.ts (such as tests/checkout.spec.ts).' };
     const file = path.resolve(folder, request.file);
-    const relative = path.relative(folder, file);
-    if (path.isAbsolute(request.file) || relative.startsWith('..') || path.isAbsolute(relative)) {
+    if (path.isAbsolute(request.file) || !reallyInside(folder, file)) {
       return { steps, title, problem: `"${request.file}" is outside the workspace folder: give a path inside it, such as tests/checkout.spec.ts.` };
     }
-    if (!TEST_FILE.test(file)) return { steps, title, problem: `"${request.file}" is not a test file name: end it in .spec.ts.` };
     if (fs.existsSync(file)) return { steps, title, problem: `${request.file} is there already: it is never replaced. Give another name.` };
     return { steps, title, file };
   }
@@ -103,9 +138,14 @@ export class TestExport {
     }
     const target = plan.file ? { file: plan.file, replace: false } : await this.askWhere(plan.title);
     if (!target) return { ok: false, text: 'Export cancelled: no file chosen.' };
+    const login = await this.loginCopy(target.file, request);
     let spec;
     try {
-      spec = writeSpecFile(plan.steps, target.file, { title: plan.title, ...DISK_READERS, replace: target.replace });
+      login.write?.();
+      spec = writeSpecFile(plan.steps, target.file, {
+        title: plan.title, ...bridgeReaders(this.deps.outputDir()), secretNames: this.deps.secretNames(), replace: target.replace,
+        ...(login.storageState ? { storageState: login.storageState } : {}),
+      });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const text = code === 'EEXIST' ? `${this.shown(target.file)} is there already: it was not replaced.` : `The test could not be written: ${(error as Error).message}`;
@@ -122,7 +162,44 @@ export class TestExport {
       return { ok: false, text: `Wrote ${this.shown(target.file)}, but ${(error as Error).message}` };
     }
     if (!result) return { ok: false, text: `Wrote ${this.shown(target.file)}; its run was cancelled, so it is not known to pass.` };
-    return this.report(result, plan.steps, request);
+    const outcome = await this.report(result, plan.steps, request);
+    return login.note ? { ...outcome, text: `${outcome.text} ${login.note}` } : outcome;
+  }
+
+  /**
+   * The session started logged in from a login profile: the test can too, from a copy of it next to the test,
+   * but only when the person says so (it holds their logins). Chat's export never writes one.
+   */
+  private async loginCopy(specFile: string, request: ExportRequest): Promise<{ storageState?: string; write?: () => void; note?: string }> {
+    const name = this.deps.settings().loginProfile;
+    const folder = this.deps.workspaceFolders()[0];
+    if (!name || !folder) return {};
+    const source = this.deps.loginProfileFile(name);
+    if (!fs.existsSync(source)) return {};
+    if (request.byModel) {
+      return { note: `The session started from the login profile "${name}"; the test starts logged out (export from the panel to write a copy of the profile beside it).` };
+    }
+    const auth = path.join(path.dirname(specFile), '.auth');
+    // A folder the workspace brought (a link elsewhere, or one whose .gitignore is not ours) does not get the person's logins.
+    if (fs.existsSync(auth) && (fs.lstatSync(auth).isSymbolicLink() || !folderIgnoresAll(auth) || !reallyInside(folder, auth))) {
+      return { note: `The test starts logged out: ${this.shown(auth)} is not a folder the bridge made for logins, so no copy of "${name}" was written there.` };
+    }
+    // Never an existing file: one there (from an earlier export, or planted) is left alone.
+    const copy = freeJson(auth, name);
+    const write = 'Write a Copy';
+    const answer = await this.vscode.window.showInformationMessage(
+      `This session started logged in from the login profile "${name}". Write a copy of its cookies and storage to ${this.shown(copy)} so the test starts logged in too? ` +
+      'It holds your logins: the folder gets a .gitignore so it stays out of version control.', { modal: true }, write);
+    if (answer !== write) return { note: `The test starts logged out (no copy of the login profile "${name}" was written).` };
+    return {
+      storageState: path.relative(folder, copy).split(path.sep).join('/'),
+      write: () => {
+        fs.mkdirSync(auth, { recursive: true, mode: 0o700 });
+        if (!fs.existsSync(path.join(auth, '.gitignore'))) fs.writeFileSync(path.join(auth, '.gitignore'), '*\n', { flag: 'wx' });
+        fs.copyFileSync(source, copy, fs.constants.COPYFILE_EXCL);
+        fs.chmodSync(copy, 0o600);
+      },
+    };
   }
 
   /** The folder `testExport.folder` names, when it is set and inside the workspace folder. */
@@ -131,8 +208,7 @@ export class TestExport {
     const setting = this.deps.settings().testExportFolder;
     if (!folder || !setting) return undefined;
     const resolved = path.resolve(folder, setting);
-    const relative = path.relative(folder, resolved);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    if (!reallyInside(folder, resolved)) {
       this.deps.log.warn(`playwrightBridge.testExport.folder "${setting}" is outside the workspace folder: not used.`);
       return undefined;
     }
@@ -180,6 +256,8 @@ export class TestExport {
           browser: launch.engine,
           repeatEach: VERIFY_REPEATS,
           env,
+          // Where a person runs `npx playwright test`: paths in the test (a login profile's copy) resolve there.
+          ...(this.deps.workspaceFolders()[0] ? { cwd: this.deps.workspaceFolders()[0] } : {}),
           signal: controller.signal,
           timeoutMs: 10 * 60_000,
         });
@@ -202,7 +280,7 @@ export class TestExport {
     const withheld: string[] = [];
     for (const name of names) {
       const entry = all[name];
-      if (entry && origins.every(origin => entry.origins.includes(origin))) env[name] = entry.value;
+      if (entry && origins.length && origins.every(origin => entry.origins.includes(origin))) env[name] = entry.value;
       else withheld.push(name);
     }
     return { env, withheld };

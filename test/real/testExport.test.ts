@@ -73,6 +73,44 @@ describe('a session through the bridge becomes a Playwright test that passes (re
     assert.strictEqual(green.passed, 1, `${spec.text}\n${green.firstFailure?.message}`);
   });
 
+  it('a session that started from a login profile replays logged in from a copy of it, and logged out without one', async () => {
+    // The login profile the session's browser started from: Playwright's storage state with the app's cookie.
+    const auth = path.join(work, 'tests', '.auth', 'ada.json');
+    fs.mkdirSync(path.dirname(auth), { recursive: true });
+    const cookie = { name: 'signedIn', value: '1', domain: '127.0.0.1', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' };
+    fs.writeFileSync(auth, JSON.stringify({ cookies: [cookie], origins: [] }));
+    bridge = makeRealBridge({}, { storageStatePath: auth });
+    const journal = new StepJournal(bridge.supervisor, () => false);
+    await bridge.supervisor.callTool('browser_navigate', { url: `${apps.url}/account` });
+    assert.match(textOf(await bridge.supervisor.callTool('browser_snapshot', {})), /Signed in as ada/, 'the session was logged in');
+    const file = path.join(work, 'tests', 'account.spec.ts');
+    const spec = writeSpec(journal.steps, { title: 'account', ...DISK_READERS, storageState: 'tests/.auth/ada.json' });
+    fs.writeFileSync(file, spec.text);
+    assert.match(spec.text, /test\.use\(\{ storageState: 'tests\/\.auth\/ada\.json' \}\);/);
+    const runIn = (folder: string) => runSpec({ specFile: file, runner: bundledRunner(), workDir: path.join(work, 'runs'), executablePath: TEST_BROWSER, repeatEach: 1, cwd: folder });
+    const green = await runIn(work);
+    assert.strictEqual(green.passed, 1, `${spec.text}\n${green.firstFailure?.message}`);
+    fs.rmSync(auth);
+    const red = await runIn(work);
+    assert.strictEqual(red.failed, 1, 'without the copy the test is not logged in');
+  });
+
+  it('the run gets none of the editor\'s environment but the secrets it was granted (a test can read any variable it has)', async () => {
+    const file = path.join(work, 'tests', 'env.spec.ts');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, ["import { test, expect } from '@playwright/test';", "test('env', async () => {",
+      "  expect(process.env.PWB_EDITOR_TOKEN).toBeUndefined();", "  expect(process.env.BASE_URL).toBeUndefined();", "  expect(process.env.GRANTED).toBe('yes');", '});', ''].join('\n'));
+    process.env.PWB_EDITOR_TOKEN = 'ghp_not_for_tests';
+    process.env.BASE_URL = 'https://elsewhere.test';
+    try {
+      const result = await runSpec({ specFile: file, runner: bundledRunner(), workDir: path.join(work, 'runs'), executablePath: TEST_BROWSER, repeatEach: 1, env: { GRANTED: 'yes' } });
+      assert.strictEqual(result.passed, 1, result.firstFailure?.message);
+    } finally {
+      delete process.env.PWB_EDITOR_TOKEN;
+      delete process.env.BASE_URL;
+    }
+  });
+
   it('a hostile page cannot put code of its own into the test: its title, its text and its dialog pretend to be code blocks', async () => {
     const { spec, file } = await play('none', async call => {
       await call('browser_navigate', { url: `${apps.url}/hostile` });

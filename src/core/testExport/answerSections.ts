@@ -63,7 +63,10 @@ function codeOf(body: string | undefined): string[] {
   return (fenced ? fenced[1] : body).split('\n').map(line => line.trimEnd()).filter(line => line.trim() !== '');
 }
 
-export function readAnswer(text: string): AnswerSections {
+export function readAnswer(raw: string): AnswerSections {
+  // JavaScript's line anchors also stop at CR, U+2028 and U+2029, which a page can put in its text
+  // (a link's href is copied raw into the snapshot): only a newline ends a line here.
+  const text = raw.replace(/[\r\u2028\u2029]/g, ' ');
   const sections = sectionsOf(text);
   const answer: AnswerSections = { code: codeOf(sections.get('Ran Playwright code')) };
   const page = sections.get('Page');

@@ -8,15 +8,19 @@
  *                    is a method from the lists below with literal arguments only (strings, numbers,
  *                    booleans, arrays and objects of them, `process.env['NAME']`, or another chain).
  *
- * Anything else (a function, a regular expression, `require`, a template, a method that writes or reads
- * files such as `screenshot({ path })` or `setInputFiles`) is left out of the test, and the step says so.
+ * Anything else (a function, a regular expression, `require`, a template, `evaluate`, an address that is not
+ * a web address, a method that writes or reads files such as `screenshot({ path })` or `setInputFiles`) is
+ * left out of the test, and the step says so.
  */
 
 const LOCATE = ['getByRole', 'getByText', 'getByLabel', 'getByPlaceholder', 'getByAltText', 'getByTitle', 'getByTestId', 'locator',
   'frameLocator', 'contentFrame', 'first', 'last', 'nth', 'filter', 'and', 'or', 'owner'];
 const ACT = ['click', 'dblclick', 'fill', 'press', 'pressSequentially', 'type', 'check', 'uncheck', 'setChecked', 'selectOption', 'hover',
-  'focus', 'blur', 'dragTo', 'tap', 'clear', 'scrollIntoViewIfNeeded', 'waitFor', 'goto', 'goBack', 'goForward', 'reload', 'evaluate',
+  'focus', 'blur', 'dragTo', 'tap', 'clear', 'scrollIntoViewIfNeeded', 'waitFor', 'goto', 'goBack', 'goForward', 'reload',
   'setViewportSize', 'waitForLoadState', 'waitForURL', 'bringToFront', 'dispatchEvent', 'selectText'];
+/** Methods whose first argument is an address: only a web address or a path on the test's baseURL (never file:, data:, javascript:). */
+const ADDRESSED = ['goto', 'waitForURL'];
+const WEB_ADDRESS = /^['"](https?:\/\/|\/(?!\/))/i;
 const DEVICES = ['keyboard', 'mouse'];
 const DEVICE_ACT = ['press', 'type', 'down', 'up', 'insertText', 'click', 'dblclick', 'move', 'wheel'];
 const EXPECT = ['toBeVisible', 'toBeHidden', 'toBeChecked', 'toBeEnabled', 'toBeDisabled', 'toBeEditable', 'toBeFocused', 'toBeEmpty',
@@ -55,6 +59,8 @@ function tokenize(line: string): Token[] | undefined {
 
 class Parser {
   private at = 0;
+  /** The environment variables the statement reads (secrets, as upstream writes them). */
+  readonly env: string[] = [];
   constructor(private readonly tokens: Token[]) {}
 
   private peek(text?: string): Token | undefined {
@@ -106,6 +112,7 @@ class Parser {
       if (!allowed.includes(name)) return false;
       // `.not` is a property, not a call.
       if (name === 'not') continue;
+      if (ADDRESSED.includes(name) && !WEB_ADDRESS.test(this.tokens[this.at + 1]?.text ?? '')) return false;
       if (!this.args()) return false;
     }
     return true;
@@ -151,21 +158,36 @@ class Parser {
   /** process.env['NAME'] or process.env.NAME: how upstream writes a secret. */
   private envRead(): boolean {
     if (this.word() !== 'process' || !this.take('.') || this.word() !== 'env') return false;
-    if (this.take('.')) return this.word() !== undefined;
+    if (this.take('.')) {
+      const name = this.word();
+      if (name === undefined) return false;
+      this.env.push(name);
+      return true;
+    }
     if (!this.take('[')) return false;
     const key = this.tokens[this.at];
     if (key?.kind !== 'string' || !/^['"][A-Za-z_]\w*['"]$/.test(key.text)) return false;
+    this.env.push(key.text.slice(1, -1));
     this.at++;
     return this.take(']');
   }
 }
 
-/** True when the line is a comment of one line, or one plain Playwright statement (see above). */
-export function isPlainPlaywrightLine(line: string): boolean {
+/**
+ * Whether the line is a comment of one line or one plain Playwright statement (see above), and the
+ * environment variables it reads, as parsed (however it spaces `process.env[ 'NAME' ]`).
+ */
+export function checkPlaywrightLine(line: string): { plain: boolean; env: string[] } {
   // JavaScript ends a line (and so a comment) at these too.
-  if (/[\r\u2028\u2029]/.test(line)) return false;
+  if (/[\r\u2028\u2029]/.test(line)) return { plain: false, env: [] };
   const trimmed = line.trim();
-  if (trimmed.startsWith('//')) return true;
+  if (trimmed.startsWith('//')) return { plain: true, env: [] };
   const tokens = tokenize(trimmed);
-  return tokens !== undefined && new Parser(tokens).statement();
+  if (!tokens) return { plain: false, env: [] };
+  const parser = new Parser(tokens);
+  return { plain: parser.statement(), env: parser.env };
+}
+
+export function isPlainPlaywrightLine(line: string): boolean {
+  return checkPlaywrightLine(line).plain;
 }

@@ -28,10 +28,21 @@ export function stepsBetween(steps: readonly JournalStep[], from?: number, to?: 
   return steps.filter(s => (from === undefined || s.index >= from) && (to === undefined || s.index <= to));
 }
 
-/** The origins the exported steps' pages were on: a secret is given to a run only when all are its sites. */
+/**
+ * The origins the test goes to: its baseURL, the pages the exported steps were on, and every web address
+ * written in the test. A secret is given to a run only when all are its sites (and never when there are none).
+ */
 export function visitedOrigins(steps: readonly JournalStep[], spec: WrittenSpec): string[] {
   const exported = new Set(spec.stepLines.map(s => s.step));
-  const origins = new Set<string>();
+  const origins = new Set<string>(spec.baseURL ? [spec.baseURL] : []);
+  const written = [...spec.text.matchAll(/['"](https?:\/\/[^'"\s]+)/gi)].map(m => m[1]);
+  for (const url of written) {
+    try {
+      origins.add(new URL(url).origin);
+    } catch {
+      // Not an address.
+    }
+  }
   for (const step of steps) {
     if (!exported.has(step.index)) continue;
     for (const url of [step.answer.pageUrl, typeof step.args.url === 'string' ? step.args.url : undefined]) {

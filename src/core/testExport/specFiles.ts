@@ -16,7 +16,14 @@ const MIME_TYPES: Record<string, string> = {
   '.zip': 'application/zip', '.xml': 'application/xml', '.md': 'text/markdown',
 };
 
-export function readSnapshotFile(file: string): string | undefined {
+function inside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+/** A snapshot upstream linked; with `outputDir`, only one in that folder (a page can put a link's text in a snapshot). */
+export function readSnapshotFile(file: string, outputDir?: string): string | undefined {
+  if (outputDir !== undefined && !inside(outputDir, path.resolve(file))) return undefined;
   try {
     return fs.readFileSync(file, 'utf8');
   } catch {
@@ -24,20 +31,29 @@ export function readSnapshotFile(file: string): string | undefined {
   }
 }
 
-export function readUploadFile(file: string): UploadFile | undefined {
+/** A file an upload read: an absolute path as it is, a relative one in `outputDir` (as the bridge resolved it for the upload). */
+export function readUploadFile(file: string, outputDir?: string): UploadFile | undefined {
+  if (!path.isAbsolute(file) && outputDir === undefined) return undefined;
+  const absolutePath = path.resolve(outputDir ?? '/', file);
   try {
-    const stat = fs.statSync(file);
+    const stat = fs.statSync(absolutePath);
     if (!stat.isFile()) return undefined;
-    const name = path.basename(file);
+    const name = path.basename(absolutePath);
     const mimeType = MIME_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
-    if (stat.size > MAX_INLINE_BYTES) return { name, mimeType };
-    return { name, mimeType, base64: fs.readFileSync(file).toString('base64') };
+    if (stat.size > MAX_INLINE_BYTES) return { name, mimeType, absolutePath };
+    return { name, mimeType, base64: fs.readFileSync(absolutePath).toString('base64'), absolutePath };
   } catch {
     return undefined;
   }
 }
 
-export const DISK_READERS: Pick<SpecOptions, 'readSnapshot' | 'readUpload'> = { readSnapshot: readSnapshotFile, readUpload: readUploadFile };
+/** Readers for a session whose files are where its answers say (the bench, the tests). */
+export const DISK_READERS: Pick<SpecOptions, 'readSnapshot' | 'readUpload'> = { readSnapshot: file => readSnapshotFile(file), readUpload: file => readUploadFile(file) };
+
+/** Readers for the bridge's own session: snapshots only from its output folder, relative uploads resolved there. */
+export function bridgeReaders(outputDir: string): Pick<SpecOptions, 'readSnapshot' | 'readUpload'> {
+  return { readSnapshot: file => readSnapshotFile(file, outputDir), readUpload: file => readUploadFile(file, outputDir) };
+}
 
 /** A file name for a test of this title: lower-case words joined by dashes, `.spec.ts`. */
 export function specFileName(title: string): string {
@@ -45,9 +61,10 @@ export function specFileName(title: string): string {
   return `${words || 'browser-session'}.spec.ts`;
 }
 
-/** The same name with `.failing` before `.spec.ts`: what a red test is kept as. */
+/** The same name with `.failing` before `.spec.ts` (or .js, .mjs, .cjs): what a red test is kept as. */
 export function failingName(file: string): string {
-  return file.replace(/(\.spec)?\.ts$/, '.failing.spec.ts');
+  const named = file.replace(/(\.(spec|test))?\.(ts|js|mjs|cjs)$/, '.failing.spec.$3');
+  return named === file ? `${file}.failing` : named;
 }
 
 /** A path in `folder` for `name` that no file has yet (`name-2.spec.ts`, ...). */

@@ -48,6 +48,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Gives up after this long. */
   timeoutMs?: number;
+  /** Where relative paths in the test resolve (a login profile's copy): the workspace folder, as `npx playwright test` there. */
+  cwd?: string;
 }
 
 /** The bundled Playwright Test: the `playwright` package the browser server itself runs on. */
@@ -87,6 +89,19 @@ function plain(text: string): string {
   return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
+/**
+ * What the run inherits of the editor's environment: enough to start a browser and find temporary folders,
+ * nothing else. A test reads secrets from its environment, and the editor's may hold tokens of the person's:
+ * the run gets only the secrets it was granted (RunOptions.env), and no BASE_URL that would send it elsewhere.
+ */
+function runnerEnvironment(): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'USERPROFILE', 'TEMP', 'TMP', 'TMPDIR', 'SystemRoot', 'windir', 'LANG', 'LC_ALL', 'DISPLAY', 'WAYLAND_DISPLAY',
+    'XDG_RUNTIME_DIR', 'XDG_CACHE_HOME', 'PLAYWRIGHT_BROWSERS_PATH', 'LOCALAPPDATA', 'APPDATA', 'PROGRAMFILES', 'ProgramFiles', 'ProgramFiles(x86)'];
+  const env: Record<string, string> = {};
+  for (const key of keep) if (process.env[key] !== undefined) env[key] = process.env[key]!;
+  return env;
+}
+
 export async function runSpec(options: RunOptions): Promise<SpecRun> {
   const started = Date.now();
   fs.mkdirSync(options.workDir, { recursive: true });
@@ -94,7 +109,7 @@ export async function runSpec(options: RunOptions): Promise<SpecRun> {
   try {
     let testDir = path.dirname(options.specFile);
     let testFile = path.basename(options.specFile);
-    const env: Record<string, string> = { ...process.env as Record<string, string>, ...options.env, CI: '1', FORCE_COLOR: '0' };
+    const env: Record<string, string> = { ...runnerEnvironment(), ...options.env, CI: '1', FORCE_COLOR: '0' };
     if (options.runner.kind === 'bundled') {
       // A copy in our own folder, where `@playwright/test` resolves to the bundled runner and nothing of
       // the workspace's (its node_modules, its config) is found.
@@ -108,9 +123,11 @@ export async function runSpec(options: RunOptions): Promise<SpecRun> {
       fs.writeFileSync(path.join(shim, 'index.js'), `module.exports = require(${JSON.stringify(require.resolve('playwright/test'))});\n`);
     }
     const report = path.join(work, 'report.json');
+    // This one file, by its whole path (a file of the same name in a subfolder is another test).
+    const whole = path.join(testDir, testFile).split(path.sep).join('/');
     const config = {
       testDir,
-      testMatch: [testFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')].map(source => new RegExp(`(^|/)${source}$`).source),
+      testMatch: [`^${whole.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`],
       outputDir: path.join(work, 'results'),
       timeout: 30_000,
       expect: { timeout: 5_000 },
@@ -131,7 +148,7 @@ export async function runSpec(options: RunOptions): Promise<SpecRun> {
     fs.writeFileSync(configFile, `module.exports = { ...${JSON.stringify(rest)}, testMatch: new RegExp(${JSON.stringify(testMatch[0])}) };\n`);
     const exitCode = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(process.execPath, [options.runner.cli, 'test', '--config', configFile, `--repeat-each=${options.repeatEach}`], {
-        cwd: work,
+        cwd: options.cwd ?? work,
         env: { ...env, ELECTRON_RUN_AS_NODE: '1' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -13,7 +13,7 @@
  * - A loopback origin becomes `baseURL` (overridable with BASE_URL). Secrets stay `process.env['NAME']`,
  *   as upstream writes them: never their values.
  */
-import { isPlainPlaywrightLine } from './codeCheck';
+import { checkPlaywrightLine } from './codeCheck';
 import { finalChecks } from './finalChecks';
 import { onPage, quote } from './pageCode';
 import type { JournalStep } from './stepJournal';
@@ -21,16 +21,22 @@ import type { JournalStep } from './stepJournal';
 export interface UploadFile {
   name: string;
   mimeType: string;
-  /** The bytes, base64; undefined when the file is too big to put in the test (its path is used). */
+  /** The bytes, base64; undefined when the file is too big to put in the test (its absolute path is used). */
   base64?: string;
+  /** Where it was read, resolved as the upload resolved it. */
+  absolutePath: string;
 }
 
 export interface SpecOptions {
   title: string;
+  /** A copy of the login profile the session started from, relative to where the tests run (the workspace folder). */
+  storageState?: string;
   /** The text of a snapshot upstream wrote to a file; undefined when it is gone. */
   readSnapshot(file: string): string | undefined;
-  /** A file a step uploaded, to put in the test; undefined when it cannot be read. */
+  /** A file a step uploaded (its path as the agent gave it), to put in the test; undefined when it cannot be read. */
   readUpload(path: string): UploadFile | undefined;
+  /** The bridge's secret names: a masked secret in the person's recorded typing becomes one of these, no other. */
+  secretNames?: readonly string[];
 }
 
 export interface WrittenSpec {
@@ -43,6 +49,20 @@ export interface WrittenSpec {
   /** Steps that left nothing, and why, by step index. */
   leftOut: { step: number; tool: string; why: string }[];
 }
+
+/**
+ * Tools whose answer's code block goes into a test: actions and checks, whose answers carry no text of the
+ * page's before that block. Any other tool's answer (evaluate, run-code, a page's own WebMCP tools) may
+ * start with text the page chose, which could pose as a code block: nothing of it is taken.
+ */
+const CODE_TOOLS = new Set([
+  'browser_navigate', 'browser_navigate_back', 'browser_click', 'browser_type', 'browser_press_key', 'browser_hover', 'browser_drag',
+  'browser_select_option', 'browser_fill_form', 'browser_mouse_click_xy', 'browser_mouse_down', 'browser_mouse_up', 'browser_mouse_move_xy',
+  'browser_mouse_drag_xy', 'browser_mouse_wheel', 'browser_resize', 'browser_verify_element_visible', 'browser_verify_list_visible',
+  'browser_verify_text_visible', 'browser_verify_value',
+]);
+/** Tools written from their arguments, whose answers are read only for where the page is (address, tabs, snapshot). */
+const WRITTEN_TOOLS = new Set(['browser_snapshot', 'browser_tabs', 'browser_wait_for', 'browser_handle_dialog', 'browser_file_upload']);
 
 /** Tools whose code reads and changes nothing the test needs. */
 const READS = new Set([
@@ -77,15 +97,21 @@ const PERSON_ACTIONS = 'person_actions';
  * A secret the person typed while they had control comes back masked as '<secret>NAME</secret>' (the child
  * masks every text): in the test it is read from the environment, like the agent's.
  */
-function unmaskPersonSecrets(step: JournalStep): JournalStep {
+function unmaskPersonSecrets(step: JournalStep, secretNames: readonly string[]): JournalStep {
   if (step.tool !== PERSON_ACTIONS) return step;
-  const code = step.answer.code.map(line => line.replace(/'<secret>([A-Za-z_]\w*)<\/secret>'/g, "process.env['$1']"));
+  const code = step.answer.code.map(line => line.replace(/'<secret>([A-Za-z_]\w*)<\/secret>'/g, (all, name: string) => (secretNames.includes(name) ? `process.env['${name}']` : all)));
   return { ...step, answer: { ...step.answer, code } };
 }
 
-/** The environment variables a step's code reads. */
+/** A step as far as the test may believe it: the answer of a tool outside the two lists above is not read at all. */
+function believed(step: JournalStep): JournalStep {
+  if (CODE_TOOLS.has(step.tool) || WRITTEN_TOOLS.has(step.tool) || step.tool === PERSON_ACTIONS) return step;
+  return { ...step, answer: { code: [] } };
+}
+
+/** The environment variables a step's code reads, as its statements parse. */
 function secretsNamedBy(step: JournalStep): string[] {
-  return [...step.answer.code.join('\n').matchAll(/process\.env(?:\[['"]([A-Za-z_]\w*)['"]\]|\.([A-Za-z_]\w*))/g)].map(m => m[1] ?? m[2]);
+  return step.answer.code.flatMap(line => checkPlaywrightLine(line).env);
 }
 
 function argsMention(args: Record<string, unknown>, name: string): boolean {
@@ -93,7 +119,7 @@ function argsMention(args: Record<string, unknown>, name: string): boolean {
 }
 
 export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOptions): WrittenSpec {
-  const steps = journalSteps.map(unmaskPersonSecrets);
+  const steps = journalSteps.map(step => believed(unmaskPersonSecrets(step, options.secretNames ?? [])));
   const leftOut: WrittenSpec['leftOut'] = [];
   const firstGoto = steps.find(s => s.ok && s.tool === 'browser_navigate' && typeof s.args.url === 'string');
   const firstOrigin = firstGoto ? originOf(firstGoto.args.url as string) : undefined;
@@ -146,9 +172,10 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
         if (tabs[index]) lines.push(`await ${tabs[index]}.close();`);
         tabs = tabs.filter((_, k) => k !== index);
       } else if (action !== 'select') leave('it only reads');
-    } else if (!step.answer.code.length) leave('upstream ran no code for it');
+    } else if (!CODE_TOOLS.has(step.tool) && step.tool !== PERSON_ACTIONS) leave('not a step a test repeats (its answer may hold text of the page\'s)');
+    else if (!step.answer.code.length) leave('upstream ran no code for it');
     // A test runs in Node on the person's machine: only plain Playwright statements go in (codeCheck.ts).
-    else if (!step.answer.code.every(isPlainPlaywrightLine)) leave('its code is not plain Playwright steps (run-code, files, or text the page wrote)');
+    else if (!step.answer.code.every(line => checkPlaywrightLine(line).plain)) leave('its code is not plain Playwright steps (run-code, files, or text the page wrote)');
     // Upstream reads a secret from the environment only where the agent typed the secret's name (the person's own typing is theirs).
     else if (step.tool !== PERSON_ACTIONS && !secretsNamedBy(step).every(name => argsMention(step.args, name))) leave('it reads a secret the step did not name');
     else {
@@ -171,13 +198,17 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
       }
       if (chooser && next) {
         const paths = Array.isArray(next.args.paths) ? next.args.paths.filter((p): p is string => typeof p === 'string') : [];
-        const files = paths.map(p => {
-          const file = options.readUpload(p);
-          if (!file) return quote(p);
-          if (file.base64 === undefined) return quote(p);
-          return `{ name: ${quote(file.name)}, mimeType: ${quote(file.mimeType)}, buffer: Buffer.from(${quote(file.base64)}, 'base64') }`;
-        });
-        lines.push(`const ${chooser} = await ${chooser}Promise;`, `await ${chooser}.setFiles([${files.join(', ')}]);`);
+        // The bytes of the file the upload read (resolved as the upload resolved it); never a relative name, which
+        // would name another file wherever the test runs.
+        const read = paths.map(p => options.readUpload(p));
+        if (read.every((file): file is UploadFile => file !== undefined)) {
+          const files = read.map(file => (file.base64 === undefined ? quote(file.absolutePath)
+            : `{ name: ${quote(file.name)}, mimeType: ${quote(file.mimeType)}, buffer: Buffer.from(${quote(file.base64)}, 'base64') }`));
+          lines.push(`const ${chooser} = await ${chooser}Promise;`, `await ${chooser}.setFiles([${files.join(', ')}]);`);
+        } else {
+          lines.push(`await ${chooser}Promise; // The chosen file could not be read again: the test chooses none.`);
+          leftOut.push({ step: next.index, tool: next.tool, why: 'its file could not be read again' });
+        }
       }
     }
     // Where the tabs and the current one are now, as upstream said.
@@ -225,6 +256,10 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
   if (env.length) head.push(`// Reads ${env.join(', ')} from the environment (the bridge's secrets of those names; never written here).`);
   head.push('');
   if (baseURL) head.push(`test.use({ baseURL: process.env.BASE_URL ?? ${quote(baseURL)} });`, '');
+  if (options.storageState) {
+    head.push('// Starts logged in, as the session did: a copy of your login profile (keep it out of version control).');
+    head.push(`test.use({ storageState: ${quote(options.storageState)} });`, '');
+  }
   head.push(`test(${quote(options.title)}, async ({ ${usesContext ? 'page, context' : 'page'} }) => {`);
   const offset = head.length;
   const text = [...head, ...body.map(line => (line ? `  ${line}` : '')), '});', ''].join('\n');
