@@ -120,7 +120,8 @@ export async function runSpec(options: RunOptions): Promise<SpecRun> {
       const shim = path.join(work, 'node_modules', '@playwright', 'test');
       fs.mkdirSync(shim, { recursive: true });
       fs.writeFileSync(path.join(shim, 'package.json'), JSON.stringify({ name: '@playwright/test', main: 'index.js' }));
-      fs.writeFileSync(path.join(shim, 'index.js'), `module.exports = require(${JSON.stringify(require.resolve('playwright/test'))});\n`);
+      // The runner's own copy of playwright/test: two copies in one run refuse to work together.
+      fs.writeFileSync(path.join(shim, 'index.js'), `module.exports = require(${JSON.stringify(path.join(path.dirname(options.runner.cli), 'test.js'))});\n`);
     }
     const report = path.join(work, 'report.json');
     // This one file, by its whole path (a file of the same name in a subfolder is another test).
