@@ -10,6 +10,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
+// A record edited by hand could name any file: only files below the folder are ever ours.
+import { isInside } from '../core/tools/fileTools';
 
 interface WrittenFile {
   path: string;
@@ -217,8 +219,3 @@ function isWrittenFile(value: unknown): value is WrittenFile {
   return typeof file === 'object' && file !== null && typeof file.path === 'string' && typeof file.size === 'number' && typeof file.mtimeMs === 'number';
 }
 
-/** A record edited by hand could name any file: only files below the folder are ever ours. */
-function isInside(dir: string, file: string): boolean {
-  const relative = path.relative(dir, file);
-  return !!relative && !relative.startsWith('..') && !path.isAbsolute(relative);
-}

@@ -1,5 +1,5 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ObservationEvent } from '../protocol/childMessages';
+import { ObservationEvent, secretPlaceholder } from '../protocol/childMessages';
 
 /** The spellings masking follows, by the name the README and the harden figures use. */
 export const SECRET_FORMS: Record<string, (value: string) => string[]> = {
@@ -69,7 +69,7 @@ export class SecretMask {
   text(value: string): string {
     let masked = value;
     for (const { name, spellings } of this.entries) {
-      for (const form of spellings) if (masked.includes(form)) masked = masked.replaceAll(form, `<secret>${name}</secret>`);
+      for (const form of spellings) if (masked.includes(form)) masked = masked.replaceAll(form, secretPlaceholder(name));
     }
     return masked;
   }

@@ -1,6 +1,7 @@
 import { ChildConfig } from '../core/childProcess/childConfig';
 import { redactEndpoint } from '../core/settings/browserConnection';
 import { launchArgsOf } from './launchOptions';
+import { secretPlaceholder } from '../protocol/childMessages';
 
 /** The `browser` section of @playwright/mcp's config (see its config.d.ts), as far as the bridge fills it. */
 interface UpstreamBrowserSection {
@@ -62,7 +63,7 @@ function browserSectionOf(config: ChildConfig, forClients: boolean): UpstreamBro
  */
 function shownByName(secrets: Record<string, string>): Record<string, string> {
   const copy = { ...secrets };
-  const byName = Object.fromEntries(Object.keys(secrets).map(name => [name, `<secret>${name}</secret>`]));
+  const byName = Object.fromEntries(Object.keys(secrets).map(name => [name, secretPlaceholder(name)]));
   Object.defineProperty(copy, 'toJSON', { value: () => byName, enumerable: false });
   return copy;
 }

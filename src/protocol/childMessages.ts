@@ -217,6 +217,14 @@ export const SecretEntrySchema = z.object({
 });
 export type SecretEntry = z.infer<typeof SecretEntrySchema>;
 
+/** What a secret's value is shown as wherever the child masks it (results, the person's recorded code). */
+export function secretPlaceholder(name: string): string {
+  return `<secret>${name}</secret>`;
+}
+
+/** A placeholder quoted as a JavaScript string literal, with the name as group 1 (how recorded code holds one). */
+export const QUOTED_SECRET_PLACEHOLDER = /'<secret>([A-Za-z_]\w*)<\/secret>'/g;
+
 /**
  * What the child must know but nothing else may read: the person's secrets by name, and the
  * credential headers of a browser endpoint. Sent on a pipe, never in the environment or argv.

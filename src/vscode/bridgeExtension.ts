@@ -76,6 +76,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     journal,
     store: liveView,
     settings: () => bridge.currentSettings,
+    browserLaunch: () => bridge.browserLaunch,
     workspaceFolders: () => bridge.workspaceFolders,
     secrets: () => bridge.secrets.values(),
     storageDir: context.globalStorageUri.fsPath,
@@ -141,7 +142,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     vscode.commands.registerCommand(COMMANDS.startBrowser, () => startBrowser(vscode, supervisor)),
     vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
     journal,
-    registerExportTestTool(vscode, exporter, () => bridge.workspaceFolders[0]),
+    registerExportTestTool(vscode, exporter),
     // From the palette with nothing, from the panel with the rows the person selected.
     vscode.commands.registerCommand(COMMANDS.exportTest, (request?: { callIds?: unknown }) => exporter.run({
       callIds: Array.isArray(request?.callIds) ? request.callIds.filter((id): id is number => typeof id === 'number') : undefined,

@@ -4,7 +4,7 @@ import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
 import { buildChildConfig, childSpawnSpec } from '../core/childProcess/childConfig';
 import { ChildFactory, childFactoryFor } from '../core/childProcess/childProcess';
-import { BrowserLaunchPlan } from '../core/settings/browserDiscovery';
+import { BrowserLaunchPlan, planBrowserLaunch } from '../core/settings/browserDiscovery';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
 import { BridgeSettings, BrowserName, readSettings, RESTRICTIONS, restrictiveValue, USER_ONLY_SETTINGS } from '../core/settings/settings';
 import { Supervisor } from '../core/supervision/supervisor';
@@ -101,6 +101,11 @@ export class BridgeHost implements vscodeTypes.Disposable {
   /** Local workspace folders: the MCP roots the tools may read and write in. */
   get workspaceFolders(): string[] {
     return (this.vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
+  }
+
+  /** How the browser launches (or launched): the plan of the running child, or of the settings as they are now. */
+  get browserLaunch(): BrowserLaunchPlan {
+    return this.launchPlan ?? planBrowserLaunch(this.settings.browser, this.settings.executablePath);
   }
 
   /** The browser that runs, with `auto` resolved. */

@@ -8,7 +8,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
-import { planBrowserLaunch } from '../core/settings/browserDiscovery';
+import type { BrowserLaunchPlan } from '../core/settings/browserDiscovery';
+import { isInside } from '../core/tools/fileTools';
 import type { BridgeSettings } from '../core/settings/settings';
 import type { LiveViewStore } from '../core/liveView/liveViewStore';
 import { ExportResult, stepsBetween, verifySpec, visitedOrigins, writeSpecFile } from '../core/testExport/exportSteps';
@@ -47,6 +48,8 @@ export interface ExportDeps {
   journal: StepJournal;
   store: Pick<LiveViewStore, 'showExportStatus'>;
   settings(): BridgeSettings;
+  /** The browser the bridge launches (the replay uses the same one). */
+  browserLaunch(): BrowserLaunchPlan;
   workspaceFolders(): string[];
   secrets(): Promise<Record<string, SecretEntry>>;
   /** The extension's own storage: test runs happen there. */
@@ -77,9 +80,7 @@ const CHAT_FILE = /^[A-Za-z0-9_\-./ ]+\.spec\.ts$/;
 function reallyInside(folder: string, file: string): boolean {
   let existing = file;
   while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
-  const real = path.join(fs.realpathSync(existing), path.relative(existing, file));
-  const relative = path.relative(fs.realpathSync(folder), real);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  return isInside(fs.realpathSync(folder), path.join(fs.realpathSync(existing), path.relative(existing, file)));
 }
 
 /** The .gitignore the bridge writes in a logins folder: everything in it stays out of version control. */
@@ -236,9 +237,8 @@ export class TestExport {
 
   private async verify(file: string, spec: ExportResult['spec'], steps: JournalStep[], token?: vscodeTypes.CancellationToken): Promise<ExportResult | undefined> {
     const vscode = this.vscode;
-    const settings = this.deps.settings();
     const runner = chooseRunner(this.deps.workspaceFolders()[0], vscode.workspace.isTrusted);
-    const launch = planBrowserLaunch(settings.browser, settings.executablePath);
+    const launch = this.deps.browserLaunch();
     const { env, withheld } = await this.secretsFor(spec.env, visitedOrigins(steps, spec));
     const where = runner.kind === 'workspace' ? "the workspace's Playwright Test" : "the bridge's own Playwright Test";
     this.deps.store.showExportStatus({ state: 'running', text: `${this.shown(file)}: running ${VERIFY_REPEATS} times with ${where}…`, marks: [] });
@@ -340,7 +340,7 @@ export class TestExport {
   }
 
   /** A file as the person knows it: relative to the workspace folder when inside it. */
-  private shown(file: string): string {
+  shown(file: string): string {
     const folder = this.deps.workspaceFolders().find(f => !path.relative(f, file).startsWith('..'));
     return folder ? path.relative(folder, file).split(path.sep).join('/') : file;
   }

@@ -6,7 +6,6 @@
 import type * as vscodeTypes from 'vscode';
 import { EXPORT_TEST_TOOL } from '../core/tools/hostTools';
 import { TestExport, VERIFY_REPEATS } from './exportTest';
-import * as path from 'path';
 
 type VSCode = typeof vscodeTypes;
 
@@ -17,13 +16,12 @@ interface ExportInput {
 }
 
 class ExportTestTool implements vscodeTypes.LanguageModelTool<ExportInput> {
-  constructor(private readonly vscode: VSCode, private readonly exporter: TestExport, private readonly folder: () => string | undefined) {}
+  constructor(private readonly vscode: VSCode, private readonly exporter: TestExport) {}
 
   prepareInvocation(options: vscodeTypes.LanguageModelToolInvocationPrepareOptions<ExportInput>): vscodeTypes.PreparedToolInvocation {
     const plan = this.exporter.plan({ ...options.input, byModel: true });
     if (plan.problem || !plan.file) return { invocationMessage: 'Exporting the browser session as a Playwright test' };
-    const folder = this.folder();
-    const shown = folder ? path.relative(folder, plan.file).split(path.sep).join('/') : plan.file;
+    const shown = this.exporter.shown(plan.file);
     const steps = plan.steps.filter(s => s.ok && s.answer.code.length).length;
     return {
       invocationMessage: `Exporting ${steps} browser steps to ${shown}`,
@@ -42,6 +40,6 @@ class ExportTestTool implements vscodeTypes.LanguageModelTool<ExportInput> {
   }
 }
 
-export function registerExportTestTool(vscode: VSCode, exporter: TestExport, folder: () => string | undefined): vscodeTypes.Disposable {
-  return vscode.lm.registerTool(EXPORT_TEST_TOOL, new ExportTestTool(vscode, exporter, folder));
+export function registerExportTestTool(vscode: VSCode, exporter: TestExport): vscodeTypes.Disposable {
+  return vscode.lm.registerTool(EXPORT_TEST_TOOL, new ExportTestTool(vscode, exporter));
 }

@@ -29,6 +29,7 @@ import { startBareUpstream } from '../support/bareUpstream';
 import { measureCallPath } from './callPath';
 import { DoorCostFigures, measureDoorCost } from './doorCost';
 import { measureTestExport } from './testExport';
+import { median } from '../support/median';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -338,12 +339,6 @@ async function remoteRound(fixture: FixtureServer) {
 function printDoorCost(cost: DoorCostFigures): void {
   console.log(`MCP door alone (instant backend), ms:  a fetch to an empty server ${cost.plainFetchMs}, through the door ${cost.doorFetchMs} ` +
     `(the door's own ${(cost.doorFetchMs - cost.plainFetchMs).toFixed(3)}), with the MCP SDK's client ${cost.doorSdkClientMs}`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function round(fixture: FixtureServer, index: number) {

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'net';
 import { CallToolResult, LATEST_PROTOCOL_VERSION, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpEndpoint, ToolBackend } from '../../src/core/mcpDoor/mcpEndpoint';
 import { connectMcpClient } from '../support/realBridge';
+import { median } from '../support/median';
 
 export interface DoorCostFigures {
   calls: number;
@@ -26,10 +27,7 @@ const TOOL: Tool = { name: 'echo', inputSchema: { type: 'object', properties: {}
 // About the size of a browser_network_requests answer in the bench's session.
 const RESULT: CallToolResult = { content: [{ type: 'text', text: '### Result\n' + '- [GET] http://127.0.0.1/ => [200] OK\n'.repeat(5) }] };
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.floor(sorted.length / 2)] * 1000) / 1000;
-}
+const ms = (values: number[]) => Math.round(median(values) * 1000) / 1000;
 
 export async function measureDoorCost(calls = 400): Promise<DoorCostFigures> {
   const plain = http.createServer((req, res) => {
@@ -75,7 +73,7 @@ export async function measureDoorCost(calls = 400): Promise<DoorCostFigures> {
       await client.callTool({ name: TOOL.name, arguments: {} });
       times.sdk.push(performance.now() - started);
     }
-    return { calls, plainFetchMs: median(times.plain), doorFetchMs: median(times.door), doorSdkClientMs: median(times.sdk) };
+    return { calls, plainFetchMs: ms(times.plain), doorFetchMs: ms(times.door), doorSdkClientMs: ms(times.sdk) };
   } finally {
     await client.close();
     await endpoint.dispose();

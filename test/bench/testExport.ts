@@ -20,6 +20,7 @@ import { StepJournal } from '../../src/core/testExport/stepJournal';
 import { writeSpec } from '../../src/core/testExport/specWriter';
 import { DISK_READERS, specFileName } from '../../src/core/testExport/specFiles';
 import { bundledRunner, runSpec } from '../../src/core/testExport/specRunner';
+import { median } from '../support/median';
 
 export interface TestExportFigures {
   scenarios: number;
@@ -33,11 +34,6 @@ export interface TestExportFigures {
 }
 
 const PASSWORD = 'correct horse battery';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
-}
 
 export async function measureTestExport(repeats = 5, only?: string[]): Promise<TestExportFigures> {
   const apps = new ExportApps();

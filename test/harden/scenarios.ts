@@ -4,6 +4,7 @@
  * the fixture site and returns the figures `npm run harden` writes; the plain-Node suite runs the
  * same scenarios in a shorter form and checks the targets.
  */
+import { median } from '../support/median';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
@@ -359,11 +360,6 @@ export async function soak(fixture: FixtureServer, options: SoakOptions): Promis
     await bare.close();
   }
   return figures;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function mb(bytes: number): number {

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { isPlainPlaywrightLine } from '../../src/core/testExport/codeCheck';
 import { readAnswer } from '../../src/core/testExport/answerSections';
 import { writeSpec } from '../../src/core/testExport/specWriter';
-import type { JournalStep } from '../../src/core/testExport/stepJournal';
+import { JournalStep, StepJournal } from '../../src/core/testExport/stepJournal';
 
 /** Steps as the journal keeps them, from answers written as upstream writes them. */
 function steps(...items: { tool: string; args?: Record<string, unknown>; ok?: boolean; text: string }[]): JournalStep[] {
@@ -118,4 +118,15 @@ describe('exporting a session as a Playwright test', () => {
     // The tab's own variable, and the word inside the string left as it was.
     assert.ok(body.includes("await page1.getByRole('button', { name: 'page' }).click();"), spec.text);
   });
+
+  it('keeps a long session\'s snapshots within a budget, the newest whole', () => {
+    const journal = new StepJournal({ onToolCall: () => ({ dispose() { /* none */ } }), onDidChangeStatus: () => ({ dispose() { /* none */ } }) }, () => false);
+    const page = '- heading "x"\n'.repeat(50_000);
+    for (let i = 0; i < 12; i++) journal.add('browser_snapshot', {}, { content: [{ type: 'text', text: `### Snapshot\n\`\`\`yaml\n${page}\`\`\`` }] });
+    const kept = journal.steps.reduce((sum, s) => sum + (s.answer.snapshot?.length ?? 0), 0);
+    assert.ok(kept <= 4_000_000, `${kept} characters kept`);
+    assert.ok(journal.steps.at(-1)!.answer.snapshot!.length > 600_000, 'the newest snapshot is kept');
+    assert.strictEqual(journal.steps[0].answer.snapshot, undefined, 'the oldest gave theirs up');
+  });
 });
+

@@ -1,11 +1,9 @@
 /**
  * One export, start to end, without `vscode`: the steps chosen, the test written to its file (never over
- * another file), run with Playwright Test, and what the run says about each step. A red test is never
- * left under a passing name: it is renamed `*.failing.spec.ts` or deleted, as the person chooses.
+ * another file), run with Playwright Test, and what the run says about each step.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { failingName } from './specFiles';
 import { RunOptions, runSpec, SpecRun } from './specRunner';
 import { SpecOptions, writeSpec, WrittenSpec } from './specWriter';
 import type { JournalStep } from './stepJournal';
@@ -84,12 +82,4 @@ export async function verifySpec(file: string, spec: WrittenSpec, run: Omit<RunO
     return { step: s.step, verdict: reached ? 'passed' as const : 'notReached' as const };
   });
   return { file, spec, run: result, verdicts, ...(failing ? { failedStep: failing.step } : {}) };
-}
-
-/** A red test is kept under a name that says so: returns the new path. */
-export function keepAsFailing(file: string): string {
-  const target = failingName(file);
-  if (fs.existsSync(target)) throw new Error(`${path.basename(target)} is there already: the failing test stays as ${path.basename(file)}.`);
-  fs.renameSync(file, target);
-  return target;
 }

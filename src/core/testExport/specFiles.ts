@@ -5,6 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { isInside, resolveWrittenFile } from '../tools/fileTools';
 import type { SpecOptions, UploadFile } from './specWriter';
 
 /** Bigger uploads are named by path in the test instead of carried in it. */
@@ -16,14 +17,9 @@ const MIME_TYPES: Record<string, string> = {
   '.zip': 'application/zip', '.xml': 'application/xml', '.md': 'text/markdown',
 };
 
-function inside(folder: string, file: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
-}
-
 /** A snapshot upstream linked; with `outputDir`, only one in that folder (a page can put a link's text in a snapshot). */
 export function readSnapshotFile(file: string, outputDir?: string): string | undefined {
-  if (outputDir !== undefined && !inside(outputDir, path.resolve(file))) return undefined;
+  if (outputDir !== undefined && !isInside(outputDir, path.resolve(file))) return undefined;
   try {
     return fs.readFileSync(file, 'utf8');
   } catch {
@@ -31,10 +27,12 @@ export function readSnapshotFile(file: string, outputDir?: string): string | und
   }
 }
 
-/** A file an upload read: an absolute path as it is, a relative one in `outputDir` (as the bridge resolved it for the upload). */
+/** A file an upload read: an absolute path as it is, a relative one in `outputDir`, by the rule the upload itself followed. */
 export function readUploadFile(file: string, outputDir?: string): UploadFile | undefined {
   if (!path.isAbsolute(file) && outputDir === undefined) return undefined;
-  const absolutePath = path.resolve(outputDir ?? '/', file);
+  const resolved = resolveWrittenFile(file, outputDir ?? '/');
+  if ('error' in resolved) return undefined;
+  const absolutePath = resolved.path;
   try {
     const stat = fs.statSync(absolutePath);
     if (!stat.isFile()) return undefined;

@@ -125,10 +125,9 @@ export async function runSpec(options: RunOptions): Promise<SpecRun> {
     }
     const report = path.join(work, 'report.json');
     // This one file, by its whole path (a file of the same name in a subfolder is another test).
-    const whole = path.join(testDir, testFile).split(path.sep).join('/');
+    const testMatch = `^${path.join(testDir, testFile).split(path.sep).join('/').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
     const config = {
       testDir,
-      testMatch: [`^${whole.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`],
       outputDir: path.join(work, 'results'),
       timeout: 30_000,
       expect: { timeout: 5_000 },
@@ -145,8 +144,7 @@ export async function runSpec(options: RunOptions): Promise<SpecRun> {
       },
     };
     const configFile = path.join(work, 'playwright.config.js');
-    const { testMatch, ...rest } = config;
-    fs.writeFileSync(configFile, `module.exports = { ...${JSON.stringify(rest)}, testMatch: new RegExp(${JSON.stringify(testMatch[0])}) };\n`);
+    fs.writeFileSync(configFile, `module.exports = { ...${JSON.stringify(config)}, testMatch: new RegExp(${JSON.stringify(testMatch)}) };\n`);
     const exitCode = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(process.execPath, [options.runner.cli, 'test', '--config', configFile, `--repeat-each=${options.repeatEach}`], {
         cwd: options.cwd ?? work,

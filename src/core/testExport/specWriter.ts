@@ -17,6 +17,8 @@ import { checkPlaywrightLine } from './codeCheck';
 import { finalChecks } from './finalChecks';
 import { onPage, quote } from './pageCode';
 import type { JournalStep } from './stepJournal';
+import { PERSON_ACTIONS } from '../supervision/supervisor';
+import { QUOTED_SECRET_PLACEHOLDER } from '../../protocol/childMessages';
 
 export interface UploadFile {
   name: string;
@@ -90,16 +92,13 @@ function addressFor(url: string, baseURL: string | undefined): string {
   return quote(url.slice(baseURL.length));
 }
 
-/** The activity record of the person's recorded actions (supervisor.ts): its code is theirs, not upstream's. */
-const PERSON_ACTIONS = 'person_actions';
-
 /**
  * A secret the person typed while they had control comes back masked as '<secret>NAME</secret>' (the child
  * masks every text): in the test it is read from the environment, like the agent's.
  */
 function unmaskPersonSecrets(step: JournalStep, secretNames: readonly string[]): JournalStep {
   if (step.tool !== PERSON_ACTIONS) return step;
-  const code = step.answer.code.map(line => line.replace(/'<secret>([A-Za-z_]\w*)<\/secret>'/g, (all, name: string) => (secretNames.includes(name) ? `process.env['${name}']` : all)));
+  const code = step.answer.code.map(line => line.replace(QUOTED_SECRET_PLACEHOLDER, (all, name: string) => (secretNames.includes(name) ? `process.env['${name}']` : all)));
   return { ...step, answer: { ...step.answer, code } };
 }
 

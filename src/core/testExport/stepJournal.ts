@@ -26,11 +26,17 @@ export interface JournalStep {
 
 /** Enough for a long session; the oldest go first, counted. */
 const MAX_STEPS = 2000;
+/**
+ * Snapshots kept inline, in characters: a long session must not keep every page it read. The oldest lose
+ * theirs first (an export then checks less at its end, nothing else changes).
+ */
+const MAX_SNAPSHOT_CHARS = 4_000_000;
 
 export class StepJournal {
   private readonly kept: JournalStep[] = [];
   private next = 1;
   private generation = 0;
+  private snapshotChars = 0;
   /** Steps dropped to keep MAX_STEPS. */
   dropped = 0;
 
@@ -62,6 +68,7 @@ export class StepJournal {
     this.kept.length = 0;
     this.next = 1;
     this.dropped = 0;
+    this.snapshotChars = 0;
   }
 
   /** Records a call that ended (the supervisor fires each call twice: when it starts and when it ends). */
@@ -71,9 +78,16 @@ export class StepJournal {
       index: this.next++, tool, args: args ?? {}, ok: Boolean(result) && !result?.isError, at, answer: readAnswer(text), ...(callId !== undefined ? { callId } : {}),
     };
     this.kept.push(step);
+    this.snapshotChars += step.answer.snapshot?.length ?? 0;
     if (this.kept.length > MAX_STEPS) {
-      this.kept.shift();
+      this.snapshotChars -= this.kept.shift()?.answer.snapshot?.length ?? 0;
       this.dropped++;
+    }
+    for (let i = 0; this.snapshotChars > MAX_SNAPSHOT_CHARS && i < this.kept.length - 1; i++) {
+      const answer = this.kept[i].answer;
+      if (answer.snapshot === undefined) continue;
+      this.snapshotChars -= answer.snapshot.length;
+      delete answer.snapshot;
     }
     return step;
   }

@@ -119,6 +119,12 @@ function withReaderDescription(tool: Tool): Tool {
   return { ...tool, inputSchema: { ...tool.inputSchema, properties: { ...schema.properties, filename: { ...filename, description } } } };
 }
 
+/** True when `file` is below `dir` (not `dir` itself), by their paths as written. */
+export function isInside(dir: string, file: string): boolean {
+  const relative = path.relative(dir, file);
+  return !!relative && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
 /**
  * Where a written file goes: a relative name lands in the output folder (never the workspace root),
  * and may not climb out of it; an absolute one stays as given (the confirmation names it).
@@ -126,8 +132,7 @@ function withReaderDescription(tool: Tool): Tool {
 export function resolveWrittenFile(filename: string, outputDir: string): { path: string } | { error: string } {
   if (path.isAbsolute(filename)) return { path: path.normalize(filename) };
   const resolved = path.resolve(outputDir, filename);
-  const relative = path.relative(outputDir, resolved);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+  if (!isInside(outputDir, resolved)) {
     return { error: `The relative filename "${filename}" leaves the output folder (${outputDir}). Give a name inside it, or an absolute path.` };
   }
   return { path: resolved };
