@@ -30,7 +30,7 @@ export interface TestExportFigures {
   exportMs: number;
   detectsBreakage: number;
   repeats: number;
-  perScenario: { name: string; runs: number; passed: number; firstPassed: boolean; redWhenBroken: boolean; failure?: string; spec?: string; leftOut?: unknown; logs?: string[]; steps?: string[] }[];
+  perScenario: { name: string; runs: number; passed: number; firstPassed: boolean; redWhenBroken: boolean; failure?: string; spec?: string; leftOut?: unknown; steps?: string[] }[];
 }
 
 const PASSWORD = 'correct horse battery';
@@ -78,7 +78,7 @@ export async function measureTestExport(repeats = 5, only?: string[]): Promise<T
           firstPassed: run.statuses[0] === 'passed',
           redWhenBroken: broken.failed > 0,
           ...(run.firstFailure ? { failure: `line ${run.firstFailure.line ?? '?'}: ${run.firstFailure.message.split('\n')[0]}` } : {}),
-          ...(process.env.BENCH_EXPORT_VERBOSE ? { spec: spec.text, leftOut: spec.leftOut, logs: bridge.logs.filter(l => /record|person/i.test(l)), steps: journal.steps.map(s => `${s.tool}: ${s.answer.code.join(' | ')}`) } : {}),
+          ...(process.env.BENCH_EXPORT_VERBOSE ? { spec: spec.text, leftOut: spec.leftOut, steps: journal.steps.map(s => `${s.tool}: ${s.answer.code.join(' | ')}`) } : {}),
         });
       } finally {
         await bridge.dispose();
