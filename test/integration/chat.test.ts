@@ -208,12 +208,14 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
       await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: EXPORT_SCENARIO, base: apps.url, door });
       const turn = await chatTurn(EXPORT_SCENARIO[0]);
       assert.strictEqual(turn.answer, 'Added: Buy milk');
-      await waitFor(async () => !!(await api.describePanels())[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
+      await waitFor(async () => !!(await api.describePanels().catch(() => []))[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
 
       await panelHands({ action: 'button', id: 'tab-activity' });
       await panelHands({ action: 'button', id: 'export-test' });
       let panel: PanelReport | undefined;
-      await waitFor(async () => /passed 3 of 3 runs/.test(([panel] = await api.describePanels())[0]?.exportStatus ?? ''), 240000,
+      // Playwright Test's runs load the machine: a panel too busy to answer in time is asked again, not a failure.
+      const latest = async () => (await api.describePanels().catch(() => [panel]))[0];
+      await waitFor(async () => /passed 3 of 3 runs/.test((panel = await latest())?.exportStatus ?? ''), 240000,
         () => `the panel to report the exported test green: ${JSON.stringify(panel && { status: panel.exportStatus, marks: panel.exportMarks })}`, 1000);
       const written = fs.readdirSync(tests).filter(name => name.endsWith('.spec.ts'));
       assert.strictEqual(written.length, 1, `one test in tests/: ${written.join(', ')}`);
@@ -228,7 +230,7 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
       // The app changes under the test: the next export of the same session goes red at the click.
       apps.broken = true;
       await panelHands({ action: 'button', id: 'export-test' });
-      await waitFor(async () => /failed 3 of 3 runs at line \d+/.test(([panel] = await api.describePanels())[0]?.exportStatus ?? ''), 240000,
+      await waitFor(async () => /failed 3 of 3 runs at line \d+/.test((panel = await latest())?.exportStatus ?? ''), 240000,
         () => `the panel to report the second export red: ${JSON.stringify(panel && { status: panel.exportStatus, marks: panel.exportMarks })}`, 1000);
       note(`    export: ${panel!.exportStatus}`);
       assert.ok(panel!.exportMarks.some(mark => /^failed: Clicking/.test(mark)), `the click's row is marked failed: ${panel!.exportMarks.join(' / ')}`);
