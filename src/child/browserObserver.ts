@@ -277,6 +277,14 @@ export class BrowserObserver {
     }
   }
 
+  /** The bridge itself made this tab the agent's (time travel's fresh tab): the live view shows it. */
+  follow(page: Page): void {
+    if (page === this.current) return;
+    this.current = page;
+    this.sendTabs();
+    this.restartStream();
+  }
+
   /** After a call that may have changed the page: the fallback frame when streaming is not possible. */
   async afterStateChange(): Promise<void> {
     if (this.screencastWorks || !this.liveView.enabled) return;

@@ -29,4 +29,6 @@ export interface PageGlobals {
   CSS: { escape(text: string): string };
   location: { href: string };
   stop(): void;
+  /** The tab's sessionStorage (time travel keeps and puts it back: Playwright's storage state leaves it out). */
+  sessionStorage: { setItem(name: string, value: string): void; [name: string]: unknown };
 }

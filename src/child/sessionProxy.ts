@@ -40,6 +40,9 @@ import type { PageGlobals } from './pageGlobals';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
 import { publishTool } from '../core/tools/fileTools';
 import { PersonRecorder } from './personRecorder';
+import { StorageChanges } from './timeTravel/storageChanges';
+import { restoreCheckpoint } from './timeTravel/restoreCheckpoint';
+import type { CheckpointFacts } from '../protocol/childMessages';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
@@ -64,6 +67,8 @@ interface InnerSession {
   prepared?: boolean;
   /** Patterns the agent routed (browser_route): a routed page may claim any origin, so no secret is typed while one is set. */
   routes: Set<string>;
+  /** Time travel (the window's context only): when its storage changed, for checkpoints. */
+  storageChanges?: StorageChanges;
 }
 
 const LIVE_VIEW_OFF: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
@@ -173,6 +178,13 @@ export class SessionProxy {
         // What the person typed may be a secret's value: masked like every other text.
         return this.mask.deep({ code, ...(url ? { url } : {}) });
       },
+      checkpoint: async () => {
+        const session = await (this.inner?.catch(() => undefined));
+        const facts = session && await this.checkpointFacts(session);
+        if (!facts) throw new Error('No checkpoint: no browser runs, or time travel is off.');
+        return facts;
+      },
+      restoreCheckpoint: async params => this.mask.deep(await this.restore(params)),
       memory: async params => measureMemory(params.heapSnapshotPath),
       pageAction: async (params): Promise<PageActionResult> => this.mask.deep(await this.pageAction(params.pageAction)),
       // Add to Chat puts what the picker reports onto the chat input: masked like every other text.
@@ -303,9 +315,10 @@ export class SessionProxy {
 
     if (!result.isError) noteRoutes(session.routes, params.name, params.arguments);
     const observer = session.observer;
+    let checkpoint: CheckpointFacts | undefined;
     if (observer && !result.isError) {
       observer.noteToolCall(params.name, params.arguments, resultText(result));
-      if (!session.readOnlyTools.has(params.name)) await observer.afterStateChange();
+      if (!session.readOnlyTools.has(params.name)) [, checkpoint] = await Promise.all([observer.afterStateChange(), this.checkpointFacts(session)]);
     }
     // Before the budget records them: the files as kept are the masked ones.
     if (!this.mask.empty) await maskWrittenFiles(this.config.mcp.outputDir, resultText(result), startedAt, this.mask, this.log);
@@ -322,7 +335,42 @@ export class SessionProxy {
     }
     // Chromium's own words do not say who blocked an address: the person did, on purpose (the host says so).
     const originBlocked = result.isError && this.hasOriginRules && /ERR_BLOCKED_BY_CLIENT/.test(resultText(result)) ? true : undefined;
-    return withMarks(result, { lostBefore: loss, originBlocked });
+    return withMarks(result, { lostBefore: loss, originBlocked, checkpoint });
+  }
+
+  /**
+   * Where the current tab is after a step, and the context's storage when it changed: the child's part of a
+   * checkpoint (the host adds the picture, the snapshot, the console and the requests). Never fails a step.
+   */
+  private async checkpointFacts(session: InnerSession): Promise<CheckpointFacts | undefined> {
+    const changes = session.storageChanges;
+    const context = session.browser?.context;
+    if (!changes || !context || session.lostReason) return undefined;
+    const page = session.observer?.currentPage;
+    const [title, storage] = await Promise.all([
+      page ? page.title().catch(() => '') : '',
+      changes.captureIfChanged(page).catch(error => {
+        this.log(`Checkpoint: the storage could not be read (${(error as Error).message.split('\n')[0]}); the next one reads it whole.`);
+        changes.forget();
+        return undefined;
+      }),
+    ]);
+    const viewport = page?.viewportSize();
+    return { url: page?.url() ?? '', title, ...(viewport ? { viewport } : {}), tabCount: context.pages().length, ...(storage ? { storage } : {}) };
+  }
+
+  /** Time travel: the window's context put back to a checkpoint; the live view follows the fresh tab. */
+  private async restore(params: { url: string; viewport?: { width: number; height: number }; storage?: string }): Promise<{ url: string; title: string }> {
+    if (this.config.connection?.protocol === 'cdp') {
+      throw new Error('The browser is your own (reached over CDP): the bridge does not replace its cookies and storage. Use a browser the bridge launches to go back to a step.');
+    }
+    const session = await this.inner?.catch(() => undefined);
+    if (!session?.browser || !session.storageChanges) throw new Error('No browser runs (or time travel is off): there is nothing to put back.');
+    const page = await session.observer!.duringCall(
+      () => restoreCheckpoint(session.browser!.context, params, this.config.mcp.timeouts.navigation), 0);
+    session.storageChanges.forget();
+    session.observer?.follow(page);
+    return { url: page.url(), title: await page.title().catch(() => '') };
   }
 
   /**
@@ -439,6 +487,10 @@ export class SessionProxy {
         throw error;
       }
       session.observer = this.observe(session.browser.context, 'window');
+      // Over CDP the browser and its logins are the person's own: their storage is not the bridge's to keep.
+      if (this.config.checkpoints && this.config.connection?.protocol !== 'cdp') {
+        session.storageChanges = new StorageChanges(session.browser.context, this.config.launch.engine === 'chromium', this.log);
+      }
       this.sendBrowserState({ state: 'ready' });
       return session.browser.context;
     };

@@ -82,6 +82,8 @@ export const ChildConfigSchema = z.object({
    * go. Upstream's own budget is off: it deleted every old file under the folder, whoever wrote it.
    */
   outputBudgetBytes: z.number().nonnegative(),
+  /** Time travel: a checkpoint (address, size, changed storage) after each step of the window's context. */
+  checkpoints: z.boolean(),
   /** Connect to a browser elsewhere instead of launching (headers here are not credentials: see ChildPrivateInput). */
   connection: BrowserConnectionSchema.optional(),
   /** A login profile's file: new contexts start from its cookies and local storage. */

@@ -202,6 +202,38 @@ export const RecordPersonParamsSchema = z.object({ action: z.enum(['start', 'sto
 export const RecordPersonResultSchema = z.object({ code: z.array(z.string()), url: z.string().optional() });
 export type RecordPersonResult = z.infer<typeof RecordPersonResultSchema>;
 
+// ---- time travel: a checkpoint after each step, and the browser restored to one ---------------
+
+/**
+ * The current tab's state after a step, as the child saw it: where it was, its size, and the context's
+ * storage (Playwright's storage state with IndexedDB, plus the tab's sessionStorage) as one JSON string,
+ * sent only when it changed since the last checkpoint (absent: as the step before).
+ */
+export const CheckpointFactsSchema = z.object({
+  url: z.string(),
+  title: z.string(),
+  viewport: z.object({ width: z.number(), height: z.number() }).optional(),
+  tabCount: z.number(),
+  storage: z.string().optional(),
+});
+export type CheckpointFacts = z.infer<typeof CheckpointFactsSchema>;
+
+/** What `storage` holds: Playwright's storage state, and the current tab's sessionStorage for its origin. */
+export interface CheckpointStorage {
+  state: { cookies: unknown[]; origins: { origin: string }[] };
+  session?: { origin: string; items: [string, string][] };
+}
+
+/** The browser put back to a checkpoint: the storage it had (absent: empty), the address, the size. */
+export const RestoreCheckpointParamsSchema = z.object({
+  url: z.string(),
+  viewport: z.object({ width: z.number().int().positive(), height: z.number().int().positive() }).optional(),
+  storage: z.string().optional(),
+});
+export type RestoreCheckpointParams = z.infer<typeof RestoreCheckpointParamsSchema>;
+export const RestoreCheckpointResultSchema = z.object({ url: z.string(), title: z.string() });
+export type RestoreCheckpointResult = z.infer<typeof RestoreCheckpointResultSchema>;
+
 // ---- memory (host -> child request): the child's own figures, for the soak that looks for leaks ----
 
 /** Measured after a full garbage collection, so what is counted is what the child still holds. */

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import {
   BrowserStateParamsSchema, InputEventSchema, LiveViewParamsSchema, MemoryResultSchema, ObservationEventSchema, PageActionResultSchema,
   PageActionSchema, PickParamsSchema, PickResultSchema, RecordPersonParamsSchema, RecordPersonResultSchema, ScreenshotResultSchema,
-  StorageStateResultSchema,
+  StorageStateResultSchema, CheckpointFactsSchema, RestoreCheckpointParamsSchema, RestoreCheckpointResultSchema,
 } from './childMessages';
 
 // The SDK may add `_meta` to any params: requests without params of their own take an open object.
@@ -28,6 +28,10 @@ export const CONTROL_REQUESTS = {
   storageState: { method: 'playwright_bridge/storage_state', params: noParams, result: StorageStateResultSchema, timeoutMs: 30000 },
   /** Take control starts recording the person's actions as Playwright code; hand back stops it and returns the code. */
   recordPerson: { method: 'playwright_bridge/record_person', params: RecordPersonParamsSchema, result: RecordPersonResultSchema, timeoutMs: 15000 },
+  /** A checkpoint now (after a burst of the person's input); the agent's steps carry theirs as a call mark. */
+  checkpoint: { method: 'playwright_bridge/checkpoint', params: noParams, result: CheckpointFactsSchema, timeoutMs: 30000 },
+  /** Time travel: the watched context put back to a checkpoint (its storage, address and size) in a fresh tab. */
+  restoreCheckpoint: { method: 'playwright_bridge/restore_checkpoint', params: RestoreCheckpointParamsSchema, result: RestoreCheckpointResultSchema, timeoutMs: 120000 },
   /** The child's heap and RSS after a full collection; `heapSnapshotPath`: also a V8 heap snapshot written there. */
   memory: {
     method: 'playwright_bridge/memory',

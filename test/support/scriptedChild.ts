@@ -80,6 +80,8 @@ export class ScriptedChild implements ChildConnection {
       // The person did nothing a recorder would see.
       recordPerson: () => ({ code: [] }),
       screenshot: () => { throw new Error('not scripted'); },
+      checkpoint: () => ({ url: 'about:blank', title: '', tabCount: 1 }),
+      restoreCheckpoint: () => { throw new Error('not scripted'); },
     };
     return answers[name]() as ControlRequestResult<typeof name>;
   };

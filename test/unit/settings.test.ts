@@ -29,7 +29,7 @@ describe('settings', () => {
       actionTimeoutMs: 2000, navigationTimeoutMs: 30000, callTimeoutSeconds: 60, mcpSessionIdleMinutes: 30, handBackTimeoutMinutes: 10,
       readonly: false, toolsAllow: [], toolsDeny: [], snapshotMode: 'full', imageResponses: 'allow', consoleLevel: 'info',
       allowedOrigins: [], blockedOrigins: [], isolation: 'shared', sessionIdleMinutes: 15, allowRunCodeForClients: false, loginProfile: undefined,
-      connection: undefined, testExportFolder: 'e2e',
+      connection: undefined, testExportFolder: 'e2e', timeTravel: true, timeTravelMaxMB: 64,
     });
   });
 

@@ -50,6 +50,7 @@ export function buildChildConfig(
     roots: paths.workspaceFolders,
     screencast: true,
     outputBudgetBytes: Math.round(settings.outputMaxSizeMB * 1024 * 1024),
+    checkpoints: settings.timeTravel,
     ...(settings.connection ? { connection: settings.connection } : {}),
     ...(settings.loginProfile && paths.loginProfilesDir ? { storageStatePath: path.join(paths.loginProfilesDir, `${settings.loginProfile}.json`) } : {}),
     isolation: settings.isolation,

@@ -62,6 +62,8 @@ export interface CallEnvironment {
   lastExit(): string;
   /** The pending "browser was lost" note: one owner, the supervisor's. */
   readonly browserLoss: BrowserLossNote;
+  /** The pending "browser was put back to step k" note (time travel from the panel). */
+  readonly restored: BrowserLossNote;
 }
 
 /** The one note the model gets after its browser was lost, kept until a model's call takes it. */

@@ -70,6 +70,10 @@ export interface BridgeSettings {
   connection: BrowserConnection | undefined;
   /** Where exported tests go, relative to the workspace folder; undefined: ask the first time. */
   testExportFolder: string | undefined;
+  /** Time travel: a checkpoint after each step of the window's browser. */
+  timeTravel: boolean;
+  /** What the checkpoints may keep in the extension host, in megabytes (the oldest go first). */
+  timeTravelMaxMB: number;
 }
 
 export const ISOLATIONS = specOf('isolation').values;
@@ -113,6 +117,8 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
   loginProfile: undefined,
   connection: undefined,
   testExportFolder: undefined,
+  timeTravel: specOf('timeTravel.enabled').default,
+  timeTravelMaxMB: specOf('timeTravel.maxMB').default,
 };
 
 /** A setting that could not be used as given; the default stands in and the user is told why. */
@@ -272,6 +278,8 @@ export function readSettings(
   }
 
   const testExportFolder = optionalString(read('testExport.folder'));
+  const timeTravel = readBoolean('timeTravel.enabled');
+  const timeTravelMaxMB = readNumber('timeTravel.maxMB');
 
   let connection: BrowserConnection | undefined;
   const endpoint = optionalString(read('connect.endpoint'));
@@ -299,6 +307,7 @@ export function readSettings(
       actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes,
       readonly, toolsAllow, toolsDeny, snapshotMode, imageResponses, consoleLevel, allowedOrigins, blockedOrigins,
       isolation, sessionIdleMinutes, allowRunCodeForClients, loginProfile, connection, testExportFolder,
+      timeTravel, timeTravelMaxMB,
     },
     problems,
   };

@@ -64,6 +64,8 @@ export const SETTINGS_TABLE = [
   { key: 'loginProfile', kind: 'string', default: '', userOnly: true },
   // A folder inside the workspace (checked where it is used): a workspace may name its own tests folder.
   { key: 'testExport.folder', kind: 'string', default: '' },
+  { key: 'timeTravel.enabled', kind: 'boolean', default: true },
+  { key: 'timeTravel.maxMB', kind: 'number', default: 64, min: 4, max: 4096 },
   { key: 'connect.endpoint', kind: 'string', default: '', userOnly: true },
   { key: 'connect.headers', kind: 'stringMap', default: {}, userOnly: true },
   { key: 'connect.allowNonLoopback', kind: 'boolean', default: false, userOnly: true },

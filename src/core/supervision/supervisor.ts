@@ -1,5 +1,7 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { BrowserStateParams, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, TabInfo } from '../../protocol/childMessages';
+import {
+  BrowserStateParams, CheckpointFacts, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, RestoreCheckpointParams, TabInfo,
+} from '../../protocol/childMessages';
 import type {
   ControlNotificationName, ControlNotificationParams, ControlRequestName, ControlRequestParams, ControlRequestResult,
 } from '../../protocol/controlChannel';
@@ -20,7 +22,8 @@ import { WatchedTabs } from './watchedTabs';
 export type { BridgeState, Door };
 export type { SupervisedCallOptions } from '../pipeline/callContext';
 export { CancelledError };
-import type { SupervisedCallOptions } from '../pipeline/callContext';
+import type { CallContext, SupervisedCallOptions } from '../pipeline/callContext';
+import { RESTORE_STEP_TOOL } from '../tools/hostTools';
 
 export interface BridgeStatus {
   state: BridgeState;
@@ -82,6 +85,8 @@ export interface ToolCallRecord {
   thumbnail?: string;
   /** Why it failed, in one line. */
   error?: string;
+  /** Where the page was after the call, and its storage when it changed (time travel's checkpoint, from the child). */
+  checkpoint?: CheckpointFacts;
 }
 
 /**
@@ -123,6 +128,8 @@ export class Supervisor {
   private readonly callEmitter = new Emitter<ToolCallRecord>();
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private nextCallId = 1;
+  /** The browser was put back to an earlier step: the next model call is told so. */
+  private restoredNotice: string | undefined;
   /** How many consumers show thumbnails of results (the panel's store); none, none are made. */
   private thumbnailReaders = 0;
   readonly onDidChangeStatus = this.stateEmitter.event;
@@ -154,6 +161,14 @@ export class Supervisor {
       ready: () => this.ready(),
       tool: name => this.toolsByName.get(name),
       lastExit: () => this.lastExit,
+      restored: {
+        keep: note => { this.restoredNotice = note; },
+        take: () => {
+          const note = this.restoredNotice;
+          this.restoredNotice = undefined;
+          return note;
+        },
+      },
       browserLoss: {
         keep: note => { this.lostNotice ??= note; },
         take: () => {
@@ -208,8 +223,9 @@ export class Supervisor {
     const door = options.door ?? 'tool';
     const end = this.beginRecord({ name, args, door, mcpSession: options.session?.id, title: presentInvocation(name, displayName, args).invocationMessage });
     const result = new CallResult();
+    const call: CallContext = { name, args, door, forModel: door === 'tool' || door === 'mcp', options, result };
     try {
-      await runCallPipeline({ name, args, door, forModel: door === 'tool' || door === 'mcp', options, result }, this.environment);
+      await runCallPipeline(call, this.environment);
     } catch (error) {
       if (error instanceof CancelledError) {
         end({ outcome: 'cancelled', error: error.message });
@@ -219,8 +235,28 @@ export class Supervisor {
       result.refuse((error as Error).message);
     }
     const finished = result.finish({ thumbnail: this.thumbnailReaders > 0 });
-    end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine });
+    end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine, checkpoint: call.marks?.checkpoint });
     return finished.result;
+  }
+
+  /**
+   * Time travel: the window's browser put back to a checkpoint, listed in Activity as its own step (with the
+   * restored state as its checkpoint). `notice`: what the model reads before its next result (chat's own
+   * bridge_restore_step reads it in its answer instead). While the person has the browser it does not run.
+   */
+  async restoreCheckpoint(target: RestoreCheckpointParams, listing: { door: Door; title: string; args: Record<string, unknown>; notice?: string }): Promise<{ url: string; title: string }> {
+    const end = this.beginRecord({ name: RESTORE_STEP_TOOL, args: listing.args, door: listing.door, title: listing.title });
+    try {
+      if (this.person.active && listing.door !== 'person') throw new Error('The person has the browser: ask them to hand it back first.');
+      const restored = await (await this.ready()).request('restoreCheckpoint', target);
+      const { storage } = target;
+      end({ outcome: 'ok', checkpoint: { url: restored.url, title: restored.title, ...(target.viewport ? { viewport: target.viewport } : {}), tabCount: 1, ...(storage ? { storage } : {}) } });
+      if (listing.notice) this.restoredNotice = listing.notice;
+      return restored;
+    } catch (error) {
+      end({ outcome: 'error', error: (error as Error).message.split('\n')[0] });
+      throw error;
+    }
   }
 
   /** A consumer that shows result thumbnails (the panel's store) says so; dispose when it goes. */

@@ -5,6 +5,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 export const EXPORT_TEST_TOOL = 'bridge_export_test';
+/** Time travel: the browser put back to an earlier step (also the name of that step in the Activity list). */
+export const RESTORE_STEP_TOOL = 'bridge_restore_step';
 
 export const HOST_TOOLS: Tool[] = [
   {
@@ -24,6 +26,23 @@ export const HOST_TOOLS: Tool[] = [
       additionalProperties: false,
     },
     annotations: { title: 'Export the browser session as a Playwright test' },
+  },
+  {
+    name: RESTORE_STEP_TOOL,
+    description: 'Playwright Bridge: puts this window\'s browser back to how it was right after an earlier step, to undo your own last ' +
+      'steps or try again from there: cookies, local and session storage and IndexedDB as they were then, and one fresh tab at that ' +
+      'step\'s address and size (other tabs close). Not restored: the page\'s in-memory state (it loads again), the tab\'s back/forward ' +
+      'history, and anything the server stored. Give `step` (a step number as the panel\'s Activity lists them) or `stepsBack` (1 = ' +
+      'before your last step). Take a new snapshot afterwards: earlier element refs are gone. The person confirms first.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        step: { type: 'integer', minimum: 1, description: 'Go back to how the browser was right after this step.' },
+        stepsBack: { type: 'integer', minimum: 1, description: 'Undo this many of the last steps (1: back to before the last step).' },
+      },
+      additionalProperties: false,
+    },
+    annotations: { title: 'Put the browser back to an earlier step' },
   },
 ];
 

@@ -1,0 +1,308 @@
+/**
+ * Time travel's record: a checkpoint after every step of the window's browser (each tool call, each burst
+ * of the person's input), kept in the extension host under a byte budget, never in the workspace. A step
+ * holds what the panel showed right after it (the last frame before the next step began), the snapshot
+ * upstream wrote, the console lines and requests since the step before, and the child's facts: address,
+ * title, size and the storage when it changed. A step that changed nothing the child saw (a read, a failed
+ * call) shares the state of the step before; shared parts are counted once.
+ */
+import type { CheckpointFacts } from '../../protocol/childMessages';
+import type { ConsoleRow, Door, FrameMessage, HostToPanel, MarkerRow, NetworkRow } from '../../protocol/panelMessages';
+import { isMarker } from '../../protocol/panelRows';
+import type { Event } from '../emitter';
+import { Emitter } from '../emitter';
+import { approximateBytes } from '../liveView/ringBuffer';
+import { resultText } from '../results/resultText';
+import { readAnswer } from '../testExport/answerSections';
+import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/supervisor';
+import { RESTORE_STEP_TOOL } from '../tools/hostTools';
+
+/** The page as a step left it: the child's facts without the storage, which is kept apart (shared). */
+export type PageFacts = Omit<CheckpointFacts, 'storage'>;
+
+/** A part several steps may share (the step that made it and the ones after that changed nothing). */
+interface Shared<T> {
+  value: T;
+  bytes: number;
+}
+
+export interface TimelineStep {
+  /** 1 for the first step this window kept. */
+  index: number;
+  /** Its row in the panel's Activity (ToolCallRecord.id). */
+  callId: number;
+  tool: string;
+  title: string;
+  door: Door;
+  ok: boolean;
+  /** When it ended (ms since the epoch). */
+  at: number;
+  page?: Shared<PageFacts>;
+  storage?: Shared<string>;
+  snapshot?: Shared<string>;
+  frame?: Shared<FrameMessage>;
+  console: ConsoleRow[];
+  network: NetworkRow[];
+  /** What this step alone holds (its shared parts counted at the first step that holds them). */
+  bytes: number;
+}
+
+/** What the panel shows for a step as it was. */
+export interface StepView {
+  index: number;
+  total: number;
+  at: number;
+  tool: string;
+  title: string;
+  door: Door;
+  url?: string;
+  pageTitle?: string;
+  frame?: FrameMessage;
+  /** The frame is an earlier step's (none was drawn between this step and the next): its index. */
+  frameFrom?: number;
+  snapshot?: string;
+  console: ConsoleRow[];
+  network: NetworkRow[];
+  /** The browser can be put back to it (a page and state were recorded, and the browser is the bridge's own). */
+  restorable: boolean;
+  /** Older steps dropped to keep the budget. */
+  dropped: number;
+}
+
+/** What the timeline listens to: the supervisor's calls, the live view's rows and frames. */
+export interface TimelineSources {
+  onToolCall: Event<ToolCallRecord>;
+  onMessage: Event<HostToPanel>;
+  onFrame: Event<FrameMessage>;
+  /** True while MCP sessions get contexts of their own (isolation `perClient`): their calls are not the window's steps. */
+  clientsIsolated(): boolean;
+  /** Upstream's snapshot file named in an answer, read from the output folder (undefined: not there). */
+  readSnapshot(file: string): string | undefined;
+  /** The child's checkpoint now, for a burst of the person's input (undefined: none could be had). */
+  checkpointNow(): Promise<CheckpointFacts | undefined>;
+}
+
+/** After the person's last input of a burst, the page is given this long to settle before its checkpoint. */
+const PERSON_SETTLE_MS = 700;
+
+export class Timeline {
+  private readonly kept: TimelineStep[] = [];
+  private next = 1;
+  private bytes = 0;
+  /** Steps dropped to keep the budget. */
+  dropped = 0;
+  /** Window calls running now: a frame drawn meanwhile is mid-step, not after one. */
+  private running = new Set<number>();
+  private pendingConsole: ConsoleRow[] = [];
+  private pendingNetwork = new Map<number, NetworkRow>();
+  /** Where each recent request row went, so its finish updates the step it started in. */
+  private readonly networkHome = new Map<number, TimelineStep>();
+  private personTimer: NodeJS.Timeout | undefined;
+  private readonly changed = new Emitter<void>();
+  /** A step was added, dropped or completed. */
+  readonly onDidChange = this.changed.event;
+  private readonly subscriptions: { dispose(): void }[];
+
+  constructor(private readonly sources: TimelineSources, private readonly maxBytes: () => number) {
+    this.subscriptions = [
+      sources.onToolCall(record => this.onCall(record)),
+      sources.onMessage(message => this.onRows(message)),
+      sources.onFrame(frame => this.onFrame(frame)),
+    ];
+  }
+
+  get steps(): readonly TimelineStep[] {
+    return this.kept;
+  }
+
+  get keptBytes(): number {
+    return this.bytes;
+  }
+
+  /** The step listed as this activity row, if it was kept. */
+  stepOfCall(callId: number): TimelineStep | undefined {
+    return this.kept.find(step => step.callId === callId);
+  }
+
+  step(index: number): TimelineStep | undefined {
+    const first = this.kept[0]?.index ?? this.next;
+    return this.kept[index - first];
+  }
+
+  view(index: number, restorable: boolean): StepView | undefined {
+    const step = this.step(index);
+    if (!step) return undefined;
+    const position = this.kept.indexOf(step);
+    let pictured = step;
+    for (let i = position; !pictured.frame && i > 0; i--) pictured = this.kept[i - 1];
+    return {
+      index: step.index,
+      total: this.next - 1,
+      at: step.at,
+      tool: step.tool,
+      title: step.title,
+      door: step.door,
+      url: step.page?.value.url,
+      pageTitle: step.page?.value.title,
+      frame: pictured.frame?.value,
+      ...(pictured !== step && pictured.frame ? { frameFrom: pictured.index } : {}),
+      snapshot: step.snapshot?.value,
+      console: step.console,
+      network: step.network,
+      restorable: restorable && !!step.page && !!step.storage && /^(https?|file):/.test(step.page.value.url),
+      dropped: this.dropped,
+    };
+  }
+
+  /** What the child needs to put the browser back to step `index`, or why it cannot. */
+  restoreTarget(index: number): { url: string; viewport?: { width: number; height: number }; storage?: string } | { problem: string } {
+    const step = this.step(index);
+    if (!step) return { problem: index < (this.kept[0]?.index ?? 1) ? `Step ${index} is no longer kept (the oldest ${this.dropped} steps were dropped to keep the time travel budget).` : `There is no step ${index}.` };
+    if (!step.page || !step.storage) return { problem: `Step ${index} has no recorded page to go back to (time travel was off, or no browser ran yet).` };
+    const { url, viewport } = step.page.value;
+    if (!/^(https?|file):/.test(url)) return { problem: `Step ${index} was on ${url || 'no page'}, which cannot be opened again.` };
+    return { url, ...(viewport ? { viewport } : {}), storage: step.storage.value };
+  }
+
+  dispose(): void {
+    clearTimeout(this.personTimer);
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+    this.changed.dispose();
+  }
+
+  private isWindowStep(record: ToolCallRecord): boolean {
+    if (record.door === 'panel') return false;
+    if (record.mcpSession !== undefined && this.sources.clientsIsolated()) return false;
+    return true;
+  }
+
+  private onCall(record: ToolCallRecord): void {
+    if (!this.isWindowStep(record)) return;
+    if (record.outcome === undefined) {
+      this.running.add(record.id);
+      return;
+    }
+    this.running.delete(record.id);
+    if (record.outcome === 'cancelled') return;
+    const step = this.add(record);
+    if (record.door === 'person' && record.name !== PERSON_ACTIONS && record.name !== RESTORE_STEP_TOOL) this.checkpointAfterPerson(step);
+  }
+
+  private add(record: ToolCallRecord): TimelineStep {
+    const before = this.kept.at(-1);
+    const step: TimelineStep = {
+      index: this.next++,
+      callId: record.id,
+      tool: record.name,
+      title: record.title,
+      door: record.door,
+      ok: record.outcome === 'ok',
+      at: record.startedAt + (record.durationMs ?? 0),
+      console: this.pendingConsole,
+      network: [...this.pendingNetwork.values()],
+      bytes: 0,
+    };
+    this.pendingConsole = [];
+    this.pendingNetwork = new Map();
+    for (const row of step.network) this.networkHome.set(row.seq, step);
+    step.bytes = step.console.reduce((sum, row) => sum + approximateBytes(row), 0) + step.network.reduce((sum, row) => sum + approximateBytes(row), 0);
+    this.bytes += step.bytes;
+    this.kept.push(step);
+    this.setFacts(step, record.checkpoint, before);
+    const text = record.result ? resultText(record.result) : '';
+    const answer = text ? readAnswer(text) : undefined;
+    const snapshot = answer?.snapshot ?? (answer?.snapshotFile ? this.sources.readSnapshot(answer.snapshotFile) : undefined);
+    step.snapshot = snapshot === undefined ? before?.snapshot : snapshot === before?.snapshot?.value ? before.snapshot : this.own(step, snapshot, snapshot.length * 2);
+    this.trim();
+    this.changed.fire();
+    return step;
+  }
+
+  /** The child's facts for a step (its own, or the step before's when it changed nothing the child saw). */
+  private setFacts(step: TimelineStep, facts: CheckpointFacts | undefined, before: TimelineStep | undefined): void {
+    if (!facts) {
+      step.page = before?.page;
+      step.storage = before?.storage;
+      return;
+    }
+    const { storage, ...page } = facts;
+    step.page = this.own(step, page, approximateBytes(page));
+    step.storage = storage === undefined ? before?.storage : this.own(step, storage, storage.length * 2);
+  }
+
+  /** A part first held by `step`: its bytes are counted there. */
+  private own<T>(step: TimelineStep, value: T, bytes: number): Shared<T> {
+    step.bytes += bytes;
+    this.bytes += bytes;
+    return { value, bytes };
+  }
+
+  /** The person's input settles, then the child says where the page is and what it stores. */
+  private checkpointAfterPerson(step: TimelineStep): void {
+    clearTimeout(this.personTimer);
+    this.personTimer = setTimeout(() => {
+      void this.sources.checkpointNow().then(facts => {
+        if (!facts || !this.kept.includes(step)) return;
+        const before = this.kept[this.kept.indexOf(step) - 1];
+        this.setFacts(step, facts, before);
+        // Steps after it that changed nothing the child saw share its new state.
+        for (let i = this.kept.indexOf(step) + 1; i < this.kept.length && this.kept[i].page === before?.page; i++) {
+          this.kept[i].page = step.page;
+          this.kept[i].storage = step.storage;
+        }
+        this.trim();
+        this.changed.fire();
+      }, () => undefined);
+    }, PERSON_SETTLE_MS);
+    this.personTimer.unref?.();
+  }
+
+  private onRows(message: HostToPanel): void {
+    if (message.type === 'console') {
+      for (const row of message.rows) if (!isMarker(row)) this.pendingConsole.push(row as ConsoleRow);
+    } else if (message.type === 'network') {
+      for (const row of message.rows as (NetworkRow | MarkerRow)[]) {
+        if (isMarker(row)) continue;
+        // A request that finished after its step ended is shown finished in that step.
+        const home = this.networkHome.get(row.seq);
+        if (home) {
+          const at = home.network.findIndex(r => r.seq === row.seq);
+          if (at >= 0) home.network[at] = row;
+        } else {
+          this.pendingNetwork.set(row.seq, row);
+        }
+      }
+    }
+  }
+
+  /** A frame drawn while no step runs shows the page after the last one (the last such frame before the next step wins). */
+  private onFrame(frame: FrameMessage): void {
+    const last = this.kept.at(-1);
+    if (!last || this.running.size) return;
+    if (last.frame) {
+      // Replaced by a later one: its bytes go.
+      last.bytes -= last.frame.bytes;
+      this.bytes -= last.frame.bytes;
+    }
+    last.frame = this.own(last, frame, frame.data.length);
+  }
+
+  /** Oldest steps go until the rest fit; a part the next step shares is counted there from then on. */
+  private trim(): void {
+    const max = this.maxBytes();
+    while (this.bytes > max && this.kept.length > 1) {
+      const gone = this.kept.shift()!;
+      const heir = this.kept[0];
+      for (const part of ['page', 'storage', 'snapshot', 'frame'] as const) {
+        const shared = gone[part];
+        if (shared && heir[part] === shared) {
+          heir.bytes += shared.bytes;
+          gone.bytes -= shared.bytes;
+        }
+      }
+      for (const row of gone.network) this.networkHome.delete(row.seq);
+      this.bytes -= gone.bytes;
+      this.dropped++;
+    }
+  }
+}

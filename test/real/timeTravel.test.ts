@@ -1,0 +1,110 @@
+import * as assert from 'assert';
+import { TimeTravelApps } from '../fixtures/timeTravelApps';
+import { forkAndCompare, TIME_TRAVEL_SCENARIOS } from '../support/timeTravelScenarios';
+import { makeRealBridge, RealBridge, refOf, textOf } from '../support/realBridge';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
+import { Timeline } from '../../src/core/timeTravel/timeline';
+import { restoreToStep, stepFromEnd } from '../../src/core/timeTravel/stepRestore';
+import { readSnapshotFile } from '../../src/core/testExport/specFiles';
+import type { BridgeSettings } from '../../src/core/settings/settings';
+
+/** A real bridge with the panel's store and the timeline over it, as the extension wires them. */
+function timeTravelBridge(maxBytes = 64 * 1024 * 1024, settings: Partial<BridgeSettings> = {}) {
+  const bridge = makeRealBridge(settings);
+  const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
+  const timeline = new Timeline({
+    onToolCall: bridge.supervisor.onToolCall,
+    onMessage: store.onMessage,
+    onFrame: store.onFrame,
+    clientsIsolated: () => false,
+    readSnapshot: file => readSnapshotFile(file, bridge.config.mcp.outputDir),
+    checkpointNow: () => bridge.supervisor.ask('checkpoint', {}).catch(() => undefined),
+  }, () => maxBytes);
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    const result = await bridge.supervisor.callTool(tool, args);
+    assert.ok(!result.isError, `${tool}: ${textOf(result)}`);
+    return textOf(result);
+  };
+  return { bridge, store, timeline, call };
+}
+
+describe('time travel: every step kept, and the browser put back to any of them (real browser)', function () {
+  this.timeout(240_000);
+  let apps: TimeTravelApps;
+  let bridge: RealBridge | undefined;
+  let disposeAll: (() => void) | undefined;
+
+  beforeEach(async () => {
+    apps = new TimeTravelApps();
+    await apps.start();
+  });
+
+  afterEach(async () => {
+    disposeAll?.();
+    disposeAll = undefined;
+    await bridge?.dispose();
+    bridge = undefined;
+    await apps.stop();
+  });
+
+  for (const scenario of TIME_TRAVEL_SCENARIOS) {
+    it(`${scenario.name}: forked to each step that changed the page, the cookies, storages, address and snapshot are those recorded there`, async () => {
+      const parts = timeTravelBridge();
+      bridge = parts.bridge;
+      disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+      await scenario.play(parts.call, apps);
+      const changing = parts.timeline.steps.filter(step => step.page && step.page !== parts.timeline.step(step.index - 1)?.page).map(step => step.index);
+      assert.ok(changing.length >= 3, `steps with their own checkpoint: ${changing}`);
+      // Newest first, then the oldest: each fork starts from a browser that is somewhere else.
+      for (const index of [...changing].reverse()) {
+        const { differences } = await forkAndCompare(parts.timeline, parts.bridge.supervisor, index);
+        assert.deepStrictEqual(differences, [], `step ${index} (${parts.timeline.step(index)?.title})`);
+      }
+    });
+  }
+
+  it('forked back to before a form was sent, the page shows the form empty again, and the model\'s next result says what was and was not restored', async () => {
+    const parts = timeTravelBridge();
+    bridge = parts.bridge;
+    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    await parts.call('browser_navigate', { url: `${apps.url}/form` });
+    const page = await parts.call('browser_snapshot', {});
+    await parts.call('browser_type', { element: 'Name', target: refOf(page, /textbox "Name"/), text: 'Grace' });
+    const typed = parts.timeline.steps.at(-1)!.index;
+    await parts.call('browser_click', { element: 'Send', target: refOf(page, /button "Send"/) });
+    assert.deepStrictEqual(apps.sent, ['Grace']);
+    // The panel's "Continue from here" on the step where the page was still the form (the snapshot before the typing).
+    const navigated = typed - 1;
+    const outcome = await restoreToStep(parts.timeline, parts.bridge.supervisor, navigated, 'person');
+    assert.ok(outcome.ok, outcome.text);
+    const next = await parts.call('browser_snapshot', {});
+    assert.match(next, new RegExp(`The browser was restored to step ${navigated} \\(Visitor Form, before Typ`), next.slice(0, 400));
+    assert.match(next, /in-page memory, the tab's back\/forward history and the server's own state were not restored/);
+    const shown = next.slice(next.indexOf('### Snapshot'));
+    assert.match(shown, /textbox "Name" \[ref=e\d+\]\n/, 'the form is there again, empty (what was typed was in the page\'s memory)');
+    assert.doesNotMatch(shown, /Thank you|Grace/, shown);
+    const again = await parts.call('browser_snapshot', {});
+    assert.doesNotMatch(again, /was restored to step/, 'told once');
+    // The server keeps what it received: that is its own state.
+    assert.deepStrictEqual(apps.sent, ['Grace']);
+  });
+
+  it('chat undoes its own last step with stepsBack, and a step dropped by the budget says it is gone', async () => {
+    const parts = timeTravelBridge();
+    bridge = parts.bridge;
+    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    await TIME_TRAVEL_SCENARIOS[0].play(parts.call, apps);
+    const undo = await restoreToStep(parts.timeline, parts.bridge.supervisor, stepFromEnd(parts.timeline, 1), 'tool');
+    assert.ok(undo.ok, undo.text);
+    assert.match(await parts.call('browser_snapshot', {}), /Cart: apple, pear/, 'the cart as it was before it was emptied');
+    const tiny = timeTravelBridge(1);
+    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); tiny.timeline.dispose(); tiny.store.dispose(); };
+    await tiny.call('browser_navigate', { url: `${apps.url}/cart` });
+    await tiny.call('browser_navigate', { url: `${apps.url}/wizard` });
+    assert.strictEqual(tiny.timeline.steps.length, 1, 'only the newest step is kept when nothing fits');
+    assert.strictEqual(tiny.timeline.dropped, 1);
+    const gone = await restoreToStep(tiny.timeline, tiny.bridge.supervisor, 1, 'tool');
+    assert.deepStrictEqual(gone, { ok: false, text: 'Step 1 is no longer kept (the oldest 1 steps were dropped to keep the time travel budget).' });
+    await tiny.bridge.dispose();
+  });
+});
