@@ -1,6 +1,10 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { TimeTravelApps } from '../fixtures/timeTravelApps';
-import { forkAndCompare, TIME_TRAVEL_SCENARIOS } from '../support/timeTravelScenarios';
+import { forkAndCompare, readTraceActions, TIME_TRAVEL_SCENARIOS, traceCli } from '../support/timeTravelScenarios';
+import { sessionTrace } from '../../src/core/timeTravel/traceFile';
 import { makeRealBridge, RealBridge, refOf, textOf } from '../support/realBridge';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { Timeline } from '../../src/core/timeTravel/timeline';
@@ -106,5 +110,35 @@ describe('time travel: every step kept, and the browser put back to any of them 
     const gone = await restoreToStep(tiny.timeline, tiny.bridge.supervisor, 1, 'tool');
     assert.deepStrictEqual(gone, { ok: false, text: 'Step 1 is no longer kept (the oldest 1 steps were dropped to keep the time travel budget).' });
     await tiny.bridge.dispose();
+  });
+});
+
+describe('time travel: a session saved as a Playwright trace is read back by Playwright\'s own trace tooling', function () {
+  this.timeout(240_000);
+
+  it('its action list has the session\'s steps in order, with the failed one marked, and each step\'s snapshot attached', async () => {
+    const apps = new TimeTravelApps();
+    await apps.start();
+    const parts = timeTravelBridge();
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-trace-'));
+    try {
+      await TIME_TRAVEL_SCENARIOS[0].play(parts.call, apps);
+      await parts.bridge.supervisor.callTool('browser_click', { element: 'nothing', target: 'e999' });
+      const file = path.join(work, 'session.zip');
+      fs.writeFileSync(file, sessionTrace(parts.timeline.steps, { browserName: 'chromium', viewport: { width: 1280, height: 720 }, title: 'cart' }));
+      const actions = readTraceActions(file, work);
+      const titles = parts.timeline.steps.map(step => `${step.index}. ${step.title}`);
+      assert.deepStrictEqual(actions.map(a => a.title), titles, actions.map(a => a.line).join('\n'));
+      assert.ok(actions.at(-1)!.line.includes('✗') || /error|failed/i.test(actions.at(-1)!.line), `the failed click is marked: ${actions.at(-1)!.line}`);
+      const attachments = traceCli(['trace', 'attachments'], work);
+      assert.match(attachments, /snapshot after step 2\.yml/, attachments);
+    } finally {
+      parts.timeline.dispose();
+      parts.store.dispose();
+      await parts.bridge.dispose();
+      await apps.stop();
+      traceCli(['trace', 'close'], work);
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   });
 });

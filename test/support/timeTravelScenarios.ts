@@ -5,8 +5,10 @@
  * the address and the page's snapshot equal what was recorded at step k. Used by the time travel tests
  * and the bench's timeTravel figures.
  */
+import { execFileSync } from 'child_process';
+import * as path from 'path';
 import type { TimeTravelApps } from '../fixtures/timeTravelApps';
-import { refOf } from './realBridge';
+import { refOf, REPO_ROOT } from './realBridge';
 import type { ScenarioCall } from './exportScenarios';
 import type { Supervisor } from '../../src/core/supervision/supervisor';
 import type { Timeline } from '../../src/core/timeTravel/timeline';
@@ -111,4 +113,20 @@ export async function forkAndCompare(timeline: Timeline, supervisor: Supervisor,
     }
   }
   return { differences, forkMs };
+}
+
+/** Playwright's own command line (the one the VSIX ships), run in `cwd` (where `trace open` keeps what it extracted). */
+export function traceCli(args: string[], cwd: string): string {
+  return execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'playwright', 'cli.js'), ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+}
+
+/** `npx playwright trace open` then `trace actions`: the numbered rows of the action list, their titles read back. */
+export function readTraceActions(file: string, cwd: string): { title: string; line: string }[] {
+  traceCli(['trace', 'open', file], cwd);
+  const listed = traceCli(['trace', 'actions'], cwd);
+  return listed.split('\n').filter(line => /^\s*\d+\.\s/.test(line)).map(line => ({
+    line,
+    // "  3. 0:01.204  3. Clicking “Add pear” (e7)          121ms": the title is between the time and the duration.
+    title: line.replace(/^\s*\d+\.\s+\S+\s+/, '').replace(/\s+✗\s*$/, '').replace(/\s+\S+\s*$/, '').trim(),
+  }));
 }

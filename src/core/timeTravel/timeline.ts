@@ -32,9 +32,14 @@ export interface TimelineStep {
   /** Its row in the panel's Activity (ToolCallRecord.id). */
   callId: number;
   tool: string;
+  /** What the call was given (secrets by name only: the model never has their values). */
+  args: Record<string, unknown>;
   title: string;
   door: Door;
   ok: boolean;
+  /** Why it failed, in one line. */
+  error?: string;
+  startedAt: number;
   /** When it ended (ms since the epoch). */
   at: number;
   page?: Shared<PageFacts>;
@@ -194,9 +199,12 @@ export class Timeline {
       index: this.next++,
       callId: record.id,
       tool: record.name,
+      args: record.args ?? {},
       title: record.title,
       door: record.door,
       ok: record.outcome === 'ok',
+      ...(record.error ? { error: record.error } : {}),
+      startedAt: record.startedAt,
       at: record.startedAt + (record.durationMs ?? 0),
       console: this.pendingConsole,
       network: [...this.pendingNetwork.values()],
@@ -205,7 +213,8 @@ export class Timeline {
     this.pendingConsole = [];
     this.pendingNetwork = new Map();
     for (const row of step.network) this.networkHome.set(row.seq, step);
-    step.bytes = step.console.reduce((sum, row) => sum + approximateBytes(row), 0) + step.network.reduce((sum, row) => sum + approximateBytes(row), 0);
+    step.bytes = approximateBytes(step.args) + step.console.reduce((sum, row) => sum + approximateBytes(row), 0) +
+      step.network.reduce((sum, row) => sum + approximateBytes(row), 0);
     this.bytes += step.bytes;
     this.kept.push(step);
     this.setFacts(step, record.checkpoint, before);
