@@ -28,6 +28,7 @@ export const COMMANDS = {
   deleteLoginProfile: 'playwrightBridge.deleteLoginProfile',
   setConnectionCredentials: 'playwrightBridge.setConnectionCredentials',
   exportTest: 'playwrightBridge.exportTest',
+  saveTrace: 'playwrightBridge.saveTrace',
 } as const;
 
 export const VIEW_CONTAINER_ID = 'playwrightBridge';

@@ -94,6 +94,32 @@ export const ExportStatusSchema = z.object({
 });
 export type ExportStatus = z.infer<typeof ExportStatusSchema>;
 
+/** Time travel: a step of the timeline as it was, for the panel (Activity's scrub). */
+export const StepViewSchema = z.object({
+  index: z.number(),
+  /** Steps this window has had (the newest one's index). */
+  total: z.number(),
+  /** When the step ended (ms since the epoch). */
+  at: z.number(),
+  tool: z.string(),
+  title: z.string(),
+  door: DoorSchema,
+  url: z.string().optional(),
+  pageTitle: z.string().optional(),
+  /** The picture the panel showed right after it (JPEG, base64). */
+  frame: z.object({ data: z.string(), width: z.number(), height: z.number() }).optional(),
+  /** No picture was drawn between this step and the next: the one shown is this earlier step's. */
+  frameFrom: z.number().optional(),
+  snapshot: z.string().optional(),
+  console: z.array(ConsoleRowSchema),
+  network: z.array(NetworkRowSchema),
+  /** "Continue from here" can put the browser back to it. */
+  restorable: z.boolean(),
+  /** Older steps dropped to keep the budget. */
+  dropped: z.number(),
+});
+export type StepView = z.infer<typeof StepViewSchema>;
+
 /** What the webview reports of its own DOM when asked (`describe`): what a person would see. */
 export const PanelReportSchema = z.object({
   frameDrawn: z.boolean(),
@@ -106,6 +132,11 @@ export const PanelReportSchema = z.object({
   /** The Activity pane's export line, and each marked row as "verdict: title". */
   exportStatus: z.string(),
   exportMarks: z.array(z.string()),
+  /** Time travel's banner while a past step is shown ("" when live), and the texts of its console lines. */
+  stepBanner: z.string(),
+  stepConsole: z.array(z.string()),
+  /** The picture drawn is the step's, not the live page's. */
+  stepFrameShown: z.boolean(),
 });
 export type PanelReport = z.infer<typeof PanelReportSchema>;
 
@@ -123,6 +154,8 @@ export const HostToPanelSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('exportStatus'), status: ExportStatusSchema }),
   /** A request: the webview answers with a `report` of the same id. */
   z.object({ type: z.literal('describe'), id: z.number() }),
+  /** Time travel: show this step as it was (null: back to live); `problem` when it cannot be shown or restored. */
+  z.object({ type: z.literal('stepView'), view: StepViewSchema.nullable(), problem: z.string().optional() }),
 ]);
 export type HostToPanel = z.infer<typeof HostToPanelSchema>;
 export type FrameMessage = Extract<HostToPanel, { type: 'frame' }>;
@@ -148,6 +181,14 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('watchSession'), sessionId: z.string().min(1).max(200) }),
   /** Export as Playwright test: the activity rows the person selected (call ids), or none for every step. */
   z.object({ type: z.literal('exportTest'), callIds: z.array(z.number().int()).max(5000) }),
+  /** Time travel: show the step listed as this activity row (null: back to live). */
+  z.object({ type: z.literal('showStep'), callId: z.number().int().nullable() }),
+  /** The step's picture and lists are drawn (for the scrub figure). */
+  z.object({ type: z.literal('stepDrawn'), index: z.number().int() }),
+  /** "Continue from here": the browser put back to this step. */
+  z.object({ type: z.literal('restoreStep'), index: z.number().int().min(1) }),
+  /** Save the session as a Playwright trace. */
+  z.object({ type: z.literal('saveTrace') }),
   /** The answer to the `describe` request with the same id. */
   z.object({ type: z.literal('report'), id: z.number(), report: PanelReportSchema }),
 ]);

@@ -21,6 +21,10 @@ import { createLog } from './log';
 import { PanelReport } from '../protocol/panelMessages';
 import { copyMcpClientConfig, PlaywrightMcpServerProvider } from './mcpServerProvider';
 import { StepJournal } from '../core/testExport/stepJournal';
+import { readSnapshotFile } from '../core/testExport/specFiles';
+import { Timeline } from '../core/timeTravel/timeline';
+import { TimeTravel } from './timeTravel';
+import { registerRestoreStepTool } from './restoreStepTool';
 import { TestExport } from './exportTest';
 import { registerExportTestTool } from './exportTestTool';
 
@@ -39,6 +43,8 @@ export interface PlaywrightBridgeApi {
   readonly personHasControl: boolean;
   /** The folder the bridge writes into (tool output, Add to Chat files). */
   readonly outputDir: string;
+  /** Time travel's scrubs, ms from the panel's request to its picture drawn. */
+  readonly scrubTimes: readonly number[];
 }
 
 /** The running extension: what it hands out, and the one way to stop it (its whole process tree with it). */
@@ -68,7 +74,25 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   });
   const failures = new BrowserFailureNotifier(vscode, log);
   const liveView = new LiveViewStore(supervisor, () => bridge.browserLabel);
-  const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir);
+  // Time travel: a checkpoint after every step of the window's browser, kept here under the budget setting.
+  const timeline = new Timeline({
+    onToolCall: supervisor.onToolCall,
+    onMessage: liveView.onMessage,
+    onFrame: liveView.onFrame,
+    clientsIsolated: () => bridge.currentSettings.isolation === 'perClient',
+    readSnapshot: file => readSnapshotFile(file, bridge.outputDir),
+    checkpointNow: () => (bridge.currentSettings.timeTravel ? supervisor.ask('checkpoint', {}).catch(() => undefined) : Promise.resolve(undefined)),
+  }, () => bridge.currentSettings.timeTravelMaxMB * 1024 * 1024);
+  const timeTravel = new TimeTravel(vscode, {
+    timeline,
+    supervisor,
+    canRestore: () => bridge.currentSettings.timeTravel && bridge.currentSettings.connection?.protocol !== 'cdp',
+    browserName: () => bridge.browserLaunch.engine,
+    viewport: () => bridge.currentSettings.viewport,
+    workspaceFolders: () => bridge.workspaceFolders,
+    log,
+  });
+  const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir, timeTravel);
   const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
   // The window's steps since the browser started, for Export Session as Playwright Test.
   const journal = new StepJournal(supervisor, () => bridge.currentSettings.isolation === 'perClient');
@@ -142,6 +166,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     vscode.commands.registerCommand(COMMANDS.startBrowser, () => startBrowser(vscode, supervisor)),
     vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
     journal,
+    timeline,
+    registerRestoreStepTool(vscode, timeTravel),
+    vscode.commands.registerCommand(COMMANDS.saveTrace, () => timeTravel.saveTrace()),
     registerExportTestTool(vscode, exporter),
     // From the palette with nothing, from the panel with the rows the person selected.
     vscode.commands.registerCommand(COMMANDS.exportTest, (request?: { callIds?: unknown }) => exporter.run({
@@ -160,6 +187,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     get mcpSessions() { return { live: mcpEndpoint.sessionCount, opened: mcpEndpoint.sessionsOpened }; },
     get personHasControl() { return supervisor.personHasControl; },
     get outputDir() { return bridge.outputDir; },
+    get scrubTimes() { return timeTravel.scrubTimes; },
   };
   return {
     api,

@@ -10,6 +10,7 @@ import { ConsoleRow, FrameMessage, HostToPanel, PanelCommand, PanelReport, parse
 import { isMarker } from '../protocol/panelRows';
 import type { PickParams } from '../protocol/childMessages';
 import { attachToChat, describeConsoleErrors, describeElement } from './addToChat';
+import type { TimeTravel } from './timeTravel';
 
 type VSCode = typeof vscodeTypes;
 
@@ -23,6 +24,8 @@ class PanelConnection implements vscodeTypes.Disposable {
   /** Answers awaited from the webview, by request id. */
   private readonly reportWaiters = new Map<number, (report: PanelReport) => void>();
   private nextRequestId = 1;
+  /** The step asked for last, and when (for the scrub figure: request received to picture drawn). */
+  private scrub: { index: number; at: number } | undefined;
 
   constructor(
     readonly webview: vscodeTypes.Webview,
@@ -100,6 +103,26 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'exportTest':
         void this.hub.vscode.commands.executeCommand(COMMANDS.exportTest, { callIds: message.callIds });
         return;
+      case 'showStep': {
+        const at = performance.now();
+        const reply = this.hub.timeTravel.view(message.callId);
+        this.scrub = reply.view ? { index: reply.view.index, at } : undefined;
+        void this.webview.postMessage(reply);
+        return;
+      }
+      case 'stepDrawn':
+        if (this.scrub?.index === message.index) this.hub.timeTravel.scrubDrawn(performance.now() - this.scrub.at);
+        this.scrub = undefined;
+        return;
+      case 'restoreStep':
+        void this.hub.timeTravel.restore(message.index, 'person').then(outcome => {
+          // Back to live once the browser is there again; a step that could not be restored stays shown, with why.
+          void this.webview.postMessage(outcome.ok ? { type: 'stepView', view: null } satisfies HostToPanel : { ...this.hub.timeTravel.view(null), problem: outcome.text });
+        });
+        return;
+      case 'saveTrace':
+        void this.hub.vscode.commands.executeCommand(COMMANDS.saveTrace);
+        return;
       case 'watchSession':
         this.hub.supervisor.tell('watchSession', { sessionId: message.sessionId });
         return;
@@ -147,6 +170,8 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     private readonly log: vscodeTypes.LogOutputChannel,
     /** Where Add to Chat writes what it attaches (the bridge's output folder). */
     private readonly outputDir: () => string,
+    /** Activity as a timeline: a step shown as it was, and Continue from here. */
+    readonly timeTravel: TimeTravel,
   ) {
     this.disposables.push(store.onDidChangePaused(() => this.updateLiveView()));
   }

@@ -1,10 +1,13 @@
 /**
- * Export as Playwright test, in the Activity pane: the button (every step since the browser started, or
- * the rows the person selected: click a row to select it, Shift+click for a range), the line that says
- * how the last export went, and a mark on each row the test covers (passed, failed, not reached).
+ * Selection in the Activity pane, and Export as Playwright test: clicking a row selects it and shows that
+ * step as it was (time travel); the arrow keys move to the step before or after; Shift+click selects a range
+ * and Ctrl/Cmd+click adds or removes a row. The button exports every step since the browser started, or the
+ * range selected (two rows or more); a line says how the last export went, and each row the test covers is
+ * marked (passed, failed, not reached).
  */
 import type { ActivityRow, ExportStatus, ExportVerdict } from '../protocol/panelMessages';
 import { $, el, post } from './dom';
+import { requestStep } from './timeTravel';
 
 const selected = new Set<number>();
 let lastClicked: number | undefined;
@@ -13,11 +16,14 @@ let marks = new Map<number, ExportVerdict>();
 const VERDICT_ICONS: Record<ExportVerdict, string> = { passed: 'codicon-beaker', failed: 'codicon-beaker-stop', notReached: 'codicon-circle-slash' };
 const VERDICT_WORDS: Record<ExportVerdict, string> = { passed: 'passed in the exported test', failed: 'failed in the exported test', notReached: 'not reached in the exported test' };
 
+/** One selected row is the step on show; a range for export takes two or more. */
+const exportRange = () => selected.size >= 2;
+
 function label(): void {
   const button = $('export-test');
-  const text = selected.size ? `Export ${selected.size} selected as test` : 'Export as test';
+  const text = exportRange() ? `Export ${selected.size} selected as test` : 'Export as test';
   button.querySelector('.label')!.textContent = text;
-  button.title = selected.size
+  button.title = exportRange()
     ? 'Write the selected steps (from the first to the last selected) as a Playwright test, and run it'
     : 'Write every step since the browser started as a Playwright test, and run it with Playwright Test';
 }
@@ -58,12 +64,13 @@ export function showExportStatus(status: ExportStatus): void {
 export function startActivityExport(): void {
   $('export-test').addEventListener('click', () => {
     const ids = rowIds();
-    const chosen = ids.filter(id => selected.has(id));
+    const chosen = exportRange() ? ids.filter(id => selected.has(id)) : [];
     // A range: from the first selected row to the last.
     const range = chosen.length ? ids.slice(ids.indexOf(chosen[0]), ids.indexOf(chosen[chosen.length - 1]) + 1) : [];
     post({ type: 'exportTest', callIds: range });
   });
-  $('activity-list').addEventListener('click', event => {
+  const list = $('activity-list');
+  list.addEventListener('click', event => {
     const item = (event.target as HTMLElement).closest<HTMLElement>('li.call');
     if (!item) return;
     const id = Number(item.dataset.callId);
@@ -71,12 +78,46 @@ export function startActivityExport(): void {
     if (event.shiftKey && lastClicked !== undefined && ids.includes(lastClicked)) {
       const [a, b] = [ids.indexOf(lastClicked), ids.indexOf(id)].sort((x, y) => x - y);
       for (const between of ids.slice(a, b + 1)) selected.add(between);
-    } else if (selected.has(id)) selected.delete(id);
-    else selected.add(id);
+    } else if (event.ctrlKey || event.metaKey) {
+      if (selected.has(id)) selected.delete(id);
+      else selected.add(id);
+    } else {
+      selectOnly(id);
+      return;
+    }
     lastClicked = id;
-    for (const row of $('activity-list').querySelectorAll<HTMLElement>('li.call')) row.setAttribute('aria-selected', String(selected.has(Number(row.dataset.callId))));
-    label();
+    redrawSelection();
   });
+  list.addEventListener('keydown', event => {
+    if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
+    event.preventDefault();
+    const ids = rowIds();
+    const at = lastClicked === undefined ? -1 : ids.indexOf(lastClicked);
+    const next = ids[at < 0 ? ids.length - 1 : Math.max(0, Math.min(ids.length - 1, at + (event.key === 'ArrowDown' ? 1 : -1)))];
+    if (next !== undefined) selectOnly(next);
+  });
+  label();
+}
+
+/** One row selected: its step is shown as it was. */
+function selectOnly(id: number): void {
+  selected.clear();
+  selected.add(id);
+  lastClicked = id;
+  redrawSelection();
+  $('activity-list').querySelector<HTMLElement>(`li.call[data-call-id="${id}"]`)?.scrollIntoView({ block: 'nearest' });
+  requestStep(id);
+}
+
+/** Back to live: the selection goes with the step shown. */
+export function clearSelection(): void {
+  selected.clear();
+  lastClicked = undefined;
+  redrawSelection();
+}
+
+function redrawSelection(): void {
+  for (const row of $('activity-list').querySelectorAll<HTMLElement>('li.call')) row.setAttribute('aria-selected', String(selected.has(Number(row.dataset.callId))));
   label();
 }
 

@@ -2,13 +2,14 @@
  * The browser panel's webview: live frames of the page chat drives, its tabs, console, network
  * and tool activity. Talks to the extension only through the messages in protocol/panelMessages.
  * The parts: header.ts (state, toolbar, navigation, tabs), frameView.ts (the picture and the person's
- * input on it), lists.ts (console, network, activity), activityExport.ts (Export as test); this file starts them and routes the messages.
+ * input on it), lists.ts (console, network, activity), activityExport.ts (selection, Export as test), timeTravel.ts (a past step shown as it was); this file starts them and routes the messages.
  */
 import type { HostToPanel } from '../protocol/panelMessages';
 import { post } from './dom';
 import { drawFrame, startFrameView } from './frameView';
 import { renderState, startHeader } from './header';
-import { showExportStatus, startActivityExport } from './activityExport';
+import { clearSelection, showExportStatus, startActivityExport } from './activityExport';
+import { showStep, startTimeTravel } from './timeTravel';
 import { startLists } from './lists';
 import { answerDescribe } from './testHook';
 
@@ -19,6 +20,7 @@ const { consoleList, networkList, activityList } = startLists();
 startHeader();
 startFrameView();
 startActivityExport();
+startTimeTravel();
 
 window.addEventListener('message', event => {
   const message = event.data as HostToPanel;
@@ -35,6 +37,9 @@ window.addEventListener('message', event => {
     case 'activity': return activityList.upsert(message.rows, message.dropBefore);
     case 'frame': return void drawFrame(message);
     case 'exportStatus': return showExportStatus(message.status);
+    case 'stepView':
+      if (!message.view) clearSelection();
+      return showStep(message.view, message.problem);
     // What the tests read of the panel: answered only by the test bundle (the branch is dropped from panel.js).
     case 'describe': if (PANEL_TEST_HOOKS) answerDescribe(message.id);
   }

@@ -5,6 +5,7 @@
  */
 import type { PanelLayout, PanelReport } from '../protocol/panelMessages';
 import { exportReport } from './activityExport';
+import { timeTravelReport } from './timeTravel';
 import { $, post } from './dom';
 
 export function answerDescribe(id: number): void {
@@ -31,6 +32,7 @@ function report(): PanelReport {
     header: [$('state').textContent, $('url').textContent, $('title').textContent].join(' | '),
     layout: layout(),
     ...exportReport(),
+    ...timeTravelReport(),
   };
 }
 

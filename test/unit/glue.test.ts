@@ -18,6 +18,8 @@ import type { PickParams } from '../../src/protocol/childMessages';
 import { HostToPanel } from '../../src/protocol/panelMessages';
 import { restartBrowser, startBrowser } from '../../src/vscode/browserCommands';
 import { BrowserPanelHub } from '../../src/vscode/browserPanel';
+import { TimeTravel } from '../../src/vscode/timeTravel';
+import { Timeline } from '../../src/core/timeTravel/timeline';
 import { registerLanguageModelTools } from '../../src/vscode/languageModelTools';
 import { PlaywrightMcpServerProvider } from '../../src/vscode/mcpServerProvider';
 import { BridgeStatusBar } from '../../src/vscode/statusBar';
@@ -210,12 +212,41 @@ describe('VS Code glue against a fake vscode', () => {
       const realSetLiveView = supervisor.setLiveView.bind(supervisor);
       supervisor.setLiveView = wish => (wishes.push(wish), realSetLiveView(wish));
       const store = new LiveViewStore(supervisor, () => 'Chromium');
-      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, { info: () => undefined, warn: () => undefined } as never, () => os.tmpdir());
+      const log = { info: () => undefined, warn: () => undefined } as never;
+      const timeline = new Timeline({
+        onToolCall: supervisor.onToolCall, onMessage: store.onMessage, onFrame: store.onFrame, clientsIsolated: () => false,
+        readSnapshot: () => undefined, checkpointNow: async () => undefined,
+      }, () => 1024 * 1024);
+      const timeTravel = new TimeTravel(fake.vscode, {
+        timeline, supervisor, canRestore: () => true, browserName: () => 'chromium', viewport: () => ({ width: 1280, height: 720 }), workspaceFolders: () => [], log,
+      });
+      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, log, () => os.tmpdir(), timeTravel);
       const view = fakeWebview();
       let visible = true;
       panels.resolveWebviewView({ webview: view.webview, get visible() { return visible; }, onDidChangeVisibility: new EventEmitter<void>().event, onDidDispose: new EventEmitter<void>().event } as never);
-      return { fake, supervisor, store, panels, view, wishes, hide: () => (visible = false) };
+      return { fake, supervisor, store, panels, view, wishes, timeline, hide: () => (visible = false) };
     }
+
+    it('shows an Activity row\'s step as it was, goes back to live, and says why a row that is no step cannot be shown', async () => {
+      const h = hub();
+      h.view.send({ type: 'ready' });
+      await h.supervisor.callTool('browser_navigate', { url: 'https://example.test/' });
+      await h.supervisor.callTool('browser_snapshot', {}, { door: 'panel' });
+      const step = h.timeline.steps.at(-1)!;
+      assert.strictEqual(h.timeline.steps.length, 1, 'the panel\'s own read is not a step');
+      h.view.send({ type: 'showStep', callId: step.callId });
+      const shown = h.view.posted.at(-1) as Extract<HostToPanel, { type: 'stepView' }>;
+      assert.deepStrictEqual({ index: shown.view?.index, total: shown.view?.total, tool: shown.view?.tool, restorable: shown.view?.restorable },
+        { index: 1, total: 1, tool: 'browser_navigate', restorable: false });
+      h.view.send({ type: 'showStep', callId: step.callId + 1 });
+      assert.match((h.view.posted.at(-1) as Extract<HostToPanel, { type: 'stepView' }>).problem ?? '', /not a step of this window's browser/);
+      h.view.send({ type: 'showStep', callId: null });
+      assert.deepStrictEqual(h.view.posted.at(-1), { type: 'stepView', view: null });
+      h.view.send({ type: 'saveTrace' });
+      await new Promise(resolve => setImmediate(resolve));
+      assert.deepStrictEqual(h.fake.executed.map(e => e.command), [COMMANDS.saveTrace]);
+      h.panels.dispose();
+    });
 
     it('sends a snapshot when the webview is ready, asks for frames sized to it, and runs its toolbar commands', async () => {
       const h = hub();
@@ -276,7 +307,7 @@ describe('VS Code glue against a fake vscode', () => {
       const asked = h.panels.describe();
       const request = h.view.posted.find(m => m.type === 'describe') as Extract<HostToPanel, { type: 'describe' }>;
       const layout = { width: 300, cutControls: [], filterWidth: 200, levelsOnOneLine: true, frameBands: 0 };
-      const report = { frameDrawn: false, consoleTexts: [], networkUrls: [], activityTitles: [], header: 'Ready', layout, exportStatus: '', exportMarks: [] };
+      const report = { frameDrawn: false, consoleTexts: [], networkUrls: [], activityTitles: [], header: 'Ready', layout, exportStatus: '', exportMarks: [], stepBanner: '', stepConsole: [], stepFrameShown: false };
       h.view.send({ type: 'report', id: request.id + 1, report: { ...report, header: 'someone else\'s' } });
       h.view.send({ type: 'report', id: request.id, report });
       assert.deepStrictEqual(await asked, [report]);

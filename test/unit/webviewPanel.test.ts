@@ -183,6 +183,43 @@ describe('panel webview in a DOM', () => {
     }
   });
 
+  it('is a timeline: a click or the arrow keys ask for a step, its banner and console show, Live and Esc go back, Continue from here posts the step', async () => {
+    const panel = openPanel();
+    try {
+      const row = (id: number) => ({ seq: id, id, title: `Step call ${id}`, tool: 'browser_click', door: 'tool' as const, startedAt: 0, durationMs: 10, outcome: 'ok' as const });
+      panel.send({ type: 'activity', rows: [row(1), row(2), row(3)], dropBefore: 0 });
+      const items = [...panel.window.document.querySelectorAll<HTMLElement>('#activity-list li.call')];
+      items[1].click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'showStep', callId: 2 });
+      const list = panel.$('activity-list');
+      list.dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }) as unknown as Event);
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'showStep', callId: 3 });
+      list.dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true }) as unknown as Event);
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'showStep', callId: 2 });
+      assert.match((panel.$('export-test').querySelector('.label')!).textContent ?? '', /^Export as test$/, 'one row shown is not a range to export');
+      panel.send({ type: 'stepView', view: {
+        index: 2, total: 3, at: Date.UTC(2026, 11, 1, 14, 2, 11), tool: 'browser_click', title: 'Clicking “Send”', door: 'tool', url: 'http://127.0.0.1/form',
+        pageTitle: 'Visitor Form', console: [{ seq: 4, level: 'error', text: 'boom', time: 0 }], network: [], restorable: true, dropped: 0,
+      } });
+      const report = panel.describe();
+      assert.match(report.stepBanner, /^Step 2 of 3, \d\d:\d\d:\d\d: Clicking “Send” \(no picture was drawn\)$/);
+      assert.deepStrictEqual(report.stepConsole, ['error: boom']);
+      await new Promise(resolve => setTimeout(resolve, 50));
+      assert.deepStrictEqual(panel.posted.filter(m => m.type === 'stepDrawn').at(-1), { type: 'stepDrawn', index: 2 }, 'says when the step is drawn');
+      (panel.$('step-restore') as HTMLButtonElement).click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'restoreStep', index: 2 });
+      (panel.$('step-live') as HTMLButtonElement).click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'showStep', callId: null });
+      panel.send({ type: 'stepView', view: null });
+      assert.strictEqual(panel.describe().stepBanner, '', 'live again');
+      assert.strictEqual(items[1].getAttribute('aria-selected'), 'false', 'and the selection went with it');
+      (panel.$('save-trace') as HTMLButtonElement).click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'saveTrace' });
+    } finally {
+      panel.close();
+    }
+  });
+
   describe('the person at the controls', () => {
     // A 1x1 JPEG, enough for the panel to draw a picture.
     const JPEG = '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/yQALCAABAAEBAREA/8wABgAQEAX/2gAIAQEAAD8A0s8g/9k=';

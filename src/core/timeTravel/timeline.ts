@@ -7,7 +7,7 @@
  * call) shares the state of the step before; shared parts are counted once.
  */
 import type { CheckpointFacts } from '../../protocol/childMessages';
-import type { ConsoleRow, Door, FrameMessage, HostToPanel, MarkerRow, NetworkRow } from '../../protocol/panelMessages';
+import type { ConsoleRow, Door, FrameMessage, HostToPanel, MarkerRow, NetworkRow, StepView } from '../../protocol/panelMessages';
 import { isMarker } from '../../protocol/panelRows';
 import type { Event } from '../emitter';
 import { Emitter } from '../emitter';
@@ -50,28 +50,6 @@ export interface TimelineStep {
   network: NetworkRow[];
   /** What this step alone holds (its shared parts counted at the first step that holds them). */
   bytes: number;
-}
-
-/** What the panel shows for a step as it was. */
-export interface StepView {
-  index: number;
-  total: number;
-  at: number;
-  tool: string;
-  title: string;
-  door: Door;
-  url?: string;
-  pageTitle?: string;
-  frame?: FrameMessage;
-  /** The frame is an earlier step's (none was drawn between this step and the next): its index. */
-  frameFrom?: number;
-  snapshot?: string;
-  console: ConsoleRow[];
-  network: NetworkRow[];
-  /** The browser can be put back to it (a page and state were recorded, and the browser is the bridge's own). */
-  restorable: boolean;
-  /** Older steps dropped to keep the budget. */
-  dropped: number;
 }
 
 /** What the timeline listens to: the supervisor's calls, the live view's rows and frames. */
@@ -149,7 +127,7 @@ export class Timeline {
       door: step.door,
       url: step.page?.value.url,
       pageTitle: step.page?.value.title,
-      frame: pictured.frame?.value,
+      ...(pictured.frame ? { frame: { data: pictured.frame.value.data, width: pictured.frame.value.width, height: pictured.frame.value.height } } : {}),
       ...(pictured !== step && pictured.frame ? { frameFrom: pictured.index } : {}),
       snapshot: step.snapshot?.value,
       console: step.console,

@@ -1,0 +1,87 @@
+/**
+ * Time travel in VS Code: the panel's scrub (a step shown as it was), its "Continue from here", and
+ * Save Session as Playwright Trace. The timeline itself is vscode-free (core/timeTravel).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type * as vscodeTypes from 'vscode';
+import type { Supervisor } from '../core/supervision/supervisor';
+import type { Timeline } from '../core/timeTravel/timeline';
+import { restoreToStep, type RestoreOutcome } from '../core/timeTravel/stepRestore';
+import { sessionTrace } from '../core/timeTravel/traceFile';
+import type { Door, HostToPanel } from '../protocol/panelMessages';
+
+type VSCode = typeof vscodeTypes;
+
+export interface TimeTravelDeps {
+  timeline: Timeline;
+  supervisor: Supervisor;
+  /** False over CDP (the person's own browser: its storage is not the bridge's to replace) or with time travel off. */
+  canRestore(): boolean;
+  browserName(): string;
+  viewport(): { width: number; height: number };
+  workspaceFolders(): string[];
+  log: vscodeTypes.LogOutputChannel;
+}
+
+export class TimeTravel {
+  /** How long each scrub took, from the panel's request to its picture drawn (ms), newest last: for the bench and tests. */
+  readonly scrubTimes: number[] = [];
+
+  constructor(private readonly vscode: VSCode, private readonly deps: TimeTravelDeps) {}
+
+  get timeline(): Timeline {
+    return this.deps.timeline;
+  }
+
+  /** The panel's answer to "show this activity row's step" (null: back to live). */
+  view(callId: number | null): Extract<HostToPanel, { type: 'stepView' }> {
+    if (callId === null) return { type: 'stepView', view: null };
+    const step = this.deps.timeline.stepOfCall(callId);
+    if (!step) {
+      return { type: 'stepView', view: null, problem: this.deps.timeline.dropped
+        ? 'That row is not a kept step: a read of the panel\'s own, or a step dropped to keep the time travel budget.'
+        : 'That row is not a step of this window\'s browser (a read of the panel\'s own, or another session\'s call).' };
+    }
+    return { type: 'stepView', view: this.deps.timeline.view(step.index, this.deps.canRestore()) ?? null };
+  }
+
+  scrubDrawn(ms: number): void {
+    this.scrubTimes.push(ms);
+    if (this.scrubTimes.length > 1000) this.scrubTimes.shift();
+  }
+
+  /** Continue from here (door `person`) or chat's bridge_restore_step (door `tool`). */
+  async restore(index: number, door: Door): Promise<RestoreOutcome> {
+    if (!this.deps.canRestore()) {
+      return { ok: false, text: 'Time travel cannot put this browser back: it is off (playwrightBridge.timeTravel.enabled), or the browser is your own, reached over CDP.' };
+    }
+    const outcome = await restoreToStep(this.deps.timeline, this.deps.supervisor, index, door);
+    this.deps.log.info(outcome.ok ? `Time travel: ${outcome.text}` : `Time travel: ${outcome.text}`);
+    if (!outcome.ok && door === 'person') void this.vscode.window.showErrorMessage(outcome.text);
+    return outcome;
+  }
+
+  /** Save Session as Playwright Trace: every kept step, to a .zip the person chooses. */
+  async saveTrace(): Promise<string | undefined> {
+    const steps = this.deps.timeline.steps;
+    if (!steps.length) {
+      void this.vscode.window.showInformationMessage('There is nothing to save yet: the browser has taken no steps in this window.');
+      return undefined;
+    }
+    const folder = this.deps.workspaceFolders()[0];
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+    const target = await this.vscode.window.showSaveDialog({
+      title: 'Save the browser session as a Playwright trace',
+      ...(folder ? { defaultUri: this.vscode.Uri.file(path.join(folder, `browser-session-${stamp}.zip`)) } : {}),
+      filters: { 'Playwright trace': ['zip'] },
+    });
+    if (!target) return undefined;
+    const trace = sessionTrace(steps, { browserName: this.deps.browserName(), viewport: this.deps.viewport(), title: 'Playwright Bridge session' });
+    await fs.promises.writeFile(target.fsPath, trace);
+    const dropped = this.deps.timeline.dropped ? ` (the oldest ${this.deps.timeline.dropped} were dropped earlier to keep the time travel budget)` : '';
+    void this.vscode.window.showInformationMessage(
+      `Saved ${steps.length} steps${dropped} to ${path.basename(target.fsPath)}. Open it with: npx playwright show-trace "${target.fsPath}"`);
+    return target.fsPath;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Time travel in the panel: Activity is a timeline. Clicking a step (or moving with the arrow keys) shows
+ * it as it was: its picture over the live one (which keeps streaming underneath), a banner "Step k of n,
+ * 14:02:11" with Back to live and Continue from here, and the step's console lines, requests and snapshot
+ * above the list. Save trace writes the session as a Playwright trace.
+ */
+import type { StepView } from '../protocol/panelMessages';
+import { $, el, post } from './dom';
+
+let shown: StepView | undefined;
+
+const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour12: false });
+
+/** Asks for the step listed as this activity row (the host answers with a `stepView`). */
+export function requestStep(callId: number | null): void {
+  post({ type: 'showStep', callId });
+}
+
+export function showStep(view: StepView | null, problem: string | undefined): void {
+  shown = view ?? undefined;
+  const banner = $('step-banner');
+  const picture = $<HTMLImageElement>('step-frame');
+  const detail = $('step-detail');
+  $('step-problem').textContent = problem ?? '';
+  $('step-problem').hidden = !problem;
+  if (!view) {
+    banner.hidden = true;
+    picture.hidden = true;
+    picture.removeAttribute('src');
+    detail.hidden = true;
+    $('view').classList.remove('past');
+    return;
+  }
+  $('view').classList.add('past');
+  const from = view.frameFrom !== undefined ? ` (picture from step ${view.frameFrom})` : view.frame ? '' : ' (no picture was drawn)';
+  $('step-text').textContent = `Step ${view.index} of ${view.total}, ${time(view.at)}: ${view.title}${from}`;
+  $<HTMLButtonElement>('step-restore').disabled = !view.restorable;
+  $('step-restore').title = view.restorable
+    ? 'Put the browser back to how it was right after this step (its storage, address and size, in a fresh tab); chat is told at its next call'
+    : 'This step has no recorded page to go back to';
+  banner.hidden = false;
+  detail.hidden = false;
+  $('step-where').textContent = [view.pageTitle, view.url].filter(Boolean).join(' — ') || 'No page';
+  $('step-console').replaceChildren(...(view.console.length ? view.console.map(row => el('li', `console ${row.level}`, `${row.level}: ${row.text}`)) : [el('li', 'empty', 'No console messages in this step')]));
+  $('step-network').replaceChildren(...(view.network.length
+    ? view.network.map(row => el('li', 'request', `${row.method} ${row.failure ? 'failed' : row.status || '…'} ${row.url}`))
+    : [el('li', 'empty', 'No requests in this step')]));
+  $('step-snapshot').textContent = view.snapshot ?? 'No snapshot was taken at this step.';
+  const drawn = () => requestAnimationFrame(() => post({ type: 'stepDrawn', index: view.index }));
+  if (view.frame) {
+    picture.src = `data:image/jpeg;base64,${view.frame.data}`;
+    picture.hidden = false;
+    picture.decode().then(drawn, drawn);
+  } else {
+    picture.hidden = true;
+    picture.removeAttribute('src');
+    drawn();
+  }
+}
+
+export function startTimeTravel(): void {
+  $('step-live').addEventListener('click', () => requestStep(null));
+  $('step-restore').addEventListener('click', () => {
+    if (shown) post({ type: 'restoreStep', index: shown.index });
+  });
+  $('save-trace').addEventListener('click', () => post({ type: 'saveTrace' }));
+  document.addEventListener('keydown', event => {
+    if (event.key === 'Escape' && shown) requestStep(null);
+  });
+}
+
+/** What the tests read: the banner while a past step shows, its console lines, and whether its picture is drawn. */
+export function timeTravelReport(): { stepBanner: string; stepConsole: string[]; stepFrameShown: boolean } {
+  const picture = $<HTMLImageElement>('step-frame');
+  return {
+    stepBanner: $('step-banner').hidden ? '' : $('step-text').textContent ?? '',
+    stepConsole: $('step-detail').hidden ? [] : [...$('step-console').querySelectorAll('li.console')].map(item => item.textContent ?? ''),
+    stepFrameShown: !picture.hidden && picture.naturalWidth > 0,
+  };
+}
