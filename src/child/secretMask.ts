@@ -105,6 +105,8 @@ export class SecretMask {
         return { ...event, entry: this.deep(event.entry) } as ObservationEvent;
       case 'tabs':
         return { ...event, tabs: this.deep(event.tabs) };
+      case 'checkpoint':
+        return { ...event, facts: this.deep(event.facts) };
       default:
         return event;
     }

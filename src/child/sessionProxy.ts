@@ -98,6 +98,9 @@ export class SessionProxy {
   private readonly clientContexts: ClientContexts;
   /** Whose browser the panel shows: `window`, or a client's session id. */
   private watched = 'window';
+  /** Time travel: the last checkpoint's number, and the one being taken (what comes next waits for it). */
+  private checkpointSeq = 0;
+  private checkpointTaking: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly config: ChildConfig,
@@ -137,6 +140,7 @@ export class SessionProxy {
       input: params => {
         // One after another, as the person made them: a key must not overtake the click that focused its field.
         this.inputQueue = this.inputQueue.then(async () => {
+          await this.checkpointTaking;
           const session = await this.runningSession();
           const page = session?.observer?.currentPage;
           if (page) await applyInput(page, params.event, this.config.viewport);
@@ -179,6 +183,7 @@ export class SessionProxy {
         return this.mask.deep({ code, ...(url ? { url } : {}) });
       },
       checkpoint: async () => {
+        await this.checkpointTaking;
         const session = await (this.inner?.catch(() => undefined));
         const facts = session && await this.checkpointFacts(session);
         if (!facts) throw new Error('No checkpoint: no browser runs, or time travel is off.');
@@ -186,7 +191,10 @@ export class SessionProxy {
       },
       restoreCheckpoint: async params => this.mask.deep(await this.restore(params)),
       memory: async params => measureMemory(params.heapSnapshotPath),
-      pageAction: async (params): Promise<PageActionResult> => this.mask.deep(await this.pageAction(params.pageAction)),
+      pageAction: async (params): Promise<PageActionResult> => {
+        await this.checkpointTaking;
+        return this.mask.deep(await this.pageAction(params.pageAction));
+      },
       // Add to Chat puts what the picker reports onto the chat input: masked like every other text.
       pick: async params => this.mask.deep(await this.pick(params)),
     });
@@ -273,6 +281,8 @@ export class SessionProxy {
     slot: ClientSlot<InnerSession> | undefined,
   ): Promise<CallToolResult> {
     const session = await this.prepared(slot ? await this.clients.session(slot) : await this.session());
+    // The last step's checkpoint first: it is the state before this call.
+    if (!slot) await this.checkpointTaking;
     const loss = slot ? slot.pendingLoss : this.pendingLoss;
     if (slot) slot.pendingLoss = undefined;
     else this.pendingLoss = undefined;
@@ -315,10 +325,13 @@ export class SessionProxy {
 
     if (!result.isError) noteRoutes(session.routes, params.name, params.arguments);
     const observer = session.observer;
-    let checkpoint: CheckpointFacts | undefined;
+    let checkpoint: { seq: number } | undefined;
     if (observer && !result.isError) {
       observer.noteToolCall(params.name, params.arguments, resultText(result));
-      if (!session.readOnlyTools.has(params.name)) [, checkpoint] = await Promise.all([observer.afterStateChange(), this.checkpointFacts(session)]);
+      if (!session.readOnlyTools.has(params.name)) {
+        await observer.afterStateChange();
+        if (!slot && session.storageChanges) checkpoint = this.checkpointAfter(session);
+      }
     }
     // Before the budget records them: the files as kept are the masked ones.
     if (!this.mask.empty) await maskWrittenFiles(this.config.mcp.outputDir, resultText(result), startedAt, this.mask, this.log);
@@ -336,6 +349,20 @@ export class SessionProxy {
     // Chromium's own words do not say who blocked an address: the person did, on purpose (the host says so).
     const originBlocked = result.isError && this.hasOriginRules && /ERR_BLOCKED_BY_CLIENT/.test(resultText(result)) ? true : undefined;
     return withMarks(result, { lostBefore: loss, originBlocked, checkpoint });
+  }
+
+  /**
+   * Time travel: the step's checkpoint is taken as its result goes back (the first read is on its way before
+   * anything else can run) and sent as an observation once ready. What comes next in this browser (a call,
+   * the person's input, a restore) waits for it: it is the state right after the step, and it costs the step
+   * nothing, only an agent that calls again within those milliseconds.
+   */
+  private checkpointAfter(session: InnerSession): { seq: number } {
+    const seq = ++this.checkpointSeq;
+    this.checkpointTaking = this.checkpointFacts(session).then(facts => {
+      if (facts) this.sendObservation({ kind: 'checkpoint', seq, facts });
+    }, () => undefined);
+    return { seq };
   }
 
   /**
@@ -364,6 +391,7 @@ export class SessionProxy {
     if (this.config.connection?.protocol === 'cdp') {
       throw new Error('The browser is your own (reached over CDP): the bridge does not replace its cookies and storage. Use a browser the bridge launches to go back to a step.');
     }
+    await this.checkpointTaking;
     const session = await this.inner?.catch(() => undefined);
     if (!session?.browser || !session.storageChanges) throw new Error('No browser runs (or time travel is off): there is nothing to put back.');
     const page = await session.observer!.duringCall(

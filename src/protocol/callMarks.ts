@@ -2,10 +2,9 @@
  * What the child knows about a tool call that only the child can know, sent as facts in the result's
  * `_meta` and never as sentences: the host's call pipeline (core/pipeline) turns every mark into the
  * words the model reads, so a refusal or a note is worded in one place. The floor of the source tree:
- * imports nothing of ours but the protocol itself.
+ * imports nothing of ours.
  */
 import { z } from 'zod';
-import { CheckpointFactsSchema } from './childMessages';
 
 /** `_meta` key of a tools/call result from the child: the marks below. */
 export const CALL_MARKS_META = 'playwrightBridge/marks';
@@ -74,8 +73,11 @@ export const CallMarksSchema = z.object({
   secretRefused: SecretRefusalSchema.optional(),
   /** Upstream's failure was Chromium's ERR_BLOCKED_BY_CLIENT under the person's origin rules. */
   originBlocked: z.literal(true).optional(),
-  /** The page and storage after a step that may have changed them (time travel), for the host's checkpoints. */
-  checkpoint: CheckpointFactsSchema.optional(),
+  /**
+   * Time travel: the step may have changed the page, and its checkpoint follows as the observation
+   * `checkpoint` with this `seq`, taken right after the result went (in the agent's pause, not the call's time).
+   */
+  checkpoint: z.object({ seq: z.number() }).optional(),
   /** A bridge tool's answer, for the host to word. */
   bridgeTool: BridgeToolAnswerSchema.optional(),
 });

@@ -75,12 +75,28 @@ export type FrameEvent = z.infer<typeof FrameEventSchema>;
 export const SessionInfoSchema = z.object({ id: z.string(), label: z.string(), watched: z.boolean() });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
+/**
+ * The current tab's state after a step, as the child saw it: where it was, its size, and the context's
+ * storage (Playwright's storage state with IndexedDB, plus the tab's sessionStorage) as one JSON string,
+ * sent only when it changed since the last checkpoint (absent: as the step before).
+ */
+export const CheckpointFactsSchema = z.object({
+  url: z.string(),
+  title: z.string(),
+  viewport: z.object({ width: z.number(), height: z.number() }).optional(),
+  tabCount: z.number(),
+  storage: z.string().optional(),
+});
+export type CheckpointFacts = z.infer<typeof CheckpointFactsSchema>;
+
 export const ObservationEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sessions'), sessions: z.array(SessionInfoSchema) }),
   z.object({ kind: z.literal('tabs'), tabs: z.array(TabInfoSchema) }),
   z.object({ kind: z.literal('console'), entry: ConsoleEntrySchema }),
   z.object({ kind: z.literal('network'), entry: NetworkEntrySchema }),
   z.object({ kind: z.literal('frame'), frame: FrameEventSchema }),
+  /** Time travel: the checkpoint of the window's step whose result carried the mark `checkpoint: { seq }`, taken once the result had gone. */
+  z.object({ kind: z.literal('checkpoint'), seq: z.number(), facts: CheckpointFactsSchema }),
 ]);
 export type ObservationEvent = z.infer<typeof ObservationEventSchema>;
 
@@ -204,19 +220,6 @@ export type RecordPersonResult = z.infer<typeof RecordPersonResultSchema>;
 
 // ---- time travel: a checkpoint after each step, and the browser restored to one ---------------
 
-/**
- * The current tab's state after a step, as the child saw it: where it was, its size, and the context's
- * storage (Playwright's storage state with IndexedDB, plus the tab's sessionStorage) as one JSON string,
- * sent only when it changed since the last checkpoint (absent: as the step before).
- */
-export const CheckpointFactsSchema = z.object({
-  url: z.string(),
-  title: z.string(),
-  viewport: z.object({ width: z.number(), height: z.number() }).optional(),
-  tabCount: z.number(),
-  storage: z.string().optional(),
-});
-export type CheckpointFacts = z.infer<typeof CheckpointFactsSchema>;
 
 /** What `storage` holds: Playwright's storage state, and the current tab's sessionStorage for its origin. */
 export interface CheckpointStorage {

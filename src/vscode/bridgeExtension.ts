@@ -77,6 +77,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   // Time travel: a checkpoint after every step of the window's browser, kept here under the budget setting.
   const timeline = new Timeline({
     onToolCall: supervisor.onToolCall,
+    onObservation: supervisor.onObservation,
     onMessage: liveView.onMessage,
     onFrame: liveView.onFrame,
     clientsIsolated: () => bridge.currentSettings.isolation === 'perClient',

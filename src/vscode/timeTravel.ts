@@ -37,13 +37,8 @@ export class TimeTravel {
   /** The panel's answer to "show this activity row's step" (null: back to live). */
   view(callId: number | null): Extract<HostToPanel, { type: 'stepView' }> {
     if (callId === null) return { type: 'stepView', view: null };
-    const step = this.deps.timeline.stepOfCall(callId);
-    if (!step) {
-      return { type: 'stepView', view: null, problem: this.deps.timeline.dropped
-        ? 'That row is not a kept step: a read of the panel\'s own, or a step dropped to keep the time travel budget.'
-        : 'That row is not a step of this window\'s browser (a read of the panel\'s own, or another session\'s call).' };
-    }
-    return { type: 'stepView', view: this.deps.timeline.view(step.index, this.deps.canRestore()) ?? null };
+    const found = this.deps.timeline.viewOfCall(callId, this.deps.canRestore());
+    return 'view' in found ? { type: 'stepView', view: found.view } : { type: 'stepView', view: null, problem: found.problem };
   }
 
   scrubDrawn(ms: number): void {

@@ -7,7 +7,8 @@
  * measures only the perClient sessions and a bare Playwright context beside them; BENCH_CALLS_ONLY=1 only the
  * per-call rounds (perCallRatio, httpDoorRatio) and the call path; BENCH_TRANSPARENCY_ONLY=1 only
  * the transparency count (bare @playwright/mcp against the bridge, test/support/transparency.ts);
- * `node out/test/bench/testExport.js` only the sessions exported as Playwright tests (testExport).
+ * `node out/test/bench/testExport.js` only the sessions exported as Playwright tests (testExport);
+ * `node out/test/bench/timeTravel.js` only time travel's checkpoints, scrub, forks and trace (timeTravel).
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -29,6 +30,7 @@ import { startBareUpstream } from '../support/bareUpstream';
 import { measureCallPath } from './callPath';
 import { DoorCostFigures, measureDoorCost } from './doorCost';
 import { measureTestExport } from './testExport';
+import { measureTimeTravel } from './timeTravel';
 import { median } from '../support/median';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -590,6 +592,7 @@ async function main(): Promise<void> {
   const callPath = measureCallPath();
   const httpDoorCost = await measureDoorCost();
   const testExport = await measureTestExport();
+  const timeTravel = await measureTimeTravel();
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
     rounds,
@@ -605,6 +608,7 @@ async function main(): Promise<void> {
     transparency: transparent,
     httpDoorCost,
     testExport,
+    timeTravel,
     callPath,
     liveView: {
       fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
@@ -630,6 +634,9 @@ async function main(): Promise<void> {
   console.log(`sessions exported as tests:          ${testExport.greenAllRepeats} of ${testExport.scenarios} green in all ${testExport.repeats} runs ` +
     `(target >= 0.9 of them), ${testExport.greenFirstTry} green first try, red when the app broke: ${testExport.detectsBreakage} (target 1.0), ` +
     `model calls in replay ${testExport.modelCallsInReplay}, export ${testExport.exportMs} ms`);
+  console.log(`time travel (${timeTravel.steps}-step session):     scrub p95 ${timeTravel.scrubP95Ms} ms (target <= 150), ${timeTravel.bytesPerStep} bytes a step ` +
+    `(target <= 61440), fork p95 ${timeTravel.forkP95Ms} ms (target <= 1500), fidelity ${timeTravel.fidelity} over ${timeTravel.forksCompared} forks (target 1.0), ` +
+    `per call with checkpoints x${timeTravel.perCallRatioWithCheckpoints} (target <= 1.05), trace read back in order: ${timeTravel.traceActionsInOrder}`);
   console.log(`one call's path:                      ${callPath.hostFiles} host files, ${callPath.childFiles} child files; ` +
     `refusal sites ${callPath.refusalSites}, result edit sites ${callPath.resultEditSites} (target 1 each)`);
   if (process.env.BENCH_OUT) {

@@ -18,6 +18,7 @@ function timeTravelBridge(maxBytes = 64 * 1024 * 1024, settings: Partial<BridgeS
   const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
   const timeline = new Timeline({
     onToolCall: bridge.supervisor.onToolCall,
+    onObservation: bridge.supervisor.onObservation,
     onMessage: store.onMessage,
     onFrame: store.onFrame,
     clientsIsolated: () => false,
@@ -57,6 +58,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
       bridge = parts.bridge;
       disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
       await scenario.play(parts.call, apps);
+      await parts.timeline.settled();
       const changing = parts.timeline.steps.filter(step => step.page && step.page !== parts.timeline.step(step.index - 1)?.page).map(step => step.index);
       assert.ok(changing.length >= 3, `steps with their own checkpoint: ${changing}`);
       // Newest first, then the oldest: each fork starts from a browser that is somewhere else.

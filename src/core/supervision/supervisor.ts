@@ -85,7 +85,9 @@ export interface ToolCallRecord {
   thumbnail?: string;
   /** Why it failed, in one line. */
   error?: string;
-  /** Where the page was after the call, and its storage when it changed (time travel's checkpoint, from the child). */
+  /** Time travel: the checkpoint the child sends for this call (observation `checkpoint` with this seq). */
+  checkpointSeq?: number;
+  /** Time travel: the state a restore put the browser in (its own checkpoint, known at once). */
   checkpoint?: CheckpointFacts;
 }
 
@@ -235,7 +237,7 @@ export class Supervisor {
       result.refuse((error as Error).message);
     }
     const finished = result.finish({ thumbnail: this.thumbnailReaders > 0 });
-    end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine, checkpoint: call.marks?.checkpoint });
+    end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine, checkpointSeq: call.marks?.checkpoint?.seq });
     return finished.result;
   }
 

@@ -19,6 +19,7 @@ export function stepFromEnd(timeline: Timeline, stepsBack: number): number {
 }
 
 export async function restoreToStep(timeline: Timeline, supervisor: Supervisor, index: number, door: Door): Promise<RestoreOutcome> {
+  await timeline.settled(index);
   const target = timeline.restoreTarget(index);
   if ('problem' in target) return { ok: false, text: target.problem };
   const step = timeline.step(index)!;

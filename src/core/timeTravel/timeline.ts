@@ -6,7 +6,7 @@
  * title, size and the storage when it changed. A step that changed nothing the child saw (a read, a failed
  * call) shares the state of the step before; shared parts are counted once.
  */
-import type { CheckpointFacts } from '../../protocol/childMessages';
+import type { CheckpointFacts, ObservationEvent } from '../../protocol/childMessages';
 import type { ConsoleRow, Door, FrameMessage, HostToPanel, MarkerRow, NetworkRow, StepView } from '../../protocol/panelMessages';
 import { isMarker } from '../../protocol/panelRows';
 import type { Event } from '../emitter';
@@ -50,11 +50,15 @@ export interface TimelineStep {
   network: NetworkRow[];
   /** What this step alone holds (its shared parts counted at the first step that holds them). */
   bytes: number;
+  /** The child's checkpoint for it is on its way (its seq). */
+  awaiting?: number;
 }
 
 /** What the timeline listens to: the supervisor's calls, the live view's rows and frames. */
 export interface TimelineSources {
   onToolCall: Event<ToolCallRecord>;
+  /** The child's checkpoints arrive as observations, just after the result they belong to. */
+  onObservation: Event<ObservationEvent>;
   onMessage: Event<HostToPanel>;
   onFrame: Event<FrameMessage>;
   /** True while MCP sessions get contexts of their own (isolation `perClient`): their calls are not the window's steps. */
@@ -89,6 +93,12 @@ export class Timeline {
   constructor(private readonly sources: TimelineSources, private readonly maxBytes: () => number) {
     this.subscriptions = [
       sources.onToolCall(record => this.onCall(record)),
+      sources.onObservation(event => {
+        if (event.kind !== 'checkpoint') return;
+        for (let i = this.kept.length - 1; i >= 0; i--) {
+          if (this.kept[i].awaiting === event.seq) return this.completeFacts(this.kept[i], event.facts);
+        }
+      }),
       sources.onMessage(message => this.onRows(message)),
       sources.onFrame(frame => this.onFrame(frame)),
     ];
@@ -135,6 +145,35 @@ export class Timeline {
       restorable: restorable && !!step.page && !!step.storage && /^(https?|file):/.test(step.page.value.url),
       dropped: this.dropped,
     };
+  }
+
+  /**
+   * Resolves once the step's checkpoint (or every pending one) has come: it follows the step's result by
+   * milliseconds. After `timeoutMs` it resolves anyway (a child that went away sends none; the step keeps
+   * the state of the step before it).
+   */
+  settled(index?: number, timeoutMs = 5000): Promise<void> {
+    const pending = () => (index === undefined ? this.kept.some(step => step.awaiting !== undefined) : this.step(index)?.awaiting !== undefined);
+    if (!pending()) return Promise.resolve();
+    return new Promise<void>(resolve => {
+      const done = () => {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const subscription = this.onDidChange(() => { if (!pending()) done(); });
+    });
+  }
+
+  /** The step listed as an Activity row, as the panel shows it, or why there is none. */
+  viewOfCall(callId: number, restorable: boolean): { view: StepView } | { problem: string } {
+    const step = this.stepOfCall(callId);
+    const view = step && this.view(step.index, restorable);
+    if (view) return { view };
+    return { problem: this.dropped
+      ? 'That row is not a kept step: a read of the panel\'s own, another session\'s call, or a step dropped to keep the time travel budget.'
+      : 'That row is not a step of this window\'s browser (a read of the panel\'s own, or another session\'s call).' };
   }
 
   /** What the child needs to put the browser back to step `index`, or why it cannot. */
@@ -196,6 +235,7 @@ export class Timeline {
     this.bytes += step.bytes;
     this.kept.push(step);
     this.setFacts(step, record.checkpoint, before);
+    if (record.checkpointSeq !== undefined) step.awaiting = record.checkpointSeq;
     const text = record.result ? resultText(record.result) : '';
     const answer = text ? readAnswer(text) : undefined;
     const snapshot = answer?.snapshot ?? (answer?.snapshotFile ? this.sources.readSnapshot(answer.snapshotFile) : undefined);
@@ -229,19 +269,26 @@ export class Timeline {
     clearTimeout(this.personTimer);
     this.personTimer = setTimeout(() => {
       void this.sources.checkpointNow().then(facts => {
-        if (!facts || !this.kept.includes(step)) return;
-        const before = this.kept[this.kept.indexOf(step) - 1];
-        this.setFacts(step, facts, before);
-        // Steps after it that changed nothing the child saw share its new state.
-        for (let i = this.kept.indexOf(step) + 1; i < this.kept.length && this.kept[i].page === before?.page; i++) {
-          this.kept[i].page = step.page;
-          this.kept[i].storage = step.storage;
-        }
-        this.trim();
-        this.changed.fire();
+        if (facts) this.completeFacts(step, facts);
       }, () => undefined);
     }, PERSON_SETTLE_MS);
     this.personTimer.unref?.();
+  }
+
+  /** A step's checkpoint came after the step was listed: it takes it, and so do the steps after it that changed nothing. */
+  private completeFacts(step: TimelineStep, facts: CheckpointFacts): void {
+    const at = this.kept.indexOf(step);
+    if (at < 0) return;
+    step.awaiting = undefined;
+    const before = this.kept[at - 1];
+    const [page, storage] = [step.page, step.storage];
+    this.setFacts(step, facts, before);
+    for (let i = at + 1; i < this.kept.length && this.kept[i].page === page && this.kept[i].awaiting === undefined; i++) {
+      this.kept[i].page = step.page;
+      this.kept[i].storage = this.kept[i].storage === storage ? step.storage : this.kept[i].storage;
+    }
+    this.trim();
+    this.changed.fire();
   }
 
   private onRows(message: HostToPanel): void {

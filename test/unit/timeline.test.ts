@@ -1,0 +1,101 @@
+/**
+ * The timeline's bookkeeping, fed as the supervisor and the panel's store feed it (a fake is fine here: the
+ * subject is the accounting, not the browser; test/real/timeTravel.test.ts drives the real one): what a
+ * step holds, what steps share, what the budget drops, and which picture belongs to which step.
+ */
+import * as assert from 'assert';
+import { Emitter } from '../../src/core/emitter';
+import { Timeline } from '../../src/core/timeTravel/timeline';
+import type { CheckpointFacts, ObservationEvent } from '../../src/protocol/childMessages';
+import type { FrameMessage, HostToPanel } from '../../src/protocol/panelMessages';
+import type { ToolCallRecord } from '../../src/core/supervision/supervisor';
+
+function feed(maxBytes = 10_000_000) {
+  const calls = new Emitter<ToolCallRecord>();
+  const observations = new Emitter<ObservationEvent>();
+  const messages = new Emitter<HostToPanel>();
+  const frames = new Emitter<FrameMessage>();
+  const timeline = new Timeline({
+    onToolCall: calls.event, onObservation: observations.event, onMessage: messages.event, onFrame: frames.event,
+    clientsIsolated: () => true, readSnapshot: () => undefined, checkpointNow: async () => undefined,
+  }, () => maxBytes);
+  let id = 0;
+  /** One call, started and ended; `running` leaves it running. */
+  const call = (name: string, over: Partial<ToolCallRecord> = {}, running = false) => {
+    const record: ToolCallRecord = { id: ++id, name, args: {}, door: 'tool', title: name, startedAt: 1000 * id, ...over };
+    calls.fire(record);
+    if (!running) calls.fire({ ...record, outcome: 'ok', durationMs: 10, ...over });
+    return record;
+  };
+  const facts = (url: string, storage?: string): CheckpointFacts => ({ url, title: url, tabCount: 1, ...(storage ? { storage } : {}) });
+  const frame = (data: string): FrameMessage => ({ type: 'frame', seq: 1, data, width: 10, height: 10, producedAt: 0 });
+  return { timeline, call, facts, frame, calls, observations, messages, frames };
+}
+
+describe('time travel timeline', () => {
+  it('a step that changed nothing the child saw shares the state before it; a late checkpoint reaches the steps that shared', () => {
+    const f = feed();
+    f.call('browser_navigate', { checkpointSeq: 1 });
+    f.observations.fire({ kind: 'checkpoint', seq: 1, facts: f.facts('http://a.test/', '{"state":{"cookies":[],"origins":[]}}') });
+    f.call('browser_snapshot');
+    const [first, read] = f.timeline.steps;
+    assert.strictEqual(read.page, first.page, 'a read shares the page');
+    assert.strictEqual(read.storage, first.storage);
+    f.call('browser_click', { checkpointSeq: 2 });
+    const click = f.timeline.steps[2];
+    assert.strictEqual(click.page, first.page, 'until its checkpoint comes it has the state before it');
+    f.call('browser_console_messages');
+    f.observations.fire({ kind: 'checkpoint', seq: 2, facts: f.facts('http://a.test/next') });
+    assert.strictEqual(click.page?.value.url, 'http://a.test/next');
+    assert.strictEqual(f.timeline.steps[3].page, click.page, 'the read after it takes it too');
+    assert.strictEqual(click.storage, first.storage, 'storage unchanged: still the first step\'s');
+    assert.deepStrictEqual(f.timeline.restoreTarget(4), { url: 'http://a.test/next', storage: '{"state":{"cookies":[],"origins":[]}}' });
+  });
+
+  it('keeps within its budget, oldest first, and a part the next step shares is counted there once the first goes', () => {
+    const storage = `{"state":{"cookies":[],"origins":[]},"pad":"${'x'.repeat(4000)}"}`;
+    const f = feed(20_000);
+    f.call('browser_navigate', { checkpoint: f.facts('http://a.test/', storage) });
+    f.call('browser_snapshot');
+    const before = f.timeline.keptBytes;
+    assert.ok(before > storage.length * 2, `the storage is counted once: ${before}`);
+    for (let i = 0; i < 3; i++) f.call('browser_snapshot');
+    assert.ok(f.timeline.keptBytes < before + 3 * 1000, 'steps that share add only their own bytes');
+    f.call('browser_navigate', { checkpoint: f.facts('http://b.test/', storage.replace('x', 'y')) });
+    f.call('browser_navigate', { checkpoint: f.facts('http://c.test/', storage.replace('x', 'z')) });
+    assert.ok(f.timeline.keptBytes <= 20_000, `within the budget: ${f.timeline.keptBytes}`);
+    assert.ok(f.timeline.dropped > 0);
+    const oldest = f.timeline.steps[0];
+    assert.ok(oldest.storage, 'the oldest kept step still has its (inherited) storage');
+    const sum = f.timeline.steps.reduce((total, step) => total + step.bytes, 0);
+    assert.strictEqual(f.timeline.keptBytes, sum, 'what is counted is what the kept steps hold');
+    assert.match((f.timeline.restoreTarget(1) as { problem: string }).problem, /^Step 1 is no longer kept/);
+  });
+
+  it('a picture drawn while a step runs belongs to no step; the last one drawn before the next step is the step\'s', () => {
+    const f = feed();
+    f.call('browser_navigate', { checkpoint: f.facts('http://a.test/') });
+    f.frames.fire(f.frame('first'));
+    f.frames.fire(f.frame('second'));
+    const running = f.call('browser_click', {}, true);
+    f.frames.fire(f.frame('mid-step'));
+    f.calls.fire({ ...running, outcome: 'ok', durationMs: 5 });
+    f.call('browser_snapshot');
+    const [navigate, click, read] = f.timeline.steps;
+    assert.strictEqual(navigate.frame?.value.data, 'second');
+    assert.strictEqual(click.frame, undefined);
+    assert.deepStrictEqual([f.timeline.view(2, true)?.frame?.data, f.timeline.view(2, true)?.frameFrom], ['second', 1], 'shown with the picture before it, saying whose');
+    assert.strictEqual(read.frame, undefined);
+    assert.strictEqual(f.timeline.keptBytes, f.timeline.steps.reduce((total, step) => total + step.bytes, 0), 'a replaced picture is not counted');
+  });
+
+  it('leaves out the panel\'s own reads and isolated MCP clients\' calls, and takes each step\'s console lines', () => {
+    const f = feed();
+    f.messages.fire({ type: 'console', rows: [{ seq: 1, level: 'error', text: 'boom', time: 0 }], dropBefore: 0 });
+    f.call('browser_navigate', { checkpoint: f.facts('http://a.test/') });
+    f.call('browser_snapshot', { door: 'panel' });
+    f.call('browser_click', { door: 'mcp', mcpSession: 'other' });
+    assert.deepStrictEqual(f.timeline.steps.map(step => [step.tool, step.console.map(row => row.text)]), [['browser_navigate', ['boom']]]);
+    assert.match((f.timeline.viewOfCall(2, true) as { problem: string }).problem, /not a step of this window's browser/);
+  });
+});
