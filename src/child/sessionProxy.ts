@@ -394,8 +394,10 @@ export class SessionProxy {
     await this.checkpointTaking;
     const session = await this.inner?.catch(() => undefined);
     if (!session?.browser || !session.storageChanges) throw new Error('No browser runs (or time travel is off): there is nothing to put back.');
+    // The stream stays stopped throughout, as for a capture: the person sees the step's page once it is there,
+    // and the tab work does not compete with the encoder for the same cores.
     const page = await session.observer!.duringCall(
-      () => restoreCheckpoint(session.browser!.context, params, this.config.mcp.timeouts.navigation), 0);
+      () => restoreCheckpoint(session.browser!.context, params, this.config.mcp.timeouts.navigation, this.log), Infinity);
     session.storageChanges.forget();
     session.observer?.follow(page);
     return { url: page.url(), title: await page.title().catch(() => '') };

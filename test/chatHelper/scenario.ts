@@ -100,3 +100,23 @@ export const EXPORT_SCENARIO: ScenarioTurn[] = [
     answer: 'Added: {{last:listitem[^:]*: (Buy milk)}}',
   },
 ];
+
+/** A form on the time travel apps (test/fixtures/timeTravelApps.ts) sent by chat; the person then goes back to before it was sent. */
+export const TIME_TRAVEL_SCENARIO: ScenarioTurn[] = [
+  {
+    prompt: 'Send the visitor form as Grace.',
+    steps: [
+      { tool: 'browser_navigate', args: { url: '{{base}}/form' } },
+      { tool: 'browser_snapshot', args: {} },
+      { tool: 'browser_type', args: { element: 'Name field', target: '{{ref:textbox "Name"}}', text: 'Grace' } },
+      { tool: 'browser_click', args: { element: 'Send button', target: '{{ref:button "Send"}}' } },
+      { tool: 'browser_snapshot', args: {} },
+    ],
+    answer: 'Sent: {{last:heading "(Thank you, Grace)"}}',
+  },
+  {
+    prompt: 'What does the page show now?',
+    steps: [{ tool: 'browser_snapshot', args: {} }],
+    answer: 'Page: {{last:(restored to step \\d+ \\([^)]*\\))}}; {{last:(textbox "Name" \\[ref=\\w+\\])}}',
+  },
+];

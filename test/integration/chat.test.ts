@@ -10,8 +10,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { DECLINE_SCENARIO, EXPORT_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn } from '../chatHelper/scenario';
+import { DECLINE_SCENARIO, EXPORT_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn, TIME_TRAVEL_SCENARIO } from '../chatHelper/scenario';
 import { ExportApps } from '../fixtures/exportApps';
+import { TimeTravelApps } from '../fixtures/timeTravelApps';
 import type { RecordedRequest } from '../chatHelper/extension';
 import { Api, EXTENSION_ID, note, panelHands, screenshotWorkbench, waitFor } from './helpers';
 import { listDescendants } from '../../src/core/childProcess/processTree';
@@ -239,6 +240,42 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     } finally {
       await apps.stop();
       await vscode.workspace.getConfiguration('playwrightBridge').update('testExport.folder', undefined, vscode.ConfigurationTarget.Workspace);
+      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO], base: fixture.url, door });
+    }
+  });
+
+  if (door === 'tool') it('time travel: the person scrubs to a past step and sees its picture and console, goes back to before the form was sent, and the model\'s next call sees the form empty again', async function () {
+    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+    const apps = new TimeTravelApps();
+    await apps.start();
+    try {
+      // A fresh browser, as a person starting a new task.
+      await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: TIME_TRAVEL_SCENARIO, base: apps.url, door });
+      const sent = await chatTurn(TIME_TRAVEL_SCENARIO[0]);
+      assert.strictEqual(sent.answer, 'Sent: Thank you, Grace');
+      assert.deepStrictEqual(apps.sent, ['Grace']);
+      await waitFor(async () => !!(await api.describePanels().catch(() => []))[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
+
+      await panelHands({ action: 'button', id: 'tab-activity' });
+      await panelHands({ action: 'row', text: `Opening ${apps.url}/form` });
+      let panel: PanelReport | undefined;
+      await waitFor(async () => !!(panel = (await api.describePanels())[0])?.stepBanner, 10000, 'the step to show', 250);
+      assert.match(panel!.stepBanner, new RegExp(`^Step \\d+ of \\d+, \\d\\d:\\d\\d:\\d\\d: Opening ${apps.url.replace(/[.]/g, '\\.')}/form`), panel!.stepBanner);
+      assert.ok(panel!.stepConsole.some(line => line.includes('visitor form ready')), `the step's console: ${panel!.stepConsole.join(' / ')}`);
+      assert.ok(!panel!.stepConsole.some(line => line.includes('received')), 'and not what came after it');
+      await waitFor(async () => !!(panel = (await api.describePanels())[0])?.stepFrameShown, 10000, 'the step\'s picture', 250);
+      await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/time-travel.png`);
+
+      // Continue from here: the browser goes back to the form, before it was sent.
+      await panelHands({ action: 'button', id: 'step-restore' });
+      await waitFor(async () => (panel = (await api.describePanels())[0])?.stepBanner === '', 30000, 'the panel to go back to live', 250);
+      const next = await chatTurn(TIME_TRAVEL_SCENARIO[1]);
+      assert.match(next.answer, /^Page: restored to step \d+ \(Visitor Form, before Reading the page structure\); textbox "Name" \[ref=\w+\]$/, next.answer);
+      assert.deepStrictEqual(apps.sent, ['Grace'], 'the server keeps what it received: its own state');
+      note(`    time travel: ${next.answer}; scrubs ${api.scrubTimes.map(Math.round).join(', ')} ms`);
+    } finally {
+      await apps.stop();
       await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO], base: fixture.url, door });
     }
   });

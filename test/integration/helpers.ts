@@ -22,6 +22,7 @@ export interface Api {
   mcpSessions: { live: number; opened: number };
   personHasControl: boolean;
   outputDir: string;
+  scrubTimes: readonly number[];
 }
 
 /** Prints a line of the suite's own (a figure, a step) to the console; VS Code's log lines go to a file. */

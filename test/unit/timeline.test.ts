@@ -50,6 +50,10 @@ describe('time travel timeline', () => {
     assert.strictEqual(f.timeline.steps[3].page, click.page, 'the read after it takes it too');
     assert.strictEqual(click.storage, first.storage, 'storage unchanged: still the first step\'s');
     assert.deepStrictEqual(f.timeline.restoreTarget(4), { url: 'http://a.test/next', storage: '{"state":{"cookies":[],"origins":[]}}' });
+    // A checkpoint that arrives before its call's record has ended is kept for it.
+    f.observations.fire({ kind: 'checkpoint', seq: 3, facts: f.facts('http://a.test/early') });
+    f.call('browser_click', { checkpointSeq: 3 });
+    assert.deepStrictEqual([f.timeline.steps[4].page?.value.url, f.timeline.steps[4].awaiting], ['http://a.test/early', undefined]);
   });
 
   it('keeps within its budget, oldest first, and a part the next step shares is counted there once the first goes', () => {

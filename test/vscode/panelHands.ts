@@ -11,6 +11,8 @@ export type PanelAct =
   | { action: 'address'; url: string }
   | { action: 'tab'; index: number }
   | { action: 'button'; id: string }
+  /** Clicks the last Activity row whose title holds this text (time travel: shows that step). */
+  | { action: 'row'; text: string }
   /** Reads what the chat input holds as attachments (their labels), from the workbench's DOM. */
   | { action: 'chatAttachments' };
 
@@ -53,6 +55,9 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
       return;
     case 'button':
       await frame.locator(`#${act.id}`).click();
+      return;
+    case 'row':
+      await frame.locator('#activity-list li.call', { hasText: act.text }).last().click();
       return;
   }
 }

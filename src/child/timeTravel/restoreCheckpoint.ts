@@ -10,19 +10,31 @@ import type { PageGlobals } from '../pageGlobals';
  * tabs close. Upstream follows on its own: a new tab is listed, and closing the current one makes the
  * remaining one current. What cannot come back: the page's memory, its history, the server's state.
  */
-export async function restoreCheckpoint(context: BrowserContext, target: RestoreCheckpointParams, navigationTimeoutMs: number): Promise<Page> {
+export async function restoreCheckpoint(
+  context: BrowserContext, target: RestoreCheckpointParams, navigationTimeoutMs: number, log: (line: string) => void,
+): Promise<Page> {
+  const started = Date.now();
+  const stages: string[] = [];
+  const stage = (name: string) => stages.push(`${name} ${Date.now() - started} ms`);
   const saved: CheckpointStorage = target.storage ? JSON.parse(target.storage) as CheckpointStorage : { state: { cookies: [], origins: [] } };
   const before = context.pages();
   // The fresh tab first (upstream always has one to make current), then the old ones go: a page that keeps a
   // database open would hold up its deletion, and the restore with it.
   const page = await context.newPage();
   try {
-    for (const old of before) await old.close().catch(() => undefined);
+    await Promise.all(before.map(old => old.close().catch(() => undefined)));
+    stage('tabs closed');
     await context.setStorageState(saved.state as Parameters<BrowserContext['setStorageState']>[0]);
+    stage('storage');
     if (target.viewport) await page.setViewportSize(target.viewport);
     const origin = originOf(target.url);
-    if (origin && saved.session?.origin === origin && saved.session.items.length) await putSessionStorage(page, origin, saved.session.items);
+    if (origin && saved.session?.origin === origin && saved.session.items.length) {
+      await putSessionStorage(page, origin, saved.session.items);
+      stage('session storage');
+    }
     if (origin || target.url.startsWith('file:')) await page.goto(target.url, { timeout: navigationTimeoutMs });
+    stage('page');
+    log(`Time travel: restored in ${stages.join(', ')}`);
   } catch (error) {
     // The tabs it was to replace are gone or going: the fresh one stays, where it got to.
     throw new Error(`The browser was only partly restored (${(error as Error).message.split('\n')[0]}); it shows ${page.url()}.`, { cause: error });

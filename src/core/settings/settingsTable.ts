@@ -65,7 +65,8 @@ export const SETTINGS_TABLE = [
   // A folder inside the workspace (checked where it is used): a workspace may name its own tests folder.
   { key: 'testExport.folder', kind: 'string', default: '' },
   { key: 'timeTravel.enabled', kind: 'boolean', default: true },
-  { key: 'timeTravel.maxMB', kind: 'number', default: 64, min: 4, max: 4096 },
+  // The extension host's memory is the person's: a cloned workspace may not raise it.
+  { key: 'timeTravel.maxMB', kind: 'number', default: 64, min: 4, max: 4096, userOnly: true },
   { key: 'connect.endpoint', kind: 'string', default: '', userOnly: true },
   { key: 'connect.headers', kind: 'stringMap', default: {}, userOnly: true },
   { key: 'connect.allowNonLoopback', kind: 'boolean', default: false, userOnly: true },

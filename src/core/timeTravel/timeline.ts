@@ -85,6 +85,8 @@ export class Timeline {
   /** Where each recent request row went, so its finish updates the step it started in. */
   private readonly networkHome = new Map<number, TimelineStep>();
   private personTimer: NodeJS.Timeout | undefined;
+  /** Checkpoints that arrived before their step was listed, by seq. */
+  private readonly early = new Map<number, CheckpointFacts>();
   private readonly changed = new Emitter<void>();
   /** A step was added, dropped or completed. */
   readonly onDidChange = this.changed.event;
@@ -98,6 +100,9 @@ export class Timeline {
         for (let i = this.kept.length - 1; i >= 0; i--) {
           if (this.kept[i].awaiting === event.seq) return this.completeFacts(this.kept[i], event.facts);
         }
+        // It came before the call's record ended (the host was still finishing the result): kept for it.
+        this.early.set(event.seq, event.facts);
+        if (this.early.size > 16) this.early.delete(this.early.keys().next().value!);
       }),
       sources.onMessage(message => this.onRows(message)),
       sources.onFrame(frame => this.onFrame(frame)),
@@ -234,8 +239,11 @@ export class Timeline {
       step.network.reduce((sum, row) => sum + approximateBytes(row), 0);
     this.bytes += step.bytes;
     this.kept.push(step);
-    this.setFacts(step, record.checkpoint, before);
-    if (record.checkpointSeq !== undefined) step.awaiting = record.checkpointSeq;
+    const seq = record.checkpointSeq;
+    const arrived = seq === undefined ? undefined : this.early.get(seq);
+    if (seq !== undefined) this.early.delete(seq);
+    this.setFacts(step, record.checkpoint ?? arrived, before);
+    if (seq !== undefined && !arrived) step.awaiting = seq;
     const text = record.result ? resultText(record.result) : '';
     const answer = text ? readAnswer(text) : undefined;
     const snapshot = answer?.snapshot ?? (answer?.snapshotFile ? this.sources.readSnapshot(answer.snapshotFile) : undefined);
