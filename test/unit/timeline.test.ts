@@ -81,15 +81,19 @@ describe('time travel timeline', () => {
     f.call('browser_navigate', { checkpoint: f.facts('http://a.test/') });
     f.frames.fire(f.frame('first'));
     f.frames.fire(f.frame('second'));
-    const running = f.call('browser_click', {}, true);
+    const running = f.call('browser_click', { checkpoint: f.facts('http://a.test/clicked') }, true);
     f.frames.fire(f.frame('mid-step'));
-    f.calls.fire({ ...running, outcome: 'ok', durationMs: 5 });
+    f.calls.fire({ ...running, outcome: 'ok', durationMs: 5, checkpoint: f.facts('http://a.test/clicked') });
     f.call('browser_snapshot');
     const [navigate, click, read] = f.timeline.steps;
     assert.strictEqual(navigate.frame?.value.data, 'second');
     assert.strictEqual(click.frame, undefined);
-    assert.deepStrictEqual([f.timeline.view(2, true)?.frame?.data, f.timeline.view(2, true)?.frameFrom], ['second', 1], 'shown with the picture before it, saying whose');
+    assert.deepStrictEqual([f.timeline.view(2, true)?.frame, f.timeline.view(2, true)?.frameFrom], [undefined, undefined],
+      'a step with a checkpoint of its own never shows another page\'s picture');
     assert.strictEqual(read.frame, undefined);
+    f.frames.fire(f.frame('after the read'));
+    assert.deepStrictEqual([f.timeline.view(2, true)?.frame?.data, f.timeline.view(2, true)?.frameFrom], ['after the read', 3],
+      'the picture drawn after the read that followed it (nothing changed between) is its page, saying whose');
     assert.strictEqual(f.timeline.keptBytes, f.timeline.steps.reduce((total, step) => total + step.bytes, 0), 'a replaced picture is not counted');
   });
 

@@ -130,9 +130,7 @@ export class Timeline {
   view(index: number, restorable: boolean): StepView | undefined {
     const step = this.step(index);
     if (!step) return undefined;
-    const position = this.kept.indexOf(step);
-    let pictured = step;
-    for (let i = position; !pictured.frame && i > 0; i--) pictured = this.kept[i - 1];
+    const pictured = this.pictureOf(step);
     return {
       index: step.index,
       total: this.next - 1,
@@ -179,6 +177,19 @@ export class Timeline {
     return { problem: this.dropped
       ? 'That row is not a kept step: a read of the panel\'s own, another session\'s call, or a step dropped to keep the time travel budget.'
       : 'That row is not a step of this window\'s browser (a read of the panel\'s own, or another session\'s call).' };
+  }
+
+  /**
+   * The step's own picture, or one of a step that saw the same page: the steps that changed nothing the child
+   * saw (reads) after the same checkpoint. The nearest later one first (the page as it stood when the agent
+   * read it), then the nearest earlier one. Never across a checkpoint: another page's picture would lie.
+   */
+  private pictureOf(step: TimelineStep): TimelineStep {
+    if (step.frame || !step.page) return step;
+    const at = this.kept.indexOf(step);
+    for (let i = at + 1; i < this.kept.length && this.kept[i].page === step.page; i++) if (this.kept[i].frame) return this.kept[i];
+    for (let i = at - 1; i >= 0 && this.kept[i].page === step.page; i--) if (this.kept[i].frame) return this.kept[i];
+    return step;
   }
 
   /** What the child needs to put the browser back to step `index`, or why it cannot. */
