@@ -183,6 +183,8 @@ export class SessionProxy {
         return this.mask.deep({ code, ...(url ? { url } : {}) });
       },
       checkpoint: async () => {
+        // After the person's input that is still queued (it waits for their recorder to start): it is what this checkpoint is of.
+        await this.inputQueue;
         await this.checkpointTaking;
         const session = await (this.inner?.catch(() => undefined));
         const facts = session && await this.checkpointFacts(session);

@@ -5,7 +5,8 @@ import * as path from 'path';
 import { TimeTravelApps } from '../fixtures/timeTravelApps';
 import { forkAndCompare, readTraceActions, TIME_TRAVEL_SCENARIOS, traceCli } from '../support/timeTravelScenarios';
 import { sessionTrace } from '../../src/core/timeTravel/traceFile';
-import { makeRealBridge, RealBridge, refOf, textOf } from '../support/realBridge';
+import { makeRealBridge, RealBridge, refOf, textOf, waitFor } from '../support/realBridge';
+import { personHandsOn } from '../support/exportScenarios';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { Timeline } from '../../src/core/timeTravel/timeline';
 import { restoreToStep, stepFromEnd } from '../../src/core/timeTravel/stepRestore';
@@ -93,6 +94,28 @@ describe('time travel: every step kept, and the browser put back to any of them 
     assert.doesNotMatch(again, /was restored to step/, 'told once');
     // The server keeps what it received: that is its own state.
     assert.deepStrictEqual(apps.sent, ['Grace']);
+  });
+
+  it('a burst of the person\'s own input is a step too: its checkpoint has the storage it changed, and the browser goes back to it', async () => {
+    const parts = timeTravelBridge();
+    bridge = parts.bridge;
+    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    await parts.call('browser_navigate', { url: `${apps.url}/cart` });
+    const centre = JSON.parse(/\[\s*[\d.]+,\s*[\d.]+\s*\]/.exec(await parts.call('browser_evaluate', {
+      function: "() => { const r = document.querySelector('button').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }",
+    }))![0]) as [number, number];
+    const hands = personHandsOn(parts.bridge.supervisor);
+    hands.takeControl();
+    await hands.click({ x: centre[0], y: centre[1] });
+    await hands.handBack();
+    await waitFor(() => parts.timeline.steps.some(step => step.door === 'person' && !!step.storage?.value.includes('apple')), 10000,
+      () => `the person's click to have its checkpoint: ${parts.timeline.steps.map(step => `${step.index} ${step.tool} ${step.door} ${step.storage?.value.slice(0, 200)}`).join(', ')}`);
+    const clicked = parts.timeline.steps.find(step => step.door === 'person' && step.storage?.value.includes('apple'))!;
+    await parts.call('browser_click', { element: 'Empty cart', target: refOf(await parts.call('browser_snapshot', {}), /button "Empty cart"/) });
+    assert.match(await parts.call('browser_snapshot', {}), /Cart: empty/);
+    const back = await restoreToStep(parts.timeline, parts.bridge.supervisor, clicked.index, 'person');
+    assert.ok(back.ok, back.text);
+    assert.match(await parts.call('browser_snapshot', {}), /Cart: apple\b/, 'the cart as the person\'s click left it');
   });
 
   it('chat undoes its own last step with stepsBack, and a step dropped by the budget says it is gone', async () => {
