@@ -187,8 +187,8 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stepDrawn'), index: z.number().int() }),
   /** "Continue from here": the browser put back to this step. */
   z.object({ type: z.literal('restoreStep'), index: z.number().int().min(1) }),
-  /** Save the session as a Playwright trace. */
-  z.object({ type: z.literal('saveTrace') }),
+  /** Save the session as a Playwright trace: every kept step, or the range of activity rows selected (call ids). */
+  z.object({ type: z.literal('saveTrace'), callIds: z.array(z.number().int()).max(5000) }),
   /** The answer to the `describe` request with the same id. */
   z.object({ type: z.literal('report'), id: z.number(), report: PanelReportSchema }),
 ]);

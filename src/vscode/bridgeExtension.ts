@@ -169,7 +169,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     journal,
     timeline,
     registerRestoreStepTool(vscode, timeTravel),
-    vscode.commands.registerCommand(COMMANDS.saveTrace, () => timeTravel.saveTrace()),
+    // From the palette: every kept step; from the panel: the range of rows the person selected, if any.
+    vscode.commands.registerCommand(COMMANDS.saveTrace, (request?: { callIds?: unknown }) => timeTravel.saveTrace(
+      Array.isArray(request?.callIds) ? request.callIds.filter((id): id is number => typeof id === 'number') : [])),
     registerExportTestTool(vscode, exporter),
     // From the palette with nothing, from the panel with the rows the person selected.
     vscode.commands.registerCommand(COMMANDS.exportTest, (request?: { callIds?: unknown }) => exporter.run({

@@ -121,7 +121,7 @@ class PanelConnection implements vscodeTypes.Disposable {
         });
         return;
       case 'saveTrace':
-        void this.hub.vscode.commands.executeCommand(COMMANDS.saveTrace);
+        void this.hub.vscode.commands.executeCommand(COMMANDS.saveTrace, { callIds: message.callIds });
         return;
       case 'watchSession':
         this.hub.supervisor.tell('watchSession', { sessionId: message.sessionId });

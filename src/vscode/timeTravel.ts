@@ -57,9 +57,10 @@ export class TimeTravel {
     return outcome;
   }
 
-  /** Save Session as Playwright Trace: every kept step, to a .zip the person chooses. */
-  async saveTrace(): Promise<string | undefined> {
-    const steps = this.deps.timeline.steps;
+  /** Save Session as Playwright Trace: every kept step (or those of the activity rows given), to a .zip the person chooses. */
+  async saveTrace(callIds: number[] = []): Promise<string | undefined> {
+    const chosen = new Set(callIds);
+    const steps = chosen.size ? this.deps.timeline.steps.filter(step => chosen.has(step.callId)) : this.deps.timeline.steps;
     if (!steps.length) {
       void this.vscode.window.showInformationMessage('There is nothing to save yet: the browser has taken no steps in this window.');
       return undefined;

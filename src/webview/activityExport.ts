@@ -62,13 +62,7 @@ export function showExportStatus(status: ExportStatus): void {
 }
 
 export function startActivityExport(): void {
-  $('export-test').addEventListener('click', () => {
-    const ids = rowIds();
-    const chosen = exportRange() ? ids.filter(id => selected.has(id)) : [];
-    // A range: from the first selected row to the last.
-    const range = chosen.length ? ids.slice(ids.indexOf(chosen[0]), ids.indexOf(chosen[chosen.length - 1]) + 1) : [];
-    post({ type: 'exportTest', callIds: range });
-  });
+  $('export-test').addEventListener('click', () => post({ type: 'exportTest', callIds: selectedRange() }));
   const list = $('activity-list');
   list.addEventListener('click', event => {
     const item = (event.target as HTMLElement).closest<HTMLElement>('li.call');
@@ -97,6 +91,13 @@ export function startActivityExport(): void {
     if (next !== undefined) selectOnly(next);
   });
   label();
+}
+
+/** The rows from the first selected to the last (two or more selected), or none: every step. For export and for a trace. */
+export function selectedRange(): number[] {
+  const ids = rowIds();
+  const chosen = exportRange() ? ids.filter(id => selected.has(id)) : [];
+  return chosen.length ? ids.slice(ids.indexOf(chosen[0]), ids.indexOf(chosen[chosen.length - 1]) + 1) : [];
 }
 
 /** One row selected: its step is shown as it was. */

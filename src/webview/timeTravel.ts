@@ -6,6 +6,7 @@
  */
 import type { StepView } from '../protocol/panelMessages';
 import { $, el, post } from './dom';
+import { selectedRange } from './activityExport';
 
 let shown: StepView | undefined;
 
@@ -63,7 +64,7 @@ export function startTimeTravel(): void {
   $('step-restore').addEventListener('click', () => {
     if (shown) post({ type: 'restoreStep', index: shown.index });
   });
-  $('save-trace').addEventListener('click', () => post({ type: 'saveTrace' }));
+  $('save-trace').addEventListener('click', () => post({ type: 'saveTrace', callIds: selectedRange() }));
   document.addEventListener('keydown', event => {
     if (event.key === 'Escape' && shown) requestStep(null);
   });

@@ -242,7 +242,7 @@ describe('VS Code glue against a fake vscode', () => {
       assert.match((h.view.posted.at(-1) as Extract<HostToPanel, { type: 'stepView' }>).problem ?? '', /not a step of this window's browser/);
       h.view.send({ type: 'showStep', callId: null });
       assert.deepStrictEqual(h.view.posted.at(-1), { type: 'stepView', view: null });
-      h.view.send({ type: 'saveTrace' });
+      h.view.send({ type: 'saveTrace', callIds: [] });
       await new Promise(resolve => setImmediate(resolve));
       assert.deepStrictEqual(h.fake.executed.map(e => e.command), [COMMANDS.saveTrace]);
       h.panels.dispose();

@@ -214,7 +214,11 @@ describe('panel webview in a DOM', () => {
       assert.strictEqual(panel.describe().stepBanner, '', 'live again');
       assert.strictEqual(items[1].getAttribute('aria-selected'), 'false', 'and the selection went with it');
       (panel.$('save-trace') as HTMLButtonElement).click();
-      assert.deepStrictEqual(panel.posted.at(-1), { type: 'saveTrace' });
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'saveTrace', callIds: [] }, 'every step');
+      items[0].click();
+      items[2].dispatchEvent(new panel.window.MouseEvent('click', { bubbles: true, shiftKey: true }) as unknown as Event);
+      (panel.$('save-trace') as HTMLButtonElement).click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'saveTrace', callIds: [1, 2, 3] }, 'a range selected with Shift+click');
     } finally {
       panel.close();
     }
