@@ -27,7 +27,7 @@ export interface PageGlobals {
     querySelector(selector: string): PageElement | null;
   };
   CSS: { escape(text: string): string };
-  location: { href: string };
+  location: { href: string; origin: string };
   stop(): void;
   /** The tab's sessionStorage (time travel keeps and puts it back: Playwright's storage state leaves it out). */
   sessionStorage: { setItem(name: string, value: string): void; [name: string]: unknown };

@@ -42,7 +42,7 @@ import { publishTool } from '../core/tools/fileTools';
 import { PersonRecorder } from './personRecorder';
 import { StorageChanges } from './timeTravel/storageChanges';
 import { restoreCheckpoint } from './timeTravel/restoreCheckpoint';
-import type { CheckpointFacts } from '../protocol/childMessages';
+import { capText, ENTRY_LIMITS, type CheckpointFacts } from '../protocol/childMessages';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
@@ -72,6 +72,8 @@ interface InnerSession {
 }
 
 const LIVE_VIEW_OFF: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
+/** A checkpoint the page keeps from being read (or a huge one) is given up after this long. */
+const CHECKPOINT_DEADLINE_MS = 5000;
 
 
 // A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.
@@ -189,7 +191,8 @@ export class SessionProxy {
         const session = await (this.inner?.catch(() => undefined));
         const facts = session && await this.checkpointFacts(session);
         if (!facts) throw new Error('No checkpoint: no browser runs, or time travel is off.');
-        return facts;
+        // The page's address and title, like every text the child gives: masked.
+        return this.mask.deep(facts);
       },
       restoreCheckpoint: async params => this.mask.deep(await this.restore(params)),
       memory: async params => measureMemory(params.heapSnapshotPath),
@@ -376,7 +379,7 @@ export class SessionProxy {
     const context = session.browser?.context;
     if (!changes || !context || session.lostReason) return undefined;
     const page = session.observer?.currentPage;
-    const [title, storage] = await Promise.all([
+    const read = Promise.all([
       page ? page.title().catch(() => '') : '',
       changes.captureIfChanged(page).catch(error => {
         this.log(`Checkpoint: the storage could not be read (${(error as Error).message.split('\n')[0]}); the next one reads it whole.`);
@@ -384,8 +387,22 @@ export class SessionProxy {
         return undefined;
       }),
     ]);
+    // Everything after this step waits for its checkpoint: a page that stalls the reads must not stall the browser.
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<undefined>(resolve => { timer = setTimeout(() => resolve(undefined), CHECKPOINT_DEADLINE_MS); });
+    const got = await Promise.race([read, stalled]);
+    clearTimeout(timer);
+    if (!got) {
+      this.log(`Checkpoint: the page did not let its state be read within ${CHECKPOINT_DEADLINE_MS / 1000} s; this step keeps the state of the one before, and the next one reads it whole.`);
+      changes.forget();
+      return undefined;
+    }
+    const [title, storage] = got;
     const viewport = page?.viewportSize();
-    return { url: page?.url() ?? '', title, ...(viewport ? { viewport } : {}), tabCount: context.pages().length, ...(storage ? { storage } : {}) };
+    return {
+      url: capText(page?.url() ?? '', ENTRY_LIMITS.url), title: capText(title, ENTRY_LIMITS.title), ...(viewport ? { viewport } : {}),
+      tabCount: context.pages().length, ...(storage ? { storage } : {}),
+    };
   }
 
   /** Time travel: the window's context put back to a checkpoint; the live view follows the fresh tab. */
@@ -393,7 +410,13 @@ export class SessionProxy {
     if (this.config.connection?.protocol === 'cdp') {
       throw new Error('The browser is your own (reached over CDP): the bridge does not replace its cookies and storage. Use a browser the bridge launches to go back to a step.');
     }
-    await this.checkpointTaking;
+    // One at a time, and whatever comes next (a call, the person's input, a checkpoint) waits for it.
+    const restoring = this.checkpointTaking.then(() => this.restoreNow(params));
+    this.checkpointTaking = restoring.then(() => undefined, () => undefined);
+    return restoring;
+  }
+
+  private async restoreNow(params: { url: string; viewport?: { width: number; height: number }; storage?: string }): Promise<{ url: string; title: string }> {
     const session = await this.inner?.catch(() => undefined);
     if (!session?.browser || !session.storageChanges) throw new Error('No browser runs (or time travel is off): there is nothing to put back.');
     // The stream stays stopped throughout, as for a capture: the person sees the step's page once it is there,

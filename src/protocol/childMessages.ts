@@ -221,10 +221,16 @@ export type RecordPersonResult = z.infer<typeof RecordPersonResultSchema>;
 // ---- time travel: a checkpoint after each step, and the browser restored to one ---------------
 
 
-/** What `storage` holds: Playwright's storage state, and the current tab's sessionStorage for its origin. */
+/**
+ * What `storage` holds: Playwright's storage state, and the current tab's sessionStorage for its origin; or,
+ * for a page that stored more than a checkpoint may keep, only how much (`tooLarge`, characters).
+ */
 export interface CheckpointStorage {
   state: { cookies: unknown[]; origins: { origin: string }[] };
   session?: { origin: string; items: [string, string][] };
+}
+export interface CheckpointStorageTooLarge {
+  tooLarge: number;
 }
 
 /** The browser put back to a checkpoint: the storage it had (absent: empty), the address, the size. */

@@ -81,6 +81,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     onMessage: liveView.onMessage,
     onFrame: liveView.onFrame,
     clientsIsolated: () => bridge.currentSettings.isolation === 'perClient',
+    watchingWindow: () => liveView.state().watching === 'window',
     readSnapshot: file => readSnapshotFile(file, bridge.outputDir),
     checkpointNow: () => (bridge.currentSettings.timeTravel ? supervisor.ask('checkpoint', {}).catch(() => undefined) : Promise.resolve(undefined)),
   }, () => bridge.currentSettings.timeTravelMaxMB * 1024 * 1024);

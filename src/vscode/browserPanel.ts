@@ -117,7 +117,10 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'restoreStep':
         void this.hub.timeTravel.restore(message.index, 'person').then(outcome => {
           // Back to live once the browser is there again; a step that could not be restored stays shown, with why.
-          void this.webview.postMessage(outcome.ok ? { type: 'stepView', view: null } satisfies HostToPanel : { ...this.hub.timeTravel.view(null), problem: outcome.text });
+          const reply: HostToPanel = outcome.ok
+            ? { type: 'stepView', view: null }
+            : { type: 'stepView', view: this.hub.timeTravel.timeline.view(message.index, false) ?? null, problem: outcome.text };
+          void this.webview.postMessage(reply);
         });
         return;
       case 'saveTrace':

@@ -15,7 +15,14 @@ interface RestoreInput {
 }
 
 class RestoreStepTool implements vscodeTypes.LanguageModelTool<RestoreInput> {
+  /** What the person confirmed: the input, the step it named then, and the newest step then (stepsBack counts from it). */
+  private confirmed: { input: string; index: number | string; newest: number } | undefined;
+
   constructor(private readonly vscode: VSCode, private readonly timeTravel: TimeTravel) {}
+
+  private newest(): number {
+    return this.timeTravel.timeline.steps.at(-1)?.index ?? 0;
+  }
 
   private target(input: RestoreInput): number | string {
     if (input.step !== undefined && input.stepsBack !== undefined) return 'Give either step or stepsBack, not both.';
@@ -27,6 +34,7 @@ class RestoreStepTool implements vscodeTypes.LanguageModelTool<RestoreInput> {
 
   prepareInvocation(options: vscodeTypes.LanguageModelToolInvocationPrepareOptions<RestoreInput>): vscodeTypes.PreparedToolInvocation {
     const index = this.target(options.input);
+    this.confirmed = { input: JSON.stringify(options.input), index, newest: this.newest() };
     const step = typeof index === 'number' ? this.timeTravel.timeline.step(index) : undefined;
     if (!step) return { invocationMessage: 'Putting the browser back to an earlier step' };
     const where = step.page?.value.title || step.page?.value.url || 'its page';
@@ -42,7 +50,14 @@ class RestoreStepTool implements vscodeTypes.LanguageModelTool<RestoreInput> {
   }
 
   async invoke(options: vscodeTypes.LanguageModelToolInvocationOptions<RestoreInput>): Promise<vscodeTypes.LanguageModelToolResult> {
-    const index = this.target(options.input);
+    // The step the person confirmed, not one counted again after the browser took more steps meanwhile.
+    const confirmed = this.confirmed?.input === JSON.stringify(options.input) ? this.confirmed : undefined;
+    this.confirmed = undefined;
+    const index = confirmed ? confirmed.index : this.target(options.input);
+    if (confirmed && options.input.stepsBack !== undefined && confirmed.newest !== this.newest()) {
+      return new this.vscode.LanguageModelToolResult([new this.vscode.LanguageModelTextPart(
+        `Not restored: the browser took ${this.newest() - confirmed.newest} more step(s) after the person confirmed, so "stepsBack" no longer names the step they saw. Ask again, or give "step".`)]);
+    }
     const outcome = typeof index === 'string' ? { text: index } : await this.timeTravel.restore(index, 'tool');
     return new this.vscode.LanguageModelToolResult([new this.vscode.LanguageModelTextPart(outcome.text)]);
   }

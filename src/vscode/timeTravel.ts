@@ -46,12 +46,27 @@ export class TimeTravel {
     if (this.scrubTimes.length > 1000) this.scrubTimes.shift();
   }
 
+  /** A restore running now: one at a time. */
+  private restoring = false;
+
   /** Continue from here (door `person`) or chat's bridge_restore_step (door `tool`). */
   async restore(index: number, door: Door): Promise<RestoreOutcome> {
-    if (!this.deps.canRestore()) {
-      return { ok: false, text: 'Time travel cannot put this browser back: it is off (playwrightBridge.timeTravel.enabled), or the browser is your own, reached over CDP.' };
+    const refused = !this.deps.canRestore()
+      ? 'Time travel cannot put this browser back: it is off (playwrightBridge.timeTravel.enabled), or the browser is your own, reached over CDP.'
+      : this.restoring ? 'The browser is already being put back to a step: wait for it to finish.'
+        // A restore closes the tabs: not under a call that is using them.
+        : door === 'person' && this.deps.timeline.busy ? 'A chat call is using the browser right now: try again when it has finished.' : undefined;
+    if (refused) {
+      if (door === 'person') void this.vscode.window.showWarningMessage(refused);
+      return { ok: false, text: refused };
     }
-    const outcome = await restoreToStep(this.deps.timeline, this.deps.supervisor, index, door);
+    this.restoring = true;
+    let outcome: RestoreOutcome;
+    try {
+      outcome = await restoreToStep(this.deps.timeline, this.deps.supervisor, index, door);
+    } finally {
+      this.restoring = false;
+    }
     this.deps.log.info(outcome.ok ? `Time travel: ${outcome.text}` : `Time travel: ${outcome.text}`);
     if (!outcome.ok && door === 'person') void this.vscode.window.showErrorMessage(outcome.text);
     return outcome;

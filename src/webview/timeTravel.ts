@@ -62,7 +62,10 @@ export function showStep(view: StepView | null, problem: string | undefined): vo
 export function startTimeTravel(): void {
   $('step-live').addEventListener('click', () => requestStep(null));
   $('step-restore').addEventListener('click', () => {
-    if (shown) post({ type: 'restoreStep', index: shown.index });
+    if (!shown) return;
+    // Once: the host answers with live again, or with why it could not.
+    $<HTMLButtonElement>('step-restore').disabled = true;
+    post({ type: 'restoreStep', index: shown.index });
   });
   $('save-trace').addEventListener('click', () => post({ type: 'saveTrace', callIds: selectedRange() }));
   document.addEventListener('keydown', event => {

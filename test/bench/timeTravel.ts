@@ -65,6 +65,7 @@ function withTimeline(bridge: RealBridge) {
     onMessage: store.onMessage,
     onFrame: store.onFrame,
     clientsIsolated: () => false,
+    watchingWindow: () => true,
     readSnapshot: file => readSnapshotFile(file, bridge.config.mcp.outputDir),
     checkpointNow: () => bridge.supervisor.ask('checkpoint', {}).catch(() => undefined),
   }, () => 64 * 1024 * 1024);

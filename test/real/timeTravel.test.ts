@@ -23,6 +23,7 @@ function timeTravelBridge(maxBytes = 64 * 1024 * 1024, settings: Partial<BridgeS
     onMessage: store.onMessage,
     onFrame: store.onFrame,
     clientsIsolated: () => false,
+    watchingWindow: () => true,
     readSnapshot: file => readSnapshotFile(file, bridge.config.mcp.outputDir),
     checkpointNow: () => bridge.supervisor.ask('checkpoint', {}).catch(() => undefined),
   }, () => maxBytes);
@@ -116,6 +117,43 @@ describe('time travel: every step kept, and the browser put back to any of them 
     const back = await restoreToStep(parts.timeline, parts.bridge.supervisor, clicked.index, 'person');
     assert.ok(back.ok, back.text);
     assert.match(await parts.call('browser_snapshot', {}), /Cart: apple\b/, 'the cart as the person\'s click left it');
+  });
+
+  it('a hostile page that stalls every script reading its storage does not stall the browser: the next call runs, and the checkpoint has its storage', async () => {
+    const parts = timeTravelBridge();
+    bridge = parts.bridge;
+    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    await parts.call('browser_navigate', { url: `${apps.url}/stall` });
+    await parts.call('browser_click', { element: 'Stall', target: refOf(await parts.call('browser_snapshot', {}), /button "Stall"/) });
+    const started = Date.now();
+    assert.match(await parts.call('browser_snapshot', {}), /heading "Stall"/);
+    assert.ok(Date.now() - started < 4000, `the next call did not wait for the page (${Date.now() - started} ms)`);
+    await parts.timeline.settled();
+    const clicked = parts.timeline.steps.find(step => step.tool === 'browser_click')!;
+    assert.match(clicked.storage?.value ?? '', /"session":\{"origin":"http:\/\/127\.0\.0\.1:\d+","items":\[\["s","1"\]\]\}/, 'its sessionStorage was read without the page\'s help');
+  });
+
+  it('a page title that carries a secret\'s value is masked in the checkpoint of the person\'s own click, as everywhere', async () => {
+    const secret = 'hunter2-time-travel';
+    const bridgeWithSecret = makeRealBridge({}, {}, { secrets: { APP_PASSWORD: { value: secret, origins: [apps.url] } } });
+    bridge = bridgeWithSecret;
+    const store = new LiveViewStore(bridgeWithSecret.supervisor, () => 'Chromium');
+    const timeline = new Timeline({
+      onToolCall: bridgeWithSecret.supervisor.onToolCall, onObservation: bridgeWithSecret.supervisor.onObservation, onMessage: store.onMessage, onFrame: store.onFrame,
+      clientsIsolated: () => false, watchingWindow: () => true, readSnapshot: () => undefined,
+      checkpointNow: () => bridgeWithSecret.supervisor.ask('checkpoint', {}).catch(() => undefined),
+    }, () => 64 * 1024 * 1024);
+    disposeAll = () => { timeline.dispose(); store.dispose(); };
+    await bridgeWithSecret.supervisor.callTool('browser_navigate', { url: `${apps.url}/titled?t=${secret}` });
+    const hands = personHandsOn(bridgeWithSecret.supervisor);
+    hands.takeControl();
+    await hands.click({ x: 40, y: 70 });
+    await hands.handBack();
+    await waitFor(() => timeline.steps.some(step => step.door === 'person' && step.page !== timeline.steps[0].page), 10000, 'the person\'s checkpoint');
+    const person = timeline.steps.find(step => step.door === 'person')!;
+    assert.strictEqual(person.page?.value.title, '<secret>APP_PASSWORD</secret>');
+    // (The navigate step's own title holds it: the address is what the test, as the model, wrote.)
+    assert.ok(!JSON.stringify(timeline.steps.map(step => [step.page?.value, step.console])).includes(secret), 'the value is in no page the steps recorded');
   });
 
   it('chat undoes its own last step with stepsBack, and a step dropped by the budget says it is gone', async () => {

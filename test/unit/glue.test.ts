@@ -214,7 +214,7 @@ describe('VS Code glue against a fake vscode', () => {
       const store = new LiveViewStore(supervisor, () => 'Chromium');
       const log = { info: () => undefined, warn: () => undefined } as never;
       const timeline = new Timeline({
-        onToolCall: supervisor.onToolCall, onObservation: supervisor.onObservation, onMessage: store.onMessage, onFrame: store.onFrame, clientsIsolated: () => false,
+        onToolCall: supervisor.onToolCall, onObservation: supervisor.onObservation, onMessage: store.onMessage, onFrame: store.onFrame, clientsIsolated: () => false, watchingWindow: () => true,
         readSnapshot: () => undefined, checkpointNow: async () => undefined,
       }, () => 1024 * 1024);
       const timeTravel = new TimeTravel(fake.vscode, {

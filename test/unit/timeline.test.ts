@@ -10,14 +10,14 @@ import type { CheckpointFacts, ObservationEvent } from '../../src/protocol/child
 import type { FrameMessage, HostToPanel } from '../../src/protocol/panelMessages';
 import type { ToolCallRecord } from '../../src/core/supervision/supervisor';
 
-function feed(maxBytes = 10_000_000) {
+function feed(maxBytes = 10_000_000, watching = { window: true }) {
   const calls = new Emitter<ToolCallRecord>();
   const observations = new Emitter<ObservationEvent>();
   const messages = new Emitter<HostToPanel>();
   const frames = new Emitter<FrameMessage>();
   const timeline = new Timeline({
     onToolCall: calls.event, onObservation: observations.event, onMessage: messages.event, onFrame: frames.event,
-    clientsIsolated: () => true, readSnapshot: () => undefined, checkpointNow: async () => undefined,
+    clientsIsolated: () => true, readSnapshot: () => undefined, checkpointNow: async () => undefined, watchingWindow: () => watching.window,
   }, () => maxBytes);
   let id = 0;
   /** One call, started and ended; `running` leaves it running. */
@@ -29,7 +29,7 @@ function feed(maxBytes = 10_000_000) {
   };
   const facts = (url: string, storage?: string): CheckpointFacts => ({ url, title: url, tabCount: 1, ...(storage ? { storage } : {}) });
   const frame = (data: string): FrameMessage => ({ type: 'frame', seq: 1, data, width: 10, height: 10, producedAt: 0 });
-  return { timeline, call, facts, frame, calls, observations, messages, frames };
+  return { timeline, call, facts, frame, calls, observations, messages, frames, watching };
 }
 
 describe('time travel timeline', () => {
@@ -105,5 +105,33 @@ describe('time travel timeline', () => {
     f.call('browser_click', { door: 'mcp', mcpSession: 'other' });
     assert.deepStrictEqual(f.timeline.steps.map(step => [step.tool, step.console.map(row => row.text)]), [['browser_navigate', ['boom']]]);
     assert.match((f.timeline.viewOfCall(2, true) as { problem: string }).problem, /not a step of this window's browser/);
+  });
+});
+
+describe('time travel timeline against a page that floods it, or another session', () => {
+  it('keeps at most 2,000 console lines a step, does not keep a storage that would take half its budget, and keeps within the budget', () => {
+    const f = feed(4 * 1024 * 1024);
+    for (let i = 0; i < 5000; i++) f.messages.fire({ type: 'console', rows: [{ seq: i + 1, level: 'info', text: 'x'.repeat(100), time: 0 }], dropBefore: 0 });
+    f.call('browser_navigate', { checkpoint: f.facts('http://a.test/', `{"state":{"cookies":[],"origins":[]},"pad":"${'x'.repeat(1024 * 1024 + 10)}"}`) });
+    const [step] = f.timeline.steps;
+    assert.strictEqual(step.console.length, 2000);
+    assert.strictEqual(step.console[0].seq, 3001, 'the newest are kept');
+    assert.match((f.timeline.restoreTarget(1) as { problem: string }).problem, /^Step 1 cannot be restored: its page stored 1\.0 M characters/);
+    assert.strictEqual(f.timeline.view(1, true)?.restorable, false);
+    assert.ok(f.timeline.keptBytes < 4 * 1024 * 1024, `${f.timeline.keptBytes}`);
+  });
+
+  it('while the panel watches an MCP client\'s browser, its pictures, rows and the person\'s input there are not the window\'s steps', () => {
+    const f = feed();
+    f.call('browser_navigate', { checkpoint: f.facts('http://a.test/') });
+    f.watching.window = false;
+    f.frames.fire(f.frame('client B'));
+    f.messages.fire({ type: 'console', rows: [{ seq: 1, level: 'info', text: 'client B line', time: 0 }], dropBefore: 0 });
+    f.call('panel:clicking', { door: 'person' });
+    f.watching.window = true;
+    f.call('browser_snapshot');
+    assert.deepStrictEqual(f.timeline.steps.map(step => step.tool), ['browser_navigate', 'browser_snapshot']);
+    assert.strictEqual(f.timeline.steps[0].frame, undefined);
+    assert.deepStrictEqual(f.timeline.steps[1].console, []);
   });
 });

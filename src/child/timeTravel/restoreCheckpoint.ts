@@ -10,6 +10,8 @@ import type { PageGlobals } from '../pageGlobals';
  * tabs close. Upstream follows on its own: a new tab is listed, and closing the current one makes the
  * remaining one current. What cannot come back: the page's memory, its history, the server's state.
  */
+const STORAGE_DEADLINE_MS = 30_000;
+
 export async function restoreCheckpoint(
   context: BrowserContext, target: RestoreCheckpointParams, navigationTimeoutMs: number, log: (line: string) => void,
 ): Promise<Page> {
@@ -17,6 +19,7 @@ export async function restoreCheckpoint(
   const stages: string[] = [];
   const stage = (name: string) => stages.push(`${name} ${Date.now() - started} ms`);
   const saved: CheckpointStorage = target.storage ? JSON.parse(target.storage) as CheckpointStorage : { state: { cookies: [], origins: [] } };
+  if (!saved.state) throw new Error('that step\'s storage was too large to keep');
   const before = context.pages();
   // The fresh tab first (upstream always has one to make current), then the old ones go: a page that keeps a
   // database open would hold up its deletion, and the restore with it.
@@ -24,7 +27,12 @@ export async function restoreCheckpoint(
   try {
     await Promise.all(before.map(old => old.close().catch(() => undefined)));
     stage('tabs closed');
-    await context.setStorageState(saved.state as Parameters<BrowserContext['setStorageState']>[0]);
+    // Playwright waits on the page's databases without a limit: a service worker that holds one open would hold the restore.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      context.setStorageState(saved.state as Parameters<BrowserContext['setStorageState']>[0]),
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`the site's storage could not be replaced within ${STORAGE_DEADLINE_MS / 1000} s (a service worker may hold its database open)`)), STORAGE_DEADLINE_MS); }),
+    ]).finally(() => clearTimeout(timer));
     stage('storage');
     if (target.viewport) await page.setViewportSize(target.viewport);
     const origin = originOf(target.url);

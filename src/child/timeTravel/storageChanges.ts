@@ -37,7 +37,10 @@ export class StorageChanges {
     if (this.chromium && !this.unwatched && !this.written && cookies === this.cookies) return undefined;
     this.written = false;
     this.cookies = cookies;
-    return JSON.stringify(await captureStorage(this.context, page));
+    const cdp = page ? await this.sessions.get(page) : undefined;
+    const json = JSON.stringify(await captureStorage(this.context, page, cdp));
+    // A page that stores more than a checkpoint may keep is not kept at all (the step says it cannot be restored).
+    return json.length > MAX_STORAGE_CHARS ? JSON.stringify({ tooLarge: json.length }) : json;
   }
 
   /** After a restore the next capture is whole. */
@@ -75,21 +78,39 @@ export class StorageChanges {
 
 }
 
-/** Playwright's storage state with IndexedDB, and the tab's sessionStorage (not part of Playwright's). */
-export async function captureStorage(context: BrowserContext, page: Page | undefined): Promise<CheckpointStorage> {
+/** A checkpoint's storage beyond this many characters is not kept (16 M characters: 32 MB in the host). */
+export const MAX_STORAGE_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Playwright's storage state with IndexedDB (read in Playwright's own isolated world), and the tab's
+ * sessionStorage, which Playwright's leaves out: on Chromium through DevTools (nothing runs in the page, so
+ * the page can neither stall nor fake the read, and the origin is the one asked for); elsewhere with one
+ * evaluation that reads the origin and the items together.
+ */
+export async function captureStorage(context: BrowserContext, page: Page | undefined, cdp?: CDPSession): Promise<CheckpointStorage> {
   const [state, session] = await Promise.all([
     context.storageState({ indexedDB: true }),
-    page ? sessionStorageOf(page) : Promise.resolve(undefined),
+    page ? sessionStorageOf(page, cdp) : Promise.resolve(undefined),
   ]);
   return { state: state as CheckpointStorage['state'], ...(session?.items.length ? { session } : {}) };
 }
 
-async function sessionStorageOf(page: Page): Promise<CheckpointStorage['session']> {
+async function sessionStorageOf(page: Page, cdp: CDPSession | undefined): Promise<CheckpointStorage['session']> {
   const origin = originOf(page.url());
   if (!origin) return undefined;
-  // A page may refuse (an opaque origin, a sandboxed frame): then it has none to keep.
-  const items = await page.evaluate(() => Object.entries((globalThis as unknown as PageGlobals).sessionStorage)).catch(() => [] as [string, unknown][]);
-  return { origin, items: items.filter((item): item is [string, string] => typeof item[0] === 'string' && typeof item[1] === 'string') };
+  let items: unknown[] = [];
+  if (cdp) {
+    const answer = await cdp.send('DOMStorage.getDOMStorageItems', { storageId: { securityOrigin: origin, isLocalStorage: false } }).catch(() => ({ entries: [] }));
+    items = answer.entries;
+  } else {
+    // A page may refuse (an opaque origin, a sandboxed frame): then it has none to keep.
+    const read = await page.evaluate(() => {
+      const { sessionStorage, location } = globalThis as unknown as PageGlobals;
+      return { origin: location.origin, items: Object.entries(sessionStorage) };
+    }).catch(() => undefined);
+    if (read?.origin === origin) items = read.items;
+  }
+  return { origin, items: items.filter((item): item is [string, string] => Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'string') };
 }
 
 /** scheme://host:port of a web address; undefined for about:, data: and the like. */

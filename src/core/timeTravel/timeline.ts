@@ -6,7 +6,7 @@
  * title, size and the storage when it changed. A step that changed nothing the child saw (a read, a failed
  * call) shares the state of the step before; shared parts are counted once.
  */
-import type { CheckpointFacts, ObservationEvent } from '../../protocol/childMessages';
+import type { CheckpointFacts, CheckpointStorageTooLarge, ObservationEvent } from '../../protocol/childMessages';
 import type { ConsoleRow, Door, FrameMessage, HostToPanel, MarkerRow, NetworkRow, StepView } from '../../protocol/panelMessages';
 import { isMarker } from '../../protocol/panelRows';
 import type { Event } from '../emitter';
@@ -67,7 +67,12 @@ export interface TimelineSources {
   readSnapshot(file: string): string | undefined;
   /** The child's checkpoint now, for a burst of the person's input (undefined: none could be had). */
   checkpointNow(): Promise<CheckpointFacts | undefined>;
+  /** True while the panel shows the window's browser: frames, rows and the person's input then are its (not an MCP client's). */
+  watchingWindow(): boolean;
 }
+
+/** Console lines and requests one step keeps at most (a page that floods between two steps cannot outgrow the budget). */
+const STEP_ROWS = 2000;
 
 /** After the person's last input of a burst, the page is given this long to settle before its checkpoint. */
 const PERSON_SETTLE_MS = 700;
@@ -102,7 +107,7 @@ export class Timeline {
         }
         // It came before the call's record ended (the host was still finishing the result): kept for it.
         this.early.set(event.seq, event.facts);
-        if (this.early.size > 16) this.early.delete(this.early.keys().next().value!);
+        if (this.early.size > 4) this.early.delete(this.early.keys().next().value!);
       }),
       sources.onMessage(message => this.onRows(message)),
       sources.onFrame(frame => this.onFrame(frame)),
@@ -145,7 +150,7 @@ export class Timeline {
       snapshot: step.snapshot?.value,
       console: step.console,
       network: step.network,
-      restorable: restorable && !!step.page && !!step.storage && /^(https?|file):/.test(step.page.value.url),
+      restorable: restorable && !!step.page && !!step.storage && storageTooLarge(step.storage.value) === undefined && /^(https?|file):/.test(step.page.value.url),
       dropped: this.dropped,
     };
   }
@@ -197,6 +202,8 @@ export class Timeline {
     const step = this.step(index);
     if (!step) return { problem: index < (this.kept[0]?.index ?? 1) ? `Step ${index} is no longer kept (the oldest ${this.dropped} steps were dropped to keep the time travel budget).` : `There is no step ${index}.` };
     if (!step.page || !step.storage) return { problem: `Step ${index} has no recorded page to go back to (time travel was off, or no browser ran yet).` };
+    const tooLarge = storageTooLarge(step.storage.value);
+    if (tooLarge !== undefined) return { problem: `Step ${index} cannot be restored: its page stored ${(tooLarge / 1048576).toFixed(1)} M characters, more than a checkpoint keeps.` };
     const { url, viewport } = step.page.value;
     if (!/^(https?|file):/.test(url)) return { problem: `Step ${index} was on ${url || 'no page'}, which cannot be opened again.` };
     return { url, ...(viewport ? { viewport } : {}), storage: step.storage.value };
@@ -208,8 +215,15 @@ export class Timeline {
     this.changed.dispose();
   }
 
+  /** True while a call of the window's browser runs (a restore waits for none: it would pull the page from under it). */
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
+
   private isWindowStep(record: ToolCallRecord): boolean {
     if (record.door === 'panel') return false;
+    // The person's hands on another session's browser are that session's.
+    if (record.door === 'person' && !this.sources.watchingWindow()) return false;
     if (record.mcpSession !== undefined && this.sources.clientsIsolated()) return false;
     return true;
   }
@@ -273,7 +287,9 @@ export class Timeline {
     }
     const { storage, ...page } = facts;
     step.page = this.own(step, page, approximateBytes(page));
-    step.storage = storage === undefined ? before?.storage : this.own(step, storage, storage.length * 2);
+    // A storage that would take half the budget is not kept: the step says it cannot be restored.
+    const kept = storage !== undefined && storage.length * 2 > this.maxBytes() / 2 ? JSON.stringify({ tooLarge: storage.length }) : storage;
+    step.storage = kept === undefined ? before?.storage : this.own(step, kept, kept.length * 2);
   }
 
   /** A part first held by `step`: its bytes are counted there. */
@@ -311,8 +327,10 @@ export class Timeline {
   }
 
   private onRows(message: HostToPanel): void {
+    if (!this.sources.watchingWindow()) return;
     if (message.type === 'console') {
       for (const row of message.rows) if (!isMarker(row)) this.pendingConsole.push(row as ConsoleRow);
+      if (this.pendingConsole.length > STEP_ROWS) this.pendingConsole.splice(0, this.pendingConsole.length - STEP_ROWS);
     } else if (message.type === 'network') {
       for (const row of message.rows as (NetworkRow | MarkerRow)[]) {
         if (isMarker(row)) continue;
@@ -323,6 +341,7 @@ export class Timeline {
           if (at >= 0) home.network[at] = row;
         } else {
           this.pendingNetwork.set(row.seq, row);
+          if (this.pendingNetwork.size > STEP_ROWS) this.pendingNetwork.delete(this.pendingNetwork.keys().next().value!);
         }
       }
     }
@@ -331,7 +350,7 @@ export class Timeline {
   /** A frame drawn while no step runs shows the page after the last one (the last such frame before the next step wins). */
   private onFrame(frame: FrameMessage): void {
     const last = this.kept.at(-1);
-    if (!last || this.running.size) return;
+    if (!last || this.running.size || !this.sources.watchingWindow()) return;
     if (last.frame) {
       // Replaced by a later one: its bytes go.
       last.bytes -= last.frame.bytes;
@@ -358,4 +377,10 @@ export class Timeline {
       this.dropped++;
     }
   }
+}
+
+/** The characters a step's page stored when that was too much to keep (the child or the budget said so). */
+function storageTooLarge(json: string): number | undefined {
+  if (!json.startsWith('{"tooLarge":')) return undefined;
+  return (JSON.parse(json) as CheckpointStorageTooLarge).tooLarge;
 }
