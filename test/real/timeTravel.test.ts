@@ -127,7 +127,8 @@ describe('time travel: every step kept, and the browser put back to any of them 
     await parts.call('browser_click', { element: 'Stall', target: refOf(await parts.call('browser_snapshot', {}), /button "Stall"/) });
     const started = Date.now();
     assert.match(await parts.call('browser_snapshot', {}), /heading "Stall"/);
-    assert.ok(Date.now() - started < 4000, `the next call did not wait for the page (${Date.now() - started} ms)`);
+    // A hang check, not a speed figure: before the fix the next call waited on the page for half a minute.
+    assert.ok(Date.now() - started < 20000, `the next call waited on the page for ${Date.now() - started} ms`);
     await parts.timeline.settled();
     const clicked = parts.timeline.steps.find(step => step.tool === 'browser_click')!;
     assert.match(clicked.storage?.value ?? '', /"session":\{"origin":"http:\/\/127\.0\.0\.1:\d+","items":\[\["s","1"\]\]\}/, 'its sessionStorage was read without the page\'s help');
