@@ -20,14 +20,13 @@ import * as os from 'os';
 import * as path from 'path';
 import { chromium } from 'playwright-core';
 import { TimeTravelApps } from '../fixtures/timeTravelApps';
-import { forkAndCompare, readTraceActions, TIME_TRAVEL_SCENARIOS, traceCli } from '../support/timeTravelScenarios';
+import { forkAndCompare, readTraceActions, TIME_TRAVEL_SCENARIOS, timelineOf, traceCli } from '../support/timeTravelScenarios';
 import { makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf } from '../support/realBridge';
 import { median } from '../support/median';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { Timeline } from '../../src/core/timeTravel/timeline';
 import { restoreToStep } from '../../src/core/timeTravel/stepRestore';
 import { sessionTrace } from '../../src/core/timeTravel/traceFile';
-import { readSnapshotFile } from '../../src/core/testExport/specFiles';
 import type { HostToPanel, PanelToHost } from '../../src/protocol/panelMessages';
 
 export interface TimeTravelFigures {
@@ -57,20 +56,7 @@ function p95(values: number[]): number {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-function withTimeline(bridge: RealBridge) {
-  const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
-  const timeline = new Timeline({
-    onToolCall: bridge.supervisor.onToolCall,
-    onObservation: bridge.supervisor.onObservation,
-    onMessage: store.onMessage,
-    onFrame: store.onFrame,
-    clientsIsolated: () => false,
-    watchingWindow: () => true,
-    readSnapshot: file => readSnapshotFile(file, bridge.config.mcp.outputDir),
-    checkpointNow: () => bridge.supervisor.ask('checkpoint', {}).catch(() => undefined),
-  }, () => 64 * 1024 * 1024);
-  return { store, timeline };
-}
+const withTimeline = (bridge: RealBridge) => timelineOf(bridge);
 
 /** The session's steps, as an agent plays them: read the page, act on refs from it. Calls `step` for each. */
 async function playSession(apps: TimeTravelApps, step: (tool: string, args: Record<string, unknown>) => Promise<string>): Promise<void> {

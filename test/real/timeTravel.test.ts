@@ -3,30 +3,17 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { TimeTravelApps } from '../fixtures/timeTravelApps';
-import { forkAndCompare, readTraceActions, TIME_TRAVEL_SCENARIOS, traceCli } from '../support/timeTravelScenarios';
+import { forkAndCompare, readTraceActions, TIME_TRAVEL_SCENARIOS, timelineOf, traceCli } from '../support/timeTravelScenarios';
 import { sessionTrace } from '../../src/core/timeTravel/traceFile';
 import { makeRealBridge, RealBridge, refOf, textOf, waitFor } from '../support/realBridge';
 import { personHandsOn } from '../support/exportScenarios';
-import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
-import { Timeline } from '../../src/core/timeTravel/timeline';
 import { restoreToStep, stepFromEnd } from '../../src/core/timeTravel/stepRestore';
-import { readSnapshotFile } from '../../src/core/testExport/specFiles';
 import type { BridgeSettings } from '../../src/core/settings/settings';
 
 /** A real bridge with the panel's store and the timeline over it, as the extension wires them. */
 function timeTravelBridge(maxBytes = 64 * 1024 * 1024, settings: Partial<BridgeSettings> = {}) {
   const bridge = makeRealBridge(settings);
-  const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
-  const timeline = new Timeline({
-    onToolCall: bridge.supervisor.onToolCall,
-    onObservation: bridge.supervisor.onObservation,
-    onMessage: store.onMessage,
-    onFrame: store.onFrame,
-    clientsIsolated: () => false,
-    watchingWindow: () => true,
-    readSnapshot: file => readSnapshotFile(file, bridge.config.mcp.outputDir),
-    checkpointNow: () => bridge.supervisor.ask('checkpoint', {}).catch(() => undefined),
-  }, () => maxBytes);
+  const { store, timeline } = timelineOf(bridge, maxBytes);
   const call = async (tool: string, args: Record<string, unknown>) => {
     const result = await bridge.supervisor.callTool(tool, args);
     assert.ok(!result.isError, `${tool}: ${textOf(result)}`);
@@ -138,12 +125,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
     const secret = 'hunter2-time-travel';
     const bridgeWithSecret = makeRealBridge({}, {}, { secrets: { APP_PASSWORD: { value: secret, origins: [apps.url] } } });
     bridge = bridgeWithSecret;
-    const store = new LiveViewStore(bridgeWithSecret.supervisor, () => 'Chromium');
-    const timeline = new Timeline({
-      onToolCall: bridgeWithSecret.supervisor.onToolCall, onObservation: bridgeWithSecret.supervisor.onObservation, onMessage: store.onMessage, onFrame: store.onFrame,
-      clientsIsolated: () => false, watchingWindow: () => true, readSnapshot: () => undefined,
-      checkpointNow: () => bridgeWithSecret.supervisor.ask('checkpoint', {}).catch(() => undefined),
-    }, () => 64 * 1024 * 1024);
+    const { store, timeline } = timelineOf(bridgeWithSecret);
     disposeAll = () => { timeline.dispose(); store.dispose(); };
     await bridgeWithSecret.supervisor.callTool('browser_navigate', { url: `${apps.url}/titled?t=${secret}` });
     const hands = personHandsOn(bridgeWithSecret.supervisor);

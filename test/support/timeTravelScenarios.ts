@@ -8,13 +8,31 @@
 import { execFileSync } from 'child_process';
 import * as path from 'path';
 import type { TimeTravelApps } from '../fixtures/timeTravelApps';
-import { refOf, REPO_ROOT } from './realBridge';
+import { refOf, REPO_ROOT, type RealBridge } from './realBridge';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
+import { Timeline } from '../../src/core/timeTravel/timeline';
+import { readSnapshotFile } from '../../src/core/testExport/specFiles';
 import type { ScenarioCall } from './exportScenarios';
 import type { Supervisor } from '../../src/core/supervision/supervisor';
-import type { Timeline } from '../../src/core/timeTravel/timeline';
 import { restoreToStep } from '../../src/core/timeTravel/stepRestore';
 import { readAnswer } from '../../src/core/testExport/answerSections';
 import type { CheckpointStorage } from '../../src/protocol/childMessages';
+
+/** The panel's store and the timeline over a real bridge, wired as the extension wires them. */
+export function timelineOf(bridge: RealBridge, maxBytes = 64 * 1024 * 1024): { store: LiveViewStore; timeline: Timeline; dispose(): void } {
+  const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
+  const timeline = new Timeline({
+    onToolCall: bridge.supervisor.onToolCall,
+    onObservation: bridge.supervisor.onObservation,
+    onMessage: store.onMessage,
+    onFrame: store.onFrame,
+    clientsIsolated: () => false,
+    watchingWindow: () => true,
+    readSnapshot: file => readSnapshotFile(file, bridge.config.mcp.outputDir),
+    checkpointNow: () => bridge.supervisor.ask('checkpoint', {}).catch(() => undefined),
+  }, () => maxBytes);
+  return { store, timeline, dispose: () => { timeline.dispose(); store.dispose(); } };
+}
 
 export interface TimeTravelScenario {
   name: string;
