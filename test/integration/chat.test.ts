@@ -258,16 +258,20 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
       await waitFor(async () => !!(await api.describePanels().catch(() => []))[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
 
       await panelHands({ action: 'button', id: 'tab-activity' });
-      await panelHands({ action: 'row', text: `Opening ${apps.url}/form` });
+      // The step that sent the form: the page it led to, and what that page logged.
+      await panelHands({ action: 'row', text: 'Clicking “Send button”' });
       let panel: PanelReport | undefined;
       await waitFor(async () => !!(panel = (await api.describePanels())[0])?.stepBanner, 10000, 'the step to show', 250);
-      assert.match(panel!.stepBanner, new RegExp(`^Step \\d+ of \\d+, \\d\\d:\\d\\d:\\d\\d: Opening ${apps.url.replace(/[.]/g, '\\.')}/form`), panel!.stepBanner);
-      assert.ok(panel!.stepConsole.some(line => line.includes('visitor form ready')), `the step's console: ${panel!.stepConsole.join(' / ')}`);
-      assert.ok(!panel!.stepConsole.some(line => line.includes('received')), 'and not what came after it');
+      assert.match(panel!.stepBanner, /^Step \d+ of \d+, \d\d:\d\d:\d\d: Clicking “Send button”/, panel!.stepBanner);
+      assert.ok(panel!.stepConsole.some(line => line.includes('message 1 received')), `the step's console: ${panel!.stepConsole.join(' / ')}`);
+      assert.ok(!panel!.stepConsole.some(line => line.includes('visitor form ready')), 'and not what came before it');
       await waitFor(async () => !!(panel = (await api.describePanels())[0])?.stepFrameShown, 10000, 'the step\'s picture', 250);
       await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/time-travel.png`);
 
-      // Continue from here: the browser goes back to the form, before it was sent.
+      // The step that opened the form, then Continue from here: the browser goes back to before it was sent.
+      await panelHands({ action: 'row', text: `Opening ${apps.url}/form` });
+      await waitFor(async () => /Opening/.test((panel = (await api.describePanels())[0])?.stepBanner ?? ''), 10000, 'the form\'s step to show', 250);
+      assert.ok(panel!.stepConsole.some(line => line.includes('visitor form ready')), `its console: ${panel!.stepConsole.join(' / ')}`);
       await panelHands({ action: 'button', id: 'step-restore' });
       await waitFor(async () => (panel = (await api.describePanels())[0])?.stepBanner === '', 30000, 'the panel to go back to live', 250);
       const next = await chatTurn(TIME_TRAVEL_SCENARIO[1]);
