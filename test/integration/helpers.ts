@@ -35,7 +35,8 @@ export async function panelHands(act: PanelAct): Promise<string> {
   if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') throw new Error('acting in the panel needs the code-server host');
   const done = path.join(os.tmpdir(), `pwb-hands-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
   note(`[[pwb-panel:${JSON.stringify({ ...act, done })}]]`);
-  await waitFor(() => fs.existsSync(done), 20000, `the launcher to ${act.action} in the panel`, 100);
+  // The launcher writes its answer in one call; a file seen before its first byte is not the answer yet.
+  await waitFor(() => fs.existsSync(done) && fs.statSync(done).size > 0, 20000, `the launcher to ${act.action} in the panel`, 100);
   const outcome = fs.readFileSync(done, 'utf8');
   fs.rmSync(done, { force: true });
   if (!outcome.startsWith('ok')) throw new Error(`acting in the panel (${act.action}) ${outcome}`);
