@@ -42,7 +42,8 @@ import { publishTool } from '../core/tools/fileTools';
 import { PersonRecorder } from './personRecorder';
 import { StorageChanges } from './timeTravel/storageChanges';
 import { restoreCheckpoint } from './timeTravel/restoreCheckpoint';
-import { capText, ENTRY_LIMITS, type CheckpointFacts } from '../protocol/childMessages';
+import { capText, ENTRY_LIMITS, type CheckpointFacts, type RestoreCheckpointParams, type RestoreCheckpointResult } from '../protocol/childMessages';
+import { withDeadline } from '../core/supervision/deadline';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
@@ -388,15 +389,13 @@ export class SessionProxy {
       }),
     ]);
     // Everything after this step waits for its checkpoint: a page that stalls the reads must not stall the browser.
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = new Promise<undefined>(resolve => { timer = setTimeout(() => resolve(undefined), CHECKPOINT_DEADLINE_MS); });
-    const got = await Promise.race([read, stalled]);
-    clearTimeout(timer);
-    if (!got) {
-      this.log(`Checkpoint: the page did not let its state be read within ${CHECKPOINT_DEADLINE_MS / 1000} s; this step keeps the state of the one before, and the next one reads it whole.`);
+    const got = await withDeadline(read, CHECKPOINT_DEADLINE_MS,
+      `the page did not let its state be read within ${CHECKPOINT_DEADLINE_MS / 1000} s`).catch((error: Error) => {
+      this.log(`Checkpoint: ${error.message}; this step keeps the state of the one before, and the next one reads it whole.`);
       changes.forget();
       return undefined;
-    }
+    });
+    if (!got) return undefined;
     const [title, storage] = got;
     const viewport = page?.viewportSize();
     return {
@@ -406,7 +405,7 @@ export class SessionProxy {
   }
 
   /** Time travel: the window's context put back to a checkpoint; the live view follows the fresh tab. */
-  private async restore(params: { url: string; viewport?: { width: number; height: number }; storage?: string }): Promise<{ url: string; title: string }> {
+  private async restore(params: RestoreCheckpointParams): Promise<RestoreCheckpointResult> {
     if (this.config.connection?.protocol === 'cdp') {
       throw new Error('The browser is your own (reached over CDP): the bridge does not replace its cookies and storage. Use a browser the bridge launches to go back to a step.');
     }
@@ -416,7 +415,7 @@ export class SessionProxy {
     return restoring;
   }
 
-  private async restoreNow(params: { url: string; viewport?: { width: number; height: number }; storage?: string }): Promise<{ url: string; title: string }> {
+  private async restoreNow(params: RestoreCheckpointParams): Promise<RestoreCheckpointResult> {
     const session = await this.inner?.catch(() => undefined);
     if (!session?.browser || !session.storageChanges) throw new Error('No browser runs (or time travel is off): there is nothing to put back.');
     // The stream stays stopped throughout, as for a capture: the person sees the step's page once it is there,

@@ -171,12 +171,11 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     timeline,
     registerRestoreStepTool(vscode, timeTravel),
     // From the palette: every kept step; from the panel: the range of rows the person selected, if any.
-    vscode.commands.registerCommand(COMMANDS.saveTrace, (request?: { callIds?: unknown }) => timeTravel.saveTrace(
-      Array.isArray(request?.callIds) ? request.callIds.filter((id): id is number => typeof id === 'number') : [])),
+    vscode.commands.registerCommand(COMMANDS.saveTrace, (request?: { callIds?: unknown }) => timeTravel.saveTrace(selectedCallIds(request) ?? [])),
     registerExportTestTool(vscode, exporter),
     // From the palette with nothing, from the panel with the rows the person selected.
     vscode.commands.registerCommand(COMMANDS.exportTest, (request?: { callIds?: unknown }) => exporter.run({
-      callIds: Array.isArray(request?.callIds) ? request.callIds.filter((id): id is number => typeof id === 'number') : undefined,
+      callIds: selectedCallIds(request),
     })),
     vscode.commands.registerCommand(COMMANDS.installBrowser, () => installBrowser(vscode, context.extensionPath, log, bridge.browserName)),
   );
@@ -201,4 +200,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
       await bridge.dispose();
     },
   };
+}
+
+/** The Activity rows a panel command names (`{ callIds }`); undefined when run from the palette with nothing. */
+function selectedCallIds(request: { callIds?: unknown } | undefined): number[] | undefined {
+  return Array.isArray(request?.callIds) ? request.callIds.filter((id): id is number => typeof id === 'number') : undefined;
 }

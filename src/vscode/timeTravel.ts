@@ -67,7 +67,7 @@ export class TimeTravel {
     } finally {
       this.restoring = false;
     }
-    this.deps.log.info(outcome.ok ? `Time travel: ${outcome.text}` : `Time travel: ${outcome.text}`);
+    this.deps.log.info(`Time travel: ${outcome.text}`);
     if (!outcome.ok && door === 'person') void this.vscode.window.showErrorMessage(outcome.text);
     return outcome;
   }

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright';
 import type { CheckpointStorage, RestoreCheckpointParams } from '../../protocol/childMessages';
 import { originOf } from './storageChanges';
+import { withDeadline } from '../../core/supervision/deadline';
 import type { PageGlobals } from '../pageGlobals';
 
 /**
@@ -28,11 +29,8 @@ export async function restoreCheckpoint(
     await Promise.all(before.map(old => old.close().catch(() => undefined)));
     stage('tabs closed');
     // Playwright waits on the page's databases without a limit: a service worker that holds one open would hold the restore.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      context.setStorageState(saved.state as Parameters<BrowserContext['setStorageState']>[0]),
-      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`the site's storage could not be replaced within ${STORAGE_DEADLINE_MS / 1000} s (a service worker may hold its database open)`)), STORAGE_DEADLINE_MS); }),
-    ]).finally(() => clearTimeout(timer));
+    await withDeadline(context.setStorageState(saved.state as Parameters<BrowserContext['setStorageState']>[0]), STORAGE_DEADLINE_MS,
+      `the site's storage could not be replaced within ${STORAGE_DEADLINE_MS / 1000} s (a service worker may hold its database open)`);
     stage('storage');
     if (target.viewport) await page.setViewportSize(target.viewport);
     const origin = originOf(target.url);

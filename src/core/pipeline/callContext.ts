@@ -61,14 +61,14 @@ export interface CallEnvironment {
   /** How the last child ended, for a call it took down with it. */
   lastExit(): string;
   /** The pending "browser was lost" note: one owner, the supervisor's. */
-  readonly browserLoss: BrowserLossNote;
+  readonly browserLoss: PendingNote;
   /** The pending "browser was put back to step k" note (time travel from the panel). */
-  readonly restored: BrowserLossNote;
+  readonly restored: PendingNote;
 }
 
-/** The one note the model gets after its browser was lost, kept until a model's call takes it. */
-export interface BrowserLossNote {
-  /** Keeps a note unless one is already pending (the first loss is the one to tell). */
+/** A note the model reads once (its browser was lost, or put back to a step), kept until a model's call takes it. */
+export interface PendingNote {
+  /** Keeps a note unless one is already pending (the first is the one to tell). */
   keep(note: string): void;
   take(): string | undefined;
 }

@@ -18,6 +18,7 @@ import { withDeadline } from './deadline';
 import { Emitter, Event } from '../emitter';
 import { pageActionTitle, PersonControl, personInputDoing } from './personControl';
 import { WatchedTabs } from './watchedTabs';
+import { HeldNote } from './pendingNote';
 
 export type { BridgeState, Door };
 export type { SupervisedCallOptions } from '../pipeline/callContext';
@@ -105,7 +106,7 @@ export class Supervisor {
   private retryAt = 0;
   private lastFailure: string | undefined;
   /** The note that the browser was lost, until a model's call takes it (core/pipeline/steps/browserLost.ts words it). */
-  private lostNotice: string | undefined;
+  private readonly lostNotice = new HeldNote();
   /** The watched context's tabs: the one copy in the host (the panel's store and the person's control read it). */
   private readonly watchedTabs = new WatchedTabs();
   /** The person at the panel: Take control / Hand back, and what they changed meanwhile. */
@@ -131,7 +132,7 @@ export class Supervisor {
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private nextCallId = 1;
   /** The browser was put back to an earlier step: the next model call is told so. */
-  private restoredNotice: string | undefined;
+  private readonly restoredNotice = new HeldNote();
   /** How many consumers show thumbnails of results (the panel's store); none, none are made. */
   private thumbnailReaders = 0;
   readonly onDidChangeStatus = this.stateEmitter.event;
@@ -163,22 +164,8 @@ export class Supervisor {
       ready: () => this.ready(),
       tool: name => this.toolsByName.get(name),
       lastExit: () => this.lastExit,
-      restored: {
-        keep: note => { this.restoredNotice = note; },
-        take: () => {
-          const note = this.restoredNotice;
-          this.restoredNotice = undefined;
-          return note;
-        },
-      },
-      browserLoss: {
-        keep: note => { this.lostNotice ??= note; },
-        take: () => {
-          const note = this.lostNotice;
-          this.lostNotice = undefined;
-          return note;
-        },
-      },
+      restored: this.restoredNotice,
+      browserLoss: this.lostNotice,
     };
     this.onDidChangeControl = this.person.onDidChange;
   }
@@ -253,7 +240,7 @@ export class Supervisor {
       const restored = await (await this.ready()).request('restoreCheckpoint', target);
       const { storage } = target;
       end({ outcome: 'ok', checkpoint: { url: restored.url, title: restored.title, ...(target.viewport ? { viewport: target.viewport } : {}), tabCount: 1, ...(storage ? { storage } : {}) } });
-      if (listing.notice) this.restoredNotice = listing.notice;
+      if (listing.notice) this.restoredNotice.set(listing.notice);
       return restored;
     } catch (error) {
       end({ outcome: 'error', error: (error as Error).message.split('\n')[0] });
@@ -386,7 +373,7 @@ export class Supervisor {
     const old = await this.detachCurrent();
     if (factory) this.factory = factory;
     if (old) {
-      this.lostNotice = browserLostNotice(`the browser was restarted (${reason}).`);
+      this.lostNotice.set(browserLostNotice(`the browser was restarted (${reason}).`));
       this.options.log(`Restarting (${reason}): stopping child ${old.pid}`);
     }
     this.failures = 0;
@@ -494,7 +481,7 @@ export class Supervisor {
     const dead = this.current;
     this.current = undefined;
     this.lastExit = why;
-    this.lostNotice = browserLostNotice(`the browser process stopped unexpectedly (${why}).`);
+    this.lostNotice.set(browserLostNotice(`the browser process stopped unexpectedly (${why}).`));
     this.setStatus({ state: 'idle', generation, detail: `stopped unexpectedly: ${why}; the next call starts a new browser` });
     void dead.dispose(0);
   }

@@ -5,6 +5,9 @@
  * one of them simply lacks that part.
  */
 
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { resultText } from '../results/resultText';
+
 export interface AnsweredTab {
   index: number;
   current: boolean;
@@ -86,5 +89,16 @@ export function readAnswer(raw: string): AnswerSections {
       answer.snapshot = (yaml ? yaml[1] : snapshot).trimEnd();
     }
   }
+  return answer;
+}
+
+/** Each finished result's answer is read once (the step journal and time travel's timeline both read it, in the call's path). */
+const answers = new WeakMap<CallToolResult, AnswerSections>();
+
+/** What a finished call's result says; read once per result. Treat it as read-only: it is shared. */
+export function answerOf(result: CallToolResult | undefined): AnswerSections {
+  if (!result) return readAnswer('');
+  let answer = answers.get(result);
+  if (!answer) answers.set(result, answer = readAnswer(resultText(result)));
   return answer;
 }

@@ -8,8 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from '../emitter';
 import { PERSON_ACTIONS, type BridgeStatus, type ToolCallRecord } from '../supervision/supervisor';
-import { resultText } from '../results/resultText';
-import { AnswerSections, readAnswer } from './answerSections';
+import { AnswerSections, answerOf } from './answerSections';
 
 export interface JournalStep {
   /** 1 for the first step since the browser started. */
@@ -73,9 +72,9 @@ export class StepJournal {
 
   /** Records a call that ended (the supervisor fires each call twice: when it starts and when it ends). */
   add(tool: string, args: Record<string, unknown> | undefined, result: CallToolResult | undefined, at = Date.now(), callId?: number): JournalStep {
-    const text = result ? resultText(result) : '';
+    // A copy of its own: the journal gives up old snapshots to keep its budget, and the answer read is shared.
     const step: JournalStep = {
-      index: this.next++, tool, args: args ?? {}, ok: Boolean(result) && !result?.isError, at, answer: readAnswer(text), ...(callId !== undefined ? { callId } : {}),
+      index: this.next++, tool, args: args ?? {}, ok: Boolean(result) && !result?.isError, at, answer: { ...answerOf(result) }, ...(callId !== undefined ? { callId } : {}),
     };
     this.kept.push(step);
     this.snapshotChars += step.answer.snapshot?.length ?? 0;

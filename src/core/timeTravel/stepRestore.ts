@@ -10,7 +10,10 @@ import type { Timeline } from './timeline';
 /** What is never brought back, in the words README uses too. */
 export const NOT_RESTORED = 'in-page memory, the tab\'s back/forward history and the server\'s own state were not restored';
 
-export type RestoreOutcome = { ok: true; text: string; index: number } | { ok: false; text: string };
+export interface RestoreOutcome {
+  ok: boolean;
+  text: string;
+}
 
 /** Which step `stepsBack` means: 1 is the state before the last step (after the one before it). */
 export function stepFromEnd(timeline: Timeline, stepsBack: number): number {
@@ -38,5 +41,5 @@ export async function restoreToStep(timeline: Timeline, supervisor: Supervisor, 
   } catch (error) {
     return { ok: false, text: `The browser could not be restored to step ${index}: ${(error as Error).message.split('\n')[0]}` };
   }
-  return { ok: true, text, index };
+  return { ok: true, text };
 }

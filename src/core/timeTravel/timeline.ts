@@ -6,14 +6,13 @@
  * title, size and the storage when it changed. A step that changed nothing the child saw (a read, a failed
  * call) shares the state of the step before; shared parts are counted once.
  */
-import type { CheckpointFacts, CheckpointStorageTooLarge, ObservationEvent } from '../../protocol/childMessages';
+import type { CheckpointFacts, CheckpointStorageTooLarge, ObservationEvent, RestoreCheckpointParams } from '../../protocol/childMessages';
 import type { ConsoleRow, Door, FrameMessage, HostToPanel, MarkerRow, NetworkRow, StepView } from '../../protocol/panelMessages';
 import { isMarker } from '../../protocol/panelRows';
 import type { Event } from '../emitter';
 import { Emitter } from '../emitter';
 import { approximateBytes } from '../liveView/ringBuffer';
-import { resultText } from '../results/resultText';
-import { readAnswer } from '../testExport/answerSections';
+import { answerOf } from '../testExport/answerSections';
 import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/supervisor';
 import { RESTORE_STEP_TOOL } from '../tools/hostTools';
 
@@ -150,7 +149,7 @@ export class Timeline {
       snapshot: step.snapshot?.value,
       console: step.console,
       network: step.network,
-      restorable: restorable && !!step.page && !!step.storage && storageTooLarge(step.storage.value) === undefined && /^(https?|file):/.test(step.page.value.url),
+      restorable: restorable && !('problem' in this.restoreTarget(index)),
       dropped: this.dropped,
     };
   }
@@ -198,7 +197,7 @@ export class Timeline {
   }
 
   /** What the child needs to put the browser back to step `index`, or why it cannot. */
-  restoreTarget(index: number): { url: string; viewport?: { width: number; height: number }; storage?: string } | { problem: string } {
+  restoreTarget(index: number): RestoreCheckpointParams | { problem: string } {
     const step = this.step(index);
     if (!step) return { problem: index < (this.kept[0]?.index ?? 1) ? `Step ${index} is no longer kept (the oldest ${this.dropped} steps were dropped to keep the time travel budget).` : `There is no step ${index}.` };
     if (!step.page || !step.storage) return { problem: `Step ${index} has no recorded page to go back to (time travel was off, or no browser ran yet).` };
@@ -269,9 +268,8 @@ export class Timeline {
     if (seq !== undefined) this.early.delete(seq);
     this.setFacts(step, record.checkpoint ?? arrived, before);
     if (seq !== undefined && !arrived) step.awaiting = seq;
-    const text = record.result ? resultText(record.result) : '';
-    const answer = text ? readAnswer(text) : undefined;
-    const snapshot = answer?.snapshot ?? (answer?.snapshotFile ? this.sources.readSnapshot(answer.snapshotFile) : undefined);
+    const answer = answerOf(record.result);
+    const snapshot = answer.snapshot ?? (answer.snapshotFile ? this.sources.readSnapshot(answer.snapshotFile) : undefined);
     step.snapshot = snapshot === undefined ? before?.snapshot : snapshot === before?.snapshot?.value ? before.snapshot : this.own(step, snapshot, snapshot.length * 2);
     this.trim();
     this.changed.fire();

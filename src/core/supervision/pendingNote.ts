@@ -1,0 +1,24 @@
+import type { PendingNote } from '../pipeline/callContext';
+
+/**
+ * A note the model reads once, before its next result (the browser was lost, the browser was put back to a
+ * step): kept until a model's call takes it. `keep` leaves a note already waiting (the first one is the one to
+ * tell); `set` replaces it (a newer event says more).
+ */
+export class HeldNote implements PendingNote {
+  private note: string | undefined;
+
+  keep(note: string): void {
+    this.note ??= note;
+  }
+
+  set(note: string): void {
+    this.note = note;
+  }
+
+  take(): string | undefined {
+    const note = this.note;
+    this.note = undefined;
+    return note;
+  }
+}
