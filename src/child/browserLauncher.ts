@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, BrowserType, Page } from 'playwright';
 import { BrowserConnection, redactEndpoint } from '../core/settings/browserConnection';
 import { describeLaunchFailure } from '../core/settings/browserDiscovery';
 import { ChildConfig } from '../core/childProcess/childConfig';
-import { cdpConnectOptionsOf, launchOptionsOf, persistentLaunchOptionsOf } from './launchOptions';
+import { cdpConnectOptionsOf, contextOptionsOf, launchOptionsOf, persistentLaunchOptionsOf } from './launchOptions';
 
 /** The part of the `playwright` module the launcher needs (the one @playwright/mcp itself loads). */
 export interface PlaywrightModule {
@@ -78,11 +78,11 @@ export async function launchBrowser(
   try {
     if (config.userDataDir) {
       fs.mkdirSync(config.userDataDir, { recursive: true });
-      context = await browserType.launchPersistentContext(config.userDataDir, { ...persistentLaunchOptionsOf(config), viewport: config.viewport });
+      context = await browserType.launchPersistentContext(config.userDataDir, { ...persistentLaunchOptionsOf(config), ...contextOptionsOf(config) });
       browser = context.browser();
     } else {
       browser = await browserType.launch(options);
-      context = await browser.newContext({ viewport: config.viewport });
+      context = await browser.newContext(contextOptionsOf(config));
     }
   } catch (error) {
     throw new Error(describeLaunchFailure(plan, error), { cause: error });
@@ -138,7 +138,7 @@ async function connectBrowser(
   // CDP: the person's own browser and its logins (its first context); we open a tab of our own in it.
   // A Playwright server: a fresh context in the browser it launched for this connection.
   const ownContext = forClients || connection.protocol !== 'cdp' || connected.contexts().length === 0;
-  const context = ownContext ? await connected.newContext({ viewport: config.viewport, storageState: config.storageStatePath }) : connected.contexts()[0];
+  const context = ownContext ? await connected.newContext({ ...contextOptionsOf(config, forClients), storageState: config.storageStatePath }) : connected.contexts()[0];
   const agentPage = connection.protocol === 'cdp' && !ownContext ? await context.newPage() : undefined;
   const watch = lossWatch(onLost);
   const why = `the connection to ${what} at ${redactEndpoint(connection.endpoint)} was lost (it stopped, restarted or the network dropped).`;

@@ -12,6 +12,8 @@ const MAX_QUIET_MS = 1000;
 /** Console messages and request events passed on per second; a page that floods gets a count instead. */
 const MAX_CONSOLE_PER_SECOND = 100;
 const MAX_NETWORK_PER_SECOND = 300;
+/** As many requests as the panel's Network list holds. */
+const MAX_LISTED_REQUESTS = 2000;
 
 /**
  * Passes at most `perSecond` events each second. What it holds back is counted, and the count is
@@ -78,6 +80,12 @@ export class BrowserObserver {
   private nextRequestId = 1;
   /** Requests still open, until they finish or fail: Playwright keeps Request objects for thousands of requests, we keep none that ended. */
   private readonly requests = new Map<Request, NetworkEntry>();
+  /**
+   * The last requests listed, open or ended, by id: the panel's Network pane opens one's details on
+   * demand. Playwright keeps every Request reported through page.on('request') for its page's life
+   * anyway; this only bounds our own references to as many as the panel lists.
+   */
+  private readonly listed = new Map<string, { request: Request; entry: NetworkEntry }>();
   /** URLs of recent page requests, to tell the browser's own requests (favicon) apart. */
   private readonly recentUrls = new Set<string>();
   private current: Page | undefined;
@@ -161,6 +169,7 @@ export class BrowserObserver {
         resourceType: request.resourceType(), status: 0, pageId, time: Date.now(),
       };
       this.requests.set(request, entry);
+      this.list(request, entry);
       this.rememberUrl(request.url());
       this.options.send({ kind: 'network', entry });
     });
@@ -170,6 +179,7 @@ export class BrowserObserver {
       if (!entry) return;
       const answered = { ...entry, status: response.status(), durationMs: Date.now() - entry.time };
       this.requests.set(response.request(), answered);
+      this.list(response.request(), answered);
       this.options.send({ kind: 'network', entry: answered });
     });
     page.on('requestfinished', request => void this.finishRequest(request));
@@ -179,7 +189,9 @@ export class BrowserObserver {
       this.requests.delete(request);
       let failure = request.failure()?.errorText ?? 'failed';
       if (this.options.originRules && BLOCKED_FAILURE.test(failure)) failure = `${failure}: ${ORIGIN_RULES_NOTE}`;
-      this.options.send({ kind: 'network', entry: { ...entry, failure, durationMs: Date.now() - entry.time } });
+      const failed = { ...entry, failure, durationMs: Date.now() - entry.time };
+      this.list(request, failed);
+      this.options.send({ kind: 'network', entry: failed });
     });
     page.on('framenavigated', frame => {
       if (frame !== page.mainFrame()) return;
@@ -237,12 +249,25 @@ export class BrowserObserver {
     this.requests.delete(request);
     const response = await request.response().catch(() => null);
     const sizes = await request.sizes().catch(() => undefined);
-    this.options.send({ kind: 'network', entry: {
+    const finished = {
       ...entry,
       status: response?.status() ?? 0,
       durationMs: Date.now() - entry.time,
       sizeBytes: sizes ? sizes.responseBodySize : undefined,
-    } });
+    };
+    this.list(request, finished);
+    this.options.send({ kind: 'network', entry: finished });
+  }
+
+  private list(request: Request, entry: NetworkEntry): void {
+    this.listed.delete(entry.id);
+    this.listed.set(entry.id, { request, entry });
+    if (this.listed.size > MAX_LISTED_REQUESTS) this.listed.delete(this.listed.keys().next().value!);
+  }
+
+  /** A listed request by its id, for its details; undefined once it has scrolled out of the panel's list. */
+  listedRequest(id: string): { request: Request; entry: NetworkEntry } | undefined {
+    return this.listed.get(id);
   }
 
   private sendTabs(): void {
@@ -253,6 +278,7 @@ export class BrowserObserver {
       url: capText(page.url(), ENTRY_LIMITS.url),
       title: capText(await page.title().catch(() => ''), ENTRY_LIMITS.title),
       current: page === current,
+      ...(page.viewportSize() ? { viewport: page.viewportSize()! } : {}),
     }))).then(tabs => this.options.send({ kind: 'tabs', tabs }), () => undefined);
   }
 
@@ -274,6 +300,9 @@ export class BrowserObserver {
       this.current = next;
       this.sendTabs();
       this.restartStream();
+    } else if (name === 'browser_resize') {
+      // The header shows the size the agent works at.
+      this.sendTabs();
     }
   }
 

@@ -1,7 +1,8 @@
 import * as path from 'path';
-import type { ConnectOverCDPOptions, LaunchOptions } from 'playwright';
+import { devices, type BrowserContextOptions, type ConnectOverCDPOptions, type LaunchOptions } from 'playwright';
 import { ChildConfig } from '../core/childProcess/childConfig';
 import { BrowserConnection } from '../core/settings/browserConnection';
+import type { DeviceInfo } from '../protocol/childMessages';
 
 /**
  * How the child starts or reaches its browser, with the options bare @playwright/mcp uses for the
@@ -63,4 +64,24 @@ export function persistentLaunchOptionsOf(config: ChildConfig): LaunchOptions {
  */
 export function cdpConnectOptionsOf(config: ChildConfig, connection: BrowserConnection): ConnectOverCDPOptions {
   return { headers: connection.headers, timeout: 15000, noDefaults: true, artifactsDir: tracesDirOf(config) };
+}
+
+/**
+ * The window's context: at the configured viewport, or as the Playwright device the person chose in the
+ * panel (its viewport, pixel ratio, user agent, touch). `forClients`: the MCP clients' own contexts keep the
+ * configured viewport: the person's device is for the browser they watch.
+ */
+export function contextOptionsOf(config: ChildConfig, forClients = false): BrowserContextOptions {
+  const device = config.device && !forClients ? devices[config.device] : undefined;
+  if (!device) return { viewport: config.viewport };
+  const { defaultBrowserType: _browser, ...options } = device;
+  // Firefox has no isMobile; Playwright refuses it there.
+  return config.launch.engine === 'firefox' ? { ...options, isMobile: undefined } : options;
+}
+
+/** Playwright's devices as the panel's picker lists them: portrait ones only (landscape is the same device turned). */
+export function deviceList(): DeviceInfo[] {
+  return Object.entries(devices).filter(([name]) => !/landscape/i.test(name)).map(([name, device]) => ({
+    name, width: device.viewport.width, height: device.viewport.height, scale: device.deviceScaleFactor, mobile: device.isMobile, touch: device.hasTouch,
+  }));
 }

@@ -18,6 +18,8 @@ import {
   ScreenshotResult, SESSION_META, CLIENT_NAME_META, SessionInfo,
 } from '../protocol/childMessages';
 import { emitToHost, serveControl } from './controlHandlers';
+import { describeRequest } from './requestDetail';
+import { deviceList } from './launchOptions';
 import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, runBridgeTool, SessionDirectory } from './bridgeTools';
 import { measureMemory } from './memoryReport';
 import { ClientSlot, ClientSlots } from './clientSlots';
@@ -203,6 +205,12 @@ export class SessionProxy {
       },
       // Add to Chat puts what the picker reports onto the chat input: masked like every other text.
       pick: async params => this.mask.deep(await this.pick(params)),
+      deviceList: async () => ({ devices: deviceList() }),
+      requestDetail: async params => {
+        const listed = (await this.runningSession())?.observer?.listedRequest(params.id);
+        if (!listed) throw new Error('That request is no longer kept: the browser restarted, or it scrolled out of the list.');
+        return this.mask.deep(await describeRequest(listed.request, listed.entry));
+      },
     });
   }
 
@@ -444,6 +452,7 @@ export class SessionProxy {
         case 'navigate': return await inner('browser_navigate', { url: action.url }, `Opened ${action.url}`);
         case 'back': return await inner('browser_navigate_back', {}, 'Went back');
         case 'newTab': return await inner('browser_tabs', { action: 'new' }, 'Opened a new tab');
+        case 'resize': return await inner('browser_resize', { width: action.width, height: action.height }, `Resized the page to ${action.width}×${action.height}`);
         case 'selectTab':
         case 'closeTab': {
           const index = session.observer?.tabIndex(action.tabId) ?? -1;

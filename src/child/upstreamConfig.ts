@@ -1,6 +1,6 @@
 import { ChildConfig } from '../core/childProcess/childConfig';
 import { redactEndpoint } from '../core/settings/browserConnection';
-import { launchArgsOf } from './launchOptions';
+import { contextOptionsOf, launchArgsOf } from './launchOptions';
 import { secretPlaceholder } from '../protocol/childMessages';
 
 /** The `browser` section of @playwright/mcp's config (see its config.d.ts), as far as the bridge fills it. */
@@ -9,7 +9,7 @@ interface UpstreamBrowserSection {
   isolated?: false;
   userDataDir?: string;
   launchOptions?: { channel?: string; executablePath?: string; headless?: boolean; chromiumSandbox?: boolean; args?: string[] };
-  contextOptions: { viewport: { width: number; height: number } | null };
+  contextOptions: { viewport: { width: number; height: number } | null } & Record<string, unknown>;
   cdpEndpoint?: string;
   remoteEndpoint?: string;
 }
@@ -42,7 +42,7 @@ function browserSectionOf(config: ChildConfig, forClients: boolean): UpstreamBro
     // The window's session works in the person's own context, at its own window size; clients get a context of ours.
     return { browserName: 'chromium', cdpEndpoint: redactEndpoint(connection.endpoint), contextOptions: { viewport: forClients ? viewport : null } };
   }
-  if (connection) return { browserName, remoteEndpoint: redactEndpoint(connection.endpoint), contextOptions: { viewport } };
+  if (connection) return { browserName, remoteEndpoint: redactEndpoint(connection.endpoint), contextOptions: { viewport, ...contextOptionsOf(config, forClients) } };
   const launchOptions: UpstreamBrowserSection['launchOptions'] = {
     channel: config.launch.channel,
     executablePath: config.launch.executablePath,
@@ -52,7 +52,7 @@ function browserSectionOf(config: ChildConfig, forClients: boolean): UpstreamBro
   if (browserName === 'chromium') launchOptions.chromiumSandbox = config.chromiumSandbox;
   // The clients' browser is always in memory (see ClientContexts).
   const userDataDir = forClients ? undefined : config.userDataDir;
-  return { browserName, ...(userDataDir ? { isolated: false, userDataDir } : {}), launchOptions, contextOptions: { viewport } };
+  return { browserName, ...(userDataDir ? { isolated: false, userDataDir } : {}), launchOptions, contextOptions: { viewport, ...contextOptionsOf(config, forClients) } };
 }
 
 /**

@@ -71,6 +71,8 @@ export const ChildConfigSchema = z.object({
   /** Set for a persistent profile; absent for an isolated, in-memory one. */
   userDataDir: z.string().optional(),
   viewport: size,
+  /** A Playwright device the person chose in the panel (its name in Playwright's list): the window's context emulates it instead of `viewport`. */
+  device: z.string().max(100).optional(),
   launchArgs: z.array(z.string()),
   chromiumSandbox: z.boolean(),
   /** Folders the tools may read and write files in (MCP roots). */

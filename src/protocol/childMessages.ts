@@ -25,7 +25,11 @@ export type BrowserState = BrowserStateParams['state'];
 export const ConsoleLevelSchema = z.enum(['error', 'warning', 'info', 'debug']);
 export type ConsoleLevel = z.infer<typeof ConsoleLevelSchema>;
 
-export const TabInfoSchema = z.object({ id: z.string(), url: z.string(), title: z.string(), current: z.boolean() });
+export const TabInfoSchema = z.object({
+  id: z.string(), url: z.string(), title: z.string(), current: z.boolean(),
+  /** The page's viewport in CSS pixels (the size the agent works at), when it has a fixed one. */
+  viewport: z.object({ width: z.number(), height: z.number() }).optional(),
+});
 export type TabInfo = z.infer<typeof TabInfoSchema>;
 
 export const ConsoleEntrySchema = z.object({
@@ -120,6 +124,56 @@ export const LiveViewParamsSchema = z.object({
 });
 export type LiveViewParams = z.infer<typeof LiveViewParamsSchema>;
 
+// ---- a request's details (host -> child request), when the person opens it in the panel --------
+
+/** A request or response body as the panel shows it: text (JSON pretty-printed there), an image, or described only. */
+export const RequestBodySchema = z.object({
+  kind: z.enum(['text', 'json', 'image', 'binary', 'none', 'unavailable']),
+  mimeType: z.string(),
+  /** Its whole size in bytes. */
+  size: z.number(),
+  /** Text and JSON: the text (at most REQUEST_BODY_LIMIT bytes of it). */
+  text: z.string().optional(),
+  /** An image: base64, at most REQUEST_BODY_LIMIT bytes. */
+  base64: z.string().optional(),
+  /** Only the first REQUEST_BODY_LIMIT bytes came. */
+  truncated: z.boolean().optional(),
+  /** Why there is none ("still loading", "the browser no longer has it"). */
+  reason: z.string().optional(),
+});
+export type RequestBody = z.infer<typeof RequestBodySchema>;
+
+/** The most of one body the child sends; the panel shows less at first, the rest on "Show more". */
+export const REQUEST_BODY_LIMIT = 2 * 1024 * 1024;
+
+export const HeaderSchema = z.object({ name: z.string(), value: z.string() });
+export type Header = z.infer<typeof HeaderSchema>;
+
+export const RequestDetailSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  method: z.string(),
+  resourceType: z.string(),
+  status: z.number(),
+  statusText: z.string().optional(),
+  failure: z.string().optional(),
+  /** The server's address and port, when the browser says. */
+  remoteAddress: z.string().optional(),
+  /** Where the time went (DNS, connecting, TLS, waiting, download), in ms; phases the browser did not report are left out. */
+  timing: z.array(z.object({ phase: z.string(), ms: z.number() })),
+  requestHeaders: z.array(HeaderSchema),
+  responseHeaders: z.array(HeaderSchema),
+  requestBody: RequestBodySchema,
+  responseBody: RequestBodySchema,
+});
+export type RequestDetail = z.infer<typeof RequestDetailSchema>;
+
+/** One of Playwright's devices, as the panel's size picker offers it. */
+export const DeviceInfoSchema = z.object({
+  name: z.string(), width: z.number(), height: z.number(), scale: z.number(), mobile: z.boolean(), touch: z.boolean(),
+});
+export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
+
 // ---- screenshot (host -> child request): a PNG of the current page, for "Save Screenshot" -------
 
 export const ScreenshotResultSchema = z.object({ data: z.string(), mimeType: z.string(), url: z.string(), title: z.string() });
@@ -153,6 +207,8 @@ export const PageActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('navigate'), url: z.string().min(1).max(8192) }),
   z.object({ action: z.enum(['back', 'forward', 'reload', 'stop', 'newTab']) }),
   z.object({ action: z.enum(['selectTab', 'closeTab']), tabId: z.string().max(32) }),
+  /** The panel's size picker: the current page's viewport, at once (Playwright's setViewportSize). */
+  z.object({ action: z.literal('resize'), width: z.number().int().min(100).max(8000), height: z.number().int().min(100).max(8000) }),
 ]);
 export type PageAction = z.infer<typeof PageActionSchema>;
 

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import {
-  BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, PickParamsSchema, TabInfoSchema,
+  BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, PickParamsSchema, RequestDetailSchema, TabInfoSchema,
 } from './childMessages';
 
 /** The bridge's state, as the supervisor keeps it and the panel shows it. */
@@ -137,6 +137,12 @@ export const PanelReportSchema = z.object({
   stepConsole: z.array(z.string()),
   /** The picture drawn is the step's, not the live page's. */
   stepFrameShown: z.boolean(),
+  /** The Network pane's open request, as its detail pane reads ("" when none is open). */
+  requestDetail: z.string(),
+  /** What the header's size picker shows (the agent's current size). */
+  sizeLabel: z.string(),
+  /** How many rows the header's controls take (the toolbar, the tabs and notes shown under it). */
+  headerRows: z.number(),
 });
 export type PanelReport = z.infer<typeof PanelReportSchema>;
 
@@ -156,6 +162,8 @@ export const HostToPanelSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('describe'), id: z.number() }),
   /** Time travel: show this step as it was (null: back to live); `problem` when it cannot be shown or restored. */
   z.object({ type: z.literal('stepView'), view: StepViewSchema.nullable(), problem: z.string().optional() }),
+  /** The answer to `openRequest`: the request's details, or why there are none. */
+  z.object({ type: z.literal('requestDetail'), id: z.string(), detail: RequestDetailSchema.optional(), problem: z.string().optional() }),
 ]);
 export type HostToPanel = z.infer<typeof HostToPanelSchema>;
 export type FrameMessage = Extract<HostToPanel, { type: 'frame' }>;
@@ -189,6 +197,12 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restoreStep'), index: z.number().int().min(1) }),
   /** Save the session as a Playwright trace: every kept step, or the range of activity rows selected (call ids). */
   z.object({ type: z.literal('saveTrace'), callIds: z.array(z.number().int()).max(5000) }),
+  /** Network: the person opened this request (its details are fetched from the child now). */
+  z.object({ type: z.literal('openRequest'), id: z.string().min(1).max(32) }),
+  /** Network: copy the request as cURL or fetch, or put it on the chat input. */
+  z.object({ type: z.literal('requestAction'), id: z.string().min(1).max(32), action: z.enum(['copyCurl', 'copyFetch', 'addToChat']) }),
+  /** The size picker's "Playwright device…": the host offers Playwright's devices. */
+  z.object({ type: z.literal('pickDevice') }),
   /** The answer to the `describe` request with the same id. */
   z.object({ type: z.literal('report'), id: z.number(), report: PanelReportSchema }),
 ]);

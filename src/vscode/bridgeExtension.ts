@@ -94,7 +94,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     workspaceFolders: () => bridge.workspaceFolders,
     log,
   });
-  const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir, timeTravel);
+  const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir, timeTravel, bridge);
   const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
   // The window's steps since the browser started, for Export Session as Playwright Test.
   const journal = new StepJournal(supervisor, () => bridge.currentSettings.isolation === 'perClient');

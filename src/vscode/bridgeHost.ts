@@ -40,6 +40,8 @@ export class BridgeHost implements vscodeTypes.Disposable {
   private reportedProblems = '';
   /** Which browser the next start launches, and why that one (for the status bar, panel and log). */
   private launchPlan: BrowserLaunchPlan | undefined;
+  /** The Playwright device the person chose in the panel, for this window (see useDevice). */
+  private device: string | undefined;
   private outputFolder = '';
   private readonly policyKeys: ToolPolicyKeys;
   /** Values typed where the model writes their names; kept in SecretStorage. */
@@ -125,6 +127,21 @@ export class BridgeHost implements vscodeTypes.Disposable {
     await this.supervisor.restart(reason, this.createFactory(this.settings));
   }
 
+  /**
+   * The panel's size picker chose a Playwright device (undefined: back to the configured viewport). Its
+   * user agent, touch and pixel ratio need a new context: the browser restarts with it (the person has
+   * agreed), and the model reads why before its next result. Kept for this window, not written to settings.
+   */
+  async useDevice(device: string | undefined): Promise<void> {
+    this.device = device;
+    await this.restart(device ? `the person chose the device "${device}" in the browser panel: the page now has its size, pixel ratio, user agent and touch` : 'the person went back to the default size in the browser panel');
+  }
+
+  /** The Playwright device the window's browser emulates, if the person chose one. */
+  get currentDevice(): string | undefined {
+    return this.device;
+  }
+
   /** A secret was set or deleted: the running browser has the old set until it restarts. */
   async secretsChanged(what: string): Promise<void> {
     if (!this.supervisor.running) {
@@ -196,7 +213,9 @@ export class BridgeHost implements vscodeTypes.Disposable {
 
   private createFactory(settings: BridgeSettings): ChildFactory {
     const storageDir = (this.context.storageUri ?? this.context.globalStorageUri).fsPath;
-    const config = buildChildConfig(settings, { storageDir, workspaceFolders: this.workspaceFolders, loginProfilesDir: this.profiles.folder });
+    const built = buildChildConfig(settings, { storageDir, workspaceFolders: this.workspaceFolders, loginProfilesDir: this.profiles.folder });
+    // The person's own browser (CDP) keeps its own window: a device is for a context of ours.
+    const config = this.device && settings.connection?.protocol !== 'cdp' ? { ...built, device: this.device } : built;
     this.launchPlan = config.launch;
     this.outputFolder = config.mcp.outputDir;
     const childScript = this.context.asAbsolutePath(path.join('dist', 'child.js'));

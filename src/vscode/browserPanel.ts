@@ -11,6 +11,8 @@ import { isMarker } from '../protocol/panelRows';
 import type { PickParams } from '../protocol/childMessages';
 import { attachToChat, describeConsoleErrors, describeElement } from './addToChat';
 import type { TimeTravel } from './timeTravel';
+import { pickDevice, type DeviceChoice } from './devicePicker';
+import { requestDetailMessage, runRequestAction } from './requestDetails';
 
 type VSCode = typeof vscodeTypes;
 
@@ -126,6 +128,15 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'saveTrace':
         void this.hub.vscode.commands.executeCommand(COMMANDS.saveTrace, { callIds: message.callIds });
         return;
+      case 'openRequest':
+        void requestDetailMessage(this.hub.supervisor, message.id).then(reply => this.send(reply));
+        return;
+      case 'requestAction':
+        void runRequestAction(this.hub.vscode, this.hub.supervisor, this.hub.outputDir(), message.id, message.action);
+        return;
+      case 'pickDevice':
+        void pickDevice(this.hub.vscode, this.hub.supervisor, this.hub.devices);
+        return;
       case 'watchSession':
         this.hub.supervisor.tell('watchSession', { sessionId: message.sessionId });
         return;
@@ -172,9 +183,11 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     readonly supervisor: Supervisor,
     private readonly log: vscodeTypes.LogOutputChannel,
     /** Where Add to Chat writes what it attaches (the bridge's output folder). */
-    private readonly outputDir: () => string,
+    readonly outputDir: () => string,
     /** Activity as a timeline: a step shown as it was, and Continue from here. */
     readonly timeTravel: TimeTravel,
+    /** The size picker's Playwright device (the browser restarts as it). */
+    readonly devices: DeviceChoice,
   ) {
     this.disposables.push(store.onDidChangePaused(() => this.updateLiveView()));
   }

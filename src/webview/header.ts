@@ -1,10 +1,13 @@
 /**
- * The panel's header: the state badge and failure detail, the session picker, the toolbar, the
- * navigation bar with its address field, and the tab strip.
+ * The panel's header, one row as a browser has it: back, forward, reload, the address, the page's size,
+ * the actions (moved into the "more" menu when the row is too narrow, see overflowMenu.ts), and the
+ * state badge; under it the failure detail, the session picker, and the tabs as chips when there are several.
  */
 import type { PanelCommand, PanelState } from '../protocol/panelMessages';
 import { $, el, post } from './dom';
 import { showPlaceholder } from './frameView';
+import { fitActions, startOverflowMenu } from './overflowMenu';
+import { showSize, startSizePicker } from './sizePicker';
 
 const STATE_LABELS: Record<PanelState['bridge'], string> = {
   idle: 'Not started', starting: 'Starting…', ready: 'Ready', restarting: 'Restarting…', failed: 'Failed', disposed: 'Stopped',
@@ -42,20 +45,25 @@ export function renderState(next: PanelState): void {
   if (document.activeElement !== picker) picker.replaceChildren(...options);
 
   const tabs = $('tabs');
-  // One tab is already named by the title line below: chips are for choosing among several; the
-  // new-tab button is there whenever a page is.
-  tabs.hidden = next.tabs.length === 0;
+  // One tab needs no strip (the address names it; New tab is in the menu): chips are for choosing among several.
+  tabs.hidden = next.tabs.length < 2;
   tabs.replaceChildren(...(next.tabs.length < 2 ? [] : next.tabs).map((tab, index) => {
     const chip = document.createElement('span');
     chip.className = `tab${tab.current ? ' current' : ''}`;
-    chip.textContent = tab.title || tab.url || `Tab ${index + 1}`;
-    chip.title = `${tab.url}\nClick to switch to this tab`;
     chip.setAttribute('role', 'listitem');
+    chip.tabIndex = 0;
+    const name = tab.title || tab.url || `Tab ${index + 1}`;
+    chip.append(el('span', 'tab-title', name));
+    chip.title = `${name}\n${tab.url}\nClick to switch to this tab`;
     if (tab.current) chip.setAttribute('aria-current', 'page');
-    chip.addEventListener('click', () => post({ type: 'pageAction', pageAction: { action: 'selectTab', tabId: tab.id } }));
+    const select = () => post({ type: 'pageAction', pageAction: { action: 'selectTab', tabId: tab.id } });
+    chip.addEventListener('click', select);
+    chip.addEventListener('keydown', event => {
+      if (event.key === 'Enter' || event.key === ' ') select();
+    });
     const close = el('button', 'close codicon codicon-close icon-button');
     close.title = 'Close this tab';
-    close.setAttribute('aria-label', `Close ${chip.textContent}`);
+    close.setAttribute('aria-label', `Close ${name}`);
     close.addEventListener('click', event => {
       event.stopPropagation();
       post({ type: 'pageAction', pageAction: { action: 'closeTab', tabId: tab.id } });
@@ -64,10 +72,11 @@ export function renderState(next: PanelState): void {
     return chip;
   }), newTabChip());
   const current = next.tabs.find(t => t.current);
-  $('url').textContent = current?.url ?? '';
-  // The address shows where the page is, except while the person is typing a new one.
+  // The address shows where the page is, except while the person is typing a new one; its tooltip names the page.
   const address = $<HTMLInputElement>('address');
   if (document.activeElement !== address) address.value = current?.url ?? '';
+  address.title = current ? `${current.title}\n${current.url}` : '';
+  showSize(current?.viewport);
   const control = $<HTMLButtonElement>('control');
   const driving = next.driver === 'person';
   control.setAttribute('aria-pressed', String(driving));
@@ -75,7 +84,6 @@ export function renderState(next: PanelState): void {
   control.setAttribute('aria-label', driving ? 'Hand back' : 'Take control');
   control.querySelector('.label')!.textContent = driving ? 'Hand back' : 'Take control';
   $('driving').hidden = !driving;
-  $('title').textContent = current?.title ?? '';
 
   const startButton = $<HTMLButtonElement>('start');
   startButton.hidden = !(next.bridge === 'idle' || (next.bridge === 'ready' && !next.tabs.length) || next.bridge === 'failed');
@@ -86,6 +94,7 @@ export function renderState(next: PanelState): void {
   pause.querySelector('.codicon')!.className = `codicon ${next.paused ? 'codicon-debug-start' : 'codicon-debug-pause'}`;
   $('paused').hidden = !next.paused;
   $('fallback').hidden = next.frameSource !== 'screenshot';
+  fitActions();
   // No page means no picture: a frame of a page that is gone (a restarted browser) must not stay.
   if (!current) showPlaceholder(placeholderText(next));
 }
@@ -111,7 +120,29 @@ export function startHeader(): void {
   for (const action of ['back', 'forward', 'reload', 'stop'] as const) {
     $(action).addEventListener('click', () => post({ type: 'pageAction', pageAction: { action } }));
   }
-  $<HTMLInputElement>('address').addEventListener('keydown', event => {
+  $('new-tab').addEventListener('click', () => post({ type: 'pageAction', pageAction: { action: 'newTab' } }));
+  startOverflowMenu();
+  startSizePicker();
+  // A browser's keys, while the panel has focus: Ctrl/Cmd+L to the address, Alt+Left/Right back and forward.
+  // Captured before the page's keyboard field sends them on to the page.
+  window.addEventListener('keydown', event => {
+    const mod = event.ctrlKey || event.metaKey;
+    if (mod && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'l') {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      address.focus();
+      address.select();
+      return;
+    }
+    const typing = event.target instanceof HTMLInputElement || (event.target instanceof HTMLTextAreaElement && event.target.id !== 'keys');
+    if (event.altKey && !mod && !typing && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      post({ type: 'pageAction', pageAction: { action: event.key === 'ArrowLeft' ? 'back' : 'forward' } });
+    }
+  }, true);
+  const address = $<HTMLInputElement>('address');
+  address.addEventListener('keydown', event => {
     if (event.key !== 'Enter') return;
     const url = addressToUrl((event.target as HTMLInputElement).value);
     if (url) post({ type: 'pageAction', pageAction: { action: 'navigate', url } });

@@ -1,17 +1,28 @@
 /**
- * The panel's lists (console, network, activity) and the pane switcher. Each row is drawn once when
- * it arrives or changes; a filter only hides and shows the rows already drawn.
+ * The panel's lists (console, network, activity) and the pane switcher. Rows are drawn once a frame
+ * when they arrive or change; a filter only hides and shows the rows already drawn, and rows out of
+ * sight are neither laid out nor painted (`content-visibility` in panel.css), so 2,000 of them stay cheap.
  */
 import type { ActivityRow, ConsoleRow, MarkerRow, NetworkRow } from '../protocol/panelMessages';
 import type { ConsoleLevel } from '../protocol/childMessages';
 import { isMarker } from '../protocol/panelRows';
 import { decorateActivityRow } from './activityExport';
 import { $, el, vscode } from './dom';
+import { openRequestId, startRequestDetail } from './requestDetail';
+
+/** The Network pane's type filter: Playwright's resource types in the classes DevTools shows. */
+function typeClassOf(resourceType: string): string {
+  if (resourceType === 'xhr' || resourceType === 'fetch' || resourceType === 'eventsource') return 'fetch';
+  return ['document', 'script', 'stylesheet', 'image'].includes(resourceType) ? resourceType : 'other';
+}
 
 type Row = ConsoleRow | NetworkRow | ActivityRow | MarkerRow;
 
 export class RowList<R extends Row> {
   private readonly rows = new Map<number, { row: R; element: HTMLElement }>();
+  /** Rows that came since the last frame: drawn together, once a frame (a burst of requests is one layout, not hundreds). */
+  private pending: { rows: R[]; dropBefore: number } = { rows: [], dropBefore: 0 };
+  private flushScheduled = false;
   constructor(
     private readonly container: HTMLElement,
     private readonly render: (row: R) => HTMLElement,
@@ -20,37 +31,69 @@ export class RowList<R extends Row> {
   ) {}
 
   upsert(rows: R[], dropBefore: number): void {
+    this.pending.rows.push(...rows);
+    this.pending.dropBefore = Math.max(this.pending.dropBefore, dropBefore);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // The next frame, or soon anyway when frames do not come (a hidden panel draws none).
+    const timer = setTimeout(() => this.flush(), 250);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      this.flush();
+    });
+  }
+
+  /** Draws the rows that came: a row updated several times meanwhile is drawn once, as it is last. */
+  flush(): void {
+    if (!this.flushScheduled) return;
+    this.flushScheduled = false;
+    const { rows, dropBefore } = this.pending;
+    this.pending = { rows: [], dropBefore: 0 };
     for (const [seq, { element }] of this.rows) {
-      if (seq < dropBefore) {
-        element.remove();
-        this.rows.delete(seq);
-      }
+      if (seq >= dropBefore) break;
+      element.remove();
+      this.rows.delete(seq);
     }
     const stick = this.container.scrollTop + this.container.clientHeight >= this.container.scrollHeight - 8;
-    for (const row of rows) {
+    const latest = new Map<number, R>();
+    for (const row of rows) if (row.seq >= dropBefore) latest.set(row.seq, row);
+    const appended = document.createDocumentFragment();
+    for (const row of latest.values()) {
       const element = this.render(row);
       element.hidden = !isMarker(row) && !this.visible(row);
       const known = this.rows.get(row.seq);
       if (known) known.element.replaceWith(element);
-      else this.container.append(element);
+      else appended.append(element);
       this.rows.set(row.seq, { row, element });
     }
+    this.container.append(appended);
     if (stick) this.container.scrollTop = this.container.scrollHeight;
     this.onChange();
   }
 
   reset(rows: R[]): void {
     this.rows.clear();
+    this.pending = { rows: [], dropBefore: 0 };
+    this.flushScheduled = true;
     this.container.replaceChildren();
-    this.upsert(rows, 0);
+    this.pending.rows = [...rows];
+    this.flush();
   }
 
+  /** A filter changed: only rows whose visibility changes are touched. */
   refilter(): void {
-    for (const { row, element } of this.rows.values()) element.hidden = !isMarker(row) && !this.visible(row);
+    for (const { row, element } of this.rows.values()) {
+      const hidden = !isMarker(row) && !this.visible(row);
+      if (element.hidden !== hidden) element.hidden = hidden;
+    }
   }
 
   all(): R[] {
     return [...this.rows.values()].map(r => r.row);
+  }
+
+  get(seq: number): R | undefined {
+    return this.rows.get(seq)?.row;
   }
 
   visibleTexts(pick: (row: R) => string): string[] {
@@ -115,17 +158,24 @@ export function startLists(): PanelLists {
       el('span', 'duration', duration(row.durationMs)),
       el('span', 'size', bytes(row.sizeBytes)),
     );
-    item.title = row.failure ? `${row.url}\n${row.failure}` : row.url;
+    item.title = `${row.failure ? `${row.url}\n${row.failure}` : row.url}\nClick (or Enter) for headers, bodies and timing`;
+    item.dataset.requestId = row.id;
+    item.tabIndex = -1;
+    if (row.id === openRequestId()) item.setAttribute('aria-selected', 'true');
     return item;
   }, row => {
     if (isMarker(row)) return true;
     const statusClass = $<HTMLSelectElement>('status-filter').value;
     const klass = row.failure ? 'failed' : row.status ? `${Math.floor(row.status / 100)}xx` : 'pending';
     const statusMatches = statusClass === 'all' || statusClass === klass || (statusClass === 'failed' && row.status >= 400);
-    return statusMatches && matches($<HTMLInputElement>('network-filter').value, `${row.method} ${row.url} ${row.resourceType}`);
+    const typeClass = $<HTMLSelectElement>('type-filter').value;
+    const typeMatches = typeClass === 'all' || typeClass === typeClassOf(row.resourceType);
+    return statusMatches && typeMatches && matches($<HTMLInputElement>('network-filter').value, `${row.method} ${row.url} ${row.resourceType}`);
   }, () => undefined);
   $('network-filter').addEventListener('input', () => networkList.refilter());
   $('status-filter').addEventListener('change', () => networkList.refilter());
+  $('type-filter').addEventListener('change', () => networkList.refilter());
+  startRequestDetail($('network-list'));
 
   // Activity
   const DOORS = { tool: 'chat tool', mcp: 'MCP', panel: 'panel', person: 'you' };

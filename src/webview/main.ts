@@ -1,8 +1,8 @@
 /**
  * The browser panel's webview: live frames of the page chat drives, its tabs, console, network
  * and tool activity. Talks to the extension only through the messages in protocol/panelMessages.
- * The parts: header.ts (state, toolbar, navigation, tabs), frameView.ts (the picture and the person's
- * input on it), lists.ts (console, network, activity), activityExport.ts (selection, Export as test), timeTravel.ts (a past step shown as it was); this file starts them and routes the messages.
+ * The parts: header.ts (one-row toolbar, tabs; overflowMenu.ts, sizePicker.ts), frameView.ts (the picture and the person's
+ * input on it), lists.ts (console, network, activity), requestDetail.ts (a request's headers and bodies), activityExport.ts (selection, Export as test), timeTravel.ts (a past step shown as it was); this file starts them and routes the messages.
  */
 import type { HostToPanel } from '../protocol/panelMessages';
 import { post } from './dom';
@@ -11,6 +11,7 @@ import { renderState, startHeader } from './header';
 import { clearSelection, showExportStatus, startActivityExport } from './activityExport';
 import { showStep, startTimeTravel } from './timeTravel';
 import { startLists } from './lists';
+import { showRequestDetail } from './requestDetail';
 import { answerDescribe } from './testHook';
 
 /** Set by the build: true only in the test bundle (dist/webview/panel-test.js), never in the VSIX's panel.js. */
@@ -37,11 +38,17 @@ window.addEventListener('message', event => {
     case 'activity': return activityList.upsert(message.rows, message.dropBefore);
     case 'frame': return void drawFrame(message);
     case 'exportStatus': return showExportStatus(message.status);
+    case 'requestDetail': return showRequestDetail(message);
     case 'stepView':
       if (!message.view) clearSelection();
       return showStep(message.view, message.problem);
     // What the tests read of the panel: answered only by the test bundle (the branch is dropped from panel.js).
-    case 'describe': if (PANEL_TEST_HOOKS) answerDescribe(message.id);
+    case 'describe':
+      if (PANEL_TEST_HOOKS) {
+        // What is about to be drawn counts: rows wait for the next frame, which a test's DOM may never paint.
+        for (const list of [consoleList, networkList, activityList]) list.flush();
+        answerDescribe(message.id);
+      }
   }
 });
 

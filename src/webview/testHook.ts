@@ -7,6 +7,20 @@ import type { PanelLayout, PanelReport } from '../protocol/panelMessages';
 import { exportReport } from './activityExport';
 import { timeTravelReport } from './timeTravel';
 import { $, post } from './dom';
+import { requestDetailReport } from './requestDetail';
+
+/** Rows the header's visible controls take: the toolbar is one; tabs, notes and the session picker add theirs. */
+function headerRows(): number {
+  const controls = [...document.querySelectorAll<HTMLElement>('#bar > *, #actions > *')].filter(element => element.offsetParent !== null && element.id !== 'actions');
+  const boxes = controls.map(control => control.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+  let rows = 0;
+  let bottom = -Infinity;
+  for (const box of boxes) {
+    if (box.top >= bottom - 2) rows++;
+    bottom = rows && box.top >= bottom - 2 ? box.bottom : Math.max(bottom, box.bottom);
+  }
+  return rows + [...document.querySelectorAll<HTMLElement>('header > :not(#bar):not(#more-menu)')].filter(element => element.offsetParent !== null).length;
+}
 
 export function answerDescribe(id: number): void {
   post({ type: 'report', id, report: report() });
@@ -29,17 +43,20 @@ function report(): PanelReport {
     consoleTexts: visibleRows('console-list', 'li.console', '.text'),
     networkUrls: visibleRows('network-list', 'li.request', '.url'),
     activityTitles: visibleRows('activity-list', 'li.call', '.call-title'),
-    header: [$('state').textContent, $('url').textContent, $('title').textContent].join(' | '),
+    header: [$('state').textContent, $<HTMLInputElement>('address').value, $('address').title.split('\n')[0]].join(' | '),
     layout: layout(),
     ...exportReport(),
     ...timeTravelReport(),
+    requestDetail: requestDetailReport(),
+    sizeLabel: $('size-current').textContent ?? '',
+    headerRows: headerRows(),
   };
 }
 
 function layout(): PanelLayout {
   const width = document.documentElement.clientWidth;
   const visible = (element: Element) => (element as HTMLElement).offsetParent !== null;
-  const selector = '.toolbar > *, .pane:not([hidden]) .filters input, .pane:not([hidden]) .filters select, .pane:not([hidden]) .filters label';
+  const selector = '#bar > :not(#actions), #actions > *, .pane:not([hidden]) .filters input, .pane:not([hidden]) .filters select, .pane:not([hidden]) .filters label';
   const controls = [...document.querySelectorAll<HTMLElement>(selector)].filter(visible);
   const cutControls = controls.filter(control => {
     const box = control.getBoundingClientRect();

@@ -82,6 +82,8 @@ export class ScriptedChild implements ChildConnection {
       screenshot: () => { throw new Error('not scripted'); },
       checkpoint: () => ({ url: 'about:blank', title: '', tabCount: 1 }),
       restoreCheckpoint: () => { throw new Error('not scripted'); },
+      requestDetail: () => { throw new Error('not scripted'); },
+      deviceList: () => ({ devices: [] }),
     };
     return answers[name]() as ControlRequestResult<typeof name>;
   };

@@ -220,7 +220,7 @@ describe('VS Code glue against a fake vscode', () => {
       const timeTravel = new TimeTravel(fake.vscode, {
         timeline, supervisor, canRestore: () => true, browserName: () => 'chromium', viewport: () => ({ width: 1280, height: 720 }), workspaceFolders: () => [], log,
       });
-      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, log, () => os.tmpdir(), timeTravel);
+      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, log, () => os.tmpdir(), timeTravel, { currentDevice: undefined, useDevice: async () => undefined });
       const view = fakeWebview();
       let visible = true;
       panels.resolveWebviewView({ webview: view.webview, get visible() { return visible; }, onDidChangeVisibility: new EventEmitter<void>().event, onDidDispose: new EventEmitter<void>().event } as never);
@@ -307,7 +307,7 @@ describe('VS Code glue against a fake vscode', () => {
       const asked = h.panels.describe();
       const request = h.view.posted.find(m => m.type === 'describe') as Extract<HostToPanel, { type: 'describe' }>;
       const layout = { width: 300, cutControls: [], filterWidth: 200, levelsOnOneLine: true, frameBands: 0 };
-      const report = { frameDrawn: false, consoleTexts: [], networkUrls: [], activityTitles: [], header: 'Ready', layout, exportStatus: '', exportMarks: [], stepBanner: '', stepConsole: [], stepFrameShown: false };
+      const report = { frameDrawn: false, consoleTexts: [], networkUrls: [], activityTitles: [], header: 'Ready', layout, exportStatus: '', exportMarks: [], stepBanner: '', stepConsole: [], stepFrameShown: false, requestDetail: '', sizeLabel: '1280×720', headerRows: 1 };
       h.view.send({ type: 'report', id: request.id + 1, report: { ...report, header: 'someone else\'s' } });
       h.view.send({ type: 'report', id: request.id, report });
       assert.deepStrictEqual(await asked, [report]);

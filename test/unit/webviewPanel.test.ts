@@ -106,19 +106,95 @@ describe('panel webview in a DOM', () => {
     }
   });
 
-  it('names the current tab in the title line, and shows the tab strip only when there are several', () => {
+  it('keeps the header to one row: the address names the current tab, and tab chips show only when there are several', () => {
     const panel = openPanel();
     try {
-      panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true)] }) });
-      assert.strictEqual(panel.$('url').textContent, 'http://127.0.0.1/a');
-      assert.strictEqual(panel.$('title').textContent, 'Alpha');
-      assert.strictEqual(panel.$('tabs').querySelectorAll('.tab:not(.tab-new)').length, 0, 'one tab: its title is not shown twice');
-      assert.ok(panel.$('tabs').querySelector('.tab-new'), 'a new tab can still be opened');
+      panel.send({ type: 'state', state: state({ tabs: [{ ...tab('p1', 'http://127.0.0.1/a', 'Alpha', true), viewport: { width: 1280, height: 720 } }] }) });
+      assert.strictEqual((panel.$('address') as HTMLInputElement).value, 'http://127.0.0.1/a');
+      assert.match(panel.$('address').title, /^Alpha\n/);
+      assert.strictEqual(panel.$('tabs').hidden, true, 'one tab: no strip (the address names it)');
+      assert.strictEqual(panel.describe().sizeLabel, '1280×720', 'the size the agent works at is in the header');
       panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', false), tab('p2', 'http://127.0.0.1/b', 'Beta', true)] }) });
       assert.strictEqual(panel.$('tabs').hidden, false);
       const chips = [...panel.$('tabs').querySelectorAll('.tab:not(.tab-new)')] as HTMLElement[];
-      assert.deepStrictEqual(chips.map(c => [c.textContent, c.getAttribute('aria-current')]), [['Alpha', null], ['Beta', 'page']]);
-      assert.strictEqual(panel.$('title').textContent, 'Beta');
+      assert.deepStrictEqual(chips.map(c => [c.querySelector('.tab-title')!.textContent, c.getAttribute('aria-current')]), [['Alpha', null], ['Beta', 'page']]);
+      assert.ok(panel.$('tabs').querySelector('.tab-new'), 'a + chip opens a new tab');
+      (chips[0].querySelector('.close') as HTMLButtonElement).click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'closeTab', tabId: 'p1' } });
+      assert.match(panel.describe().header, /Beta/);
+    } finally {
+      panel.close();
+    }
+  });
+
+  it('goes back and forward with Alt+Left/Right, focuses the address with Ctrl+L, and resizes the page from the size picker', () => {
+    const panel = openPanel();
+    try {
+      panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true)] }) });
+      const key = (init: KeyboardEventInit) => panel.window.dispatchEvent(new panel.window.KeyboardEvent('keydown', { bubbles: true, ...init }));
+      key({ key: 'ArrowLeft', altKey: true });
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'back' } });
+      key({ key: 'ArrowRight', altKey: true });
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'forward' } });
+      key({ key: 'l', ctrlKey: true });
+      assert.strictEqual(panel.window.document.activeElement, panel.$('address'));
+      const picker = panel.$('size') as unknown as HTMLSelectElement;
+      picker.value = '390x844';
+      picker.dispatchEvent(new panel.window.Event('change') as unknown as Event);
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'resize', width: 390, height: 844 } });
+      picker.value = 'device';
+      picker.dispatchEvent(new panel.window.Event('change') as unknown as Event);
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'pickDevice' });
+      picker.value = 'custom';
+      picker.dispatchEvent(new panel.window.Event('change') as unknown as Event);
+      assert.strictEqual(panel.$('custom-row').hidden, false);
+      (panel.$('custom-size') as HTMLInputElement).value = '99x5000';
+      panel.$('custom-row').dispatchEvent(new panel.window.Event('submit', { cancelable: true }) as unknown as Event);
+      assert.notDeepStrictEqual((panel.posted.at(-1) as { pageAction?: unknown }).pageAction, { action: 'resize', width: 99, height: 5000 }, 'a size out of range is refused');
+      (panel.$('custom-size') as HTMLInputElement).value = '1024 x 600';
+      panel.$('custom-row').dispatchEvent(new panel.window.Event('submit', { cancelable: true }) as unknown as Event);
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'resize', width: 1024, height: 600 } });
+    } finally {
+      panel.close();
+    }
+  });
+
+  it('opens a request: asks the host, then shows its headers, pretty JSON bodies and timing; Copy and Add to Chat go to the host; a type filter', () => {
+    const panel = openPanel();
+    try {
+      const rows: NetworkRow[] = [
+        { seq: 1, id: 'r1', method: 'POST', url: 'http://127.0.0.1/api/echo', resourceType: 'fetch', status: 200, durationMs: 5, time: 0 },
+        { seq: 2, id: 'r2', method: 'GET', url: 'http://127.0.0.1/app.js', resourceType: 'script', status: 200, durationMs: 5, time: 0 },
+      ];
+      panel.send({ type: 'network', rows, dropBefore: 0 });
+      assert.deepStrictEqual(panel.describe().networkUrls, ['http://127.0.0.1/api/echo', 'http://127.0.0.1/app.js']);
+      const type = panel.$('type-filter') as unknown as HTMLSelectElement;
+      type.value = 'fetch';
+      type.dispatchEvent(new panel.window.Event('change') as unknown as Event);
+      assert.deepStrictEqual(panel.describe().networkUrls, ['http://127.0.0.1/api/echo']);
+      (panel.window.document.querySelector('#network-list li[data-request-id="r1"]') as HTMLElement).click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'openRequest', id: 'r1' });
+      assert.match(panel.describe().requestDetail, /^Loading/);
+      const body = (text: string) => ({ kind: 'json' as const, mimeType: 'application/json', size: text.length, text });
+      panel.send({ type: 'requestDetail', id: 'r1', detail: {
+        id: 'r1', url: 'http://127.0.0.1/api/echo', method: 'POST', resourceType: 'fetch', status: 200, statusText: 'OK', remoteAddress: '127.0.0.1:8080',
+        timing: [{ phase: 'Waiting for the server', ms: 3.2 }],
+        requestHeaders: [{ name: 'content-type', value: 'application/json' }], responseHeaders: [{ name: 'x-echo', value: 'yes' }],
+        requestBody: body('{"name":"Ada"}'), responseBody: body('{"got":{"name":"Ada"}}'),
+      } });
+      const shown = panel.describe().requestDetail;
+      assert.match(shown, /^POST http:\/\/127\.0\.0\.1\/api\/echo/);
+      assert.match(shown, /## Response headers \(1\)\nx-echo\nyes/);
+      assert.match(shown, /## Request headers \(1\)\ncontent-type\napplication\/json/);
+      assert.match(shown, /## Request body\n.*\n\{\n {2}"name": "Ada"\n\}/, 'the JSON body pretty-printed');
+      assert.match(shown, /Remote address\n127\.0\.0\.1:8080/);
+      assert.match(shown, /Waiting for the server\n3\.2 ms/);
+      for (const [id, action] of [['request-curl', 'copyCurl'], ['request-fetch', 'copyFetch'], ['request-chat', 'addToChat']]) {
+        (panel.$(id) as HTMLButtonElement).click();
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'requestAction', id: 'r1', action });
+      }
+      (panel.$('request-close') as HTMLButtonElement).click();
+      assert.strictEqual(panel.describe().requestDetail, '', 'closed, back to the list');
     } finally {
       panel.close();
     }
@@ -153,7 +229,10 @@ describe('panel webview in a DOM', () => {
     try {
       const pending: NetworkRow = { seq: 1, id: 'r1', method: 'GET', url: 'http://127.0.0.1/api', resourceType: 'fetch', status: 0, time: 0 };
       panel.send({ type: 'network', rows: [pending], dropBefore: 0 });
-      const status = () => panel.window.document.querySelector('#network-list .request .status')?.textContent;
+      const status = () => {
+        panel.describe();
+        return panel.window.document.querySelector('#network-list .request .status')?.textContent;
+      };
       assert.strictEqual(status(), '…');
       panel.send({ type: 'network', rows: [{ ...pending, status: 404, durationMs: 12 }], dropBefore: 0 });
       assert.strictEqual(status(), '404');
@@ -188,6 +267,7 @@ describe('panel webview in a DOM', () => {
     try {
       const row = (id: number) => ({ seq: id, id, title: `Step call ${id}`, tool: 'browser_click', door: 'tool' as const, startedAt: 0, durationMs: 10, outcome: 'ok' as const });
       panel.send({ type: 'activity', rows: [row(1), row(2), row(3)], dropBefore: 0 });
+      panel.describe();
       const items = [...panel.window.document.querySelectorAll<HTMLElement>('#activity-list li.call')];
       items[1].click();
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'showStep', callId: 2 });

@@ -63,7 +63,7 @@ export interface CallEnvironment {
   /** The pending "browser was lost" note: one owner, the supervisor's. */
   readonly browserLoss: PendingNote;
   /** The pending "browser was put back to step k" note (time travel from the panel). */
-  readonly restored: PendingNote;
+  readonly panelNotes: PendingNote;
 }
 
 /** A note the model reads once (its browser was lost, or put back to a step), kept until a model's call takes it. */

@@ -13,7 +13,7 @@ import { connectStep } from './steps/connect';
 import { filePathsStep } from './steps/filePaths';
 import { personChangesStep, personControlStep } from './steps/personControl';
 import { sendStep } from './steps/send';
-import { restoredStep } from './steps/timeTravel';
+import { panelNotesStep } from './steps/panelNotes';
 import { toolPolicyStep } from './steps/toolPolicy';
 import { runCodeForClientsStep, runCodeSourceStep } from './tools/runCode';
 
@@ -36,7 +36,7 @@ export const AFTER_CALL: readonly CallStep[] = [
   childMarksStep,
   browserLostStep,
   personChangesStep,
-  restoredStep,
+  panelNotesStep,
 ];
 
 /** Runs the steps; the result is in `call.result`. Throws only a cancellation or a failure to start the child. */

@@ -3,7 +3,7 @@ import type { PendingNote } from '../pipeline/callContext';
 /**
  * A note the model reads once, before its next result (the browser was lost, the browser was put back to a
  * step): kept until a model's call takes it. `keep` leaves a note already waiting (the first one is the one to
- * tell); `set` replaces it (a newer event says more).
+ * tell); `set` replaces it (a newer event says more); `add` tells both.
  */
 export class HeldNote implements PendingNote {
   private note: string | undefined;
@@ -14,6 +14,11 @@ export class HeldNote implements PendingNote {
 
   set(note: string): void {
     this.note = note;
+  }
+
+  /** Another thing to tell, after what is already waiting. */
+  add(note: string): void {
+    this.note = this.note ? `${this.note}\n${note}` : note;
   }
 
   take(): string | undefined {

@@ -89,14 +89,16 @@ export function describeChanges(before: readonly TabInfo[], after: readonly TabI
     'Take a snapshot before acting on earlier element references.';
 }
 
-const PAGE_ACTION_WORDS: Record<Exclude<PageAction['action'], 'navigate'>, string> = {
+const PAGE_ACTION_WORDS: Record<Exclude<PageAction['action'], 'navigate' | 'resize'>, string> = {
   back: 'going back', forward: 'going forward', reload: 'reloading the page', stop: 'stopping the page',
   newTab: 'opening a new tab', selectTab: 'switching tabs', closeTab: 'closing a tab',
 };
 
 /** The activity list's line for a navigation the person made in the panel. */
 export function pageActionTitle(action: PageAction): string {
-  return action.action === 'navigate' ? `You: opening ${action.url}` : `You: ${PAGE_ACTION_WORDS[action.action]}`;
+  if (action.action === 'navigate') return `You: opening ${action.url}`;
+  if (action.action === 'resize') return `You: resizing the page to ${action.width}×${action.height}`;
+  return `You: ${PAGE_ACTION_WORDS[action.action]}`;
 }
 
 /** What a piece of the person's input is doing, for the activity list; undefined for moves and releases. */

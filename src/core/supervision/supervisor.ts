@@ -131,8 +131,8 @@ export class Supervisor {
   private readonly callEmitter = new Emitter<ToolCallRecord>();
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private nextCallId = 1;
-  /** The browser was put back to an earlier step: the next model call is told so. */
-  private readonly restoredNotice = new HeldNote();
+  /** What the person changed from the panel that the model must know (a step restored, the page resized): the next model call is told. */
+  private readonly panelNotice = new HeldNote();
   /** How many consumers show thumbnails of results (the panel's store); none, none are made. */
   private thumbnailReaders = 0;
   readonly onDidChangeStatus = this.stateEmitter.event;
@@ -164,7 +164,7 @@ export class Supervisor {
       ready: () => this.ready(),
       tool: name => this.toolsByName.get(name),
       lastExit: () => this.lastExit,
-      restored: this.restoredNotice,
+      panelNotes: this.panelNotice,
       browserLoss: this.lostNotice,
     };
     this.onDidChangeControl = this.person.onDidChange;
@@ -240,7 +240,7 @@ export class Supervisor {
       const restored = await (await this.ready()).request('restoreCheckpoint', target);
       const { storage } = target;
       end({ outcome: 'ok', checkpoint: { url: restored.url, title: restored.title, ...(target.viewport ? { viewport: target.viewport } : {}), tabCount: 1, ...(storage ? { storage } : {}) } });
-      if (listing.notice) this.restoredNotice.set(listing.notice);
+      if (listing.notice) this.panelNotice.set(listing.notice);
       return restored;
     } catch (error) {
       end({ outcome: 'error', error: (error as Error).message.split('\n')[0] });
@@ -325,6 +325,9 @@ export class Supervisor {
       result = { ok: false, message: (error as Error).message };
     }
     end({ outcome: result.ok ? 'ok' : 'error', error: result.ok ? undefined : result.message });
+    if (result.ok && action.action === 'resize') {
+      this.panelNotice.add(`The person resized the page to ${action.width}×${action.height} (CSS pixels) in the browser panel; earlier snapshots show the old layout.`);
+    }
     return result;
   }
 

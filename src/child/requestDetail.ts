@@ -1,0 +1,116 @@
+/**
+ * One request's details for the panel's Network pane, read from Playwright's Request and Response
+ * when the person opens it (never for every request): headers, both bodies, timing, the server's
+ * address. The caller masks the result like everything else the child sends.
+ */
+import type { Request, Response } from 'playwright';
+import { REQUEST_BODY_LIMIT, type Header, type NetworkEntry, type RequestBody, type RequestDetail } from '../protocol/childMessages';
+
+/** Types whose bytes are text whatever their charset says; anything else is sniffed. */
+const TEXT_TYPES = /^(text\/|application\/(json|[\w.+-]*\+json|javascript|ecmascript|xml|[\w.+-]*\+xml|x-www-form-urlencoded|graphql|x-ndjson))/i;
+const JSON_TYPES = /^application\/(json|[\w.+-]*\+json|x-ndjson)/i;
+
+export async function describeRequest(request: Request, entry: NetworkEntry): Promise<RequestDetail> {
+  const response = await request.response().catch(() => null);
+  const [requestHeaders, responseHeaders, remote] = await Promise.all([
+    request.headersArray().catch(() => [] as Header[]),
+    response ? response.headersArray().catch(() => [] as Header[]) : Promise.resolve([] as Header[]),
+    response ? response.serverAddr().catch(() => null) : Promise.resolve(null),
+  ]);
+  const requestType = headerValue(requestHeaders, 'content-type');
+  const postData = request.postDataBuffer();
+  return {
+    id: entry.id,
+    url: request.url(),
+    method: request.method(),
+    resourceType: request.resourceType(),
+    status: response?.status() ?? entry.status,
+    ...(response?.statusText() ? { statusText: response.statusText() } : {}),
+    ...(entry.failure ? { failure: entry.failure } : {}),
+    ...(remote ? { remoteAddress: remote.ipAddress.includes(':') ? `[${remote.ipAddress}]:${remote.port}` : `${remote.ipAddress}:${remote.port}` } : {}),
+    timing: timingPhases(request),
+    requestHeaders: requestHeaders.filter(header => !header.name.startsWith(':')),
+    responseHeaders,
+    requestBody: postData ? bodyOf(postData, requestType) : none('The request has no body.'),
+    responseBody: await responseBody(request, response, entry, headerValue(responseHeaders, 'content-type')),
+  };
+}
+
+async function responseBody(request: Request, response: Response | null, entry: NetworkEntry, contentType: string): Promise<RequestBody> {
+  if (entry.failure) return unavailable(`The request failed: ${entry.failure}`, contentType);
+  if (!response) return unavailable('No response yet.', contentType);
+  if (response.status() >= 300 && response.status() < 400) return none('A redirect has no body.', contentType);
+  // A body still streaming (a page that never reads it, an endless stream) would keep us waiting.
+  if (entry.durationMs === undefined || request.timing().responseEnd < 0) {
+    const finished = await Promise.race([response.finished().then(() => true, () => false), new Promise<boolean>(resolve => setTimeout(() => resolve(false), 2000))]);
+    if (!finished) return unavailable('Still loading: open it again once it has finished.', contentType);
+  }
+  try {
+    return bodyOf(await response.body(), contentType);
+  } catch (error) {
+    // Chromium keeps bodies in a bounded buffer: old or large ones are gone, and a page that navigated away took its own.
+    return unavailable(`The browser no longer has this body (${(error as Error).message.split('\n')[0]}).`, contentType);
+  }
+}
+
+export function bodyOf(bytes: Buffer, contentType: string): RequestBody {
+  const mimeType = contentType.split(';')[0].trim().toLowerCase() || 'application/octet-stream';
+  const size = bytes.length;
+  if (!size) return none('Empty.', mimeType);
+  const truncated = size > REQUEST_BODY_LIMIT;
+  const head = truncated ? bytes.subarray(0, REQUEST_BODY_LIMIT) : bytes;
+  const more = truncated ? { truncated } : {};
+  if (mimeType.startsWith('image/') && mimeType !== 'image/svg+xml') {
+    return truncated ? { kind: 'binary', mimeType, size, reason: 'An image too large to preview.' } : { kind: 'image', mimeType, size, base64: bytes.toString('base64') };
+  }
+  if (TEXT_TYPES.test(mimeType) || mimeType === 'image/svg+xml' || looksLikeText(head)) {
+    const text = new TextDecoder(charsetOf(contentType), { fatal: false }).decode(head);
+    return { kind: JSON_TYPES.test(mimeType) ? 'json' : 'text', mimeType, size, text, ...more };
+  }
+  return { kind: 'binary', mimeType, size, reason: `Binary (${mimeType}).` };
+}
+
+function charsetOf(contentType: string): string {
+  const label = /charset=["']?([\w-]+)/i.exec(contentType)?.[1] ?? 'utf-8';
+  try {
+    return new TextDecoder(label).encoding;
+  } catch {
+    return 'utf-8';
+  }
+}
+
+/** No NUL in the first KB and mostly printable: text whatever the server called it. */
+function looksLikeText(bytes: Buffer): boolean {
+  const sample = bytes.subarray(0, 1024);
+  if (sample.includes(0)) return false;
+  let control = 0;
+  for (const byte of sample) if (byte < 9 || (byte > 13 && byte < 32)) control++;
+  return control <= sample.length / 50;
+}
+
+function none(reason: string, mimeType = ''): RequestBody {
+  return { kind: 'none', mimeType, size: 0, reason };
+}
+
+function unavailable(reason: string, contentType: string): RequestBody {
+  return { kind: 'unavailable', mimeType: contentType.split(';')[0].trim(), size: 0, reason };
+}
+
+function headerValue(headers: Header[], name: string): string {
+  return headers.find(header => header.name.toLowerCase() === name)?.value ?? '';
+}
+
+/** Playwright's timing (ms from the start, -1 for what did not happen) as the phases DevTools shows. */
+function timingPhases(request: Request): RequestDetail['timing'] {
+  const t = request.timing();
+  const span = (phase: string, from: number, to: number) => (from >= 0 && to >= from ? [{ phase, ms: Math.round((to - from) * 10) / 10 }] : []);
+  const connectEnd = t.secureConnectionStart >= 0 ? t.secureConnectionStart : t.connectEnd;
+  return [
+    ...span('DNS lookup', t.domainLookupStart, t.domainLookupEnd),
+    ...span('Connecting', t.connectStart, connectEnd),
+    ...span('TLS', t.secureConnectionStart, t.connectEnd),
+    ...span('Waiting for the server', t.requestStart, t.responseStart),
+    ...span('Downloading', t.responseStart, t.responseEnd),
+    ...span('Total', 0, t.responseEnd),
+  ];
+}

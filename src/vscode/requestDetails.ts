@@ -1,0 +1,36 @@
+/**
+ * The Network pane's request details, on the host's side: fetched from the child when the person opens a
+ * request (never streamed for every request), and its actions: Copy as cURL, Copy as fetch, Add to Chat.
+ */
+import type * as vscodeTypes from 'vscode';
+import { toChatMarkdown, toCurl, toFetch } from '../core/liveView/requestCopies';
+import { NoBrowserError, type Supervisor } from '../core/supervision/supervisor';
+import type { HostToPanel } from '../protocol/panelMessages';
+import { attachToChat } from './addToChat';
+
+type VSCode = typeof vscodeTypes;
+
+export async function requestDetailMessage(supervisor: Supervisor, id: string): Promise<HostToPanel> {
+  try {
+    return { type: 'requestDetail', id, detail: await supervisor.ask('requestDetail', { id }) };
+  } catch (error) {
+    const problem = error instanceof NoBrowserError ? 'The browser is not running: its requests are gone.' : (error as Error).message.split('\n')[0];
+    return { type: 'requestDetail', id, problem };
+  }
+}
+
+export async function runRequestAction(
+  vscode: VSCode, supervisor: Supervisor, outputDir: string, id: string, action: 'copyCurl' | 'copyFetch' | 'addToChat',
+): Promise<void> {
+  const answer = await requestDetailMessage(supervisor, id);
+  if (answer.type !== 'requestDetail' || !answer.detail) {
+    void vscode.window.showWarningMessage(`Playwright Bridge: ${answer.type === 'requestDetail' ? answer.problem : 'no such request'}`);
+    return;
+  }
+  if (action === 'addToChat') {
+    await attachToChat(vscode, outputDir, 'request', toChatMarkdown(answer.detail));
+    return;
+  }
+  await vscode.env.clipboard.writeText(action === 'copyCurl' ? toCurl(answer.detail) : toFetch(answer.detail));
+  vscode.window.setStatusBarMessage(`Copied ${answer.detail.method} ${answer.detail.url} as ${action === 'copyCurl' ? 'cURL' : 'fetch'}`, 4000);
+}

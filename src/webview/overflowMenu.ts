@@ -1,0 +1,46 @@
+/**
+ * The header's actions in one row: those that do not fit move, from the end, into the "more" menu (with
+ * their labels), and come back when the panel widens. The buttons keep their ids and handlers wherever they are.
+ */
+import { $ } from './dom';
+
+const ACTIONS = ['start', 'control', 'pick', 'save', 'pause', 'restart'];
+
+/** Puts every action back in the row, then moves the last ones to the menu until the row fits. */
+export function fitActions(): void {
+  const bar = $('bar');
+  const row = $('actions');
+  const overflow = $('overflow');
+  for (const id of ACTIONS) row.append($(id));
+  const fits = () => bar.scrollWidth <= bar.clientWidth + 1;
+  const inRow = ACTIONS.map(id => $(id)).filter(button => !button.hidden);
+  while (!fits() && inRow.length) overflow.prepend(inRow.pop()!);
+  for (const button of overflow.children) button.setAttribute('role', 'menuitem');
+  for (const button of row.children) button.removeAttribute('role');
+}
+
+export function startOverflowMenu(): void {
+  const more = $('more');
+  const menu = $('more-menu');
+  const show = (open: boolean) => {
+    menu.hidden = !open;
+    more.setAttribute('aria-expanded', String(open));
+    if (open) (menu.querySelector<HTMLElement>('button:not([hidden])'))?.focus();
+  };
+  more.addEventListener('click', () => show(menu.hidden));
+  // A choice closes it, as does Esc or a click elsewhere.
+  menu.addEventListener('click', event => {
+    if ((event.target as Element).closest('button')) show(false);
+  });
+  window.addEventListener('keydown', event => {
+    if (event.key === 'Escape' && !menu.hidden) {
+      show(false);
+      more.focus();
+    }
+  });
+  window.addEventListener('mousedown', event => {
+    if (!menu.hidden && !menu.contains(event.target as Node) && !more.contains(event.target as Node)) show(false);
+  });
+  new ResizeObserver(() => fitActions()).observe($('bar'));
+  fitActions();
+}

@@ -1,0 +1,182 @@
+/**
+ * The Network pane's request details: a click on a request (or Enter on it) asks the host, which asks the
+ * child for its headers, bodies and timing; the pane shows them in sections, JSON pretty-printed, a long
+ * body cut with "Show more", an image previewed, a binary one described. Copy as cURL / fetch and Add to
+ * Chat go to the host, which writes the clipboard or the chat input.
+ */
+import type { Header, RequestBody, RequestDetail } from '../protocol/childMessages';
+import type { HostToPanel } from '../protocol/panelMessages';
+import { $, el, post } from './dom';
+
+/** Characters of a body drawn at first, and added by each "Show more". */
+const BODY_PAGE = 64 * 1024;
+
+let openId: string | undefined;
+/** When the person opened the request shown (performance.now()), until its details are drawn: the bench's figure. */
+let openedAt: number | undefined;
+const openTimes: number[] = [];
+
+export function openRequestId(): string | undefined {
+  return openId;
+}
+
+/** Times from a click on a request to its details drawn (ms), for the bench. */
+export function requestOpenTimes(): number[] {
+  return openTimes;
+}
+
+export function openRequest(id: string): void {
+  openId = id;
+  openedAt = performance.now();
+  for (const row of $('network-list').querySelectorAll('[aria-selected="true"]')) row.removeAttribute('aria-selected');
+  $('network-list').querySelector(`[data-request-id="${CSS.escape(id)}"]`)?.setAttribute('aria-selected', 'true');
+  $('request-title').textContent = 'Loading…';
+  $('request-body').replaceChildren(el('p', 'loading', 'Fetching the request from the browser…'));
+  setOpen(true);
+  post({ type: 'openRequest', id });
+}
+
+function setOpen(open: boolean): void {
+  const list = $('network-list');
+  const pane = $('request-detail');
+  if (open && pane.hidden) pane.dataset.listScroll = String(list.scrollTop);
+  pane.hidden = !open;
+  // In a narrow panel the details take the list's place; the list keeps where it was scrolled.
+  list.classList.toggle('with-detail', open);
+  if (!open) {
+    openId = undefined;
+    list.scrollTop = Number(pane.dataset.listScroll ?? list.scrollTop);
+    (list.querySelector<HTMLElement>('[aria-selected="true"]') ?? list).focus();
+  }
+}
+
+export function showRequestDetail(message: Extract<HostToPanel, { type: 'requestDetail' }>): void {
+  if (message.id !== openId) return;
+  const body = $('request-body');
+  if (!message.detail) {
+    $('request-title').textContent = 'Not available';
+    body.replaceChildren(el('p', 'problem', message.problem ?? 'The request is gone.'));
+    return;
+  }
+  const detail = message.detail;
+  $('request-title').textContent = `${detail.method} ${detail.url}`;
+  $('request-title').title = detail.url;
+  body.replaceChildren(
+    section('General', true, generalList(detail)),
+    ...(detail.timing.length ? [section('Timing', true, pairs(detail.timing.map(t => [t.phase, `${t.ms} ms`])))] : []),
+    section(`Response headers (${detail.responseHeaders.length})`, true, headerList(detail.responseHeaders)),
+    section(`Request headers (${detail.requestHeaders.length})`, true, headerList(detail.requestHeaders)),
+    section('Request body', detail.requestBody.kind !== 'none', bodyView(detail.requestBody)),
+    section('Response body', true, bodyView(detail.responseBody)),
+  );
+  const started = openedAt;
+  openedAt = undefined;
+  // Drawn means painted: the figure counts to the frame after the details are in the page.
+  if (started !== undefined) requestAnimationFrame(() => openTimes.push(performance.now() - started));
+}
+
+function section(title: string, open: boolean, content: HTMLElement): HTMLElement {
+  const details = document.createElement('details');
+  details.open = open;
+  details.append(el('summary', '', title), content);
+  return details;
+}
+
+function pairs(rows: [string, string][]): HTMLElement {
+  const list = el('dl', 'pairs');
+  for (const [name, value] of rows) list.append(el('dt', '', name), el('dd', '', value));
+  return list;
+}
+
+function generalList(detail: RequestDetail): HTMLElement {
+  return pairs([
+    ['URL', detail.url],
+    ['Method', detail.method],
+    ['Status', detail.failure ? 'failed' : detail.status ? `${detail.status}${detail.statusText ? ` ${detail.statusText}` : ''}` : 'pending'],
+    ['Type', detail.resourceType],
+    ...(detail.remoteAddress ? [['Remote address', detail.remoteAddress] as [string, string]] : []),
+    ...(detail.failure ? [['Failure', detail.failure] as [string, string]] : []),
+  ]);
+}
+
+function headerList(headers: Header[]): HTMLElement {
+  return headers.length ? pairs(headers.map(header => [header.name, header.value])) : el('p', 'empty', '(none)');
+}
+
+function bodyView(body: RequestBody): HTMLElement {
+  const size = body.size ? ` (${body.size.toLocaleString()} bytes, ${body.mimeType})` : body.mimeType ? ` (${body.mimeType})` : '';
+  if (body.kind === 'image' && body.base64) {
+    const box = el('div', 'body-image');
+    const image = document.createElement('img');
+    image.src = `data:${body.mimeType};base64,${body.base64}`;
+    image.alt = `The response image${size}`;
+    box.append(image, el('p', 'body-note', `Image${size}`));
+    return box;
+  }
+  if ((body.kind === 'text' || body.kind === 'json') && body.text !== undefined) return textBody(body, size);
+  return el('p', 'body-note', `${body.reason ?? 'No body.'}${size}`);
+}
+
+function textBody(body: RequestBody, size: string): HTMLElement {
+  let text = body.text!;
+  if (body.kind === 'json') {
+    try {
+      text = JSON.stringify(JSON.parse(text), null, 2);
+    } catch {
+      // Not valid JSON after all: shown as it came.
+    }
+  }
+  const box = el('div', 'body-text');
+  const pre = el('pre', 'body', text.slice(0, BODY_PAGE));
+  const note = el('p', 'body-note', `${body.kind === 'json' ? 'JSON' : 'Text'}${size}${body.truncated ? ': only the first 2 MB came from the browser' : ''}`);
+  box.append(note, pre);
+  if (text.length > BODY_PAGE) {
+    const more = el('button', 'icon-button show-more', '');
+    const label = () => `Show more (${Math.ceil((text.length - (pre.textContent ?? '').length) / 1024)} KB left)`;
+    more.textContent = label();
+    more.addEventListener('click', () => {
+      pre.textContent = text.slice(0, (pre.textContent ?? '').length + BODY_PAGE * 4);
+      if ((pre.textContent ?? '').length >= text.length) more.remove();
+      else more.textContent = label();
+    });
+    box.append(more);
+  }
+  return box;
+}
+
+/** What a person reads in the open pane (the tests' view): its title, then each open section's text. */
+export function requestDetailReport(): string {
+  if ($('request-detail').hidden) return '';
+  const sections = [...$('request-body').querySelectorAll('details')].map(details => {
+    const title = details.querySelector('summary')?.textContent ?? '';
+    const lines = [...details.querySelectorAll('dt, dd, pre, p')].map(node => node.textContent ?? '');
+    return `## ${title}\n${lines.join('\n')}`;
+  });
+  return [$('request-title').textContent ?? '', ...sections].join('\n');
+}
+
+/** Wires the list (click, Enter, arrows) and the pane's buttons (once). */
+export function startRequestDetail(list: HTMLElement): void {
+  list.addEventListener('click', event => {
+    const row = (event.target as Element).closest<HTMLElement>('li[data-request-id]');
+    if (row) openRequest(row.dataset.requestId!);
+  });
+  list.addEventListener('keydown', event => {
+    const rows = [...list.querySelectorAll<HTMLElement>('li[data-request-id]:not([hidden])')];
+    const at = rows.indexOf(document.activeElement as HTMLElement);
+    if (event.key === 'Enter' && at >= 0) return openRequest(rows[at].dataset.requestId!);
+    const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
+    if (!step || !rows.length) return;
+    event.preventDefault();
+    rows[Math.min(rows.length - 1, Math.max(0, at < 0 ? (step > 0 ? 0 : rows.length - 1) : at + step))].focus();
+  });
+  $('request-close').addEventListener('click', () => setOpen(false));
+  $('request-detail').addEventListener('keydown', event => {
+    if (event.key === 'Escape') setOpen(false);
+  });
+  for (const [id, action] of [['request-curl', 'copyCurl'], ['request-fetch', 'copyFetch'], ['request-chat', 'addToChat']] as const) {
+    $(id).addEventListener('click', () => {
+      if (openId) post({ type: 'requestAction', id: openId, action });
+    });
+  }
+}
