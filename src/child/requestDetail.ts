@@ -1,16 +1,17 @@
 /**
  * One request's details for the panel's Network pane, read from Playwright's Request and Response
  * when the person opens it (never for every request): headers, both bodies, timing, the server's
- * address. The caller masks the result like everything else the child sends.
+ * address. The caller masks the result like everything else the child sends, then cuts the bodies to
+ * what the panel shows first.
  */
 import type { Request, Response } from 'playwright';
-import { REQUEST_BODY_LIMIT, type Header, type NetworkEntry, type RequestBody, type RequestDetail } from '../protocol/childMessages';
+import { REQUEST_BODY_LIMIT, type Header, type NetworkEntry, type RequestBody, type RequestDetail, type RequestDetailParams } from '../protocol/childMessages';
 
 /** Types whose bytes are text whatever their charset says; anything else is sniffed. */
 const TEXT_TYPES = /^(text\/|application\/(json|[\w.+-]*\+json|javascript|ecmascript|xml|[\w.+-]*\+xml|x-www-form-urlencoded|graphql|x-ndjson))/i;
 const JSON_TYPES = /^application\/(json|[\w.+-]*\+json|x-ndjson)/i;
 
-export async function describeRequest(request: Request, entry: NetworkEntry): Promise<RequestDetail> {
+export async function describeRequest(request: Request, entry: NetworkEntry, view: Omit<RequestDetailParams, 'id'> = {}): Promise<RequestDetail> {
   const response = await request.response().catch(() => null);
   const [requestHeaders, responseHeaders, remote] = await Promise.all([
     request.headersArray().catch(() => [] as Header[]),
@@ -31,9 +32,28 @@ export async function describeRequest(request: Request, entry: NetworkEntry): Pr
     timing: timingPhases(request),
     requestHeaders: requestHeaders.filter(header => !header.name.startsWith(':')),
     responseHeaders,
-    requestBody: postData ? bodyOf(postData, requestType) : none('The request has no body.'),
-    responseBody: await responseBody(request, response, entry, headerValue(responseHeaders, 'content-type')),
+    requestBody: shaped(postData ? bodyOf(postData, requestType) : none('The request has no body.'), view),
+    responseBody: shaped(await responseBody(request, response, entry, headerValue(responseHeaders, 'content-type')), view),
   };
+}
+
+/** JSON pretty-printed, as the panel shows it (before masking: a secret spelled with escapes comes out plain, and is then masked). */
+function shaped(body: RequestBody, view: Omit<RequestDetailParams, 'id'>): RequestBody {
+  if (!view.pretty || body.kind !== 'json' || body.truncated || body.text === undefined) return body;
+  try {
+    return { ...body, text: JSON.stringify(JSON.parse(body.text), null, 2), pretty: true };
+  } catch {
+    // Not valid JSON after all: shown as it came.
+    return body;
+  }
+}
+
+/** Only the start of each body, once masked (a cut before masking could leave half a secret unmasked). */
+export function cutBodies(detail: RequestDetail, bodyChars: number | undefined): RequestDetail {
+  if (bodyChars === undefined) return detail;
+  const cut = (body: RequestBody): RequestBody =>
+    body.text !== undefined && body.text.length > bodyChars ? { ...body, text: body.text.slice(0, bodyChars), truncated: true } : body;
+  return { ...detail, requestBody: cut(detail.requestBody), responseBody: cut(detail.responseBody) };
 }
 
 async function responseBody(request: Request, response: Response | null, entry: NetworkEntry, contentType: string): Promise<RequestBody> {

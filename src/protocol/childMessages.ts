@@ -126,18 +126,32 @@ export type LiveViewParams = z.infer<typeof LiveViewParamsSchema>;
 
 // ---- a request's details (host -> child request), when the person opens it in the panel --------
 
+/**
+ * Which request, and how much of its bodies: the panel asks for the first characters of each, JSON
+ * pretty-printed (what it shows first: a 1 MB body need not cross to the webview to show its start);
+ * Copy as cURL and Add to Chat ask for them as sent, whole (up to REQUEST_BODY_LIMIT bytes).
+ */
+export const RequestDetailParamsSchema = z.object({
+  id: z.string().min(1).max(32),
+  bodyChars: z.number().int().min(1).optional(),
+  pretty: z.boolean().optional(),
+});
+export type RequestDetailParams = z.infer<typeof RequestDetailParamsSchema>;
+
 /** A request or response body as the panel shows it: text (JSON pretty-printed there), an image, or described only. */
 export const RequestBodySchema = z.object({
   kind: z.enum(['text', 'json', 'image', 'binary', 'none', 'unavailable']),
   mimeType: z.string(),
   /** Its whole size in bytes. */
   size: z.number(),
-  /** Text and JSON: the text (at most REQUEST_BODY_LIMIT bytes of it). */
+  /** Text and JSON: the text (at most REQUEST_BODY_LIMIT bytes of it, or the characters asked for). */
   text: z.string().optional(),
   /** An image: base64, at most REQUEST_BODY_LIMIT bytes. */
   base64: z.string().optional(),
-  /** Only the first REQUEST_BODY_LIMIT bytes came. */
+  /** Only the start came (the first REQUEST_BODY_LIMIT bytes, or the characters asked for): there is more. */
   truncated: z.boolean().optional(),
+  /** The text is JSON pretty-printed (not the bytes as sent). */
+  pretty: z.boolean().optional(),
   /** Why there is none ("still loading", "the browser no longer has it"). */
   reason: z.string().optional(),
 });

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import {
   BrowserStateParamsSchema, InputEventSchema, LiveViewParamsSchema, MemoryResultSchema, ObservationEventSchema, PageActionResultSchema,
   PageActionSchema, PickParamsSchema, PickResultSchema, RecordPersonParamsSchema, RecordPersonResultSchema, ScreenshotResultSchema,
-  StorageStateResultSchema, CheckpointFactsSchema, RequestDetailSchema, DeviceInfoSchema, RestoreCheckpointParamsSchema, RestoreCheckpointResultSchema,
+  StorageStateResultSchema, CheckpointFactsSchema, RequestDetailSchema, RequestDetailParamsSchema, DeviceInfoSchema, RestoreCheckpointParamsSchema, RestoreCheckpointResultSchema,
 } from './childMessages';
 
 // The SDK may add `_meta` to any params: requests without params of their own take an open object.
@@ -33,7 +33,7 @@ export const CONTROL_REQUESTS = {
   /** Time travel: the watched context put back to a checkpoint (its storage, address and size) in a fresh tab. */
   restoreCheckpoint: { method: 'playwright_bridge/restore_checkpoint', params: RestoreCheckpointParamsSchema, result: RestoreCheckpointResultSchema, timeoutMs: 120000 },
   /** One request of the watched session as the panel's Network pane opens it: headers, bodies, timing (fetched only then, masked). */
-  requestDetail: { method: 'playwright_bridge/request_detail', params: z.object({ id: z.string().min(1).max(32) }), result: RequestDetailSchema, timeoutMs: 20000 },
+  requestDetail: { method: 'playwright_bridge/request_detail', params: RequestDetailParamsSchema, result: RequestDetailSchema, timeoutMs: 20000 },
   /** Playwright's devices (the panel's size picker): a device's user agent and touch need a new context, so choosing one restarts the browser. */
   deviceList: { method: 'playwright_bridge/device_list', params: noParams, result: z.object({ devices: z.array(DeviceInfoSchema) }), timeoutMs: 15000 },
   /** The child's heap and RSS after a full collection; `heapSnapshotPath`: also a V8 heap snapshot written there. */

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import {
-  BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, PickParamsSchema, RequestDetailSchema, TabInfoSchema,
+  BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, PickParamsSchema, REQUEST_BODY_LIMIT, RequestDetailSchema, TabInfoSchema,
 } from './childMessages';
 
 /** The bridge's state, as the supervisor keeps it and the panel shows it. */
@@ -197,8 +197,8 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restoreStep'), index: z.number().int().min(1) }),
   /** Save the session as a Playwright trace: every kept step, or the range of activity rows selected (call ids). */
   z.object({ type: z.literal('saveTrace'), callIds: z.array(z.number().int()).max(5000) }),
-  /** Network: the person opened this request (its details are fetched from the child now). */
-  z.object({ type: z.literal('openRequest'), id: z.string().min(1).max(32) }),
+  /** Network: the person opened this request (its details are fetched from the child now), with this much of each body ("Show more" asks for more). */
+  z.object({ type: z.literal('openRequest'), id: z.string().min(1).max(32), bodyChars: z.number().int().min(1024).max(REQUEST_BODY_LIMIT) }),
   /** Network: copy the request as cURL or fetch, or put it on the chat input. */
   z.object({ type: z.literal('requestAction'), id: z.string().min(1).max(32), action: z.enum(['copyCurl', 'copyFetch', 'addToChat']) }),
   /** The size picker's "Playwright device…": the host offers Playwright's devices. */

@@ -94,7 +94,11 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     workspaceFolders: () => bridge.workspaceFolders,
     log,
   });
-  const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir, timeTravel, bridge);
+  const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir, timeTravel, {
+    get currentDevice() { return bridge.currentDevice; },
+    useDevice: device => bridge.useDevice(device),
+    secretNames: () => bridge.secrets.names(),
+  });
   const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
   // The window's steps since the browser started, for Export Session as Playwright Test.
   const journal = new StepJournal(supervisor, () => bridge.currentSettings.isolation === 'perClient');

@@ -4,6 +4,7 @@ import type * as vscodeTypes from 'vscode';
 import { COMMANDS, PANEL_WEBVIEW_TYPE } from '../core/contributionIds';
 import { FrameGate } from '../core/liveView/frameGate';
 import { LiveViewStore } from '../core/liveView/liveViewStore';
+import { RowBatch } from '../core/liveView/rowBatch';
 import { LiveViewParams } from '../protocol/childMessages';
 import { NoBrowserError, Supervisor } from '../core/supervision/supervisor';
 import { ConsoleRow, FrameMessage, HostToPanel, PanelCommand, PanelReport, parsePanelMessage } from '../protocol/panelMessages';
@@ -11,7 +12,7 @@ import { isMarker } from '../protocol/panelRows';
 import type { PickParams } from '../protocol/childMessages';
 import { attachToChat, describeConsoleErrors, describeElement } from './addToChat';
 import type { TimeTravel } from './timeTravel';
-import { pickDevice, type DeviceChoice } from './devicePicker';
+import { pickDevice, type PanelBridge } from './devicePicker';
 import { requestDetailMessage, runRequestAction } from './requestDetails';
 
 type VSCode = typeof vscodeTypes;
@@ -20,6 +21,8 @@ type VSCode = typeof vscodeTypes;
 /** One webview showing the panel (the side-bar view or an editor tab), with its own frame gate. */
 class PanelConnection implements vscodeTypes.Disposable {
   private readonly gate: FrameGate<FrameMessage>;
+  /** Rows go to the webview gathered, one message a list at most every 40 ms. */
+  private readonly rows = new RowBatch(message => void this.webview.postMessage(message));
   private readonly disposables: vscodeTypes.Disposable[] = [];
   private ready = false;
   size = { width: 0, height: 0 };
@@ -46,7 +49,11 @@ class PanelConnection implements vscodeTypes.Disposable {
   }
 
   private send(message: HostToPanel): void {
-    if (this.ready) void this.webview.postMessage(message);
+    if (!this.ready) return;
+    if (RowBatch.isRowMessage(message)) return this.rows.add(message);
+    // Anything else (a state, a step) goes now, after the rows that came before it.
+    this.rows.flush();
+    void this.webview.postMessage(message);
   }
 
   /** Called when the webview becomes visible again: it may have missed frames. */
@@ -78,6 +85,7 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'ready':
         this.ready = true;
         this.gate.reset();
+        this.rows.clear();
         void this.webview.postMessage(this.store.snapshot());
         if (this.store.exportStatus) void this.webview.postMessage({ type: 'exportStatus', status: this.store.exportStatus } satisfies HostToPanel);
         if (this.store.latestFrame) this.gate.offer(this.store.latestFrame);
@@ -129,13 +137,13 @@ class PanelConnection implements vscodeTypes.Disposable {
         void this.hub.vscode.commands.executeCommand(COMMANDS.saveTrace, { callIds: message.callIds });
         return;
       case 'openRequest':
-        void requestDetailMessage(this.hub.supervisor, message.id).then(reply => this.send(reply));
+        void requestDetailMessage(this.hub.supervisor, message.id, message.bodyChars).then(reply => this.send(reply));
         return;
       case 'requestAction':
-        void runRequestAction(this.hub.vscode, this.hub.supervisor, this.hub.outputDir(), message.id, message.action);
+        void runRequestAction(this.hub.vscode, this.hub.supervisor, this.hub.outputDir(), this.hub.bridge.secretNames(), message.id, message.action);
         return;
       case 'pickDevice':
-        void pickDevice(this.hub.vscode, this.hub.supervisor, this.hub.devices);
+        void pickDevice(this.hub.vscode, this.hub.supervisor, this.hub.bridge);
         return;
       case 'watchSession':
         this.hub.supervisor.tell('watchSession', { sessionId: message.sessionId });
@@ -154,6 +162,7 @@ class PanelConnection implements vscodeTypes.Disposable {
   }
 
   dispose(): void {
+    this.rows.clear();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
 }
@@ -186,8 +195,8 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     readonly outputDir: () => string,
     /** Activity as a timeline: a step shown as it was, and Continue from here. */
     readonly timeTravel: TimeTravel,
-    /** The size picker's Playwright device (the browser restarts as it). */
-    readonly devices: DeviceChoice,
+    /** The size picker's Playwright device (the browser restarts as it) and the secret names Copy as cURL reads from the environment. */
+    readonly bridge: PanelBridge,
   ) {
     this.disposables.push(store.onDidChangePaused(() => this.updateLiveView()));
   }

@@ -13,6 +13,11 @@ export interface DeviceChoice {
   useDevice(device: string | undefined): Promise<void>;
 }
 
+/** What the panel needs of the bridge: the device for the size picker, the secret names for Copy as cURL. */
+export interface PanelBridge extends DeviceChoice {
+  secretNames(): string[];
+}
+
 const DEFAULT_SIZE = '$(screen-full) Default size (the playwrightBridge.viewport setting)';
 
 export async function pickDevice(vscode: VSCode, supervisor: Supervisor, choice: DeviceChoice): Promise<void> {

@@ -10,9 +10,10 @@ import { attachToChat } from './addToChat';
 
 type VSCode = typeof vscodeTypes;
 
-export async function requestDetailMessage(supervisor: Supervisor, id: string): Promise<HostToPanel> {
+/** `bodyChars`: for the panel, the start of each body, JSON pretty-printed; without it, the bodies as sent (for copies). */
+export async function requestDetailMessage(supervisor: Supervisor, id: string, bodyChars?: number): Promise<HostToPanel> {
   try {
-    return { type: 'requestDetail', id, detail: await supervisor.ask('requestDetail', { id }) };
+    return { type: 'requestDetail', id, detail: await supervisor.ask('requestDetail', bodyChars ? { id, bodyChars, pretty: true } : { id }) };
   } catch (error) {
     const problem = error instanceof NoBrowserError ? 'The browser is not running: its requests are gone.' : (error as Error).message.split('\n')[0];
     return { type: 'requestDetail', id, problem };
@@ -20,7 +21,7 @@ export async function requestDetailMessage(supervisor: Supervisor, id: string): 
 }
 
 export async function runRequestAction(
-  vscode: VSCode, supervisor: Supervisor, outputDir: string, id: string, action: 'copyCurl' | 'copyFetch' | 'addToChat',
+  vscode: VSCode, supervisor: Supervisor, outputDir: string, secretNames: readonly string[], id: string, action: 'copyCurl' | 'copyFetch' | 'addToChat',
 ): Promise<void> {
   const answer = await requestDetailMessage(supervisor, id);
   if (answer.type !== 'requestDetail' || !answer.detail) {
@@ -31,6 +32,6 @@ export async function runRequestAction(
     await attachToChat(vscode, outputDir, 'request', toChatMarkdown(answer.detail));
     return;
   }
-  await vscode.env.clipboard.writeText(action === 'copyCurl' ? toCurl(answer.detail) : toFetch(answer.detail));
+  await vscode.env.clipboard.writeText(action === 'copyCurl' ? toCurl(answer.detail, secretNames) : toFetch(answer.detail));
   vscode.window.setStatusBarMessage(`Copied ${answer.detail.method} ${answer.detail.url} as ${action === 'copyCurl' ? 'cURL' : 'fetch'}`, 4000);
 }

@@ -19,14 +19,17 @@ function typeClassOf(resourceType: string): string {
 type Row = ConsoleRow | NetworkRow | ActivityRow | MarkerRow;
 
 export class RowList<R extends Row> {
-  private readonly rows = new Map<number, { row: R; element: HTMLElement }>();
+  private readonly rows = new Map<number, { row: R; element: HTMLElement; text: string }>();
   /** Rows that came since the last frame: drawn together, once a frame (a burst of requests is one layout, not hundreds). */
   private pending: { rows: R[]; dropBefore: number } = { rows: [], dropBefore: 0 };
   private flushScheduled = false;
   constructor(
     private readonly container: HTMLElement,
     private readonly render: (row: R) => HTMLElement,
-    private readonly visible: (row: R) => boolean,
+    /** What the text filter searches in a row, lowercased once when the row is drawn (not at every keystroke). */
+    private readonly searchText: (row: R) => string,
+    /** The filters as they are now, read once: whether a row (with its search text) shows. */
+    private readonly filter: () => (row: R, text: string) => boolean,
     private readonly onChange: () => void,
   ) {}
 
@@ -58,13 +61,15 @@ export class RowList<R extends Row> {
     const latest = new Map<number, R>();
     for (const row of rows) if (row.seq >= dropBefore) latest.set(row.seq, row);
     const appended = document.createDocumentFragment();
+    const visible = this.filter();
     for (const row of latest.values()) {
       const element = this.render(row);
-      element.hidden = !isMarker(row) && !this.visible(row);
+      const text = isMarker(row) ? '' : this.searchText(row).toLowerCase();
+      element.hidden = !isMarker(row) && !visible(row, text);
       const known = this.rows.get(row.seq);
       if (known) known.element.replaceWith(element);
       else appended.append(element);
-      this.rows.set(row.seq, { row, element });
+      this.rows.set(row.seq, { row, element, text });
     }
     this.container.append(appended);
     if (stick) this.container.scrollTop = this.container.scrollHeight;
@@ -82,8 +87,9 @@ export class RowList<R extends Row> {
 
   /** A filter changed: only rows whose visibility changes are touched. */
   refilter(): void {
-    for (const { row, element } of this.rows.values()) {
-      const hidden = !isMarker(row) && !this.visible(row);
+    const visible = this.filter();
+    for (const { row, element, text } of this.rows.values()) {
+      const hidden = !isMarker(row) && !visible(row, text);
       if (element.hidden !== hidden) element.hidden = hidden;
     }
   }
@@ -115,8 +121,10 @@ export interface PanelLists {
   activityList: RowList<ActivityRow | MarkerRow>;
 }
 
-function matches(filter: string, text: string): boolean {
-  return !filter.trim() || text.toLowerCase().includes(filter.trim().toLowerCase());
+/** The text filter as typed, ready to test lowercased search texts with. */
+function textFilter(id: string): (text: string) => boolean {
+  const wanted = $<HTMLInputElement>(id).value.trim().toLowerCase();
+  return wanted ? text => text.includes(wanted) : () => true;
 }
 
 /** The three lists, drawn into their panes, with their filters and the pane switcher wired (once). */
@@ -129,7 +137,10 @@ export function startLists(): PanelLists {
     item.append(el('span', 'time', time(row.time)), el('span', 'level', row.level), el('span', 'text', row.text));
     if (row.location) item.append(el('span', 'location', row.location));
     return item;
-  }, row => !isMarker(row) && levelsOn.has(row.level) && matches($<HTMLInputElement>('console-filter').value, `${row.text} ${row.location ?? ''}`), () => {
+  }, row => (isMarker(row) ? '' : `${row.text} ${row.location ?? ''}`), () => {
+    const text = textFilter('console-filter');
+    return (row, search) => !isMarker(row) && levelsOn.has(row.level) && text(search);
+  }, () => {
     const errors = consoleList.all().filter(r => !isMarker(r) && r.level === 'error').length;
     const badge = $('console-errors');
     badge.textContent = String(errors);
@@ -163,14 +174,16 @@ export function startLists(): PanelLists {
     item.tabIndex = -1;
     if (row.id === openRequestId()) item.setAttribute('aria-selected', 'true');
     return item;
-  }, row => {
-    if (isMarker(row)) return true;
+  }, row => (isMarker(row) ? '' : `${row.method} ${row.url} ${row.resourceType}`), () => {
     const statusClass = $<HTMLSelectElement>('status-filter').value;
-    const klass = row.failure ? 'failed' : row.status ? `${Math.floor(row.status / 100)}xx` : 'pending';
-    const statusMatches = statusClass === 'all' || statusClass === klass || (statusClass === 'failed' && row.status >= 400);
     const typeClass = $<HTMLSelectElement>('type-filter').value;
-    const typeMatches = typeClass === 'all' || typeClass === typeClassOf(row.resourceType);
-    return statusMatches && typeMatches && matches($<HTMLInputElement>('network-filter').value, `${row.method} ${row.url} ${row.resourceType}`);
+    const text = textFilter('network-filter');
+    return (row, search) => {
+      if (isMarker(row)) return true;
+      const klass = row.failure ? 'failed' : row.status ? `${Math.floor(row.status / 100)}xx` : 'pending';
+      const statusMatches = statusClass === 'all' || statusClass === klass || (statusClass === 'failed' && row.status >= 400);
+      return statusMatches && (typeClass === 'all' || typeClass === typeClassOf(row.resourceType)) && text(search);
+    };
   }, () => undefined);
   $('network-filter').addEventListener('input', () => networkList.refilter());
   $('status-filter').addEventListener('change', () => networkList.refilter());
@@ -198,7 +211,7 @@ export function startLists(): PanelLists {
     item.title = `${row.tool} at ${time(row.startedAt)}`;
     decorateActivityRow(item, row);
     return item;
-  }, () => true, () => undefined);
+  }, () => '', () => () => true, () => undefined);
 
 
   // Pane switcher (keyboard: arrow keys move between tabs, as a tablist should)

@@ -1,6 +1,6 @@
 /**
  * The header's actions in one row: those that do not fit move, from the end, into the "more" menu (with
- * their labels), and come back when the panel widens. The buttons keep their ids and handlers wherever they are.
+ * their labels), and come back when the panel widens; narrower still, the row goes compact. The buttons keep their ids and handlers wherever they are.
  */
 import { $ } from './dom';
 
@@ -12,9 +12,12 @@ export function fitActions(): void {
   const row = $('actions');
   const overflow = $('overflow');
   for (const id of ACTIONS) row.append($(id));
+  bar.classList.remove('compact');
   const fits = () => bar.scrollWidth <= bar.clientWidth + 1;
   const inRow = ACTIONS.map(id => $(id)).filter(button => !button.hidden);
   while (!fits() && inRow.length) overflow.prepend(inRow.pop()!);
+  // Narrower still (a 300 px side bar): the state badge becomes a coloured dot (its words in its tooltip) and the size shorter.
+  if (!fits()) bar.classList.add('compact');
   for (const button of overflow.children) button.setAttribute('role', 'menuitem');
   for (const button of row.children) button.removeAttribute('role');
 }

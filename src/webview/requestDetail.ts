@@ -4,12 +4,14 @@
  * body cut with "Show more", an image previewed, a binary one described. Copy as cURL / fetch and Add to
  * Chat go to the host, which writes the clipboard or the chat input.
  */
-import type { Header, RequestBody, RequestDetail } from '../protocol/childMessages';
+import { REQUEST_BODY_LIMIT, type Header, type RequestBody, type RequestDetail } from '../protocol/childMessages';
 import type { HostToPanel } from '../protocol/panelMessages';
 import { $, el, post } from './dom';
 
-/** Characters of a body drawn at first, and added by each "Show more". */
+/** Characters of each body asked for at first (JSON pretty-printed by the child); "Show more" asks for eight times as many. */
 const BODY_PAGE = 64 * 1024;
+/** How much of each body the pane holds now. */
+let bodyChars = BODY_PAGE;
 
 let openId: string | undefined;
 /** When the person opened the request shown (performance.now()), until its details are drawn: the bench's figure. */
@@ -27,13 +29,21 @@ export function requestOpenTimes(): number[] {
 
 export function openRequest(id: string): void {
   openId = id;
+  bodyChars = BODY_PAGE;
   openedAt = performance.now();
   for (const row of $('network-list').querySelectorAll('[aria-selected="true"]')) row.removeAttribute('aria-selected');
   $('network-list').querySelector(`[data-request-id="${CSS.escape(id)}"]`)?.setAttribute('aria-selected', 'true');
   $('request-title').textContent = 'Loading…';
   $('request-body').replaceChildren(el('p', 'loading', 'Fetching the request from the browser…'));
   setOpen(true);
-  post({ type: 'openRequest', id });
+  post({ type: 'openRequest', id, bodyChars });
+}
+
+/** "Show more": the same request again with more of each body; the pane stays where it was scrolled. */
+function showMore(): void {
+  if (!openId) return;
+  bodyChars = Math.min(REQUEST_BODY_LIMIT, bodyChars * 8);
+  post({ type: 'openRequest', id: openId, bodyChars });
 }
 
 function setOpen(open: boolean): void {
@@ -59,6 +69,7 @@ export function showRequestDetail(message: Extract<HostToPanel, { type: 'request
     return;
   }
   const detail = message.detail;
+  const scrolled = body.scrollTop;
   $('request-title').textContent = `${detail.method} ${detail.url}`;
   $('request-title').title = detail.url;
   body.replaceChildren(
@@ -69,6 +80,7 @@ export function showRequestDetail(message: Extract<HostToPanel, { type: 'request
     section('Request body', detail.requestBody.kind !== 'none', bodyView(detail.requestBody)),
     section('Response body', true, bodyView(detail.responseBody)),
   );
+  body.scrollTop = scrolled;
   const started = openedAt;
   openedAt = undefined;
   // Drawn means painted: the figure counts to the frame after the details are in the page.
@@ -118,27 +130,14 @@ function bodyView(body: RequestBody): HTMLElement {
 }
 
 function textBody(body: RequestBody, size: string): HTMLElement {
-  let text = body.text!;
-  if (body.kind === 'json') {
-    try {
-      text = JSON.stringify(JSON.parse(text), null, 2);
-    } catch {
-      // Not valid JSON after all: shown as it came.
-    }
-  }
   const box = el('div', 'body-text');
-  const pre = el('pre', 'body', text.slice(0, BODY_PAGE));
-  const note = el('p', 'body-note', `${body.kind === 'json' ? 'JSON' : 'Text'}${size}${body.truncated ? ': only the first 2 MB came from the browser' : ''}`);
-  box.append(note, pre);
-  if (text.length > BODY_PAGE) {
-    const more = el('button', 'icon-button show-more', '');
-    const label = () => `Show more (${Math.ceil((text.length - (pre.textContent ?? '').length) / 1024)} KB left)`;
-    more.textContent = label();
-    more.addEventListener('click', () => {
-      pre.textContent = text.slice(0, (pre.textContent ?? '').length + BODY_PAGE * 4);
-      if ((pre.textContent ?? '').length >= text.length) more.remove();
-      else more.textContent = label();
-    });
+  const kind = body.kind === 'json' ? (body.pretty ? 'JSON, pretty-printed' : 'JSON') : 'Text';
+  const whole = body.text!.length >= REQUEST_BODY_LIMIT || bodyChars >= REQUEST_BODY_LIMIT;
+  const note = body.truncated ? (whole ? ': only its first 2 MB are shown' : `: the first ${Math.round(body.text!.length / 1024)} KB shown`) : '';
+  box.append(el('p', 'body-note', `${kind}${size}${note}`), el('pre', 'body', body.text!));
+  if (body.truncated && !whole) {
+    const more = el('button', 'icon-button show-more', 'Show more');
+    more.addEventListener('click', showMore);
     box.append(more);
   }
   return box;

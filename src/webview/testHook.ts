@@ -60,7 +60,9 @@ function layout(): PanelLayout {
   const controls = [...document.querySelectorAll<HTMLElement>(selector)].filter(visible);
   const cutControls = controls.filter(control => {
     const box = control.getBoundingClientRect();
-    return box.right > width + 1 || control.scrollWidth > control.clientWidth + 1;
+    // A text field scrolls its own text (a long address): only its box counts.
+    const scrolls = control instanceof HTMLInputElement && control.type !== 'checkbox';
+    return box.right > width + 1 || (!scrolls && control.scrollWidth > control.clientWidth + 1);
   }).map(control => control.id || control.textContent?.trim() || control.className);
   const filter = [...document.querySelectorAll<HTMLInputElement>('.pane:not([hidden]) .filters input[type="search"]')].find(visible);
   const levelLabels = [...document.querySelectorAll<HTMLElement>('.levels label')].filter(visible);

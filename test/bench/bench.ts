@@ -8,7 +8,8 @@
  * per-call rounds (perCallRatio, httpDoorRatio) and the call path; BENCH_TRANSPARENCY_ONLY=1 only
  * the transparency count (bare @playwright/mcp against the bridge, test/support/transparency.ts);
  * `node out/test/bench/testExport.js` only the sessions exported as Playwright tests (testExport);
- * `node out/test/bench/timeTravel.js` only time travel's checkpoints, scrub, forks and trace (timeTravel).
+ * `node out/test/bench/timeTravel.js` only time travel's checkpoints, scrub, forks and trace (timeTravel);
+ * `node out/test/bench/panel.js` only the panel's figures in a real VS Code (panel).
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -31,6 +32,7 @@ import { measureCallPath } from './callPath';
 import { DoorCostFigures, measureDoorCost } from './doorCost';
 import { measureTestExport } from './testExport';
 import { measureTimeTravel } from './timeTravel';
+import { measurePanel } from './panel';
 import { median } from '../support/median';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -593,6 +595,7 @@ async function main(): Promise<void> {
   const httpDoorCost = await measureDoorCost();
   const testExport = await measureTestExport();
   const timeTravel = await measureTimeTravel();
+  const panel = await measurePanel();
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
     rounds,
@@ -609,6 +612,7 @@ async function main(): Promise<void> {
     httpDoorCost,
     testExport,
     timeTravel,
+    panel,
     callPath,
     liveView: {
       fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
@@ -637,6 +641,9 @@ async function main(): Promise<void> {
   console.log(`time travel (${timeTravel.steps}-step session):     scrub p95 ${timeTravel.scrubP95Ms} ms (target <= 150), ${timeTravel.bytesPerStep} bytes a step ` +
     `(target <= 61440), fork p95 ${timeTravel.forkP95Ms} ms (target <= 1500), fidelity ${timeTravel.fidelity} over ${timeTravel.forksCompared} forks (target 1.0), ` +
     `per call with checkpoints x${timeTravel.perCallRatioWithCheckpoints} (target <= 1.05), trace read back in order: ${timeTravel.traceActionsInOrder}`);
+  console.log(`panel in a real VS Code (${panel.rounds} windows): filter keystroke p95 ${panel.filterKeystrokeMsP95} ms over 2,000 rows (target <= 50), ` +
+    `${panel.rowsPerSecondSustained} requests listed a second in a 300/s burst with frames p95 ${panel.frameMsP95} ms, max ${panel.frameMsMax} (target < 50), ` +
+    `a 1 MB request opened p95 ${panel.detailOpenMsP95} ms (target <= 150)`);
   console.log(`one call's path:                      ${callPath.hostFiles} host files, ${callPath.childFiles} child files; ` +
     `refusal sites ${callPath.refusalSites}, result edit sites ${callPath.resultEditSites} (target 1 each)`);
   if (process.env.BENCH_OUT) {

@@ -203,12 +203,16 @@ describe('Playwright Bridge in a real VS Code', function () {
     }, 30000, () => `the panel to show the page, its console line, its request and the call: ${seen()}`, 250);
     assert.ok(report!.frameSize && report!.frameSize.width > 100, 'a real frame is drawn');
     assert.match(report!.header, /Live Fixture/);
+    assert.strictEqual(report!.headerRows, 1, 'navigation, address, size, actions and state in one row');
 
     // The same panel as an editor tab, large, for the picture in the README.
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
-    await waitFor(async () => (await api.describePanels()).some(r => r.frameDrawn && r.frameSize!.width > 400), 20000, () => 'the editor panel to draw a frame', 250);
+    let editorTab: PanelReport | undefined;
+    await waitFor(async () => !!(editorTab = (await api.describePanels()).find(r => r.frameDrawn && r.frameSize!.width > 400)), 20000, () => 'the editor panel to draw a frame', 250);
+    assert.strictEqual(editorTab!.headerRows, 1, `the editor tab's header is one row: ${JSON.stringify(editorTab!.layout)}`);
+    assert.deepStrictEqual(editorTab!.layout.cutControls, [], 'nothing in it is cut');
     const artifact = path.join(process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? path.join(extension.extensionPath, '.test-artifacts'), 'browser-panel.png');
     fs.mkdirSync(path.dirname(artifact), { recursive: true });
     const taken = await screenshotWorkbench(artifact);
@@ -329,6 +333,7 @@ describe('Playwright Bridge in a real VS Code', function () {
     assert.deepStrictEqual(layout.cutControls, [], 'no control is cut off or sticks out');
     assert.ok(layout.filterWidth >= 150, `the filter box is wide enough to read its text: ${layout.filterWidth} px`);
     assert.ok(layout.levelsOnOneLine, 'the level toggles sit on one line');
+    assert.strictEqual(report!.headerRows, 1, 'the header stays one row at 300 px (actions that do not fit are in its menu)');
     const artifact = path.join(process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? path.join(extension.extensionPath, '.test-artifacts'), 'browser-panel-sidebar.png');
     const taken = await screenshotWorkbench(artifact, '.part.sidebar');
     if (process.env.PLAYWRIGHT_BRIDGE_HOST === 'server') assert.ok(taken, 'the launcher saved a picture of the side bar');

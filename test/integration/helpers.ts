@@ -31,12 +31,12 @@ export function note(...args: unknown[]): void {
 }
 
 /** Asks the launcher to act in the browser panel as a person would (the code-server host only). */
-export async function panelHands(act: PanelAct): Promise<string> {
+export async function panelHands(act: PanelAct, timeoutMs = 20000): Promise<string> {
   if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') throw new Error('acting in the panel needs the code-server host');
   const done = path.join(os.tmpdir(), `pwb-hands-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
   note(`[[pwb-panel:${JSON.stringify({ ...act, done })}]]`);
   // The launcher writes its answer in one call; a file seen before its first byte is not the answer yet.
-  await waitFor(() => fs.existsSync(done) && fs.statSync(done).size > 0, 20000, `the launcher to ${act.action} in the panel`, 100);
+  await waitFor(() => fs.existsSync(done) && fs.statSync(done).size > 0, timeoutMs, `the launcher to ${act.action} in the panel`, 100);
   const outcome = fs.readFileSync(done, 'utf8');
   fs.rmSync(done, { force: true });
   if (!outcome.startsWith('ok')) throw new Error(`acting in the panel (${act.action}) ${outcome}`);

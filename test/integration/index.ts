@@ -25,7 +25,7 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 180000, color: false, reporter: 'spec', grep: process.env.MOCHA_GREP });
   // The runner opens a window per group of files (PLAYWRIGHT_BRIDGE_SUITE_FILES) and names them in order;
   // every file must belong to some window, or it would silently never run.
-  const known = ['extension.test.js', 'chat.test.js', 'shutdown.test.js'];
+  const known = ['extension.test.js', 'panel.test.js', 'chat.test.js', 'shutdown.test.js', 'panelBench.test.js'];
   const files = fs.readdirSync(__dirname).filter(f => f.endsWith('.test.js'));
   const unknown = files.filter(f => !known.includes(f));
   if (unknown.length) throw new Error(`Add ${unknown.join(', ')} to a window in test/vscode/runIntegration.ts and to the list in test/integration/index.ts`);

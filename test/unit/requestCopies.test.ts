@@ -17,7 +17,7 @@ const detail = (over: Partial<RequestDetail> = {}): RequestDetail => ({
 
 describe('a request written out (Copy as cURL / fetch, Add to Chat)', () => {
   it('cURL: every word single-quoted, a quote escaped, a secret read from its variable, headers the stack sets left out', () => {
-    const curl = toCurl(detail());
+    const curl = toCurl(detail(), ['API_TOKEN']);
     assert.strictEqual(curl, [
       `curl 'http://127.0.0.1:8080/api?q=it'\\''s'`,
       '-X PUT',
@@ -28,8 +28,14 @@ describe('a request written out (Copy as cURL / fetch, Add to Chat)', () => {
     ].join(' \\\n  ') + '\n');
   });
 
+  it('a placeholder a page wrote itself, with a name that is no secret of the bridge, stays text: the shell never expands it', () => {
+    const body = '{"steal":"<secret>HOME</secret>","x":"$(id)`id`"}';
+    const curl = toCurl(detail({ requestBody: { kind: 'json', mimeType: 'application/json', size: body.length, text: body } }), ['API_TOKEN']);
+    assert.match(curl, /--data-raw '\{"steal":"<secret>HOME<\/secret>","x":"\$\(id\)`id`"\}'\n$/);
+  });
+
   it('a binary or cut body is left out and said so; a GET has no -X', () => {
-    const curl = toCurl(detail({ method: 'GET', requestBody: { kind: 'binary', mimeType: 'application/octet-stream', size: 5, reason: 'Binary' } }));
+    const curl = toCurl(detail({ method: 'GET', requestBody: { kind: 'binary', mimeType: 'application/octet-stream', size: 5, reason: 'Binary' } }), []);
     assert.doesNotMatch(curl, /-X|--data/);
     assert.match(curl, /\n# The body \(application\/octet-stream, 5 bytes\) is not text and is left out\.\n$/);
   });

@@ -173,14 +173,15 @@ describe('panel webview in a DOM', () => {
       type.dispatchEvent(new panel.window.Event('change') as unknown as Event);
       assert.deepStrictEqual(panel.describe().networkUrls, ['http://127.0.0.1/api/echo']);
       (panel.window.document.querySelector('#network-list li[data-request-id="r1"]') as HTMLElement).click();
-      assert.deepStrictEqual(panel.posted.at(-1), { type: 'openRequest', id: 'r1' });
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'openRequest', id: 'r1', bodyChars: 65536 });
       assert.match(panel.describe().requestDetail, /^Loading/);
-      const body = (text: string) => ({ kind: 'json' as const, mimeType: 'application/json', size: text.length, text });
+      // As the child sends it to the panel: JSON pretty-printed.
+      const body = (value: unknown) => ({ kind: 'json' as const, mimeType: 'application/json', size: JSON.stringify(value).length, text: JSON.stringify(value, null, 2), pretty: true });
       panel.send({ type: 'requestDetail', id: 'r1', detail: {
         id: 'r1', url: 'http://127.0.0.1/api/echo', method: 'POST', resourceType: 'fetch', status: 200, statusText: 'OK', remoteAddress: '127.0.0.1:8080',
         timing: [{ phase: 'Waiting for the server', ms: 3.2 }],
         requestHeaders: [{ name: 'content-type', value: 'application/json' }], responseHeaders: [{ name: 'x-echo', value: 'yes' }],
-        requestBody: body('{"name":"Ada"}'), responseBody: body('{"got":{"name":"Ada"}}'),
+        requestBody: body({ name: 'Ada' }), responseBody: body({ got: { name: 'Ada' } }),
       } });
       const shown = panel.describe().requestDetail;
       assert.match(shown, /^POST http:\/\/127\.0\.0\.1\/api\/echo/);

@@ -134,7 +134,8 @@ export class CodeServerSession {
       chromiumSandbox: !(typeof process.getuid === 'function' && process.getuid() === 0),
       args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
-    const context = await this.browser.newContext({ viewport });
+    // Copy as cURL writes the clipboard through the workbench, which a headless browser allows only when granted.
+    const context = await this.browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
     this.page = await context.newPage();
     for (const [name, fn] of Object.entries(expose)) await this.page.exposeFunction(name, fn);
     await this.page.goto(this.url());

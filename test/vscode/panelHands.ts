@@ -14,7 +14,20 @@ export type PanelAct =
   /** Clicks the last Activity row whose title holds this text (time travel: shows that step). */
   | { action: 'row'; text: string }
   /** Reads what the chat input holds as attachments (their labels), from the workbench's DOM. */
-  | { action: 'chatAttachments' };
+  | { action: 'chatAttachments' }
+  /** Chooses an option of a select (the size picker, a filter). */
+  | { action: 'select'; id: string; value: string }
+  /** Clicks the last Network row whose URL holds this text (opens its details). */
+  | { action: 'request'; text: string }
+  /**
+   * Measures in the webview itself, with its own performance.now() (the bench's panel figures): `filter`
+   * types each text into a filter box and times each keystroke to the frame that shows it; `frames` records
+   * frame intervals and the requests listed for `seconds`; `detail` opens the last request whose URL holds
+   * `text` `times` times and times each to its response body drawn. The answer is JSON.
+   */
+  | { action: 'measure'; task: 'filter'; filterId: string; texts: string[] }
+  | { action: 'measure'; task: 'frames'; seconds: number }
+  | { action: 'measure'; task: 'detail'; text: string; times: number };
 
 /** The visible panel that shows a picture of the page (the editor tab when both are open). */
 async function panelFrame(page: Page): Promise<Frame> {
@@ -53,11 +66,90 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
     case 'tab':
       await frame.locator('#tabs .tab:not(.tab-new)').nth(act.index).click();
       return;
-    case 'button':
+    case 'button': {
+      // An action the narrow header moved into its "more" menu is reached through the menu, as a person would.
+      if (await frame.locator(`#more-menu #${act.id}`).count() && await frame.locator('#more-menu').isHidden()) await frame.locator('#more').click();
       await frame.locator(`#${act.id}`).click();
       return;
+    }
     case 'row':
       await frame.locator('#activity-list li.call', { hasText: act.text }).last().click();
       return;
+    case 'select':
+      await frame.locator(`#${act.id}`).selectOption(act.value);
+      return;
+    case 'request':
+      await frame.locator('#network-list li.request', { hasText: act.text }).last().click();
+      return;
+    case 'measure':
+      return JSON.stringify(await frame.evaluate(measureInPanel, act));
   }
+}
+
+/** Runs inside the panel's webview (serialized by Playwright): see the `measure` act. */
+async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Promise<unknown> {
+  const frame = () => new Promise<number>(resolve => requestAnimationFrame(resolve));
+  /** After the next frame's paint: its rAF callbacks run before style, layout and paint; a task queued there runs after. */
+  const painted = () => new Promise<void>(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  if (act.task === 'filter') {
+    const input = document.getElementById(act.filterId) as HTMLInputElement;
+    const times: number[] = [];
+    for (const text of act.texts) {
+      await painted();
+      const start = performance.now();
+      input.value = text;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await painted();
+      times.push(performance.now() - start);
+    }
+    input.value = '';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    return times;
+  }
+  if (act.task === 'frames') {
+    const list = document.getElementById('network-list')!;
+    const ids = new Set<string>();
+    const observer = new MutationObserver(records => {
+      for (const record of records) for (const node of record.addedNodes) {
+        const id = (node as HTMLElement).dataset?.requestId;
+        if (id) ids.add(id);
+      }
+    });
+    observer.observe(list, { childList: true });
+    // Tasks of this webview's own page that held its thread over 50 ms: what the panel itself cost the frames.
+    const longTasks: number[] = [];
+    const tasks = new PerformanceObserver(entries => {
+      for (const entry of entries.getEntries()) longTasks.push(entry.duration);
+    });
+    tasks.observe({ type: 'longtask' });
+    const intervals: number[] = [];
+    let last = await frame();
+    const end = last + act.seconds * 1000;
+    while (last < end) {
+      const now = await frame();
+      intervals.push(now - last);
+      last = now;
+    }
+    observer.disconnect();
+    tasks.disconnect();
+    return { intervals, rows: ids.size, longTasks };
+  }
+  const times: number[] = [];
+  for (let i = 0; i < act.times; i++) {
+    const rows = [...document.querySelectorAll<HTMLElement>('#network-list li.request')].filter(row => row.querySelector('.url')?.textContent?.includes(act.text));
+    const row = rows.at(-1);
+    if (!row) throw new Error(`no request row holds ${act.text}`);
+    await painted();
+    const start = performance.now();
+    row.click();
+    // Drawn: the response body's text is in the pane (a GET has no request body of its own).
+    while (!document.querySelector('#request-body .body-text pre')) {
+      if (performance.now() - start > 30000) throw new Error('the request\'s body did not show within 30 s');
+      await frame();
+    }
+    await painted();
+    times.push(performance.now() - start);
+    (document.getElementById('request-close') as HTMLButtonElement).click();
+  }
+  return times;
 }

@@ -11,7 +11,7 @@ import { downloadAndUnzipVSCode, runTests } from '@vscode/test-electron';
 import { REPO_ROOT, TEST_BROWSER } from '../support/realBridge';
 import { cacheRoot } from './codeServerInstall';
 
-async function pickHost(): Promise<{ executable: string; description: string }> {
+export async function pickHost(): Promise<{ executable: string; description: string }> {
   const choice = process.env.PLAYWRIGHT_BRIDGE_VSCODE ?? 'auto';
   if (!['auto', 'desktop', 'server'].includes(choice)) throw new Error(`PLAYWRIGHT_BRIDGE_VSCODE must be auto, desktop or server; got ${choice}`);
   if (choice !== 'server') {
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
  * Each window is a fresh VS Code (new profile, new workspace, extension not yet active), so no test
  * leans on a browser another test started. The chat scenario gets one window per exposure.
  */
-interface SuiteWindow {
+export interface SuiteWindow {
   name: string;
   files: string[];
   /** Workspace settings besides the test browser's. */
@@ -62,18 +62,19 @@ interface SuiteWindow {
 }
 
 const WINDOWS: SuiteWindow[] = [
-  { name: 'extension', files: ['extension.test.js', 'shutdown.test.js'], settings: {} },
+  { name: 'extension', files: ['extension.test.js', 'panel.test.js', 'shutdown.test.js'], settings: {} },
   { name: 'chat through language-model tools', files: ['chat.test.js', 'shutdown.test.js'], settings: { 'playwrightBridge.exposure': 'languageModelTools' } },
   { name: 'chat through the MCP server', files: ['chat.test.js', 'shutdown.test.js'], settings: { 'playwrightBridge.exposure': 'mcp' } },
 ];
 
-interface Counts {
+export interface Counts {
   passed: number;
   failed: number;
   skipped: number;
 }
 
-async function runWindow(executable: string, window: SuiteWindow, vsix: string | undefined): Promise<Counts> {
+/** Runs one window's files in a fresh VS Code; `env`: more for the suite inside it (the bench's output file). */
+export async function runWindow(executable: string, window: SuiteWindow, vsix: string | undefined, env: Record<string, string> = {}): Promise<Counts> {
   const started = Date.now();
   console.log(`\n[real-vscode] window: ${window.name}`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-it-'));
@@ -111,6 +112,7 @@ async function runWindow(executable: string, window: SuiteWindow, vsix: string |
         PLAYWRIGHT_BRIDGE_SUITE_FILES: window.files.join(','),
         PLAYWRIGHT_BRIDGE_RESULTS_FILE: resultsFile,
         ...(vsix ? { PLAYWRIGHT_BRIDGE_EXPECT_INSTALLED: '1' } : {}),
+        ...env,
       },
     });
     const counts: Counts = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { passed: 0, failed: 0, skipped: 0 };
@@ -127,4 +129,5 @@ async function runWindow(executable: string, window: SuiteWindow, vsix: string |
   }
 }
 
-void main();
+// The bench imports the windows' runner; only running this file runs the suite.
+if (require.main === module) void main();

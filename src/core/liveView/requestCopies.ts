@@ -2,7 +2,7 @@
  * A request the person opened in the Network pane, written out: as a cURL command and as a `fetch`
  * call (Copy as cURL / Copy as fetch), and as Markdown for chat (Add to Chat). Built from the masked
  * details the child sent: a secret of the bridge stays `<secret>NAME</secret>`, which cURL reads from
- * the environment variable of that name.
+ * the environment variable of that name (only for the bridge's own secret names).
  */
 import type { Header, RequestBody, RequestDetail } from '../../protocol/childMessages';
 
@@ -14,13 +14,19 @@ const SECRET = /<secret>([A-Za-z_]\w*)<\/secret>/g;
 
 const sent = (headers: Header[]) => headers.filter(header => !LEFT_OUT.has(header.name.toLowerCase()));
 
-/** A POSIX shell word: single quotes, with a secret read from its environment variable. */
-function shellWord(text: string): string {
+/**
+ * A POSIX shell word: single quotes, with a secret of the bridge read from its environment variable. Only
+ * the bridge's own secret names: a page can send the text `<secret>HOME</secret>` itself, and a copied command
+ * must never read the person's other variables into a request to that page.
+ */
+function shellWordOf(text: string, secretNames: readonly string[]): string {
   const quoted = `'${text.replace(/'/g, `'\\''`)}'`;
-  return quoted.replace(SECRET, (_all, name: string) => `'"$${name}"'`).replace(/^''|''$/g, '');
+  const word = quoted.replace(SECRET, (all, name: string) => (secretNames.includes(name) ? `'"$${name}"'` : all)).replace(/^''(?=.)|(?<=.)''$/g, '');
+  return word || "''";
 }
 
-export function toCurl(detail: RequestDetail): string {
+export function toCurl(detail: RequestDetail, secretNames: readonly string[]): string {
+  const shellWord = (text: string) => shellWordOf(text, secretNames);
   const lines = [`curl ${shellWord(detail.url)}`];
   if (detail.method !== 'GET' && !(detail.method === 'POST' && textOf(detail.requestBody) !== undefined)) lines.push(`-X ${detail.method}`);
   for (const header of sent(detail.requestHeaders)) lines.push(`-H ${shellWord(`${header.name}: ${header.value}`)}`);

@@ -1,0 +1,79 @@
+/**
+ * The panel a web developer reaches for, in a real VS Code: a request opened in the Network pane shows
+ * both bodies and headers, Copy as cURL puts a command on the clipboard that gets the same answer from
+ * the server, and the size picker's phone preset changes the page's width in the model's next snapshot.
+ */
+import * as assert from 'assert';
+import { execFile } from 'child_process';
+import * as path from 'path';
+import { promisify } from 'util';
+import * as vscode from 'vscode';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import type { PanelReport } from '../../src/protocol/panelMessages';
+import { Api, EXTENSION_ID, invoke, note, panelHands, screenshotWorkbench, waitFor } from './helpers';
+
+const run = promisify(execFile);
+/** What /api/echo answers to the lab page's POST. */
+const ECHO_ANSWER = { received: { name: 'Ada', items: [1, 2] }, method: 'POST', contentType: 'application/json', lab: 'on' };
+
+describe('The panel for a web developer in a real VS Code', function () {
+  this.timeout(180000);
+  const fixture = new FixtureServer();
+  let api: Api;
+  const artifacts = () => process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, '.test-artifacts');
+
+  before(async function () {
+    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+    await fixture.start();
+    api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as Api;
+  });
+  after(() => fixture.stop());
+
+  /** The panel as an editor tab beside nothing else: the one the person's hands reach. */
+  async function editorPanelOn(url: string, seen: (report: PanelReport) => boolean, what: string): Promise<PanelReport> {
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+    await invoke('browser_navigate', { url });
+    let report: PanelReport | undefined;
+    await waitFor(async () => !!(report = (await api.describePanels()).find(r => r.frameDrawn && seen(r))), 30000, () => `${what}: ${JSON.stringify(report)}`, 250);
+    return report!;
+  }
+
+  it('opens a JSON POST in the Network pane: both bodies and headers show, and Copy as cURL gets the same answer from the server', async () => {
+    await editorPanelOn(`${fixture.url}/network-lab`, r => r.networkUrls.some(u => u.endsWith('/api/echo')), 'the panel to list the lab\'s POST');
+    await panelHands({ action: 'button', id: 'tab-network' });
+    await panelHands({ action: 'request', text: '/api/echo' });
+    let shown = '';
+    await waitFor(async () => /## Response body/.test(shown = (await api.describePanels())[0]?.requestDetail ?? ''), 15000, () => `the request's details: ${shown}`, 250);
+    note(`    request details as shown:\n${shown.split('\n').slice(0, 12).map(line => `      ${line}`).join('\n')}`);
+    assert.match(shown, /^POST http:\/\/127\.0\.0\.1:\d+\/api\/echo/);
+    assert.match(shown, /## Request headers \(\d+\)\n(?:.*\n)*?content-type\napplication\/json\n/);
+    assert.match(shown, /x-lab\non/);
+    assert.match(shown, /## Response headers \(\d+\)\n(?:.*\n)*?x-echo\nyes/);
+    assert.match(shown, /## Request body\n.*\n\{\n {2}"name": "Ada",\n {2}"items": \[\n/, 'the request body, pretty-printed');
+    assert.match(shown, /## Response body\n.*\n\{\n {2}"received": \{\n {4}"name": "Ada"/, 'the response body, pretty-printed');
+    await screenshotWorkbench(path.join(artifacts(), 'network-detail.png'));
+
+    await vscode.env.clipboard.writeText('');
+    await panelHands({ action: 'button', id: 'request-curl' });
+    let copied = '';
+    await waitFor(async () => (copied = await vscode.env.clipboard.readText()).startsWith('curl '), 10000, () => `Copy as cURL to fill the clipboard: ${JSON.stringify(copied)}`, 200);
+    assert.match(copied, /--data-raw '\{"name":"Ada","items":\[1,2\]\}'/);
+    // Asynchronously: the fixture that answers runs in this very process.
+    const { stdout } = await run('sh', ['-c', copied], { encoding: 'utf8', timeout: 15000 });
+    assert.deepStrictEqual(JSON.parse(stdout), ECHO_ANSWER, 'the copied command gets the answer the page got');
+  });
+
+  it('the size picker\'s phone preset resizes the page at once: the header says so and the model\'s next snapshot has the new width', async () => {
+    const report = await editorPanelOn(`${fixture.url}/network-lab`, r => /Network Lab/.test(r.header), 'the panel to show the lab');
+    assert.strictEqual(report.sizeLabel, '1280×720', 'the header shows the size the agent works at');
+    const before = await invoke('browser_snapshot', {});
+    assert.match(before.text, /Width: 1280/);
+    await panelHands({ action: 'select', id: 'size', value: '390x844' });
+    await waitFor(async () => (await api.describePanels())[0]?.sizeLabel === '390×844', 15000, 'the header to show the phone size', 250);
+    const after = await invoke('browser_snapshot', {});
+    assert.match(after.text, /Width: 390/, after.text.slice(0, 600));
+    assert.match(after.text, /The person resized the page to 390×844/);
+  });
+});

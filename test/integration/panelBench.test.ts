@@ -1,0 +1,61 @@
+/**
+ * The bench's panel figures (npm run bench, test/bench/panel.ts), measured in the real webview of a real
+ * VS Code with the webview's own performance.now(): a filter keystroke over 2,000 console lines and 2,000
+ * requests, frames while 300 requests a second arrive for 10 s, and a request's details opened with a
+ * 1 MB body. Run only by the bench (its own window); writes PLAYWRIGHT_BRIDGE_BENCH_OUT.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import type { PanelReport } from '../../src/protocol/panelMessages';
+import { Api, EXTENSION_ID, invoke, note, panelHands, waitFor } from './helpers';
+
+const LOADED = 2000;
+
+/** Each prefix of each text, as typed, then deleted back to the empty box. */
+function keystrokes(...texts: string[]): string[] {
+  return texts.flatMap(text => [...Array.from({ length: text.length }, (_, i) => text.slice(0, i + 1)), ...Array.from({ length: text.length - 1 }, (_, i) => text.slice(0, text.length - 1 - i))]);
+}
+
+describe('panel bench in a real VS Code', function () {
+  this.timeout(600000);
+  const fixture = new FixtureServer();
+  before(() => fixture.start());
+  after(() => fixture.stop());
+
+  it('measures filter keystrokes, a burst of requests and a 1 MB request opened, in the webview', async () => {
+    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as Api;
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+    await invoke('browser_navigate', { url: `${fixture.url}/panel-load` });
+    // How this machine draws the webview with nothing arriving: the frames the burst is compared with.
+    await waitFor(async () => (await api.describePanels())[0]?.frameDrawn ?? false, 20000, 'the panel to show the page', 250);
+    const idle = JSON.parse(await panelHands({ action: 'measure', task: 'frames', seconds: 3 }, 60000)) as { intervals: number[] };
+    await invoke('browser_evaluate', { function: `() => { window.load(${LOADED}, ${LOADED}, 100); return 'loading'; }` });
+    let report: PanelReport | undefined;
+    await waitFor(async () => !!(report = (await api.describePanels())[0]) && report.consoleTexts.length >= LOADED && report.networkUrls.length >= LOADED,
+      120000, () => `the panel to hold ${LOADED} lines and requests: ${report?.consoleTexts.length} lines, ${report?.networkUrls.length} requests`, 1000);
+
+    await panelHands({ action: 'button', id: 'tab-console' });
+    const consoleTimes = JSON.parse(await panelHands({ action: 'measure', task: 'filter', filterId: 'console-filter', texts: keystrokes('load line 1', 'checkout') }, 120000)) as number[];
+    await panelHands({ action: 'button', id: 'tab-network' });
+    const networkTimes = JSON.parse(await panelHands({ action: 'measure', task: 'filter', filterId: 'network-filter', texts: keystrokes('data?i=19', 'fetch') }, 120000)) as number[];
+
+    const measuring = panelHands({ action: 'measure', task: 'frames', seconds: 10 }, 120000);
+    await invoke('browser_evaluate', { function: "() => { window.burst(300, 10); return 'bursting'; }" });
+    const frames = JSON.parse(await measuring) as { intervals: number[]; rows: number; longTasks: number[] };
+
+    await invoke('browser_evaluate', { function: "() => fetch('/api/big').then(r => r.text()).then(t => t.length)" });
+    await waitFor(async () => (await api.describePanels())[0]?.networkUrls.some(u => u.endsWith('/api/big')) ?? false, 20000, 'the 1 MB request to be listed', 250);
+    const detailTimes = JSON.parse(await panelHands({ action: 'measure', task: 'detail', text: '/api/big', times: 20 }, 180000)) as number[];
+
+    const figures = {
+      consoleTimes, networkTimes, idleFrameIntervals: idle.intervals, frameIntervals: frames.intervals, longTasks: frames.longTasks, burstRows: frames.rows, burstSeconds: 10, detailTimes,
+    };
+    note(`    keystrokes ${consoleTimes.length + networkTimes.length}, frames ${idle.intervals.length} idle and ${frames.intervals.length} in the burst, ` +
+      `long tasks ${frames.longTasks.length} (${Math.round(frames.longTasks.reduce((a, b) => a + b, 0))} ms), rows in the burst ${frames.rows}, details opened ${detailTimes.length}`);
+    assert.ok(consoleTimes.length && networkTimes.length && frames.intervals.length && detailTimes.length, 'every part measured something');
+    fs.writeFileSync(process.env.PLAYWRIGHT_BRIDGE_BENCH_OUT ?? '/dev/null', JSON.stringify(figures));
+  });
+});
