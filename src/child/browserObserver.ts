@@ -1,3 +1,4 @@
+import { randomBytes } from 'crypto';
 import type { BrowserContext, Page, Request } from 'playwright';
 import { BrowserEngine, capText, ENTRY_LIMITS, LiveViewParams, NetworkEntry, ObservationEvent, TabInfo } from '../protocol/childMessages';
 import { ORIGIN_RULES_NOTE } from '../protocol/callMarks';
@@ -12,6 +13,13 @@ const MAX_QUIET_MS = 1000;
 /** Console messages and request events passed on per second; a page that floods gets a count instead. */
 const MAX_CONSOLE_PER_SECOND = 100;
 const MAX_NETWORK_PER_SECOND = 300;
+/**
+ * Request ids unique in this child (every session's observer counts on) and to this child (a restarted
+ * browser's `r1` is not the old one's): a detail opened by id can only be the request the panel listed.
+ */
+const CHILD_TAG = randomBytes(3).toString('hex');
+let requestCount = 0;
+const nextRequestId = () => `r${CHILD_TAG}-${++requestCount}`;
 /** As many requests as the panel's Network list holds. */
 const MAX_LISTED_REQUESTS = 2000;
 
@@ -77,7 +85,6 @@ const BLOCKED_FAILURE = /ERR_BLOCKED_BY_CLIENT/;
 export class BrowserObserver {
   private readonly pageIds = new WeakMap<Page, string>();
   private nextPageId = 1;
-  private nextRequestId = 1;
   /** Requests still open, until they finish or fail: Playwright keeps Request objects for thousands of requests, we keep none that ended. */
   private readonly requests = new Map<Request, NetworkEntry>();
   /**
@@ -165,7 +172,7 @@ export class BrowserObserver {
       // A request held back here is never listed, nor are its answer and end (they find no entry).
       if (!this.networkBudget.allow()) return;
       const entry: NetworkEntry = {
-        id: `r${this.nextRequestId++}`, method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url),
+        id: nextRequestId(), method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url),
         resourceType: request.resourceType(), status: 0, pageId, time: Date.now(),
       };
       this.requests.set(request, entry);
@@ -238,7 +245,7 @@ export class BrowserObserver {
     if (!status || !url || this.recentUrls.has(url)) return;
     this.rememberUrl(url);
     this.options.send({ kind: 'network', entry: {
-      id: `r${this.nextRequestId++}`, method: 'GET', url: capText(url, ENTRY_LIMITS.url), resourceType: 'other',
+      id: nextRequestId(), method: 'GET', url: capText(url, ENTRY_LIMITS.url), resourceType: 'other',
       status: Number(status), pageId, time: Date.now(),
     } });
   }

@@ -1,8 +1,7 @@
 /**
  * One request's details for the panel's Network pane, read from Playwright's Request and Response
  * when the person opens it (never for every request): headers, both bodies, timing, the server's
- * address. The caller masks the result like everything else the child sends, then cuts the bodies to
- * what the panel shows first.
+ * address. `maskAndCut` masks what the page controls, then cuts the bodies to what the panel shows first.
  */
 import type { Request, Response } from 'playwright';
 import { REQUEST_BODY_LIMIT, type Header, type NetworkEntry, type RequestBody, type RequestDetail, type RequestDetailParams } from '../protocol/childMessages';
@@ -10,6 +9,10 @@ import { REQUEST_BODY_LIMIT, type Header, type NetworkEntry, type RequestBody, t
 /** Types whose bytes are text whatever their charset says; anything else is sniffed. */
 const TEXT_TYPES = /^(text\/|application\/(json|[\w.+-]*\+json|javascript|ecmascript|xml|[\w.+-]*\+xml|x-www-form-urlencoded|graphql|x-ndjson))/i;
 const JSON_TYPES = /^application\/(json|[\w.+-]*\+json|x-ndjson)/i;
+/** Bytes read past a cut, so that a secret across it is masked whole before the cut. */
+const CUT_MARGIN = 64 * 1024;
+/** The most a pretty-printed body may grow to: deep nesting indents every line (40 KB of nested arrays would become 160 MB). */
+const MAX_PRETTY_CHARS = 8 * 1024 * 1024;
 
 export async function describeRequest(request: Request, entry: NetworkEntry, view: Omit<RequestDetailParams, 'id'> = {}): Promise<RequestDetail> {
   const response = await request.response().catch(() => null);
@@ -39,7 +42,7 @@ export async function describeRequest(request: Request, entry: NetworkEntry, vie
 
 /** JSON pretty-printed, as the panel shows it (before masking: a secret spelled with escapes comes out plain, and is then masked). */
 function shaped(body: RequestBody, view: Omit<RequestDetailParams, 'id'>): RequestBody {
-  if (!view.pretty || body.kind !== 'json' || body.truncated || body.text === undefined) return body;
+  if (!view.pretty || body.kind !== 'json' || body.truncated || body.text === undefined || prettyLength(body.text) > MAX_PRETTY_CHARS) return body;
   try {
     return { ...body, text: JSON.stringify(JSON.parse(body.text), null, 2), pretty: true };
   } catch {
@@ -48,12 +51,55 @@ function shaped(body: RequestBody, view: Omit<RequestDetailParams, 'id'>): Reque
   }
 }
 
-/** Only the start of each body, once masked (a cut before masking could leave half a secret unmasked). */
-export function cutBodies(detail: RequestDetail, bodyChars: number | undefined): RequestDetail {
-  if (bodyChars === undefined) return detail;
-  const cut = (body: RequestBody): RequestBody =>
-    body.text !== undefined && body.text.length > bodyChars ? { ...body, text: body.text.slice(0, bodyChars), truncated: true } : body;
-  return { ...detail, requestBody: cut(detail.requestBody), responseBody: cut(detail.responseBody) };
+/** About how long JSON.stringify(…, null, 2) makes this text: each value on its own line, indented by its depth. */
+function prettyLength(text: string): number {
+  let length = text.length;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // a backslash escapes the next character
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 91 || c === 123) length += 2 * ++depth + 1;
+    else if (c === 93 || c === 125) length += 2 * --depth + 1;
+    else if (c === 44) length += 2 * depth + 1;
+  }
+  return length;
+}
+
+/**
+ * Masks the fields a page controls (never the bridge's own: kind, timing phases, the id) and then cuts each
+ * body: to `bodyChars` (the panel's first look) and in any case to REQUEST_BODY_LIMIT (read a little past it).
+ */
+export function maskAndCut(detail: RequestDetail, mask: (text: string) => string, bodyChars: number | undefined): RequestDetail {
+  const limit = Math.min(bodyChars ?? REQUEST_BODY_LIMIT, REQUEST_BODY_LIMIT);
+  const body = (part: RequestBody): RequestBody => {
+    const masked: RequestBody = {
+      ...part,
+      mimeType: mask(part.mimeType),
+      ...(part.text !== undefined ? { text: mask(part.text) } : {}),
+      ...(part.base64 !== undefined ? { base64: mask(part.base64) } : {}),
+      ...(part.reason !== undefined ? { reason: mask(part.reason) } : {}),
+    };
+    return masked.text !== undefined && masked.text.length > limit ? { ...masked, text: masked.text.slice(0, limit), truncated: true } : masked;
+  };
+  const headers = (list: Header[]) => list.map(header => ({ name: mask(header.name), value: mask(header.value) }));
+  return {
+    ...detail,
+    url: mask(detail.url),
+    method: mask(detail.method),
+    ...(detail.statusText !== undefined ? { statusText: mask(detail.statusText) } : {}),
+    ...(detail.failure !== undefined ? { failure: mask(detail.failure) } : {}),
+    ...(detail.remoteAddress !== undefined ? { remoteAddress: mask(detail.remoteAddress) } : {}),
+    requestHeaders: headers(detail.requestHeaders),
+    responseHeaders: headers(detail.responseHeaders),
+    requestBody: body(detail.requestBody),
+    responseBody: body(detail.responseBody),
+  };
 }
 
 async function responseBody(request: Request, response: Response | null, entry: NetworkEntry, contentType: string): Promise<RequestBody> {
@@ -78,7 +124,8 @@ export function bodyOf(bytes: Buffer, contentType: string): RequestBody {
   const size = bytes.length;
   if (!size) return none('Empty.', mimeType);
   const truncated = size > REQUEST_BODY_LIMIT;
-  const head = truncated ? bytes.subarray(0, REQUEST_BODY_LIMIT) : bytes;
+  // A little past the limit: the text is cut to it only once masked (a cut first could leave half a secret).
+  const head = truncated ? bytes.subarray(0, REQUEST_BODY_LIMIT + CUT_MARGIN) : bytes;
   const more = truncated ? { truncated } : {};
   if (mimeType.startsWith('image/') && mimeType !== 'image/svg+xml') {
     return truncated ? { kind: 'binary', mimeType, size, reason: 'An image too large to preview.' } : { kind: 'image', mimeType, size, base64: bytes.toString('base64') };

@@ -18,7 +18,7 @@ import {
   ScreenshotResult, SESSION_META, CLIENT_NAME_META, SessionInfo,
 } from '../protocol/childMessages';
 import { emitToHost, serveControl } from './controlHandlers';
-import { cutBodies, describeRequest } from './requestDetail';
+import { describeRequest, maskAndCut } from './requestDetail';
 import { deviceList } from './launchOptions';
 import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, runBridgeTool, SessionDirectory } from './bridgeTools';
 import { measureMemory } from './memoryReport';
@@ -209,7 +209,7 @@ export class SessionProxy {
       requestDetail: async params => {
         const listed = (await this.runningSession())?.observer?.listedRequest(params.id);
         if (!listed) throw new Error('That request is no longer kept: the browser restarted, or it scrolled out of the list.');
-        return cutBodies(this.mask.deep(await describeRequest(listed.request, listed.entry, params)), params.bodyChars);
+        return maskAndCut(await describeRequest(listed.request, listed.entry, params), text => this.mask.text(text), params.bodyChars);
       },
     });
   }

@@ -97,7 +97,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir, timeTravel, {
     get currentDevice() { return bridge.currentDevice; },
     useDevice: device => bridge.useDevice(device),
-    secretNames: () => bridge.secrets.names(),
+    secretSites: () => Object.fromEntries(bridge.secrets.names().map(name => [name, bridge.secrets.sites(name)])),
   });
   const manifest: ManifestTool[] = context.extension.packageJSON.contributes.languageModelTools;
   // The window's steps since the browser started, for Export Session as Playwright Test.

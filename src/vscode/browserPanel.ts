@@ -137,10 +137,10 @@ class PanelConnection implements vscodeTypes.Disposable {
         void this.hub.vscode.commands.executeCommand(COMMANDS.saveTrace, { callIds: message.callIds });
         return;
       case 'openRequest':
-        void requestDetailMessage(this.hub.supervisor, message.id, message.bodyChars).then(reply => this.send(reply));
+        void requestDetailMessage(this.hub.supervisor, message.id, { bodyChars: message.bodyChars, pretty: true }).then(reply => this.send(reply));
         return;
       case 'requestAction':
-        void runRequestAction(this.hub.vscode, this.hub.supervisor, this.hub.outputDir(), this.hub.bridge.secretNames(), message.id, message.action);
+        void runRequestAction(this.hub.vscode, this.hub.supervisor, this.hub.outputDir(), this.hub.bridge.secretSites(), message.id, message.action);
         return;
       case 'pickDevice':
         void pickDevice(this.hub.vscode, this.hub.supervisor, this.hub.bridge);
@@ -195,7 +195,7 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     readonly outputDir: () => string,
     /** Activity as a timeline: a step shown as it was, and Continue from here. */
     readonly timeTravel: TimeTravel,
-    /** The size picker's Playwright device (the browser restarts as it) and the secret names Copy as cURL reads from the environment. */
+    /** The size picker's Playwright device (the browser restarts as it) and the secrets' sites for Copy as cURL. */
     readonly bridge: PanelBridge,
   ) {
     this.disposables.push(store.onDidChangePaused(() => this.updateLiveView()));

@@ -13,9 +13,9 @@ export interface DeviceChoice {
   useDevice(device: string | undefined): Promise<void>;
 }
 
-/** What the panel needs of the bridge: the device for the size picker, the secret names for Copy as cURL. */
+/** What the panel needs of the bridge: the device for the size picker, each secret's sites for Copy as cURL. */
 export interface PanelBridge extends DeviceChoice {
-  secretNames(): string[];
+  secretSites(): Record<string, string[]>;
 }
 
 const DEFAULT_SIZE = '$(screen-full) Default size (the playwrightBridge.viewport setting)';

@@ -10,20 +10,24 @@ import { attachToChat } from './addToChat';
 
 type VSCode = typeof vscodeTypes;
 
-/** `bodyChars`: for the panel, the start of each body, JSON pretty-printed; without it, the bodies as sent (for copies). */
-export async function requestDetailMessage(supervisor: Supervisor, id: string, bodyChars?: number): Promise<HostToPanel> {
+/**
+ * `bodyChars`: the start of each body (the panel); `pretty`: JSON pretty-printed by the child before it masks
+ * (the panel and chat); neither: the bodies as sent (Copy as cURL and fetch).
+ */
+export async function requestDetailMessage(supervisor: Supervisor, id: string, view: { bodyChars?: number; pretty?: boolean } = {}): Promise<HostToPanel> {
   try {
-    return { type: 'requestDetail', id, detail: await supervisor.ask('requestDetail', bodyChars ? { id, bodyChars, pretty: true } : { id }) };
+    return { type: 'requestDetail', id, detail: await supervisor.ask('requestDetail', { id, ...view }) };
   } catch (error) {
     const problem = error instanceof NoBrowserError ? 'The browser is not running: its requests are gone.' : (error as Error).message.split('\n')[0];
     return { type: 'requestDetail', id, problem };
   }
 }
 
+/** `secretSites`: the bridge's secrets and their sites (a copied cURL reads a secret from the environment only on its own sites). */
 export async function runRequestAction(
-  vscode: VSCode, supervisor: Supervisor, outputDir: string, secretNames: readonly string[], id: string, action: 'copyCurl' | 'copyFetch' | 'addToChat',
+  vscode: VSCode, supervisor: Supervisor, outputDir: string, secretSites: Readonly<Record<string, readonly string[]>>, id: string, action: 'copyCurl' | 'copyFetch' | 'addToChat',
 ): Promise<void> {
-  const answer = await requestDetailMessage(supervisor, id);
+  const answer = await requestDetailMessage(supervisor, id, { pretty: action === 'addToChat' });
   if (answer.type !== 'requestDetail' || !answer.detail) {
     void vscode.window.showWarningMessage(`Playwright Bridge: ${answer.type === 'requestDetail' ? answer.problem : 'no such request'}`);
     return;
@@ -32,6 +36,6 @@ export async function runRequestAction(
     await attachToChat(vscode, outputDir, 'request', toChatMarkdown(answer.detail));
     return;
   }
-  await vscode.env.clipboard.writeText(action === 'copyCurl' ? toCurl(answer.detail, secretNames) : toFetch(answer.detail));
+  await vscode.env.clipboard.writeText(action === 'copyCurl' ? toCurl(answer.detail, secretSites) : toFetch(answer.detail));
   vscode.window.setStatusBarMessage(`Copied ${answer.detail.method} ${answer.detail.url} as ${action === 'copyCurl' ? 'cURL' : 'fetch'}`, 4000);
 }

@@ -11,7 +11,7 @@ import { renderState, startHeader } from './header';
 import { clearSelection, showExportStatus, startActivityExport } from './activityExport';
 import { showStep, startTimeTravel } from './timeTravel';
 import { startLists } from './lists';
-import { showRequestDetail } from './requestDetail';
+import { closeRequest, showRequestDetail } from './requestDetail';
 import { answerDescribe } from './testHook';
 
 /** Set by the build: true only in the test bundle (dist/webview/panel-test.js), never in the VSIX's panel.js. */
@@ -27,6 +27,8 @@ window.addEventListener('message', event => {
   const message = event.data as HostToPanel;
   switch (message.type) {
     case 'snapshot':
+      // Another session or a new browser: its requests are others, so an open request's pane closes.
+      closeRequest();
       renderState(message.state);
       consoleList.reset(message.console);
       networkList.reset(message.network);

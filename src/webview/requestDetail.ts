@@ -39,6 +39,12 @@ export function openRequest(id: string): void {
   post({ type: 'openRequest', id, bodyChars });
 }
 
+/** The pane closes (the list it came from is replaced). */
+export function closeRequest(): void {
+  if (!$('request-detail').hidden) setOpen(false);
+  openId = undefined;
+}
+
 /** "Show more": the same request again with more of each body; the pane stays where it was scrolled. */
 function showMore(): void {
   if (!openId) return;

@@ -55,7 +55,7 @@ describe('request details and page sizes (real child and Chromium)', function ()
     assert.match(detail.remoteAddress ?? '', /^127\.0\.0\.1:\d+$/);
     assert.ok(detail.timing.some(t => t.phase === 'Total' && t.ms >= 0), JSON.stringify(detail.timing));
 
-    const curl = toCurl(detail, []);
+    const curl = toCurl(detail, {});
     assert.doesNotMatch(curl, /-X POST/, 'curl posts its --data-raw without being told');
     // Asynchronously: the fixture answering it runs in this very process.
     const curlAnswer = (await run('sh', ['-c', curl], { encoding: 'utf8', timeout: 15000 })).stdout;
@@ -94,7 +94,7 @@ describe('request details and page sizes (real child and Chromium)', function ()
     assert.strictEqual(cut.requestBody.truncated, true);
     assert.strictEqual(cut.requestBody.text, pretty.requestBody.text!.slice(0, at + 6));
     assert.ok(!JSON.stringify(cut).includes(secret.slice(0, 6)), 'no part of the secret');
-    const curl = toCurl(detail, ['LAB_TOKEN']);
+    const curl = toCurl(detail, { LAB_TOKEN: [fixture.url] });
     assert.ok(!curl.includes(secret));
     const answer = (await run('sh', ['-c', curl], { encoding: 'utf8', timeout: 15000, env: { ...process.env, LAB_TOKEN: secret } })).stdout;
     assert.strictEqual((JSON.parse(answer) as { received: { name: string } }).received.name, secret, 'the server got the real value from the environment');

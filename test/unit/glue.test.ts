@@ -220,7 +220,7 @@ describe('VS Code glue against a fake vscode', () => {
       const timeTravel = new TimeTravel(fake.vscode, {
         timeline, supervisor, canRestore: () => true, browserName: () => 'chromium', viewport: () => ({ width: 1280, height: 720 }), workspaceFolders: () => [], log,
       });
-      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, log, () => os.tmpdir(), timeTravel, { currentDevice: undefined, useDevice: async () => undefined, secretNames: () => [] });
+      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, log, () => os.tmpdir(), timeTravel, { currentDevice: undefined, useDevice: async () => undefined, secretSites: () => ({}) });
       const view = fakeWebview();
       let visible = true;
       panels.resolveWebviewView({ webview: view.webview, get visible() { return visible; }, onDidChangeVisibility: new EventEmitter<void>().event, onDidDispose: new EventEmitter<void>().event } as never);

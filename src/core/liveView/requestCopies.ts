@@ -2,7 +2,8 @@
  * A request the person opened in the Network pane, written out: as a cURL command and as a `fetch`
  * call (Copy as cURL / Copy as fetch), and as Markdown for chat (Add to Chat). Built from the masked
  * details the child sent: a secret of the bridge stays `<secret>NAME</secret>`, which cURL reads from
- * the environment variable of that name (only for the bridge's own secret names).
+ * the environment variable of that name (only on the secret's own sites). The cURL command is for POSIX
+ * shells (bash, zsh; on Windows Git Bash or WSL), as its button says.
  */
 import type { Header, RequestBody, RequestDetail } from '../../protocol/childMessages';
 
@@ -15,20 +16,30 @@ const SECRET = /<secret>([A-Za-z_]\w*)<\/secret>/g;
 const sent = (headers: Header[]) => headers.filter(header => !LEFT_OUT.has(header.name.toLowerCase()));
 
 /**
- * A POSIX shell word: single quotes, with a secret of the bridge read from its environment variable. Only
- * the bridge's own secret names: a page can send the text `<secret>HOME</secret>` itself, and a copied command
- * must never read the person's other variables into a request to that page.
+ * A POSIX shell word (bash, zsh): single quotes, with a secret of the bridge read from its environment
+ * variable. `expand`: the secret names this request's site may have: a page can send the text
+ * `<secret>HOME</secret>` or `<secret>BANK_PASSWORD</secret>` itself, and a copied command must never read
+ * the person's variables into a request to a site the secret is not typed on.
  */
-function shellWordOf(text: string, secretNames: readonly string[]): string {
+function shellWordOf(text: string, expand: readonly string[]): string {
   const quoted = `'${text.replace(/'/g, `'\\''`)}'`;
-  const word = quoted.replace(SECRET, (all, name: string) => (secretNames.includes(name) ? `'"$${name}"'` : all)).replace(/^''(?=.)|(?<=.)''$/g, '');
+  const word = quoted.replace(SECRET, (all, name: string) => (expand.includes(name) ? `'"$${name}"'` : all)).replace(/^''(?=.)|(?<=.)''$/g, '');
   return word || "''";
 }
 
-export function toCurl(detail: RequestDetail, secretNames: readonly string[]): string {
-  const shellWord = (text: string) => shellWordOf(text, secretNames);
+/** `secretSites`: each secret of the bridge and the origins it is typed on (the secrets' sites). */
+export function toCurl(detail: RequestDetail, secretSites: Readonly<Record<string, readonly string[]>>): string {
+  let origin: string | undefined;
+  try {
+    origin = new URL(detail.url).origin;
+  } catch {
+    origin = undefined;
+  }
+  const expand = Object.keys(secretSites).filter(name => origin && secretSites[name].includes(origin));
+  const shellWord = (text: string) => shellWordOf(text, expand);
   const lines = [`curl ${shellWord(detail.url)}`];
-  if (detail.method !== 'GET' && !(detail.method === 'POST' && textOf(detail.requestBody) !== undefined)) lines.push(`-X ${detail.method}`);
+  // The method is the page's to choose (fetch takes almost any token): quoted like everything else.
+  if (detail.method !== 'GET' && !(detail.method === 'POST' && textOf(detail.requestBody) !== undefined)) lines.push(`-X ${shellWord(detail.method)}`);
   for (const header of sent(detail.requestHeaders)) lines.push(`-H ${shellWord(`${header.name}: ${header.value}`)}`);
   const body = textOf(detail.requestBody);
   if (body !== undefined) lines.push(`--data-raw ${shellWord(body)}`);
@@ -65,22 +76,15 @@ export function toChatMarkdown(detail: RequestDetail, bodyChars = 20000): string
   ].join('\n');
 }
 
+/** The body as the child sent it for chat: JSON already pretty-printed there, before masking (never decoded again here: a decode could spell a masked secret plainly). */
 function bodyBlock(body: RequestBody, max: number): string[] {
   const text = textOf(body);
   if (text === undefined) return [bodyLeftOut(body) ?? body.reason ?? '(none)'];
-  let shown = text;
-  if (body.kind === 'json') {
-    try {
-      shown = JSON.stringify(JSON.parse(text), null, 2);
-    } catch {
-      // Not valid JSON after all: shown as it came.
-    }
-  }
-  const cut = shown.length > max;
-  const fence = '`'.repeat(Math.max(3, ...(shown.match(/`+/g) ?? []).map(run => run.length + 1)));
+  const cut = text.length > max;
+  const fence = '`'.repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map(run => run.length + 1)));
   return [
-    `${fence}${body.kind === 'json' ? 'json' : ''}`, cut ? shown.slice(0, max) : shown, fence,
-    ...(cut || body.truncated ? [`(${body.size} bytes in all; the first ${Math.min(max, shown.length)} characters shown)`] : []),
+    `${fence}${body.kind === 'json' ? 'json' : ''}`, cut ? text.slice(0, max) : text, fence,
+    ...(cut || body.truncated ? [`(${body.size} bytes in all; the first ${Math.min(max, text.length)} characters shown)`] : []),
   ];
 }
 
