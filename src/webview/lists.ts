@@ -1,7 +1,9 @@
 /**
  * The panel's lists (console, network, activity) and the pane switcher. Rows are drawn once a frame
- * when they arrive or change; a filter only hides and shows the rows already drawn, and rows out of
- * sight are neither laid out nor painted (`content-visibility` in panel.css), so 2,000 of them stay cheap.
+ * when they arrive or change. Network is virtualized (virtualRows.ts: one-line rows, only those in sight
+ * drawn). Console and Activity rows vary in height: they sit in blocks of 100, a filter hides and shows
+ * the rows already drawn, blocks out of sight are skipped whole (`content-visibility` in panel.css), and
+ * the browser's scroll anchoring keeps the end in view without a layout read from script.
  */
 import type { ActivityRow, ConsoleRow, MarkerRow, NetworkRow } from '../protocol/panelMessages';
 import type { ConsoleLevel } from '../protocol/childMessages';
@@ -9,6 +11,7 @@ import { isMarker } from '../protocol/panelRows';
 import { decorateActivityRow } from './activityExport';
 import { $, el, vscode } from './dom';
 import { openRequestId, startRequestDetail } from './requestDetail';
+import { VirtualRows } from './virtualRows';
 
 /** The Network pane's type filter: Playwright's resource types in the classes DevTools shows. */
 function typeClassOf(resourceType: string): string {
@@ -18,11 +21,19 @@ function typeClassOf(resourceType: string): string {
 
 type Row = ConsoleRow | NetworkRow | ActivityRow | MarkerRow;
 
+/** Rows a block holds (see RowList.lastBlock). */
+const BLOCK_ROWS = 100;
+
 export class RowList<R extends Row> {
   private readonly rows = new Map<number, { row: R; element: HTMLElement; text: string }>();
   /** Rows that came since the last frame: drawn together, once a frame (a burst of requests is one layout, not hundreds). */
   private pending: { rows: R[]; dropBefore: number } = { rows: [], dropBefore: 0 };
   private flushScheduled = false;
+  /**
+   * The list's last child, the only one the browser may anchor its scroll to (panel.css): while the person is
+   * at the end, rows added before it keep the view at the end, with no layout read or scroll from script.
+   */
+  private readonly anchor = el('li', 'anchor');
   constructor(
     private readonly container: HTMLElement,
     private readonly render: (row: R) => HTMLElement,
@@ -31,7 +42,10 @@ export class RowList<R extends Row> {
     /** The filters as they are now, read once: whether a row (with its search text) shows. */
     private readonly filter: () => (row: R, text: string) => boolean,
     private readonly onChange: () => void,
-  ) {}
+  ) {
+    this.anchor.setAttribute('aria-hidden', 'true');
+    container.append(this.anchor);
+  }
 
   upsert(rows: R[], dropBefore: number): void {
     this.pending.rows.push(...rows);
@@ -54,35 +68,51 @@ export class RowList<R extends Row> {
     this.pending = { rows: [], dropBefore: 0 };
     for (const [seq, { element }] of this.rows) {
       if (seq >= dropBefore) break;
+      const block = element.parentElement?.parentElement;
       element.remove();
+      if (block && !block.firstElementChild?.firstElementChild) block.remove();
       this.rows.delete(seq);
     }
-    const stick = this.container.scrollTop + this.container.clientHeight >= this.container.scrollHeight - 8;
     const latest = new Map<number, R>();
     for (const row of rows) if (row.seq >= dropBefore) latest.set(row.seq, row);
-    const appended = document.createDocumentFragment();
     const visible = this.filter();
     for (const row of latest.values()) {
       const element = this.render(row);
+      element.setAttribute('role', 'listitem');
       const text = isMarker(row) ? '' : this.searchText(row).toLowerCase();
       element.hidden = !isMarker(row) && !visible(row, text);
       const known = this.rows.get(row.seq);
       if (known) known.element.replaceWith(element);
-      else appended.append(element);
+      else this.lastBlock().append(element);
       this.rows.set(row.seq, { row, element, text });
     }
-    this.container.append(appended);
-    if (stick) this.container.scrollTop = this.container.scrollHeight;
     this.onChange();
   }
 
   reset(rows: R[]): void {
     this.rows.clear();
-    this.pending = { rows: [], dropBefore: 0 };
+    this.pending = { rows: [...rows], dropBefore: 0 };
     this.flushScheduled = true;
-    this.container.replaceChildren();
-    this.pending.rows = [...rows];
+    this.container.replaceChildren(this.anchor);
     this.flush();
+    // A new list starts at its end (once: the anchor keeps it there).
+    this.container.scrollTop = this.container.scrollHeight;
+  }
+
+  /**
+   * The block new rows go into: rows sit in blocks of BLOCK_ROWS, and a block out of sight is skipped whole
+   * (`content-visibility` in panel.css), its rows' styles too, when a filter hides or shows hundreds of rows.
+   */
+  private lastBlock(): HTMLElement {
+    const last = this.anchor.previousElementSibling?.firstElementChild as HTMLElement | null | undefined;
+    if (last && last.childElementCount < BLOCK_ROWS) return last;
+    const block = el('li', 'block');
+    block.setAttribute('role', 'none');
+    const rows = el('ul', 'block-rows');
+    rows.setAttribute('role', 'none');
+    block.append(rows);
+    this.container.insertBefore(block, this.anchor);
+    return rows;
   }
 
   /** A filter changed: only rows whose visibility changes are touched. */
@@ -117,9 +147,12 @@ const duration = (ms?: number) => (ms === undefined ? '…' : ms < 1000 ? `${Mat
 
 export interface PanelLists {
   consoleList: RowList<ConsoleRow | MarkerRow>;
-  networkList: RowList<NetworkRow | MarkerRow>;
+  networkList: VirtualRows<NetworkRow | MarkerRow>;
   activityList: RowList<ActivityRow | MarkerRow>;
 }
+
+/** The lists once started (the tests' describe reads what their filters show, drawn or not). */
+export let panelLists: PanelLists | undefined;
 
 /** The text filter as typed, ready to test lowercased search texts with. */
 function textFilter(id: string): (text: string) => boolean {
@@ -157,7 +190,7 @@ export function startLists(): PanelLists {
   $('console-filter').addEventListener('input', () => consoleList.refilter());
 
   // Network
-  const networkList = new RowList<NetworkRow | MarkerRow>($('network-list'), row => {
+  const networkList = new VirtualRows<NetworkRow | MarkerRow>($('network-list'), row => {
     if (isMarker(row)) return markerElement(row);
     const failed = !!row.failure || row.status >= 400;
     const item = el('li', `request${failed ? ' failed' : ''}${row.status === 0 && !row.failure ? ' pending' : ''}`);
@@ -171,6 +204,7 @@ export function startLists(): PanelLists {
     );
     item.title = `${row.failure ? `${row.url}\n${row.failure}` : row.url}\nClick (or Enter) for headers, bodies and timing`;
     item.dataset.requestId = row.id;
+    item.dataset.seq = String(row.seq);
     item.tabIndex = -1;
     if (row.id === openRequestId()) item.setAttribute('aria-selected', 'true');
     return item;
@@ -184,11 +218,11 @@ export function startLists(): PanelLists {
       const statusMatches = statusClass === 'all' || statusClass === klass || (statusClass === 'failed' && row.status >= 400);
       return statusMatches && (typeClass === 'all' || typeClass === typeClassOf(row.resourceType)) && text(search);
     };
-  }, () => undefined);
+  });
   $('network-filter').addEventListener('input', () => networkList.refilter());
   $('status-filter').addEventListener('change', () => networkList.refilter());
   $('type-filter').addEventListener('change', () => networkList.refilter());
-  startRequestDetail($('network-list'));
+  startRequestDetail($('network-list'), networkList);
 
   // Activity
   const DOORS = { tool: 'chat tool', mcp: 'MCP', panel: 'panel', person: 'you' };
@@ -239,5 +273,6 @@ export function startLists(): PanelLists {
   }
   const saved = vscode.getState() as { pane?: string } | undefined;
   selectPane(paneTabs.find(t => t.id === saved?.pane) ?? paneTabs[0]);
-  return { consoleList, networkList, activityList };
+  panelLists = { consoleList, networkList, activityList };
+  return panelLists;
 }

@@ -5,7 +5,8 @@
  * Chat go to the host, which writes the clipboard or the chat input.
  */
 import { REQUEST_BODY_LIMIT, type Header, type RequestBody, type RequestDetail } from '../protocol/childMessages';
-import type { HostToPanel } from '../protocol/panelMessages';
+import type { HostToPanel, MarkerRow, NetworkRow } from '../protocol/panelMessages';
+import type { VirtualRows } from './virtualRows';
 import { $, el, post } from './dom';
 
 /** Characters of each body asked for at first (JSON pretty-printed by the child); "Show more" asks for eight times as many. */
@@ -161,19 +162,20 @@ export function requestDetailReport(): string {
 }
 
 /** Wires the list (click, Enter, arrows) and the pane's buttons (once). */
-export function startRequestDetail(list: HTMLElement): void {
+export function startRequestDetail(list: HTMLElement, rows: VirtualRows<NetworkRow | MarkerRow>): void {
   list.addEventListener('click', event => {
     const row = (event.target as Element).closest<HTMLElement>('li[data-request-id]');
     if (row) openRequest(row.dataset.requestId!);
   });
   list.addEventListener('keydown', event => {
-    const rows = [...list.querySelectorAll<HTMLElement>('li[data-request-id]:not([hidden])')];
-    const at = rows.indexOf(document.activeElement as HTMLElement);
-    if (event.key === 'Enter' && at >= 0) return openRequest(rows[at].dataset.requestId!);
+    const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('li[data-request-id]');
+    if (event.key === 'Enter' && focused && list.contains(focused)) return openRequest(focused.dataset.requestId!);
     const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
-    if (!step || !rows.length) return;
+    if (!step) return;
     event.preventDefault();
-    rows[Math.min(rows.length - 1, Math.max(0, at < 0 ? (step > 0 ? 0 : rows.length - 1) : at + step))].focus();
+    // Among the rows the filters show, drawn or not: the list scrolls to the next one.
+    const next = rows.neighbour(focused && list.contains(focused) ? Number(focused.dataset.seq) : undefined, step);
+    if (next) rows.reveal(next.seq)?.focus();
   });
   $('request-close').addEventListener('click', () => setOpen(false));
   $('request-detail').addEventListener('keydown', event => {

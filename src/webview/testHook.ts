@@ -8,6 +8,7 @@ import { exportReport } from './activityExport';
 import { timeTravelReport } from './timeTravel';
 import { $, post } from './dom';
 import { requestDetailReport } from './requestDetail';
+import { panelLists } from './lists';
 
 /** Rows the header's visible controls take: the toolbar is one; tabs, notes and the session picker add theirs. */
 function headerRows(): number {
@@ -41,7 +42,8 @@ function report(): PanelReport {
     frameDrawn: drawn,
     frameSize: drawn ? { width: frame.naturalWidth, height: frame.naturalHeight } : undefined,
     consoleTexts: visibleRows('console-list', 'li.console', '.text'),
-    networkUrls: visibleRows('network-list', 'li.request', '.url'),
+    // Virtualized: what its filters show, drawn or not (a person scrolls to the rest).
+    networkUrls: panelLists?.networkList.visibleTexts(row => ('url' in row ? row.url : '')) ?? [],
     activityTitles: visibleRows('activity-list', 'li.call', '.call-title'),
     header: [$('state').textContent, $<HTMLInputElement>('address').value, $('address').title.split('\n')[0]].join(' | '),
     layout: layout(),
