@@ -4,6 +4,7 @@
  * address. `maskAndCut` masks what the page controls, then cuts the bodies to what the panel shows first.
  */
 import type { Request, Response } from 'playwright';
+import { prettyJsonStart } from './prettyJson';
 import { REQUEST_BODY_LIMIT, type Header, type NetworkEntry, type RequestBody, type RequestDetail, type RequestDetailParams } from '../protocol/childMessages';
 
 /** Types whose bytes are text whatever their charset says; anything else is sniffed. */
@@ -40,9 +41,18 @@ export async function describeRequest(request: Request, entry: NetworkEntry, vie
   };
 }
 
-/** JSON pretty-printed, as the panel shows it (before masking: a secret spelled with escapes comes out plain, and is then masked). */
+/**
+ * JSON pretty-printed, as the panel and chat show it, before masking (a secret spelled with escapes comes out
+ * plain, and is then masked). The panel asks for the start only: that much is printed (a little more, so a
+ * secret across the cut is masked whole), not the whole body.
+ */
 function shaped(body: RequestBody, view: Omit<RequestDetailParams, 'id'>): RequestBody {
-  if (!view.pretty || body.kind !== 'json' || body.truncated || body.text === undefined || prettyLength(body.text) > MAX_PRETTY_CHARS) return body;
+  if (!view.pretty || body.kind !== 'json' || body.truncated || body.text === undefined) return body;
+  if (view.bodyChars !== undefined) {
+    const start = prettyJsonStart(body.text, view.bodyChars + CUT_MARGIN);
+    return start ? { ...body, text: start.text, pretty: true, ...(start.whole ? {} : { truncated: true }) } : body;
+  }
+  if (prettyLength(body.text) > MAX_PRETTY_CHARS) return body;
   try {
     return { ...body, text: JSON.stringify(JSON.parse(body.text), null, 2), pretty: true };
   } catch {

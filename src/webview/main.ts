@@ -12,7 +12,7 @@ import { clearSelection, showExportStatus, startActivityExport } from './activit
 import { showStep, startTimeTravel } from './timeTravel';
 import { startLists } from './lists';
 import { closeRequest, showRequestDetail } from './requestDetail';
-import { answerDescribe } from './testHook';
+import { answerDescribe, countRequests } from './testHook';
 
 /** Set by the build: true only in the test bundle (dist/webview/panel-test.js), never in the VSIX's panel.js. */
 declare const PANEL_TEST_HOOKS: boolean;
@@ -36,7 +36,9 @@ window.addEventListener('message', event => {
       return;
     case 'state': return renderState(message.state);
     case 'console': return consoleList.upsert(message.rows, message.dropBefore);
-    case 'network': return networkList.upsert(message.rows, message.dropBefore);
+    case 'network':
+      if (PANEL_TEST_HOOKS) countRequests(message.rows);
+      return networkList.upsert(message.rows, message.dropBefore);
     case 'activity': return activityList.upsert(message.rows, message.dropBefore);
     case 'frame': return void drawFrame(message);
     case 'exportStatus': return showExportStatus(message.status);

@@ -9,8 +9,8 @@ import type { HostToPanel, MarkerRow, NetworkRow } from '../protocol/panelMessag
 import type { VirtualRows } from './virtualRows';
 import { $, el, post } from './dom';
 
-/** Characters of each body asked for at first (JSON pretty-printed by the child); "Show more" asks for eight times as many. */
-const BODY_PAGE = 64 * 1024;
+/** Characters of each body asked for at first (JSON pretty-printed by the child; a few hundred lines); "Show more" asks for eight times as many. */
+const BODY_PAGE = 16 * 1024;
 /** How much of each body the pane holds now. */
 let bodyChars = BODY_PAGE;
 

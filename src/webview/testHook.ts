@@ -77,3 +77,10 @@ function layout(): PanelLayout {
   }
   return { width, cutControls, filterWidth: Math.round(filter?.getBoundingClientRect().width ?? 0), levelsOnOneLine: levelTops.size <= 1, frameBands };
 }
+
+/** Requests the panel has listed since it started (the bench reads it as `window.panelRequestsListed` to count a burst). */
+const listed = new Set<string>();
+export function countRequests(rows: { seq: number }[]): void {
+  for (const row of rows) if ('id' in row && typeof row.id === 'string') listed.add(row.id);
+  (window as unknown as { panelRequestsListed: number }).panelRequestsListed = listed.size;
+}

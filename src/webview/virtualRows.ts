@@ -26,11 +26,18 @@ export class VirtualRows<R extends Row> {
   private viewHeight = 0;
   /** Whether the person is at the end of the list: new rows then keep it there, as a log does. */
   private atEnd = true;
+  /** The list jumps to its end once (a new list); after that the browser's scroll anchoring keeps it there. */
+  private jumpToEnd = true;
   /** The highest seq held: a row with a lower new seq means the order must be restored. */
   private lastSeq = -Infinity;
   /** As tall as the rows above and below those drawn (padding on the scroller itself would set its own height). */
-  private readonly above = spacer();
-  private readonly below = spacer();
+  private readonly above = spacer('spacer');
+  private readonly below = spacer('spacer');
+  /**
+   * The list's last child and the only node the browser may anchor its scroll to (panel.css): while the
+   * person is at the end, rows drawn above it keep the view at the end with no scroll (and no layout) from script.
+   */
+  private readonly anchor = spacer('anchor');
 
   constructor(
     private readonly container: HTMLElement,
@@ -95,6 +102,7 @@ export class VirtualRows<R extends Row> {
     this.pending = { rows: [...rows], dropBefore: 0 };
     this.flushScheduled = true;
     this.atEnd = true;
+    this.jumpToEnd = true;
     this.flush();
   }
 
@@ -133,10 +141,13 @@ export class VirtualRows<R extends Row> {
     this.above.style.height = `${first * ROW_HEIGHT}px`;
     this.below.style.height = `${(total - last) * ROW_HEIGHT}px`;
     // Elements already in place stay (a focused row keeps its focus); the rest are put in order.
-    const wanted = [this.above, ...elements, this.below];
+    const wanted = [this.above, ...elements, this.below, this.anchor];
     const current = this.container.children;
     if (current.length !== wanted.length || wanted.some((element, i) => current[i] !== element)) this.container.replaceChildren(...wanted);
-    if (this.atEnd) this.container.scrollTop = total * ROW_HEIGHT;
+    if (this.atEnd && this.jumpToEnd) {
+      this.container.scrollTop = total * ROW_HEIGHT;
+      this.jumpToEnd = false;
+    }
   }
 
   /** Scrolls so the row with this seq is in sight (keyboard moves past the drawn rows). */
@@ -174,9 +185,9 @@ export class VirtualRows<R extends Row> {
   }
 }
 
-function spacer(): HTMLElement {
+function spacer(className: string): HTMLElement {
   const element = document.createElement('li');
-  element.className = 'spacer';
+  element.className = className;
   element.setAttribute('aria-hidden', 'true');
   return element;
 }

@@ -58,6 +58,7 @@ describe('panel webview in a DOM', () => {
       assert.strictEqual(panel.posted[0]?.type, 'ready', 'the production bundle still starts');
       const bundle = fs.readFileSync(path.join(REPO_ROOT, 'dist', 'webview', 'panel.js'), 'utf8');
       assert.ok(!bundle.includes('cutControls') && !bundle.includes('frameBands'), 'the layout probe is compiled out');
+      assert.ok(!bundle.includes('panelRequestsListed'), 'the bench\'s request count is compiled out');
     } finally {
       panel.close();
     }
@@ -173,7 +174,7 @@ describe('panel webview in a DOM', () => {
       type.dispatchEvent(new panel.window.Event('change') as unknown as Event);
       assert.deepStrictEqual(panel.describe().networkUrls, ['http://127.0.0.1/api/echo']);
       (panel.window.document.querySelector('#network-list li[data-request-id="r1"]') as HTMLElement).click();
-      assert.deepStrictEqual(panel.posted.at(-1), { type: 'openRequest', id: 'r1', bodyChars: 65536 });
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'openRequest', id: 'r1', bodyChars: 16384 });
       assert.match(panel.describe().requestDetail, /^Loading/);
       // As the child sends it to the panel: JSON pretty-printed.
       const body = (value: unknown) => ({ kind: 'json' as const, mimeType: 'application/json', size: JSON.stringify(value).length, text: JSON.stringify(value, null, 2), pretty: true });

@@ -22,12 +22,14 @@ export type PanelAct =
   /**
    * Measures in the webview itself, with its own performance.now() (the bench's panel figures): `filter`
    * types each text into a filter box and times each keystroke to the frame that shows it; `frames` records
-   * frame intervals and the requests listed for `seconds`; `detail` opens the last request whose URL holds
-   * `text` `times` times and times each to its response body drawn. The answer is JSON.
+   * frame intervals, the requests listed and long tasks for `seconds`; `detail` opens `times` requests
+   * whose URL holds `text` (each once, newest first) and times each to its response body drawn. The answer is JSON.
    */
   | { action: 'measure'; task: 'filter'; filterId: string; texts: string[] }
   | { action: 'measure'; task: 'frames'; seconds: number }
-  | { action: 'measure'; task: 'detail'; text: string; times: number };
+  | { action: 'measure'; task: 'detail'; text: string; times: number }
+  /** A CPU profile of the workbench's page (the panel's webview runs on its thread) for `seconds`: the functions that took the most time, self. */
+  | { action: 'profile'; seconds: number };
 
 /** The visible panel that shows a picture of the page (the editor tab when both are open). */
 async function panelFrame(page: Page): Promise<Frame> {
@@ -47,6 +49,7 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
     return JSON.stringify(await page.evaluate(() => [...document.querySelectorAll('.interactive-input-part [class*="attach"]')]
       .map(element => `${element.getAttribute('aria-label') ?? ''} ${element.textContent ?? ''}`.trim()).filter(Boolean)));
   }
+  if (act.action === 'profile') return JSON.stringify(await profile(page, act.seconds));
   const frame = await panelFrame(page);
   switch (act.action) {
     case 'click': {
@@ -107,19 +110,14 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
     return times;
   }
   if (act.task === 'frames') {
-    const list = document.getElementById('network-list')!;
-    const ids = new Set<string>();
-    const observer = new MutationObserver(records => {
-      for (const record of records) for (const node of record.addedNodes) {
-        const id = (node as HTMLElement).dataset?.requestId;
-        if (id) ids.add(id);
-      }
-    });
-    observer.observe(list, { childList: true });
+    // Requests the panel listed (its test bundle counts them as they arrive, drawn in sight or not).
+    const listed = () => (window as unknown as { panelRequestsListed?: number }).panelRequestsListed ?? 0;
+    const listedBefore = listed();
     // Tasks of this webview's own page that held its thread over 50 ms: what the panel itself cost the frames.
-    const longTasks: number[] = [];
+    const longTasks: { ms: number; whose: string }[] = [];
     const tasks = new PerformanceObserver(entries => {
-      for (const entry of entries.getEntries()) longTasks.push(entry.duration);
+      // `name` says whose task it was: 'self' (the panel), or the workbench around it ('same-origin-ancestor'), …
+      for (const entry of entries.getEntries()) longTasks.push({ ms: entry.duration, whose: entry.name });
     });
     tasks.observe({ type: 'longtask' });
     const intervals: number[] = [];
@@ -130,15 +128,22 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
       intervals.push(now - last);
       last = now;
     }
-    observer.disconnect();
     tasks.disconnect();
-    return { intervals, rows: ids.size, longTasks };
+    return { intervals, rows: listed() - listedBefore, longTasks };
   }
   const times: number[] = [];
+  // As a person finds it among 2,000: by the filter.
+  const filter = document.getElementById('network-filter') as HTMLInputElement;
+  filter.value = act.text;
+  filter.dispatchEvent(new Event('input', { bubbles: true }));
+  await painted();
+  // Each matching request once, newest first (the list shows the newest at the end).
+  const opened = new Set<string>();
   for (let i = 0; i < act.times; i++) {
     const rows = [...document.querySelectorAll<HTMLElement>('#network-list li.request')].filter(row => row.querySelector('.url')?.textContent?.includes(act.text));
-    const row = rows.at(-1);
+    const row = rows.reverse().find(candidate => !opened.has(candidate.dataset.requestId!)) ?? rows[0];
     if (!row) throw new Error(`no request row holds ${act.text}`);
+    opened.add(row.dataset.requestId!);
     await painted();
     const start = performance.now();
     row.click();
@@ -151,5 +156,26 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
     times.push(performance.now() - start);
     (document.getElementById('request-close') as HTMLButtonElement).click();
   }
+  filter.value = '';
+  filter.dispatchEvent(new Event('input', { bubbles: true }));
   return times;
+}
+
+/** The top functions by self time over `seconds`, from Chromium's sampling profiler on the workbench's page. */
+async function profile(page: Page, seconds: number): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  await new Promise(resolve => setTimeout(resolve, seconds * 1000));
+  const { profile: samples } = await cdp.send('Profiler.stop');
+  await cdp.detach();
+  const nodes = new Map(samples.nodes.map(node => [node.id, node]));
+  const self = new Map<string, number>();
+  (samples.samples ?? []).forEach((id, i) => {
+    const frame = nodes.get(id)!.callFrame;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (samples.timeDeltas?.[i] ?? 0) / 1000);
+  });
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([key, ms]) => `${Math.round(ms)} ms ${key}`);
 }
