@@ -17,10 +17,12 @@ const MAX_PRETTY_CHARS = 8 * 1024 * 1024;
 
 export async function describeRequest(request: Request, entry: NetworkEntry, view: Omit<RequestDetailParams, 'id'> = {}): Promise<RequestDetail> {
   const response = await request.response().catch(() => null);
-  const [requestHeaders, responseHeaders, remote] = await Promise.all([
+  // The body is what takes longest: fetched beside the headers, not after them (its type from the headers the response came with).
+  const [requestHeaders, responseHeaders, remote, body] = await Promise.all([
     request.headersArray().catch(() => [] as Header[]),
     response ? response.headersArray().catch(() => [] as Header[]) : Promise.resolve([] as Header[]),
     response ? response.serverAddr().catch(() => null) : Promise.resolve(null),
+    responseBody(request, response, entry, response?.headers()['content-type'] ?? ''),
   ]);
   const requestType = headerValue(requestHeaders, 'content-type');
   const postData = request.postDataBuffer();
@@ -37,7 +39,7 @@ export async function describeRequest(request: Request, entry: NetworkEntry, vie
     requestHeaders: requestHeaders.filter(header => !header.name.startsWith(':')),
     responseHeaders,
     requestBody: shaped(postData ? bodyOf(postData, requestType) : none('The request has no body.'), view),
-    responseBody: shaped(await responseBody(request, response, entry, headerValue(responseHeaders, 'content-type')), view),
+    responseBody: shaped(body, view),
   };
 }
 

@@ -21,7 +21,7 @@ type VSCode = typeof vscodeTypes;
 /** One webview showing the panel (the side-bar view or an editor tab), with its own frame gate. */
 class PanelConnection implements vscodeTypes.Disposable {
   private readonly gate: FrameGate<FrameMessage>;
-  /** Rows go to the webview gathered, one message a list at most every 40 ms. */
+  /** Rows go to the webview gathered, one message a list at most every 100 ms. */
   private readonly rows = new RowBatch(message => void this.webview.postMessage(message));
   private readonly disposables: vscodeTypes.Disposable[] = [];
   private ready = false;

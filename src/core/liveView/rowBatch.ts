@@ -8,8 +8,8 @@ import type { HostToPanel } from '../../protocol/panelMessages';
 type RowMessage = Extract<HostToPanel, { type: 'console' | 'network' | 'activity' }>;
 type Row = RowMessage['rows'][number];
 
-/** Long enough to gather a burst, short enough that a single row still shows at once to the eye. */
-export const ROW_BATCH_MS = 40;
+/** Long enough to gather a burst (a webview redrawn for every 40 ms batch spent its frames on it), short enough that a row still shows at once to the eye. */
+export const ROW_BATCH_MS = 100;
 
 export class RowBatch {
   private readonly pending = new Map<RowMessage['type'], { rows: Map<number, Row>; dropBefore: number }>();
