@@ -5,6 +5,7 @@
 import type * as vscodeTypes from 'vscode';
 import { toChatMarkdown, toCurl, toFetch } from '../core/liveView/requestCopies';
 import { NoBrowserError, type Supervisor } from '../core/supervision/supervisor';
+import type { RequestDetailParams } from '../protocol/childMessages';
 import type { HostToPanel } from '../protocol/panelMessages';
 import { attachToChat } from './addToChat';
 
@@ -14,7 +15,7 @@ type VSCode = typeof vscodeTypes;
  * `bodyChars`: the start of each body (the panel); `pretty`: JSON pretty-printed by the child before it masks
  * (the panel and chat); neither: the bodies as sent (Copy as cURL and fetch).
  */
-export async function requestDetailMessage(supervisor: Supervisor, id: string, view: { bodyChars?: number; pretty?: boolean } = {}): Promise<HostToPanel> {
+export async function requestDetailMessage(supervisor: Supervisor, id: string, view: Omit<RequestDetailParams, 'id'> = {}): Promise<HostToPanel> {
   try {
     return { type: 'requestDetail', id, detail: await supervisor.ask('requestDetail', { id, ...view }) };
   } catch (error) {

@@ -11,6 +11,7 @@ import { isMarker } from '../protocol/panelRows';
 import { decorateActivityRow } from './activityExport';
 import { $, el, vscode } from './dom';
 import { openRequestId, startRequestDetail } from './requestDetail';
+import { PendingRows } from './pendingRows';
 import { VirtualRows } from './virtualRows';
 
 /** The Network pane's type filter: Playwright's resource types in the classes DevTools shows. */
@@ -26,9 +27,7 @@ const BLOCK_ROWS = 100;
 
 export class RowList<R extends Row> {
   private readonly rows = new Map<number, { row: R; element: HTMLElement; text: string }>();
-  /** Rows that came since the last frame: drawn together, once a frame (a burst of requests is one layout, not hundreds). */
-  private pending: { rows: R[]; dropBefore: number } = { rows: [], dropBefore: 0 };
-  private flushScheduled = false;
+  private readonly pending = new PendingRows<R>(() => this.flush());
   /**
    * The list's last child, the only one the browser may anchor its scroll to (panel.css): while the person is
    * at the end, rows added before it keep the view at the end, with no layout read or scroll from script.
@@ -48,24 +47,14 @@ export class RowList<R extends Row> {
   }
 
   upsert(rows: R[], dropBefore: number): void {
-    this.pending.rows.push(...rows);
-    this.pending.dropBefore = Math.max(this.pending.dropBefore, dropBefore);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    // The next frame, or soon anyway when frames do not come (a hidden panel draws none).
-    const timer = setTimeout(() => this.flush(), 250);
-    requestAnimationFrame(() => {
-      clearTimeout(timer);
-      this.flush();
-    });
+    this.pending.add(rows, dropBefore);
   }
 
   /** Draws the rows that came: a row updated several times meanwhile is drawn once, as it is last. */
   flush(): void {
-    if (!this.flushScheduled) return;
-    this.flushScheduled = false;
-    const { rows, dropBefore } = this.pending;
-    this.pending = { rows: [], dropBefore: 0 };
+    const taken = this.pending.take();
+    if (!taken) return;
+    const { rows, dropBefore } = taken;
     for (const [seq, { element }] of this.rows) {
       if (seq >= dropBefore) break;
       const block = element.parentElement?.parentElement;
@@ -73,10 +62,8 @@ export class RowList<R extends Row> {
       if (block && !block.firstElementChild?.firstElementChild) block.remove();
       this.rows.delete(seq);
     }
-    const latest = new Map<number, R>();
-    for (const row of rows) if (row.seq >= dropBefore) latest.set(row.seq, row);
     const visible = this.filter();
-    for (const row of latest.values()) {
+    for (const row of rows) {
       const element = this.render(row);
       element.setAttribute('role', 'listitem');
       const text = isMarker(row) ? '' : this.searchText(row).toLowerCase();
@@ -91,8 +78,7 @@ export class RowList<R extends Row> {
 
   reset(rows: R[]): void {
     this.rows.clear();
-    this.pending = { rows: [...rows], dropBefore: 0 };
-    this.flushScheduled = true;
+    this.pending.replace(rows);
     this.container.replaceChildren(this.anchor);
     this.flush();
     // A new list starts at its end (once: the anchor keeps it there).
@@ -126,10 +112,6 @@ export class RowList<R extends Row> {
 
   all(): R[] {
     return [...this.rows.values()].map(r => r.row);
-  }
-
-  get(seq: number): R | undefined {
-    return this.rows.get(seq)?.row;
   }
 
   visibleTexts(pick: (row: R) => string): string[] {

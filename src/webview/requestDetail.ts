@@ -15,23 +15,14 @@ const BODY_PAGE = 16 * 1024;
 let bodyChars = BODY_PAGE;
 
 let openId: string | undefined;
-/** When the person opened the request shown (performance.now()), until its details are drawn: the bench's figure. */
-let openedAt: number | undefined;
-const openTimes: number[] = [];
 
 export function openRequestId(): string | undefined {
   return openId;
 }
 
-/** Times from a click on a request to its details drawn (ms), for the bench. */
-export function requestOpenTimes(): number[] {
-  return openTimes;
-}
-
 export function openRequest(id: string): void {
   openId = id;
   bodyChars = BODY_PAGE;
-  openedAt = performance.now();
   for (const row of $('network-list').querySelectorAll('[aria-selected="true"]')) row.removeAttribute('aria-selected');
   $('network-list').querySelector(`[data-request-id="${CSS.escape(id)}"]`)?.setAttribute('aria-selected', 'true');
   $('request-title').textContent = 'Loading…';
@@ -88,10 +79,6 @@ export function showRequestDetail(message: Extract<HostToPanel, { type: 'request
     section('Response body', true, bodyView(detail.responseBody)),
   );
   body.scrollTop = scrolled;
-  const started = openedAt;
-  openedAt = undefined;
-  // Drawn means painted: the figure counts to the frame after the details are in the page.
-  if (started !== undefined) requestAnimationFrame(() => openTimes.push(performance.now() - started));
 }
 
 function section(title: string, open: boolean, content: HTMLElement): HTMLElement {

@@ -5,6 +5,7 @@
  */
 import type { MarkerRow, NetworkRow } from '../protocol/panelMessages';
 import { isMarker } from '../protocol/panelRows';
+import { PendingRows } from './pendingRows';
 
 type Row = NetworkRow | MarkerRow;
 
@@ -19,8 +20,7 @@ export class VirtualRows<R extends Row> {
   private shown: { row: R; text: string }[] = [];
   /** The drawn rows' elements, by seq: a row still in sight keeps its element (and the focus in it). */
   private drawn = new Map<number, HTMLElement>();
-  private pending: { rows: R[]; dropBefore: number } = { rows: [], dropBefore: 0 };
-  private flushScheduled = false;
+  private readonly pending = new PendingRows<R>(() => this.flush());
   private drawScheduled = false;
   /** The view's height, kept by a ResizeObserver: reading it at each draw would force a layout. */
   private viewHeight = 0;
@@ -57,29 +57,19 @@ export class VirtualRows<R extends Row> {
   }
 
   upsert(rows: R[], dropBefore: number): void {
-    this.pending.rows.push(...rows);
-    this.pending.dropBefore = Math.max(this.pending.dropBefore, dropBefore);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    const timer = setTimeout(() => this.flush(), 250);
-    requestAnimationFrame(() => {
-      clearTimeout(timer);
-      this.flush();
-    });
+    this.pending.add(rows, dropBefore);
   }
 
   flush(): void {
-    if (!this.flushScheduled) return;
-    this.flushScheduled = false;
-    const { rows, dropBefore } = this.pending;
-    this.pending = { rows: [], dropBefore: 0 };
+    const taken = this.pending.take();
+    if (!taken) return;
+    const { rows, dropBefore } = taken;
     for (const seq of this.rows.keys()) {
       if (seq >= dropBefore) break;
       this.rows.delete(seq);
     }
     let reorder = false;
     for (const row of rows) {
-      if (row.seq < dropBefore) continue;
       if (!this.rows.has(row.seq)) {
         reorder ||= row.seq < this.lastSeq;
         this.lastSeq = Math.max(this.lastSeq, row.seq);
@@ -99,8 +89,7 @@ export class VirtualRows<R extends Row> {
     this.rows.clear();
     this.lastSeq = -Infinity;
     this.drawn.clear();
-    this.pending = { rows: [...rows], dropBefore: 0 };
-    this.flushScheduled = true;
+    this.pending.replace(rows);
     this.atEnd = true;
     this.jumpToEnd = true;
     this.flush();
@@ -173,10 +162,6 @@ export class VirtualRows<R extends Row> {
 
   all(): R[] {
     return [...this.rows.values()].map(entry => entry.row);
-  }
-
-  get(seq: number): R | undefined {
-    return this.rows.get(seq)?.row;
   }
 
   /** What the filters show (drawn or not): the tests' and a person's view of the list. */
