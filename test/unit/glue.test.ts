@@ -17,6 +17,7 @@ import { capabilityHint, ManifestTool } from '../../src/core/tools/toolManifest'
 import type { PickParams } from '../../src/protocol/childMessages';
 import { HostToPanel } from '../../src/protocol/panelMessages';
 import { restartBrowser, startBrowser } from '../../src/vscode/browserCommands';
+import { pickDevice } from '../../src/vscode/devicePicker';
 import { BrowserPanelHub } from '../../src/vscode/browserPanel';
 import { TimeTravel } from '../../src/vscode/timeTravel';
 import { Timeline } from '../../src/core/timeTravel/timeline';
@@ -314,6 +315,32 @@ describe('VS Code glue against a fake vscode', () => {
       h.panels.dispose();
       h.store.dispose();
       await h.supervisor.dispose();
+    });
+  });
+
+  describe('the size picker\'s Playwright device', () => {
+    const devices = [{ name: 'Pixel 7', width: 412, height: 839, scale: 2.625, mobile: true, touch: true }];
+    const supervisor = (running: boolean) => ({ ask: async () => { if (!running) throw new Error('no browser'); return { devices }; } }) as never;
+
+    it('offers Playwright\'s devices with their facts, and restarts as one only on the person\'s word', async () => {
+      const fake = createFakeVscode();
+      const used: (string | undefined)[] = [];
+      const choice = { currentDevice: undefined, useDevice: async (device: string | undefined) => void used.push(device) };
+      fake.answers.push('Pixel 7');
+      fake.answerWith(() => undefined);
+      await pickDevice(fake.vscode, supervisor(true), choice);
+      assert.deepStrictEqual(used, [], 'dismissed: nothing restarts');
+      assert.deepStrictEqual(fake.inputs.at(-1)?.items, ['Pixel 7']);
+      fake.answers.push('Pixel 7');
+      fake.answerWith((message, items) => (/"Pixel 7" needs a new browser context .* open pages close/.test(message) ? items[0] : undefined));
+      await pickDevice(fake.vscode, supervisor(true), choice);
+      assert.deepStrictEqual(used, ['Pixel 7']);
+    });
+
+    it('says to start the browser first when none runs', async () => {
+      const fake = createFakeVscode();
+      await pickDevice(fake.vscode, supervisor(false), { currentDevice: undefined, useDevice: async () => assert.fail('no restart') });
+      assert.match(JSON.stringify(fake.shown), /start the browser first/);
     });
   });
 
