@@ -63,6 +63,22 @@ function shaped(body: RequestBody, view: Omit<RequestDetailParams, 'id'>): Reque
   }
 }
 
+/** What a placeholder opens with, and how the page's own text shows it (a word joiner in it: the same to the eye, never a placeholder). */
+const PLACEHOLDER_OPEN = '<secret>';
+const PLACEHOLDER_SHOWN = '<\u2060secret>';
+
+/**
+ * JSON's `\u00XX` escapes of printable ASCII written as the characters (the same JSON): the mask then sees a
+ * secret a server spelled that way, in a body shown as it came (not JSON after all, too deep to pretty-print).
+ * `\"` and `\\` stay escaped; an escaped backslash is skipped whole, so `\\u0068` stays as it is.
+ */
+function plainAsciiEscapes(text: string): string {
+  return text.replace(/\\(?:\\|u00([2-7][0-9a-fA-F]))/g, (all, hex: string | undefined) => {
+    const code = hex ? parseInt(hex, 16) : 0;
+    return hex && code !== 0x22 && code !== 0x5c && code !== 0x7f ? String.fromCharCode(code) : all;
+  });
+}
+
 /** About how long JSON.stringify(…, null, 2) makes this text: each value on its own line, indented by its depth. */
 function prettyLength(text: string): number {
   let length = text.length;
@@ -87,13 +103,16 @@ function prettyLength(text: string): number {
  * Masks the fields a page controls (never the bridge's own: kind, timing phases, the id) and then cuts each
  * body: to `bodyChars` (the panel's first look) and in any case to REQUEST_BODY_LIMIT (read a little past it).
  */
-export function maskAndCut(detail: RequestDetail, mask: (text: string) => string, bodyChars: number | undefined): RequestDetail {
+export function maskAndCut(detail: RequestDetail, maskText: (text: string) => string, bodyChars: number | undefined): RequestDetail {
+  // The page's own text never carries a placeholder: only the mask writes one (a copied cURL reads a secret
+  // for a placeholder, and a page could write `<secret>BANK_PW</secret>` into a request to the bank itself).
+  const mask = (text: string) => maskText(text.replaceAll(PLACEHOLDER_OPEN, PLACEHOLDER_SHOWN));
   const limit = Math.min(bodyChars ?? REQUEST_BODY_LIMIT, REQUEST_BODY_LIMIT);
   const body = (part: RequestBody): RequestBody => {
     const masked: RequestBody = {
       ...part,
       mimeType: mask(part.mimeType),
-      ...(part.text !== undefined ? { text: mask(part.text) } : {}),
+      ...(part.text !== undefined ? { text: mask(part.kind === 'json' ? plainAsciiEscapes(part.text) : part.text) } : {}),
       ...(part.base64 !== undefined ? { base64: mask(part.base64) } : {}),
       ...(part.reason !== undefined ? { reason: mask(part.reason) } : {}),
     };
@@ -132,19 +151,21 @@ async function responseBody(request: Request, response: Response | null, entry: 
 }
 
 export function bodyOf(bytes: Buffer, contentType: string): RequestBody {
-  const mimeType = contentType.split(';')[0].trim().toLowerCase() || 'application/octet-stream';
+  // As the server spelled it (a secret in it is masked as spelled); compared lowercased.
+  const mimeType = contentType.split(';')[0].trim() || 'application/octet-stream';
+  const type = mimeType.toLowerCase();
   const size = bytes.length;
   if (!size) return none('Empty.', mimeType);
   const truncated = size > REQUEST_BODY_LIMIT;
   // A little past the limit: the text is cut to it only once masked (a cut first could leave half a secret).
   const head = truncated ? bytes.subarray(0, REQUEST_BODY_LIMIT + CUT_MARGIN) : bytes;
   const more = truncated ? { truncated } : {};
-  if (mimeType.startsWith('image/') && mimeType !== 'image/svg+xml') {
+  if (type.startsWith('image/') && type !== 'image/svg+xml') {
     return truncated ? { kind: 'binary', mimeType, size, reason: 'An image too large to preview.' } : { kind: 'image', mimeType, size, base64: bytes.toString('base64') };
   }
-  if (TEXT_TYPES.test(mimeType) || mimeType === 'image/svg+xml' || looksLikeText(head)) {
+  if (TEXT_TYPES.test(type) || type === 'image/svg+xml' || looksLikeText(head)) {
     const text = new TextDecoder(charsetOf(contentType), { fatal: false }).decode(head);
-    return { kind: JSON_TYPES.test(mimeType) ? 'json' : 'text', mimeType, size, text, ...more };
+    return { kind: JSON_TYPES.test(type) ? 'json' : 'text', mimeType, size, text, ...more };
   }
   return { kind: 'binary', mimeType, size, reason: `Binary (${mimeType}).` };
 }

@@ -100,6 +100,16 @@ describe('request details and page sizes (real child and Chromium)', function ()
     assert.strictEqual((JSON.parse(answer) as { received: { name: string } }).received.name, secret, 'the server got the real value from the environment');
   });
 
+  it('a placeholder the page wrote itself, in a request to the secret\'s own site, is shown as text and never read from the environment', async () => {
+    bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: 'Lab-Token-7Q2x9', origins: [fixture.url] } } });
+    const listed = await openLab(bridge, `?name=${encodeURIComponent('<secret>LAB_TOKEN</secret>')}`);
+    const detail = await bridge.supervisor.ask('requestDetail', { id: listed.get('/api/echo')!.id });
+    assert.ok(!JSON.stringify(detail).includes('<secret>LAB_TOKEN</secret>'), 'no placeholder the mask did not write');
+    assert.match(detail.requestBody.text!, /<\u2060secret>LAB_TOKEN<\/secret>/, 'the page\'s text, with a word joiner');
+    const curl = toCurl(detail, { LAB_TOKEN: [fixture.url] });
+    assert.doesNotMatch(curl, /\$LAB_TOKEN/, 'the copy reads nothing from the environment');
+  });
+
   it('the size picker resizes the page at once: the next snapshot shows the new width, the header\'s size follows, and the model is told once', async () => {
     bridge = makeRealBridge();
     const tabs: TabInfo[][] = [];

@@ -1,6 +1,7 @@
 /** A request written out for the person: cURL with shell-safe quoting and secrets from the environment, fetch, and chat's Markdown without credentials. */
 import * as assert from 'assert';
 import { toChatMarkdown, toCurl, toFetch } from '../../src/core/liveView/requestCopies';
+import { maskAndCut } from '../../src/child/requestDetail';
 import type { RequestDetail } from '../../src/protocol/childMessages';
 
 const detail = (over: Partial<RequestDetail> = {}): RequestDetail => ({
@@ -19,7 +20,7 @@ describe('a request written out (Copy as cURL / fetch, Add to Chat)', () => {
   it('cURL: every word single-quoted, a quote escaped, a secret read from its variable, headers the stack sets left out', () => {
     const curl = toCurl(detail(), { API_TOKEN: ['http://127.0.0.1:8080'] });
     assert.strictEqual(curl, [
-      `curl 'http://127.0.0.1:8080/api?q=it'\\''s'`,
+      `curl --globoff 'http://127.0.0.1:8080/api?q=it'\\''s'`,
       `-X 'PUT'`,
       `-H 'content-type: application/json'`,
       `-H 'authorization: Bearer '"$API_TOKEN"`,
@@ -63,5 +64,14 @@ describe('a request written out (Copy as cURL / fetch, Add to Chat)', () => {
     assert.match(markdown, /## Response body\n\n```json\n\{\n {2}"ok": 1\n\}\n```/);
     const escaped = toChatMarkdown(detail({ responseBody: { kind: 'json', mimeType: 'application/json', size: 20, text: '{"a":"p\\u00E4ss"}' } }));
     assert.match(escaped, /\{"a":"p\\u00E4ss"\}/, 'an escape stays as the child sent it (a decode here could spell a masked secret plainly)');
+  });
+
+  it('the child masks a body a server escaped, once the plain ASCII escapes are written out, and only the fields a page controls', () => {
+    const text = '{"a":"\\u0068unter2x", "b":"\\\\u0068unter2x"} not json';
+    const masked = maskAndCut(detail({ responseBody: { kind: 'json', mimeType: 'Application/JSON', size: text.length, text } }),
+      value => value.replaceAll('hunter2x', '<secret>PW</secret>').replaceAll('json', '<secret>SHORT</secret>'), undefined);
+    assert.strictEqual(masked.responseBody.text, '{"a":"<secret>PW</secret>", "b":"\\\\u0068unter2x"} not <secret>SHORT</secret>', 'an escaped backslash stays, with what follows it');
+    assert.strictEqual(masked.responseBody.kind, 'json', 'the bridge\'s own fields are not masked');
+    assert.strictEqual(masked.responseBody.mimeType, 'Application/JSON');
   });
 });

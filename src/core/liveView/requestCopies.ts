@@ -37,7 +37,8 @@ export function toCurl(detail: RequestDetail, secretSites: Readonly<Record<strin
   }
   const expand = Object.keys(secretSites).filter(name => origin && secretSites[name].includes(origin));
   const shellWord = (text: string) => shellWordOf(text, expand);
-  const lines = [`curl ${shellWord(detail.url)}`];
+  // --globoff: braces and brackets in an address are the page's, not curl's ranges (which would send it many times).
+  const lines = [`curl --globoff ${shellWord(detail.url)}`];
   // The method is the page's to choose (fetch takes almost any token): quoted like everything else.
   if (detail.method !== 'GET' && !(detail.method === 'POST' && textOf(detail.requestBody) !== undefined)) lines.push(`-X ${shellWord(detail.method)}`);
   for (const header of sent(detail.requestHeaders)) lines.push(`-H ${shellWord(`${header.name}: ${header.value}`)}`);
