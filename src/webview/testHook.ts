@@ -8,6 +8,7 @@ import { exportReport } from './activityExport';
 import { timeTravelReport } from './timeTravel';
 import { $, post } from './dom';
 import { requestDetailReport } from './requestDetail';
+import { fitActions } from './overflowMenu';
 import { panelLists } from './lists';
 
 /** Rows the header's visible controls take: the toolbar is one; tabs, notes and the session picker add theirs. */
@@ -24,6 +25,9 @@ function headerRows(): number {
 }
 
 export function answerDescribe(id: number): void {
+  // As the next frame will paint it: a resize's ResizeObserver (which fits the header's row) runs before the
+  // paint, but a message can come between the new layout and that callback.
+  fitActions();
   post({ type: 'report', id, report: report() });
 }
 
