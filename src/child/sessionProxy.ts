@@ -452,7 +452,16 @@ export class SessionProxy {
         case 'navigate': return await inner('browser_navigate', { url: action.url }, `Opened ${action.url}`);
         case 'back': return await inner('browser_navigate_back', {}, 'Went back');
         case 'newTab': return await inner('browser_tabs', { action: 'new' }, 'Opened a new tab');
-        case 'resize': return await inner('browser_resize', { width: action.width, height: action.height }, `Resized the page to ${action.width}×${action.height}`);
+        case 'resize': {
+          const resized = await inner('browser_resize', { width: action.width, height: action.height }, `Resized the page to ${action.width}×${action.height}`);
+          // The page lays itself out for its new size in its next frame (its resize handlers run then): the model's
+          // next snapshot must see that, not the old layout. A page that holds its frames back gets a second.
+          if (resized.ok && page) {
+            await withDeadline(page.evaluate('new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)))'), 1000, 'no frame')
+              .catch(() => undefined);
+          }
+          return resized;
+        }
         case 'selectTab':
         case 'closeTab': {
           const index = session.observer?.tabIndex(action.tabId) ?? -1;
