@@ -93,6 +93,8 @@ export function prettyJsonStart(raw: string, maxChars: number): { text: string; 
     }
     skipSpace();
   }
+  // Read to its end with a bracket still open: not JSON after all.
+  if (i >= raw.length && depth > 0 && length < maxChars) return undefined;
   const text = out.join('');
   return { text: text.slice(0, maxChars), whole: i >= raw.length && text.length <= maxChars };
 }

@@ -12,7 +12,7 @@ const TEXT_TYPES = /^(text\/|application\/(json|[\w.+-]*\+json|javascript|ecmasc
 const JSON_TYPES = /^application\/(json|[\w.+-]*\+json|x-ndjson)/i;
 /** Bytes read past a cut, so that a secret across it is masked whole before the cut. */
 const CUT_MARGIN = 64 * 1024;
-/** The most a pretty-printed body may grow to: deep nesting indents every line (40 KB of nested arrays would become 160 MB). */
+/** The most of a body chat's copy pretty-prints. */
 const MAX_PRETTY_CHARS = 8 * 1024 * 1024;
 
 export async function describeRequest(request: Request, entry: NetworkEntry, view: Omit<RequestDetailParams, 'id'> = {}): Promise<RequestDetail> {
@@ -50,17 +50,9 @@ export async function describeRequest(request: Request, entry: NetworkEntry, vie
  */
 function shaped(body: RequestBody, view: Omit<RequestDetailParams, 'id'>): RequestBody {
   if (!view.pretty || body.kind !== 'json' || body.truncated || body.text === undefined) return body;
-  if (view.bodyChars !== undefined) {
-    const start = prettyJsonStart(body.text, view.bodyChars + CUT_MARGIN);
-    return start ? { ...body, text: start.text, pretty: true, ...(start.whole ? {} : { truncated: true }) } : body;
-  }
-  if (prettyLength(body.text) > MAX_PRETTY_CHARS) return body;
-  try {
-    return { ...body, text: JSON.stringify(JSON.parse(body.text), null, 2), pretty: true };
-  } catch {
-    // Not valid JSON after all: shown as it came.
-    return body;
-  }
+  // The panel's start, or chat's whole body (bounded: deep nesting indents every line, 40 KB could become 160 MB).
+  const start = prettyJsonStart(body.text, (view.bodyChars ?? MAX_PRETTY_CHARS) + CUT_MARGIN);
+  return start ? { ...body, text: start.text, pretty: true, ...(start.whole ? {} : { truncated: true }) } : body;
 }
 
 /** What a placeholder opens with, and how the page's own text shows it (a word joiner in it: the same to the eye, never a placeholder). */
@@ -77,26 +69,6 @@ function plainAsciiEscapes(text: string): string {
     const code = hex ? parseInt(hex, 16) : 0;
     return hex && code !== 0x22 && code !== 0x5c && code !== 0x7f ? String.fromCharCode(code) : all;
   });
-}
-
-/** About how long JSON.stringify(…, null, 2) makes this text: each value on its own line, indented by its depth. */
-function prettyLength(text: string): number {
-  let length = text.length;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // a backslash escapes the next character
-      else if (c === 34) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 91 || c === 123) length += 2 * ++depth + 1;
-    else if (c === 93 || c === 125) length += 2 * --depth + 1;
-    else if (c === 44) length += 2 * depth + 1;
-  }
-  return length;
 }
 
 /**
