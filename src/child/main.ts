@@ -9,7 +9,7 @@ import { PRIVATE_INPUT_FD_ENV } from '../core/childProcess/childConfig';
 import { ChildStartInputSchema, type ChildStartInput } from '../protocol/childConfig';
 import { PlaywrightModule } from './browserLauncher';
 import { CreateConnection, SessionProxy } from './sessionProxy';
-import { SecretMask } from './secretMask';
+import { SecretMask } from '../core/egress/secretMask';
 import { SecretSites } from './secretSites';
 
 /**

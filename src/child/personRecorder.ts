@@ -3,7 +3,8 @@
  * behind codegen and upstream's browser_start_recording) on the watched context, started when they take
  * control and stopped when they hand back. Its code joins the agent's in an exported test.
  */
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { frameOriginsOf } from './secretSites';
 
 /** The recorder's entry points on a context: not in Playwright's public types, present since 1.59. */
 interface RecordingContext {
@@ -25,16 +26,32 @@ function recordable(context: BrowserContext): RecordingContext {
 
 const RECORDER_SETTLE_MS = 500;
 
+/** What the person did, as code, and the origins of every page and frame their actions were on. */
+export interface RecordedActions {
+  code: string[];
+  origins: string[];
+}
+
 export class PersonRecorder {
-  private recording: { context: RecordingContext; actions: string[] } | undefined;
+  private recording: { context: RecordingContext; actions: string[]; origins: Set<string> } | undefined;
 
   async start(context: BrowserContext): Promise<void> {
     if (this.recording) return;
-    const recording = { context: recordable(context), actions: [] as string[] };
+    const recording = { context: recordable(context), actions: [] as string[], origins: new Set<string>() };
+    // Each action's page with all its frames, as they are when the recorder reports it: an exported test gives a
+    // secret to its run only if all of these are the secret's sites (a frame of another site on the secret's page
+    // could have been where the person typed it). The recorder names the frame only in the code, so every frame counts.
+    const noteOrigins = (page: unknown) => {
+      for (const origin of frameOriginsOf(page as Page) ?? []) recording.origins.add(origin);
+    };
     // As upstream's own recording keeps them: a later event of the same action rewrites its code.
     await recording.context._startRecording({ language: 'playwright-test' }, {
-      actionAdded: (_page, _action, code) => void recording.actions.push(code),
-      actionUpdated: (_page, _action, code) => {
+      actionAdded: (page, _action, code) => {
+        noteOrigins(page);
+        recording.actions.push(code);
+      },
+      actionUpdated: (page, _action, code) => {
+        noteOrigins(page);
         if (recording.actions.length) recording.actions[recording.actions.length - 1] = code;
         else recording.actions.push(code);
       },
@@ -49,11 +66,11 @@ export class PersonRecorder {
   }
 
   /** The recorded statements, one per line; none when nothing was recording. */
-  async stop(): Promise<string[]> {
+  async stop(): Promise<RecordedActions> {
     const recording = this.recording;
     this.recording = undefined;
-    if (!recording) return [];
+    if (!recording) return { code: [], origins: [] };
     await recording.context._stopRecording().catch(() => undefined);
-    return recording.actions.flatMap(code => code.split('\n')).map(line => line.trim()).filter(Boolean);
+    return { code: recording.actions.flatMap(code => code.split('\n')).map(line => line.trim()).filter(Boolean), origins: [...recording.origins] };
   }
 }

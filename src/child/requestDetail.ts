@@ -55,10 +55,6 @@ function shaped(body: RequestBody, view: Omit<RequestDetailParams, 'id'>): Reque
   return start ? { ...body, text: start.text, pretty: true, ...(start.whole ? {} : { truncated: true }) } : body;
 }
 
-/** What a placeholder opens with, and how the page's own text shows it (a word joiner in it: the same to the eye, never a placeholder). */
-const PLACEHOLDER_OPEN = '<secret>';
-const PLACEHOLDER_SHOWN = '<\u2060secret>';
-
 /**
  * JSON's `\u00XX` escapes of printable ASCII written as the characters (the same JSON): the mask then sees a
  * secret a server spelled that way, in a body shown as it came (not JSON after all, too deep to pretty-print).
@@ -76,9 +72,9 @@ function plainAsciiEscapes(text: string): string {
  * body: to `bodyChars` (the panel's first look) and in any case to REQUEST_BODY_LIMIT (read a little past it).
  */
 export function maskAndCut(detail: RequestDetail, maskText: (text: string) => string, bodyChars: number | undefined): RequestDetail {
-  // The page's own text never carries a placeholder: only the mask writes one (a copied cURL reads a secret
-  // for a placeholder, and a page could write `<secret>BANK_PW</secret>` into a request to the bank itself).
-  const mask = (text: string) => maskText(text.replaceAll(PLACEHOLDER_OPEN, PLACEHOLDER_SHOWN));
+  // The mask also makes a placeholder the page wrote itself inert (core/egress/pagePlaceholders.ts): a copied
+  // cURL reads a secret for a placeholder, and a page could write `<secret>BANK_PW</secret>` to the bank itself.
+  const mask = maskText;
   const limit = Math.min(bodyChars ?? REQUEST_BODY_LIMIT, REQUEST_BODY_LIMIT);
   const body = (part: RequestBody): RequestBody => {
     const masked: RequestBody = {

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { SecretMask } from './secretMask';
+import { SecretMask } from '../core/egress/secretMask';
 
 /** Files larger than this are left as they are (a video, a trace): masking reads them whole. */
 const MAX_MASKED_BYTES = 20 * 1024 * 1024;

@@ -24,6 +24,15 @@ export function originOf(url: string): string | undefined {
   }
 }
 
+/**
+ * The origins of a page and every frame in it, as Playwright sees them (the page cannot fake these). A frame of
+ * no origin (about:blank, data:) is left out: it sits inside a frame that is listed, which chose its content.
+ */
+export function frameOriginsOf(page: Page | undefined): string[] | undefined {
+  if (!page || page.isClosed()) return undefined;
+  return [...new Set(page.frames().map(frame => originOf(frame.url())).filter((origin): origin is string => !!origin))].slice(0, 100);
+}
+
 /** The secrets a call would type, as upstream looks them up (browser_type's text, browser_fill_form's field values). */
 export function secretUses(tool: string, args: Record<string, unknown> | undefined, names: ReadonlySet<string>): SecretUse[] {
   if (!args) return [];
@@ -59,25 +68,35 @@ export class SecretSites {
     return Object.entries(this.secrets).map(([name, entry]) => `${name} (${entry.origins.join(', ') || 'no sites yet'})`).join(', ');
   }
 
-  /** Why the call may not type a secret (facts; the host words them), or undefined when it may. */
-  async refusal(
+  /**
+   * Why the call may not type a secret (facts; the host words them); or, when it may, the fence to take down
+   * after the call (`release`, absent when the call types no secret).
+   */
+  async check(
     tool: string,
     args: Record<string, unknown> | undefined,
     currentPage: () => Promise<Page | undefined>,
     routed = false,
-  ): Promise<SecretRefusal | undefined> {
+  ): Promise<{ refused: SecretRefusal } | { release?: () => Promise<void> }> {
     // While secrets are loaded, no clipboard chord: copy on the secret's site and paste elsewhere would carry the value off.
     if (this.names.size && tool === 'browser_press_key' && typeof args?.key === 'string' && CLIPBOARD_CHORD.test(args.key.replaceAll(' ', ''))) {
-      return { why: 'clipboardChord', key: args.key };
+      return { refused: { why: 'clipboardChord', key: args.key } };
     }
     const uses = secretUses(tool, args, this.names);
-    if (!uses.length) return undefined;
+    if (!uses.length) return {};
     const page = await currentPage();
     for (const use of uses) {
       const why = routed ? { why: 'routed' as const, secret: use.name } : await this.whereNot(use, page);
-      if (why) return why;
+      if (why) return { refused: why };
     }
-    return undefined;
+    // Every secret's field is on its sites; the keys must not go anywhere else either.
+    return { release: await fenceOtherSites(page!, this.sitesOfAll(uses.map(use => use.name))) };
+  }
+
+  /** The origins every one of these secrets may go to. */
+  private sitesOfAll(names: string[]): Set<string> {
+    const [first, ...rest] = names.map(name => new Set(this.secrets[name].origins.map(originOf).filter((o): o is string => !!o)));
+    return new Set([...first].filter(origin => rest.every(sites => sites.has(origin))));
   }
 
   private async whereNot(use: SecretUse, page: Page | undefined): Promise<SecretRefusal | undefined> {
@@ -114,3 +133,54 @@ export class SecretSites {
     }
   }
 }
+
+/**
+ * Upstream types a secret into the focused element: key by key (`slowly`), or by focusing the field and then
+ * inserting the text, a round trip later. In between, a frame of another site on the secret's page could take
+ * the focus (a widget that calls focus() all the time got every key, both ways). So for the call, every frame of
+ * an origin not among the secret's sites is taken out of the page's rendering from its parent's side
+ * (`display: none` on its frame element, which the frame itself cannot reach: it is another origin's document):
+ * nothing in an unrendered frame can hold the focus. `inert` and `visibility: hidden` were tried and do not keep
+ * Chromium from focusing inside the frame. The person sees such frames vanish for the moment of typing. The
+ * secret's own sites are the person's choice and are trusted like the field itself.
+ * Returns what puts the frames back (only those this hid, with their own inline display).
+ */
+async function fenceOtherSites(page: Page, sites: ReadonlySet<string>): Promise<() => Promise<void>> {
+  const fenced: { element: ElementHandle; display: string; priority: string }[] = [];
+  const fencedFrames = new Set<Frame>();
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame() || frame.isDetached()) continue;
+    const origin = originOf(frame.url());
+    if (origin && sites.has(origin)) continue;
+    // A frame inside a hidden one is hidden with it.
+    if (ancestorsOf(frame).some(above => fencedFrames.has(above))) continue;
+    fencedFrames.add(frame);
+    const element = await frame.frameElement().catch(() => undefined);
+    if (!element) continue;
+    const before = await element.evaluate(el => {
+      const style = (el as unknown as { style: { getPropertyValue(name: string): string; getPropertyPriority(name: string): string; setProperty(name: string, value: string, priority: string): void } }).style;
+      const was = { display: style.getPropertyValue('display'), priority: style.getPropertyPriority('display') };
+      style.setProperty('display', 'none', 'important');
+      return was;
+    }).catch(() => undefined);
+    if (before) fenced.push({ element, ...before });
+    else await element.dispose().catch(() => undefined);
+  }
+  return async () => {
+    for (const { element, display, priority } of fenced) {
+      await element.evaluate((el, was) => {
+        const style = (el as unknown as { style: { setProperty(name: string, value: string, priority: string): void; removeProperty(name: string): void } }).style;
+        if (was.display) style.setProperty('display', was.display, was.priority);
+        else style.removeProperty('display');
+      }, { display, priority }).catch(() => undefined);
+      await element.dispose().catch(() => undefined);
+    }
+  };
+}
+
+function ancestorsOf(frame: Frame): Frame[] {
+  const above: Frame[] = [];
+  for (let parent = frame.parentFrame(); parent && parent.parentFrame(); parent = parent.parentFrame()) above.push(parent);
+  return above;
+}
+

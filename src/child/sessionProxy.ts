@@ -24,8 +24,8 @@ import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, runBridgeTool, SessionDirectory } from
 import { measureMemory } from './memoryReport';
 import { ClientSlot, ClientSlots } from './clientSlots';
 import { ClientContexts } from './clientContexts';
-import { SecretMask } from './secretMask';
-import { SecretSites } from './secretSites';
+import { SecretMask } from '../core/egress/secretMask';
+import { frameOriginsOf, SecretSites } from './secretSites';
 import { noteRoutes } from './tools/browserRoute';
 import { maskWrittenFiles } from './secretFiles';
 import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
@@ -182,10 +182,10 @@ export class SessionProxy {
         // The person's last input first, then the recorder's word on it (its events trail the input by a moment).
         await this.inputQueue;
         await new Promise(resolve => setTimeout(resolve, 250));
-        const code = await this.personRecorder.stop();
+        const { code, origins } = await this.personRecorder.stop();
         const url = session?.observer?.currentPage?.url();
-        // What the person typed may be a secret's value: masked like every other text.
-        return this.mask.deep({ code, ...(url ? { url } : {}) });
+        // What the person typed may be a secret's value: masked like every other text (a placeholder the page wrote made inert).
+        return this.mask.deep({ code, ...(url ? { url } : {}), origins: origins.slice(0, 200) });
       },
       checkpoint: async () => {
         // After the person's input that is still queued (it waits for their recorder to start): it is what this checkpoint is of.
@@ -302,10 +302,10 @@ export class SessionProxy {
     else this.pendingLoss = undefined;
     // A secret goes only where the person allowed it: checked on the page upstream is about to type into.
     // The page is asked of upstream itself (its current tab), never guessed: a popup must not move the check.
-    const refusal = await this.sites.refusal(params.name, params.arguments, () => this.upstreamCurrentPage(session), session.routes.size > 0);
-    if (refusal) {
-      this.log(`Refused ${params.name}: ${JSON.stringify(refusal)}`);
-      return withMarks({ content: [] }, { secretRefused: refusal, lostBefore: loss });
+    const secretCheck = await this.sites.check(params.name, params.arguments, () => this.upstreamCurrentPage(session), session.routes.size > 0);
+    if ('refused' in secretCheck) {
+      this.log(`Refused ${params.name}: ${JSON.stringify(secretCheck.refused)}`);
+      return withMarks({ content: [] }, { secretRefused: secretCheck.refused, lostBefore: loss });
     }
     const progressToken = params._meta?.progressToken;
     const startedAt = Date.now();
@@ -322,6 +322,8 @@ export class SessionProxy {
     } catch (error) {
       if (!session.lostReason) throw error;
       return this.lostDuring(session, loss);
+    } finally {
+      await secretCheck.release?.();
     }
     // A connection that dropped mid-call comes back as upstream's "has been closed" error, sometimes
     // just before the browser says it disconnected: name the real cause.
@@ -362,7 +364,7 @@ export class SessionProxy {
     }
     // Chromium's own words do not say who blocked an address: the person did, on purpose (the host says so).
     const originBlocked = result.isError && this.hasOriginRules && /ERR_BLOCKED_BY_CLIENT/.test(resultText(result)) ? true : undefined;
-    return withMarks(result, { lostBefore: loss, originBlocked, checkpoint });
+    return withMarks(result, { lostBefore: loss, originBlocked, checkpoint, origins: slot ? undefined : frameOriginsOf(observer?.currentPage) });
   }
 
   /**

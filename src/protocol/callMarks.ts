@@ -78,6 +78,11 @@ export const CallMarksSchema = z.object({
    * `checkpoint` with this `seq`, taken right after the result went (in the agent's pause, not the call's time).
    */
   checkpoint: z.object({ seq: z.number() }).optional(),
+  /**
+   * The origins of the current page and every frame in it after the call (the window's context): an exported
+   * test gives a secret to its run only if every page and frame its steps were on is one of the secret's sites.
+   */
+  origins: z.array(z.string()).max(100).optional(),
   /** A bridge tool's answer, for the host to word. */
   bridgeTool: BridgeToolAnswerSchema.optional(),
 });

@@ -284,8 +284,11 @@ export type StorageStateResult = z.infer<typeof StorageStateResultSchema>;
 // ---- the person's actions recorded as Playwright code (host -> child request), for exported tests ----
 
 export const RecordPersonParamsSchema = z.object({ action: z.enum(['start', 'stop']) });
-/** On stop: the code Playwright's recorder wrote for what the person did, one statement per line, and where the page is. */
-export const RecordPersonResultSchema = z.object({ code: z.array(z.string()), url: z.string().optional() });
+/**
+ * On stop: the code Playwright's recorder wrote for what the person did, one statement per line, where the page
+ * is, and the origins of every page and frame the actions were on (an export grants a secret only if all are its sites).
+ */
+export const RecordPersonResultSchema = z.object({ code: z.array(z.string()), url: z.string().optional(), origins: z.array(z.string()).max(200).optional() });
 export type RecordPersonResult = z.infer<typeof RecordPersonResultSchema>;
 
 // ---- time travel: a checkpoint after each step, and the browser restored to one ---------------

@@ -17,6 +17,7 @@ import { bridgeReaders, failingName, freePath, specFileName } from '../core/test
 import { chooseRunner } from '../core/testExport/specRunner';
 import type { JournalStep, StepJournal } from '../core/testExport/stepJournal';
 import type { SecretEntry } from '../protocol/childMessages';
+import { grantSecrets } from '../core/egress/secretGrants';
 
 type VSCode = typeof vscodeTypes;
 
@@ -272,18 +273,10 @@ export class TestExport {
     }
   }
 
-  /** A secret goes to the run only when every site the test visits is one of its sites. */
+  /** A secret goes to the run only when every site the test visits is one of its sites (the egress gate's rule). */
   private async secretsFor(names: string[], origins: string[]): Promise<{ env: Record<string, string>; withheld: string[] }> {
     if (!names.length) return { env: {}, withheld: [] };
-    const all = await this.deps.secrets();
-    const env: Record<string, string> = {};
-    const withheld: string[] = [];
-    for (const name of names) {
-      const entry = all[name];
-      if (entry && origins.length && origins.every(origin => entry.origins.includes(origin))) env[name] = entry.value;
-      else withheld.push(name);
-    }
-    return { env, withheld };
+    return grantSecrets(names, origins, await this.deps.secrets());
   }
 
   private async report(result: ExportResult, steps: JournalStep[], request: ExportRequest): Promise<ExportOutcome> {

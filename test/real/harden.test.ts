@@ -6,6 +6,7 @@ import * as assert from 'assert';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { endpointProbes, killLoop, malformed, outputDirVictim, soak } from '../harden/scenarios';
 import { isolationProbes } from '../harden/isolation';
+import { egressFigures } from '../harden/egress';
 
 describe('hardening (shorter form of npm run harden)', function () {
   this.timeout(300000);
@@ -63,5 +64,12 @@ describe('hardening (shorter form of npm run harden)', function () {
     assert.deepStrictEqual(figures.unexpected, []);
     assert.strictEqual(figures.asExpected, figures.probes);
     assert.strictEqual(figures.probes, 9);
+  });
+
+  it('egress: 60 refused 3 MB calls through the MCP door and the language-model path leave the host heap at most 20 MB larger', async () => {
+    const figures = await egressFigures({ calls: 60, rounds: 1 });
+    console.log(`      ${JSON.stringify(figures)}`);
+    assert.strictEqual(figures.notRefused, 0);
+    assert.ok(figures.hostHeapAfterRefusedMB <= 20, `${figures.hostHeapAfterRefusedMB} MB`);
   });
 });

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import { presentInvocation } from '../../src/core/results/invocationMessages';
 import { parseSecretSites } from '../../src/core/settings/secretSites';
-import { SecretMask } from '../../src/child/secretMask';
+import { SecretMask } from '../../src/core/egress/secretMask';
 import { originOf, secretUses } from '../../src/child/secretSites';
 import { filesNamedIn } from '../../src/child/secretFiles';
 import { spellingsOf, TRICKY_SECRET } from '../harden/secretLeaks';

@@ -1,5 +1,6 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ObservationEvent, secretPlaceholder } from '../protocol/childMessages';
+import { ObservationEvent, secretPlaceholder } from '../../protocol/childMessages';
+import { neutralisePlaceholders } from './pagePlaceholders';
 
 /** The spellings masking follows, by the name the README and the harden figures use. */
 export const SECRET_FORMS: Record<string, (value: string) => string[]> = {
@@ -47,9 +48,12 @@ function base64Cores(value: string): string[] {
 /**
  * Replaces every secret value with its name, as upstream does in its results, everywhere else the
  * bridge shows text: the panel's console, network and tab lists, the log, picked elements, files it
- * writes, and (again, to be sure) results. Each value in every spelling of SECRET_FORMS; longest
- * first, so one secret inside another is masked whole. A page that transforms the value (reverses,
- * hashes, splits it) is beyond any mask: the README says so.
+ * writes, the person's recorded code, and (again, to be sure) results. Each value in every spelling of
+ * SECRET_FORMS; longest first, so one secret inside another is masked whole. A page that transforms the
+ * value (reverses, hashes, splits it) is beyond any mask: the README says so. Every text masked here is
+ * the page's (or upstream's words about it): a placeholder it wrote itself is made inert first
+ * (pagePlaceholders.ts), also when no secret is set (one may be set before an export reads the text).
+ * So each text passes the mask once, where it leaves the child.
  */
 export class SecretMask {
   private readonly entries: { name: string; spellings: string[] }[];
@@ -67,7 +71,7 @@ export class SecretMask {
   }
 
   text(value: string): string {
-    let masked = value;
+    let masked = neutralisePlaceholders(value);
     for (const { name, spellings } of this.entries) {
       for (const form of spellings) if (masked.includes(form)) masked = masked.replaceAll(form, secretPlaceholder(name));
     }
@@ -76,7 +80,6 @@ export class SecretMask {
 
   /** Every string inside a plain JSON value (a picked element, a page action's answer), masked. */
   deep<T>(value: T): T {
-    if (this.empty) return value;
     if (typeof value === 'string') return this.text(value) as T;
     if (Array.isArray(value)) return value.map(item => this.deep(item)) as T;
     if (value && typeof value === 'object') {
@@ -86,7 +89,6 @@ export class SecretMask {
   }
 
   result(result: CallToolResult): CallToolResult {
-    if (this.empty) return result;
     return {
       ...result,
       content: result.content.map(part => (part.type === 'text' ? { ...part, text: this.text(part.text) } : part)),
@@ -97,7 +99,6 @@ export class SecretMask {
   }
 
   event(event: ObservationEvent): ObservationEvent {
-    if (this.empty) return event;
     switch (event.kind) {
       // The fields only, never `kind`: a secret that happens to spell a kind must not break the message.
       case 'console':

@@ -1,6 +1,7 @@
 import { Emitter, Event } from '../emitter';
 import { BrowserStateParams, ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
 import { approximateBytes, RingBuffer } from './ringBuffer';
+import { keptLine, MAX_KEPT_NOTE_CHARS } from '../egress/byteBounds';
 import { BridgeStatus, ToolCallRecord } from '../supervision/supervisor';
 import { ActivityRow, ConsoleRow, ExportStatus, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
 
@@ -130,6 +131,8 @@ export class LiveViewStore {
   private lastExport: ExportStatus | undefined;
 
   showExportStatus(status: ExportStatus): void {
+    // Kept until the next export: one note, bounded like any other kept text.
+    if (status.text.length > MAX_KEPT_NOTE_CHARS) status = { ...status, text: keptLine(status.text, MAX_KEPT_NOTE_CHARS) };
     this.lastExport = status;
     this.messages.fire({ type: 'exportStatus', status });
   }
@@ -175,7 +178,7 @@ export class LiveViewStore {
     for (const type of lists) {
       const buffer = this[type] as RingBuffer<MarkerRow>;
       if (clear) buffer.clear();
-      const row = buffer.push({ marker, time });
+      const row = buffer.push({ marker: keptLine(marker), time });
       this.messages.fire({ type, rows: [row], dropBefore: buffer.firstSeq } as HostToPanel);
     }
   }
@@ -233,8 +236,9 @@ export class LiveViewStore {
     if (known === undefined) {
       const row = this.activity.push({
         id: record.id,
-        tool: record.name,
-        title: record.title,
+        tool: keptLine(record.name),
+        // One short line each (egress/byteBounds.ts): a row is kept, and sent to every panel that opens.
+        title: keptLine(record.title),
         door: record.door,
         startedAt: record.startedAt,
       });
@@ -247,7 +251,7 @@ export class LiveViewStore {
       ...(current as ActivityRow),
       durationMs: record.durationMs,
       outcome: record.outcome,
-      error: record.outcome === 'error' ? record.error ?? 'failed' : undefined,
+      error: record.outcome === 'error' ? keptLine(record.error ?? 'failed') : undefined,
       thumbnail: record.thumbnail,
     }));
     if (row) this.messages.fire({ type: 'activity', rows: [row], dropBefore: this.activity.firstSeq });

@@ -5,6 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '../emitter';
+import { LogGate } from '../egress/logLine';
 import { checkRequest, newBearerToken } from './requestGuard';
 import { answerToolCall, cancelledRequestId, FastCallsInFlight, FastToolCall, fastToolCall } from './toolCallFastPath';
 import type { SupervisedCallOptions } from '../pipeline/callContext';
@@ -85,13 +86,17 @@ export class McpEndpoint {
   private readonly toolsSubscription;
   private sweeper: NodeJS.Timeout | undefined;
 
+  private readonly log: (line: string) => void;
+
   constructor(
     private readonly backend: ToolBackend,
     private readonly version: string,
-    private readonly log: (line: string) => void,
+    log: (line: string) => void,
     private readonly limits: EndpointLimits = DEFAULT_ENDPOINT_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
+    // Whatever a request carried (its URL, its headers) is logged through the log's gate, which knows the token.
+    this.log = new LogGate(log).hide('MCP_ENDPOINT_TOKEN', this.token).log;
     this.toolsSubscription = backend.onDidChangeTools(() => {
       for (const session of this.sessions.values()) void session.server.sendToolListChanged().catch(() => undefined);
     });

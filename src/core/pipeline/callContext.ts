@@ -8,6 +8,7 @@ import type { Door } from '../../protocol/panelMessages';
 import type { CallMarks } from '../../protocol/callMarks';
 import type { ChildConnection, ClientSession } from '../childProcess/childProcess';
 import type { PersonControl } from '../supervision/personControl';
+import type { ContextNotes } from '../supervision/contextNotes';
 import type { ToolPolicySettings } from '../tools/toolPolicy';
 import type { CallResult } from './callResult';
 
@@ -60,10 +61,8 @@ export interface CallEnvironment {
   tool(name: string): Tool | undefined;
   /** How the last child ended, for a call it took down with it. */
   lastExit(): string;
-  /** The pending "browser was lost" note: one owner, the supervisor's. */
-  readonly browserLoss: PendingNote;
-  /** The pending "browser was put back to step k" note (time travel from the panel). */
-  readonly panelNotes: PendingNote;
+  /** The notes a model reads before its next result, per context (the browser lost, what the person or the panel changed): one owner, the supervisor's. */
+  readonly notes: ContextNotes;
 }
 
 /** A note the model reads once (its browser was lost, or put back to a step), kept until a model's call takes it. */

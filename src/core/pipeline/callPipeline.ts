@@ -11,7 +11,7 @@ import { capabilitiesStep } from './steps/capabilities';
 import { childMarksStep } from './steps/childMarks';
 import { connectStep } from './steps/connect';
 import { filePathsStep } from './steps/filePaths';
-import { personChangesStep, personControlStep } from './steps/personControl';
+import { personControlStep } from './steps/personControl';
 import { sendStep } from './steps/send';
 import { panelNotesStep } from './steps/panelNotes';
 import { toolPolicyStep } from './steps/toolPolicy';
@@ -35,7 +35,6 @@ export const BEFORE_CALL: readonly CallStep[] = [
 export const AFTER_CALL: readonly CallStep[] = [
   childMarksStep,
   browserLostStep,
-  personChangesStep,
   panelNotesStep,
 ];
 

@@ -1,4 +1,5 @@
 import type { PendingNote } from '../pipeline/callContext';
+import { MAX_KEPT_NOTE_CHARS } from '../egress/byteBounds';
 
 /**
  * A note the model reads once, before its next result (the browser was lost, the browser was put back to a
@@ -16,9 +17,11 @@ export class HeldNote implements PendingNote {
     this.note = note;
   }
 
-  /** Another thing to tell, after what is already waiting. */
+  /** Another thing to tell, after what is already waiting (bounded: a person who resizes a hundred times is told the latest). */
   add(note: string): void {
-    this.note = this.note ? `${this.note}\n${note}` : note;
+    const joined = this.note ? `${this.note}\n${note}` : note;
+    const tail = joined.slice(-MAX_KEPT_NOTE_CHARS);
+    this.note = joined.length > MAX_KEPT_NOTE_CHARS ? tail.slice(tail.indexOf('\n') + 1) : joined;
   }
 
   take(): string | undefined {

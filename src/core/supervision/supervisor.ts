@@ -18,7 +18,7 @@ import { withDeadline } from './deadline';
 import { Emitter, Event } from '../emitter';
 import { pageActionTitle, PersonControl, personInputDoing } from './personControl';
 import { WatchedTabs } from './watchedTabs';
-import { HeldNote } from './pendingNote';
+import { ContextNotes, WINDOW_CONTEXT } from './contextNotes';
 
 export type { BridgeState, Door };
 export type { SupervisedCallOptions } from '../pipeline/callContext';
@@ -90,6 +90,8 @@ export interface ToolCallRecord {
   checkpointSeq?: number;
   /** Time travel: the state a restore put the browser in (its own checkpoint, known at once). */
   checkpoint?: CheckpointFacts;
+  /** The origins of the pages and frames the call was on, as the child saw them (an export grants secrets by them). */
+  origins?: string[];
 }
 
 /**
@@ -105,8 +107,8 @@ export class Supervisor {
   private failures = 0;
   private retryAt = 0;
   private lastFailure: string | undefined;
-  /** The note that the browser was lost, until a model's call takes it (core/pipeline/steps/browserLost.ts words it). */
-  private readonly lostNotice = new HeldNote();
+  /** The notes a model reads before its next result, each kept for the context it speaks of (contextNotes.ts). */
+  private readonly notes = new ContextNotes();
   /** The watched context's tabs: the one copy in the host (the panel's store and the person's control read it). */
   private readonly watchedTabs = new WatchedTabs();
   /** The person at the panel: Take control / Hand back, and what they changed meanwhile. */
@@ -131,8 +133,6 @@ export class Supervisor {
   private readonly callEmitter = new Emitter<ToolCallRecord>();
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private nextCallId = 1;
-  /** What the person changed from the panel that the model must know (a step restored, the page resized): the next model call is told. */
-  private readonly panelNotice = new HeldNote();
   /** How many consumers show thumbnails of results (the panel's store); none, none are made. */
   private thumbnailReaders = 0;
   readonly onDidChangeStatus = this.stateEmitter.event;
@@ -164,8 +164,7 @@ export class Supervisor {
       ready: () => this.ready(),
       tool: name => this.toolsByName.get(name),
       lastExit: () => this.lastExit,
-      panelNotes: this.panelNotice,
-      browserLoss: this.lostNotice,
+      notes: this.notes,
     };
     this.onDidChangeControl = this.person.onDidChange;
   }
@@ -224,7 +223,7 @@ export class Supervisor {
       result.refuse((error as Error).message);
     }
     const finished = result.finish({ thumbnail: this.thumbnailReaders > 0 });
-    end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine, checkpointSeq: call.marks?.checkpoint?.seq });
+    end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine, checkpointSeq: call.marks?.checkpoint?.seq, origins: call.marks?.origins });
     return finished.result;
   }
 
@@ -240,7 +239,8 @@ export class Supervisor {
       const restored = await (await this.ready()).request('restoreCheckpoint', target);
       const { storage } = target;
       end({ outcome: 'ok', checkpoint: { url: restored.url, title: restored.title, ...(target.viewport ? { viewport: target.viewport } : {}), tabCount: 1, ...(storage ? { storage } : {}) } });
-      if (listing.notice) this.panelNotice.set(listing.notice);
+      // Restores are of the window's context only (the child restores nothing else).
+      if (listing.notice) this.notes.of(WINDOW_CONTEXT).panel.set(listing.notice);
       return restored;
     } catch (error) {
       end({ outcome: 'error', error: (error as Error).message.split('\n')[0] });
@@ -288,17 +288,20 @@ export class Supervisor {
     const child = recording ? await recording : undefined;
     if (child && !child.exited) {
       try {
-        const { code, url } = await child.request('recordPerson', { action: 'stop' });
+        const { code, url, origins } = await child.request('recordPerson', { action: 'stop' });
         if (code.length) {
           const text = ['### Ran Playwright code', '```js', ...code, '```', ...(url ? ['### Page', `- Page URL: ${url}`] : [])].join('\n');
           this.beginRecord({ name: PERSON_ACTIONS, args: undefined, door: 'person', title: `You: ${code.length} recorded step${code.length === 1 ? '' : 's'} while you had control` })(
-            { outcome: 'ok', result: { content: [{ type: 'text', text }] } });
+            { outcome: 'ok', result: { content: [{ type: 'text', text }] }, origins: origins ?? [] });
         }
       } catch (error) {
         this.options.log(`The person's recorded actions were lost: ${(error as Error).message}`);
       }
     }
     this.person.handBack();
+    // What they changed is news to the model of the context they drove (the one the panel shows), no other.
+    const changes = this.person.takeNotice();
+    if (changes) this.notes.watched.panel.add(changes);
   }
 
   /** The person's mouse or keyboard from the panel, to the page (only while a browser runs). */
@@ -326,7 +329,7 @@ export class Supervisor {
     }
     end({ outcome: result.ok ? 'ok' : 'error', error: result.ok ? undefined : result.message });
     if (result.ok && action.action === 'resize') {
-      this.panelNotice.add(`The person resized the page to ${action.width}×${action.height} (CSS pixels) in the browser panel; earlier snapshots show the old layout.`);
+      this.notes.watched.panel.add(`The person resized the page to ${action.width}×${action.height} (CSS pixels) in the browser panel; earlier snapshots show the old layout.`);
     }
     return result;
   }
@@ -348,6 +351,7 @@ export class Supervisor {
 
   /** The MCP door's clients: one that left gives up its own browser context (isolation `perClient`). */
   endSession(sessionId: string): void {
+    this.notes.forget(sessionId);
     this.tell('closeSession', { sessionId });
   }
 
@@ -376,7 +380,7 @@ export class Supervisor {
     const old = await this.detachCurrent();
     if (factory) this.factory = factory;
     if (old) {
-      this.lostNotice.set(browserLostNotice(`the browser was restarted (${reason}).`));
+      this.notes.lostForAll(browserLostNotice(`the browser was restarted (${reason}).`));
       this.options.log(`Restarting (${reason}): stopping child ${old.pid}`);
     }
     this.failures = 0;
@@ -431,6 +435,7 @@ export class Supervisor {
   private async start(): Promise<ChildConnection> {
     const generation = ++this.generation;
     this.watchedTabs.reset();
+    this.notes.restarted();
     this.setStatus({ state: generation > 1 ? 'restarting' : 'starting', generation });
     const events: ChildEvents = {
       onExit: why => this.onChildExit(generation, why),
@@ -443,6 +448,7 @@ export class Supervisor {
         if (generation !== this.generation) return;
         // Kept before anyone hears of the event, so a listener reads the tabs it brought.
         this.watchedTabs.observe(event);
+        this.notes.observe(event);
         this.observationEmitter.fire(event);
       },
       onStderr: line => this.options.log(`[child ${generation}] ${line}`),
@@ -484,7 +490,7 @@ export class Supervisor {
     const dead = this.current;
     this.current = undefined;
     this.lastExit = why;
-    this.lostNotice.set(browserLostNotice(`the browser process stopped unexpectedly (${why}).`));
+    this.notes.lostForAll(browserLostNotice(`the browser process stopped unexpectedly (${why}).`));
     this.setStatus({ state: 'idle', generation, detail: `stopped unexpectedly: ${why}; the next call starts a new browser` });
     void dead.dispose(0);
   }

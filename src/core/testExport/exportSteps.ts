@@ -7,6 +7,10 @@ import * as path from 'path';
 import { RunOptions, runSpec, SpecRun } from './specRunner';
 import { SpecOptions, writeSpec, WrittenSpec } from './specWriter';
 import type { JournalStep } from './stepJournal';
+import { PERSON_ACTIONS } from '../supervision/supervisor';
+
+/** Where a step was, when it did not say: never one of a secret's sites. */
+const UNKNOWN_ORIGIN = '(unknown)';
 
 /** How each exported step fared in the run (the panel marks its activity rows with it). */
 export type StepVerdict = 'passed' | 'failed' | 'notReached';
@@ -27,8 +31,10 @@ export function stepsBetween(steps: readonly JournalStep[], from?: number, to?: 
 }
 
 /**
- * The origins the test goes to: its baseURL, the pages the exported steps were on, and every web address
- * written in the test. A secret is given to a run only when all are its sites (and never when there are none).
+ * The origins the test goes to: its baseURL, the pages the exported steps were on with every frame in them
+ * (as the child saw them), and every web address written in the test. A secret is given to a run only when all
+ * are its sites (and never when there are none): a frame of another site on the secret's page could be where
+ * a recorded step types it. The person's recorded step with no origins said (an older child) counts as unknown.
  */
 export function visitedOrigins(steps: readonly JournalStep[], spec: WrittenSpec): string[] {
   const exported = new Set(spec.stepLines.map(s => s.step));
@@ -43,6 +49,7 @@ export function visitedOrigins(steps: readonly JournalStep[], spec: WrittenSpec)
   }
   for (const step of steps) {
     if (!exported.has(step.index)) continue;
+    for (const origin of step.origins ?? (step.tool === PERSON_ACTIONS ? [UNKNOWN_ORIGIN] : [])) origins.add(origin);
     for (const url of [step.answer.pageUrl, typeof step.args.url === 'string' ? step.args.url : undefined]) {
       try {
         if (url) origins.add(new URL(url).origin);

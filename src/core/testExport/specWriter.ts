@@ -154,6 +154,8 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     if (step.tool.startsWith('bridge_')) leave("the bridge's own tool");
     else if (READS.has(step.tool)) leave('it only reads');
     else if (step.tool === 'browser_handle_dialog' || step.tool === 'browser_file_upload') leave('written with the step that opened it');
+    // A text cut to the journal's bound (egress/byteBounds.ts) would be waited for as cut.
+    else if (step.argsCut && step.tool === 'browser_wait_for') leave('its arguments were larger than the journal keeps');
     else if (step.tool === 'browser_wait_for') {
       const { text, textGone } = step.args as { text?: unknown; textGone?: unknown };
       if (typeof text === 'string') lines.push(`await expect(${page}.getByText(${quote(text)}).first()).toBeVisible();`);
@@ -177,7 +179,9 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     else if (!step.answer.code.every(line => checkPlaywrightLine(line).plain)) leave('its code is not plain Playwright steps (run-code, files, or text the page wrote)');
     // Upstream reads a secret from the environment only where the agent typed the secret's name (the person's own typing is theirs).
     else if (step.tool !== PERSON_ACTIONS && !secretsNamedBy(step).every(name => argsMention(step.args, name))) leave('it reads a secret the step did not name');
-    else {
+    else if ((step.answer.modal === 'dialog' || step.answer.modal === 'fileChooser') && steps.slice(i + 1).find(s => s.ok && !READS.has(s.tool))?.argsCut) {
+      leave('the step that answered it had arguments larger than the journal keeps');
+    } else {
       // What the next steps say about this one: a dialog answered, files chosen.
       const next = steps.slice(i + 1).find(s => s.ok && !READS.has(s.tool));
       if (step.answer.modal === 'dialog' && next?.tool === 'browser_handle_dialog') {

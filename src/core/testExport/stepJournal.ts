@@ -7,6 +7,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from '../emitter';
+import { detached, errorLineOf, keptArgs, keptBytes, keptLine, MAX_JOURNAL_BYTES } from '../egress/byteBounds';
 import { PERSON_ACTIONS, type BridgeStatus, type ToolCallRecord } from '../supervision/supervisor';
 import { AnswerSections, answerOf } from './answerSections';
 
@@ -16,11 +17,21 @@ export interface JournalStep {
   /** The call's id in the activity list (ToolCallRecord.id). */
   callId?: number;
   tool: string;
+  /**
+   * What it was given, up to MAX_KEPT_ARGS_BYTES (egress/byteBounds.ts); a failed step keeps only
+   * REFUSED_ARGS_BYTES of it. Larger values are cut, with a marker that says how much.
+   */
   args: Record<string, unknown>;
+  /** True when `args` was cut to its bound: a test must not repeat the step from them. */
+  argsCut?: boolean;
   ok: boolean;
+  /** A failed step's reason, in one line (it keeps no answer: an exported test leaves it out). */
+  error?: string;
   /** When it ended (ms since the epoch). */
   at: number;
   answer: AnswerSections;
+  /** The origins of the pages and frames the step was on, as the child saw them; absent when it did not say. */
+  origins?: string[];
 }
 
 /** Enough for a long session; the oldest go first, counted. */
@@ -36,7 +47,10 @@ export class StepJournal {
   private next = 1;
   private generation = 0;
   private snapshotChars = 0;
-  /** Steps dropped to keep MAX_STEPS. */
+  /** What each kept step costs without its snapshot (by keptBytes), in the order of `kept`. */
+  private sizes: number[] = [];
+  private bytes = 0;
+  /** Steps dropped to keep MAX_STEPS and MAX_JOURNAL_BYTES. */
   dropped = 0;
 
   private readonly subscriptions: { dispose(): void }[];
@@ -63,23 +77,46 @@ export class StepJournal {
     return this.kept;
   }
 
+  /** What the kept steps cost without their snapshots, by keptBytes: at most MAX_JOURNAL_BYTES (the newest step may exceed it alone). */
+  get keptBytes(): number {
+    return this.bytes;
+  }
+
   clear(): void {
     this.kept.length = 0;
     this.next = 1;
     this.dropped = 0;
     this.snapshotChars = 0;
+    this.sizes = [];
+    this.bytes = 0;
   }
 
-  /** Records a call that ended (the supervisor fires each call twice: when it starts and when it ends). */
-  add(tool: string, args: Record<string, unknown> | undefined, result: CallToolResult | undefined, at = Date.now(), callId?: number): JournalStep {
+  /**
+   * Records a call that ended (the supervisor fires each call twice: when it starts and when it ends). A
+   * failed one (refused, or an error from the browser) keeps a short record: its tool, a few hundred bytes of
+   * its arguments and its error line; an exported test leaves it out anyway.
+   */
+  add(
+    tool: string, args: Record<string, unknown> | undefined, result: CallToolResult | undefined, at = Date.now(), callId?: number, origins?: string[], error?: string,
+  ): JournalStep {
+    const ok = Boolean(result) && !result?.isError;
+    const kept = keptArgs(args, !ok);
     // A copy of its own: the journal gives up old snapshots to keep its budget, and the answer read is shared.
     const step: JournalStep = {
-      index: this.next++, tool, args: args ?? {}, ok: Boolean(result) && !result?.isError, at, answer: { ...answerOf(result) }, ...(callId !== undefined ? { callId } : {}),
+      index: this.next++, tool: keptLine(tool), args: kept.value, ok, at, answer: ok ? ownAnswer(answerOf(result)) : { code: [] },
+      ...(kept.cut ? { argsCut: true } : {}), ...(ok ? {} : { error: error !== undefined ? keptLine(error) : errorLineOf(result) }),
+      ...(callId !== undefined ? { callId } : {}), ...(origins ? { origins } : {}),
     };
+    const { snapshot: _snapshot, ...answer } = step.answer;
+    const size = keptBytes({ ...step, answer });
     this.kept.push(step);
+    this.sizes.push(size);
+    this.bytes += size;
     this.snapshotChars += step.answer.snapshot?.length ?? 0;
-    if (this.kept.length > MAX_STEPS) {
+    // The oldest go first, counted, until both the count and the bytes fit; the newest stays.
+    while (this.kept.length > 1 && (this.kept.length > MAX_STEPS || this.bytes > MAX_JOURNAL_BYTES)) {
       this.snapshotChars -= this.kept.shift()?.answer.snapshot?.length ?? 0;
+      this.bytes -= this.sizes.shift() ?? 0;
       this.dropped++;
     }
     for (let i = 0; this.snapshotChars > MAX_SNAPSHOT_CHARS && i < this.kept.length - 1; i++) {
@@ -96,6 +133,21 @@ export class StepJournal {
     // The panel's own calls (a snapshot for the picker) are the bridge's, not the session's.
     if (record.outcome === undefined || record.door === 'panel' || (record.door === 'person' && record.name !== PERSON_ACTIONS)) return;
     if (record.mcpSession !== undefined && this.clientsIsolated()) return;
-    this.add(record.name, record.args, record.result, record.startedAt + (record.durationMs ?? 0), record.id);
+    this.add(record.name, record.args, record.result, record.startedAt + (record.durationMs ?? 0), record.id, record.origins, record.error);
   }
+}
+
+/**
+ * A copy of an answer's parts for the journal to keep (and give up: its snapshot, for the budget). Its short
+ * parts as strings of their own: read out of the result's text, each was a view that kept the whole text alive,
+ * also after the snapshot went. The snapshot stays such a view (it is most of that text).
+ */
+function ownAnswer(answer: AnswerSections): AnswerSections {
+  return {
+    ...answer,
+    code: answer.code.map(detached),
+    ...(answer.pageUrl !== undefined ? { pageUrl: detached(answer.pageUrl) } : {}),
+    ...(answer.tabs ? { tabs: answer.tabs.map(tab => ({ ...tab, title: detached(tab.title), url: detached(tab.url) })) } : {}),
+    ...(answer.snapshotFile !== undefined ? { snapshotFile: detached(answer.snapshotFile) } : {}),
+  };
 }

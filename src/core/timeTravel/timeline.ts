@@ -12,6 +12,7 @@ import { isMarker } from '../../protocol/panelRows';
 import type { Event } from '../emitter';
 import { Emitter } from '../emitter';
 import { approximateBytes } from '../liveView/ringBuffer';
+import { keptArgs, keptBytes, keptLine, MAX_STEP_ROWS_BYTES } from '../egress/byteBounds';
 import { answerOf } from '../testExport/answerSections';
 import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/supervisor';
 import { RESTORE_STEP_TOOL } from '../tools/hostTools';
@@ -31,12 +32,15 @@ export interface TimelineStep {
   /** Its row in the panel's Activity (ToolCallRecord.id). */
   callId: number;
   tool: string;
-  /** What the call was given (secrets by name only: the model never has their values). */
+  /**
+   * What the call was given (secrets by name only: the model never has their values), up to MAX_KEPT_ARGS_BYTES
+   * (egress/byteBounds.ts), a failed call's up to REFUSED_ARGS_BYTES; larger values cut with a marker.
+   */
   args: Record<string, unknown>;
   title: string;
   door: Door;
   ok: boolean;
-  /** Why it failed, in one line. */
+  /** Why it failed, in one line (at most MAX_KEPT_LINE_CHARS). */
   error?: string;
   startedAt: number;
   /** When it ended (ms since the epoch). */
@@ -70,7 +74,10 @@ export interface TimelineSources {
   watchingWindow(): boolean;
 }
 
-/** Console lines and requests one step keeps at most (a page that floods between two steps cannot outgrow the budget). */
+/**
+ * Console lines and requests one step keeps at most (a page that floods between two steps cannot outgrow the
+ * budget), besides MAX_STEP_ROWS_BYTES of each.
+ */
 const STEP_ROWS = 2000;
 
 /** After the person's last input of a burst, the page is given this long to settle before its checkpoint. */
@@ -85,7 +92,11 @@ export class Timeline {
   /** Window calls running now: a frame drawn meanwhile is mid-step, not after one. */
   private running = new Set<number>();
   private pendingConsole: ConsoleRow[] = [];
+  private pendingConsoleBytes = 0;
   private pendingNetwork = new Map<number, NetworkRow>();
+  /** What each pending request row costs (approximateBytes), by seq: their sum is pendingNetworkBytes. */
+  private readonly pendingNetworkSizes = new Map<number, number>();
+  private pendingNetworkBytes = 0;
   /** Where each recent request row went, so its finish updates the step it started in. */
   private readonly networkHome = new Map<number, TimelineStep>();
   private personTimer: NodeJS.Timeout | undefined;
@@ -241,26 +252,30 @@ export class Timeline {
 
   private add(record: ToolCallRecord): TimelineStep {
     const before = this.kept.at(-1);
+    const ok = record.outcome === 'ok';
     const step: TimelineStep = {
       index: this.next++,
       callId: record.id,
-      tool: record.name,
-      args: record.args ?? {},
-      title: record.title,
+      tool: keptLine(record.name),
+      // A failed call (refused, or an error from the browser) keeps a short record: a restore goes to its page, never repeats it.
+      args: keptArgs(record.args, !ok).value,
+      title: keptLine(record.title),
       door: record.door,
-      ok: record.outcome === 'ok',
-      ...(record.error ? { error: record.error } : {}),
+      ok,
+      ...(record.error ? { error: keptLine(record.error) } : {}),
       startedAt: record.startedAt,
       at: record.startedAt + (record.durationMs ?? 0),
       console: this.pendingConsole,
       network: [...this.pendingNetwork.values()],
       bytes: 0,
     };
+    step.bytes = keptBytes(step.args) + 2 * (step.title.length + (step.error?.length ?? 0)) + this.pendingConsoleBytes + this.pendingNetworkBytes;
     this.pendingConsole = [];
+    this.pendingConsoleBytes = 0;
     this.pendingNetwork = new Map();
+    this.pendingNetworkSizes.clear();
+    this.pendingNetworkBytes = 0;
     for (const row of step.network) this.networkHome.set(row.seq, step);
-    step.bytes = approximateBytes(step.args) + step.console.reduce((sum, row) => sum + approximateBytes(row), 0) +
-      step.network.reduce((sum, row) => sum + approximateBytes(row), 0);
     this.bytes += step.bytes;
     this.kept.push(step);
     const seq = record.checkpointSeq;
@@ -327,8 +342,17 @@ export class Timeline {
   private onRows(message: HostToPanel): void {
     if (!this.sources.watchingWindow()) return;
     if (message.type === 'console') {
-      for (const row of message.rows) if (!isMarker(row)) this.pendingConsole.push(row as ConsoleRow);
-      if (this.pendingConsole.length > STEP_ROWS) this.pendingConsole.splice(0, this.pendingConsole.length - STEP_ROWS);
+      for (const row of message.rows) {
+        if (isMarker(row)) continue;
+        this.pendingConsole.push(row as ConsoleRow);
+        this.pendingConsoleBytes += approximateBytes(row);
+      }
+      // The oldest lines go past either bound (the newest stays).
+      let drop = 0;
+      while (this.pendingConsole.length - drop > 1 && (this.pendingConsole.length - drop > STEP_ROWS || this.pendingConsoleBytes > MAX_STEP_ROWS_BYTES)) {
+        this.pendingConsoleBytes -= approximateBytes(this.pendingConsole[drop++]);
+      }
+      if (drop) this.pendingConsole.splice(0, drop);
     } else if (message.type === 'network') {
       for (const row of message.rows as (NetworkRow | MarkerRow)[]) {
         if (isMarker(row)) continue;
@@ -338,8 +362,16 @@ export class Timeline {
           const at = home.network.findIndex(r => r.seq === row.seq);
           if (at >= 0) home.network[at] = row;
         } else {
+          const size = approximateBytes(row);
+          this.pendingNetworkBytes += size - (this.pendingNetworkSizes.get(row.seq) ?? 0);
           this.pendingNetwork.set(row.seq, row);
-          if (this.pendingNetwork.size > STEP_ROWS) this.pendingNetwork.delete(this.pendingNetwork.keys().next().value!);
+          this.pendingNetworkSizes.set(row.seq, size);
+          while (this.pendingNetwork.size > 1 && (this.pendingNetwork.size > STEP_ROWS || this.pendingNetworkBytes > MAX_STEP_ROWS_BYTES)) {
+            const oldest = this.pendingNetwork.keys().next().value!;
+            this.pendingNetworkBytes -= this.pendingNetworkSizes.get(oldest) ?? 0;
+            this.pendingNetwork.delete(oldest);
+            this.pendingNetworkSizes.delete(oldest);
+          }
         }
       }
     }

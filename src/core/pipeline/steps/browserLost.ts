@@ -4,6 +4,7 @@
  * away before this call), so the model knows to start over.
  */
 import type { CallStep } from '../callContext';
+import { contextOfCall } from '../../supervision/contextNotes';
 
 export function browserLostNotice(reason: string): string {
   return `Note: ${reason} This call ran in a fresh browser: earlier pages, tabs, form input and login state are gone. ` +
@@ -16,7 +17,7 @@ export const browserLostStep: CallStep = {
     const fromChild = call.marks?.lostBefore === undefined ? undefined : browserLostNotice(call.marks.lostBefore);
     // The panel's own calls (Start Browser) leave the note for the model's next call, which would otherwise act on stale references.
     if (!call.forModel) {
-      if (fromChild) env.browserLoss.keep(fromChild);
+      if (fromChild) env.notes.of(contextOfCall(call)).lost.keep(fromChild);
       return;
     }
     const note = call.lostNotice ?? fromChild;

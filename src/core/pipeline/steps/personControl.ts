@@ -24,13 +24,3 @@ async function waitForHandBack(call: CallContext, env: CallEnvironment): Promise
   // The person may have changed the tool policy meanwhile (readonly on, say): it is checked again as it is now.
   await toolPolicyStep.run(call, env);
 }
-
-/** After the call: what the person changed while they had the browser, once, for the model's next result. */
-export const personChangesStep: CallStep = {
-  name: 'personChanges',
-  run(call, env) {
-    if (!call.forModel) return;
-    const notice = env.person.takeNotice();
-    if (notice) call.result.noteBefore(notice);
-  },
-};

@@ -7,6 +7,7 @@ import { CALL_MARKS_META, CallMarksSchema } from '../../../protocol/callMarks';
 import { NotSentError } from '../../childProcess/childProcess';
 import type { CallStep } from '../callContext';
 import { CancelledError } from './cancelled';
+import { contextOfCall } from '../../supervision/contextNotes';
 
 export const sendStep: CallStep = {
   name: 'send',
@@ -14,7 +15,7 @@ export const sendStep: CallStep = {
     {
       const connection = call.connection!;
       // Taken now so that two calls never both tell it; given back below when this call never got an answer.
-      call.lostNotice = call.forModel ? env.browserLoss.take() : undefined;
+      call.lostNotice = call.forModel ? env.notes.of(contextOfCall(call)).lost.take() : undefined;
       try {
         const answer = await connection.callTool(call.name, call.args, {
           session: call.options.session,
@@ -33,7 +34,7 @@ export const sendStep: CallStep = {
         }
         return;
       } catch (error) {
-        if (call.lostNotice) env.browserLoss.keep(call.lostNotice);
+        if (call.lostNotice) env.notes.of(contextOfCall(call)).lost.keep(call.lostNotice);
         call.lostNotice = undefined;
         // Never left us: the pipeline checks it again from the tool policy on and sends it once more, to the replacement.
         if (error instanceof NotSentError && !call.resent) {
