@@ -7,6 +7,7 @@ import { parseConnection } from '../../src/core/settings/browserConnection';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, openDoor, TEST_BROWSER, textOf } from '../support/realBridge';
 import { CdpBrowser, PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
+import { PLACEHOLDER_SHOWN } from '../../src/core/egress/pagePlaceholders';
 
 // The test's own Playwright, as a second program on the person's machine would be.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -142,7 +143,8 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
       assert.strictEqual(config.browser.launchOptions.chromiumSandbox, bridge.config.chromiumSandbox);
       assert.ok(config.browser.launchOptions.args.includes('--disable-blink-features=AutomationControlled'), JSON.stringify(config.browser));
       assert.deepStrictEqual(config.browser.contextOptions.viewport, { width: 1280, height: 720 });
-      assert.deepStrictEqual(config.secrets, { SHOP_PASSWORD: '<secret>SHOP_PASSWORD</secret>' }, 'secrets by name only');
+      // By name only; the placeholder is inert, like every placeholder in text that passes through upstream (core/egress/pagePlaceholders.ts).
+      assert.deepStrictEqual(config.secrets, { SHOP_PASSWORD: `${PLACEHOLDER_SHOWN}SHOP_PASSWORD</secret>` }, 'secrets by name only');
       for (const shown of [value, JSON.stringify(value).slice(1, -1), 'pa"ss', 'wd-7731']) assert.ok(!text.includes(shown), `"${shown}" shown:\n${text}`);
     } finally {
       await bridge.dispose();
