@@ -75,8 +75,13 @@ interface InnerSession {
 }
 
 const LIVE_VIEW_OFF: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
-/** A checkpoint the page keeps from being read (or a huge one) is given up after this long. */
-const CHECKPOINT_DEADLINE_MS = 5000;
+/**
+ * The longest the next step waits for a checkpoint (a page that keeps its state from being read, a browser that
+ * does not answer): then the checkpoint goes without its storage, and the step says it cannot be restored.
+ */
+const CHECKPOINT_DEADLINE_MS = 2500;
+/** A checkpoint's storage read ends its own work after this long (storageReader.ts); its answer may take a moment more to come over. */
+const CHECKPOINT_READ_MS = 1000;
 
 
 // A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.
@@ -371,7 +376,8 @@ export class SessionProxy {
    * Time travel: the step's checkpoint is taken as its result goes back (the first read is on its way before
    * anything else can run) and sent as an observation once ready. What comes next in this browser (a call,
    * the person's input, a restore) waits for it: it is the state right after the step, and it costs the step
-   * nothing, only an agent that calls again within those milliseconds.
+   * nothing, only an agent that calls again within those milliseconds. Never longer than CHECKPOINT_DEADLINE_MS:
+   * a read the page stalls is ended, and its step marked as not restorable.
    */
   private checkpointAfter(session: InnerSession): { seq: number } {
     const seq = ++this.checkpointSeq;
@@ -392,20 +398,20 @@ export class SessionProxy {
     const page = session.observer?.currentPage;
     const read = Promise.all([
       page ? page.title().catch(() => '') : '',
-      changes.captureIfChanged(page).catch(error => {
+      // One read at a time, its size judged before it is made, its work ended at its deadline (storageChanges.ts).
+      changes.captureIfChanged(page, CHECKPOINT_READ_MS).catch(error => {
         this.log(`Checkpoint: the storage could not be read (${(error as Error).message.split('\n')[0]}); the next one reads it whole.`);
-        changes.forget();
+        changes.forgetChanges();
         return undefined;
       }),
     ]);
     // Everything after this step waits for its checkpoint: a page that stalls the reads must not stall the browser.
+    // Past the bound the step is not restorable (not "as the step before": it may have changed the storage).
     const got = await withDeadline(read, CHECKPOINT_DEADLINE_MS,
       `the page did not let its state be read within ${CHECKPOINT_DEADLINE_MS / 1000} s`).catch((error: Error) => {
-      this.log(`Checkpoint: ${error.message}; this step keeps the state of the one before, and the next one reads it whole.`);
-      changes.forget();
-      return undefined;
+      changes.forgetChanges();
+      return ['', changes.notKept(0, error.message)] as const;
     });
-    if (!got) return undefined;
     const [title, storage] = got;
     const viewport = page?.viewportSize();
     return {

@@ -296,7 +296,8 @@ export type RecordPersonResult = z.infer<typeof RecordPersonResultSchema>;
 
 /**
  * What `storage` holds: Playwright's storage state, and the current tab's sessionStorage for its origin; or,
- * for a page that stored more than a checkpoint may keep, only how much (`tooLarge`, characters).
+ * for a page whose storage was not kept, only how much (`tooLarge`, characters; 0 when no size is known) and,
+ * from the child, why (`reason`, in words the person reads).
  */
 export interface CheckpointStorage {
   state: { cookies: unknown[]; origins: { origin: string }[] };
@@ -304,6 +305,7 @@ export interface CheckpointStorage {
 }
 export interface CheckpointStorageTooLarge {
   tooLarge: number;
+  reason?: string;
 }
 
 /** The browser put back to a checkpoint: the storage it had (absent: empty), the address, the size. */

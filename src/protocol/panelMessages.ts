@@ -115,6 +115,8 @@ export const StepViewSchema = z.object({
   network: z.array(NetworkRowSchema),
   /** "Continue from here" can put the browser back to it. */
   restorable: z.boolean(),
+  /** Why it cannot, in words (a page whose storage was not kept, no page recorded, time travel off). */
+  notRestorable: z.string().optional(),
   /** Older steps dropped to keep the budget. */
   dropped: z.number(),
 });

@@ -38,10 +38,11 @@ export function showStep(view: StepView | null, problem: string | undefined): vo
   $<HTMLButtonElement>('step-restore').disabled = !view.restorable;
   $('step-restore').title = view.restorable
     ? 'Put the browser back to how it was right after this step (its storage, address and size, in a fresh tab); chat is told at its next call'
-    : 'This step has no recorded page to go back to';
+    : view.notRestorable ?? 'This step cannot be restored';
   banner.hidden = false;
   detail.hidden = false;
-  $('step-where').textContent = [view.pageTitle, view.url].filter(Boolean).join(' — ') || 'No page';
+  // Why Continue from here is off is said in place, not only in a tooltip (a page whose storage was too large, say).
+  $('step-where').textContent = [view.pageTitle, view.url, view.notRestorable].filter(Boolean).join(' — ') || 'No page';
   $('step-console').replaceChildren(...(view.console.length ? view.console.map(row => el('li', `console ${row.level}`, `${row.level}: ${row.text}`)) : [el('li', 'empty', 'No console messages in this step')]));
   $('step-network').replaceChildren(...(view.network.length
     ? view.network.map(row => el('li', 'request', `${row.method} ${row.failure ? 'failed' : row.status || '…'} ${row.url}`))

@@ -14,6 +14,11 @@
  *   storages, address and snapshot equal those recorded at the step (test/support/timeTravelScenarios.ts).
  * - traceActionsInOrder: the session saved as a trace and read back with `npx playwright trace actions`
  *   lists the session's steps, in order.
+ * - hostilePerCallRatio: on the hostile page that keeps ~48 MB in IndexedDB and writes it on each click
+ *   (/hoard), a short session (its "Write" clicked, the page read) through a bridge with time travel and one
+ *   without, side by side as above: median over the calls of (with) / (without); target <= 1.10.
+ * - hostileChildPeakMB: over that session, the child's peak resident memory (VmHWM) with time travel
+ *   minus without; target <= 100.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -23,6 +28,7 @@ import { TimeTravelApps } from '../fixtures/timeTravelApps';
 import { forkAndCompare, readTraceActions, TIME_TRAVEL_SCENARIOS, timelineOf, traceCli } from '../support/timeTravelScenarios';
 import { makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf } from '../support/realBridge';
 import { median } from '../support/median';
+import { peakRssMB } from '../support/processMemory';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { Timeline } from '../../src/core/timeTravel/timeline';
 import { restoreToStep } from '../../src/core/timeTravel/stepRestore';
@@ -40,8 +46,10 @@ export interface TimeTravelFigures {
   /** Steps whose own picture was drawn before the next step began (the rest show an earlier one, saying so). */
   stepsWithPicture: number;
   traceActionsInOrder: boolean;
+  hostilePerCallRatio: number;
+  hostileChildPeakMB: number;
   rounds: number;
-  perRound: { perCallRatio: number; scrubP95Ms: number; bytesPerStep: number; forkP95Ms: number }[];
+  perRound: { perCallRatio: number; scrubP95Ms: number; bytesPerStep: number; forkP95Ms: number; hostilePerCallRatio: number; hostileChildPeakMB: number }[];
 }
 
 const SESSION_STEPS = 50;
@@ -117,35 +125,54 @@ async function measureScrub(store: LiveViewStore, timeline: Timeline): Promise<n
   }
 }
 
-async function measureRound(apps: TimeTravelApps, work: string, saveTrace: boolean): Promise<{
-  perCallRatio: number; scrubP95Ms: number; bytesPerStep: number; forkP95Ms: number; steps: number; stepsWithPicture: number; traceInOrder?: boolean;
-}> {
+/**
+ * Two bridges side by side, one keeping checkpoints (with its timeline) and one with time travel off, both with
+ * the live view on. `call` runs one call on both and, when `measured`, keeps the ratio of their times; which goes
+ * first alternates, so neither always runs on a machine the other just warmed.
+ */
+function sideBySide() {
   const withCheckpoints = makeRealBridge();
   const without = makeRealBridge({ timeTravel: false });
   const parts = withTimeline(withCheckpoints);
+  for (const bridge of [withCheckpoints, without]) bridge.supervisor.setLiveView(LIVE_VIEW);
+  const ratios: number[] = [];
+  const call = async (tool: string, args: Record<string, unknown>, measured = true): Promise<string> => {
+    const order = ratios.length % 2 ? [without, withCheckpoints] : [withCheckpoints, without];
+    const took = new Map<RealBridge, number>();
+    let text = '';
+    for (const bridge of order) {
+      const started = performance.now();
+      const result = await bridge.supervisor.callTool(tool, args);
+      took.set(bridge, performance.now() - started);
+      if (result.isError) throw new Error(`${tool} failed: ${textOf(result).slice(0, 300)}`);
+      if (bridge === withCheckpoints) text = textOf(result);
+    }
+    if (measured) ratios.push(took.get(withCheckpoints)! / took.get(without)!);
+    return text;
+  };
+  const dispose = async () => {
+    parts.timeline.dispose();
+    parts.store.dispose();
+    await withCheckpoints.dispose();
+    await without.dispose().catch(() => undefined);
+  };
+  return { withCheckpoints, without, ...parts, ratios, call, dispose };
+}
+
+async function measureRound(apps: TimeTravelApps, work: string, saveTrace: boolean): Promise<{
+  perCallRatio: number; scrubP95Ms: number; bytesPerStep: number; forkP95Ms: number; steps: number; stepsWithPicture: number; traceInOrder?: boolean;
+}> {
+  const both = sideBySide();
+  const { withCheckpoints, without, ratios } = both;
   try {
-    for (const bridge of [withCheckpoints, without]) bridge.supervisor.setLiveView(LIVE_VIEW);
-    const ratios: number[] = [];
     await playSession(apps, async (tool, args) => {
       await new Promise(resolve => setTimeout(resolve, THINK_MS));
-      // Alternating which goes first, so neither always runs on a machine the other just warmed.
-      const order = ratios.length % 2 ? [without, withCheckpoints] : [withCheckpoints, without];
-      const took = new Map<RealBridge, number>();
-      let text = '';
-      for (const bridge of order) {
-        const started = performance.now();
-        const result = await bridge.supervisor.callTool(tool, args);
-        took.set(bridge, performance.now() - started);
-        if (result.isError) throw new Error(`${tool} failed: ${textOf(result).slice(0, 300)}`);
-        if (bridge === withCheckpoints) text = textOf(result);
-      }
-      ratios.push(took.get(withCheckpoints)! / took.get(without)!);
-      return text;
+      return both.call(tool, args);
     });
     await new Promise(resolve => setTimeout(resolve, THINK_MS));
     // The rest measures one bridge, as a person has it: the comparison bridge goes.
     await without.dispose();
-    const { timeline, store } = parts;
+    const { timeline, store } = both;
     await timeline.settled();
     const steps = timeline.steps.length;
     const stepsWithPicture = timeline.steps.filter(step => step.frame).length;
@@ -169,10 +196,37 @@ async function measureRound(apps: TimeTravelApps, work: string, saveTrace: boole
     if (process.env.BENCH_VERBOSE) console.log(`forks (ms): ${forks.map(Math.round).join(' ')}; scrubs (ms): ${scrubs.map(Math.round).join(' ')}`);
     return { perCallRatio: median(ratios), scrubP95Ms: p95(scrubs), bytesPerStep, forkP95Ms: p95(forks), steps, stepsWithPicture, traceInOrder };
   } finally {
-    parts.timeline.dispose();
-    parts.store.dispose();
-    await withCheckpoints.dispose();
-    await without.dispose().catch(() => undefined);
+    await both.dispose();
+  }
+}
+
+/** Calls on the hostile page after it filled: its "Write" clicked and the page read, this many times each. */
+const HOSTILE_CLICKS = 8;
+
+/**
+ * The hostile page (~48 MB in IndexedDB, a write on each click) through a bridge with time travel and one
+ * without, each call alternating between them: the per-call ratio, and the children's peak memory.
+ */
+async function measureHostileRound(apps: TimeTravelApps): Promise<{ perCallRatio: number; childPeakMB: number }> {
+  const sides = sideBySide();
+  const { withCheckpoints, without, ratios } = sides;
+  const both = sides.call;
+  try {
+    await both('browser_navigate', { url: `${apps.url}/hoard` }, false);
+    await both('browser_wait_for', { text: 'Stored 48 MB' }, false);
+    let page = await both('browser_snapshot', {}, false);
+    for (let i = 0; i < HOSTILE_CLICKS; i++) {
+      await new Promise(resolve => setTimeout(resolve, THINK_MS));
+      await both('browser_click', { element: 'Write', target: refOf(page, /button "Write"/) }, true);
+      await new Promise(resolve => setTimeout(resolve, THINK_MS));
+      page = await both('browser_snapshot', {}, true);
+    }
+    await sides.timeline.settled();
+    const childPeakMB = peakRssMB(withCheckpoints.supervisor.status.pid!) - peakRssMB(without.supervisor.status.pid!);
+    if (process.env.BENCH_VERBOSE) console.log(`hostile ratios: ${ratios.map(r => r.toFixed(2)).join(' ')}; child peak +${childPeakMB.toFixed(0)} MB`);
+    return { perCallRatio: median(ratios), childPeakMB };
+  } finally {
+    await sides.dispose();
   }
 }
 
@@ -212,8 +266,8 @@ export async function measureTimeTravel(rounds = Number(process.env.BENCH_TIME_T
   await apps.start();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-timetravel-'));
   try {
-    const perRound: Awaited<ReturnType<typeof measureRound>>[] = [];
-    for (let round = 0; round < rounds; round++) perRound.push(await measureRound(apps, work, round === 0));
+    const perRound: (Awaited<ReturnType<typeof measureRound>> & { hostile: Awaited<ReturnType<typeof measureHostileRound>> })[] = [];
+    for (let round = 0; round < rounds; round++) perRound.push({ ...await measureRound(apps, work, round === 0), hostile: await measureHostileRound(apps) });
     const fidelity = await measureFidelity(apps);
     if (fidelity.differences.length) console.log(`timeTravel fidelity differences:\n${fidelity.differences.join('\n')}`);
     const m = (pick: (r: (typeof perRound)[number]) => number) => median(perRound.map(pick));
@@ -227,8 +281,13 @@ export async function measureTimeTravel(rounds = Number(process.env.BENCH_TIME_T
       forksCompared: fidelity.compared,
       stepsWithPicture: perRound[0].stepsWithPicture,
       traceActionsInOrder: perRound[0].traceInOrder === true,
+      hostilePerCallRatio: Math.round(m(r => r.hostile.perCallRatio) * 1000) / 1000,
+      hostileChildPeakMB: Math.round(m(r => r.hostile.childPeakMB)),
       rounds,
-      perRound: perRound.map(r => ({ perCallRatio: Math.round(r.perCallRatio * 1000) / 1000, scrubP95Ms: round1(r.scrubP95Ms), bytesPerStep: Math.round(r.bytesPerStep), forkP95Ms: Math.round(r.forkP95Ms) })),
+      perRound: perRound.map(r => ({
+        perCallRatio: Math.round(r.perCallRatio * 1000) / 1000, scrubP95Ms: round1(r.scrubP95Ms), bytesPerStep: Math.round(r.bytesPerStep), forkP95Ms: Math.round(r.forkP95Ms),
+        hostilePerCallRatio: Math.round(r.hostile.perCallRatio * 1000) / 1000, hostileChildPeakMB: Math.round(r.hostile.childPeakMB),
+      })),
     };
   } finally {
     await apps.stop();

@@ -8,6 +8,7 @@ import { sessionTrace } from '../../src/core/timeTravel/traceFile';
 import { makeRealBridge, RealBridge, refOf, textOf, waitFor } from '../support/realBridge';
 import { personHandsOn } from '../support/exportScenarios';
 import { restoreToStep, stepFromEnd } from '../../src/core/timeTravel/stepRestore';
+import { peakRssMB } from '../support/processMemory';
 import type { BridgeSettings } from '../../src/core/settings/settings';
 
 /** A real bridge with the panel's store and the timeline over it, as the extension wires them. */
@@ -21,6 +22,13 @@ function timeTravelBridge(maxBytes = 64 * 1024 * 1024, settings: Partial<BridgeS
   };
   return { bridge, store, timeline, call };
 }
+
+/**
+ * Hang bounds, not speed figures: the next call waits at most 2.5 s for a checkpoint (CHECKPOINT_DEADLINE_MS in
+ * src/child/sessionProxy.ts), and the 48 MB a hostile page stores never reaches the child.
+ */
+const WAIT_BOUND_MS = 4000;
+const CHILD_GROWTH_BOUND_MB = 150;
 
 describe('time travel: every step kept, and the browser put back to any of them (real browser)', function () {
   this.timeout(240_000);
@@ -119,6 +127,121 @@ describe('time travel: every step kept, and the browser put back to any of them 
     await parts.timeline.settled();
     const clicked = parts.timeline.steps.find(step => step.tool === 'browser_click')!;
     assert.match(clicked.storage?.value ?? '', /"session":\{"origin":"http:\/\/127\.0\.0\.1:\d+","items":\[\["s","1"\]\]\}/, 'its sessionStorage was read without the page\'s help');
+  });
+
+  /**
+   * Clicks "Write" on a hostile page `clicks` times, each followed by a snapshot: the snapshot is what waits for
+   * the click's checkpoint, so its time is that wait (plus a snapshot's few milliseconds).
+   */
+  async function clickAndWait(parts: ReturnType<typeof timeTravelBridge>, clicks: number): Promise<number[]> {
+    const waits: number[] = [];
+    let page = await parts.call('browser_snapshot', {});
+    for (let i = 0; i < clicks; i++) {
+      await parts.call('browser_click', { element: 'Write', target: refOf(page, /button "Write"/) });
+      const started = Date.now();
+      page = await parts.call('browser_snapshot', {});
+      waits.push(Date.now() - started);
+    }
+    return waits;
+  }
+
+  /** The checkpoint log lines of the child, and the most reads in flight any of them reported. */
+  function checkpointLog(logs: string[]): { lines: string[]; mostInFlight: number } {
+    const lines = logs.filter(line => /\] Checkpoint: /.test(line));
+    const inFlight = lines.map(line => Number(/reads in flight: (\d+)/.exec(line)?.[1] ?? 0));
+    return { lines, mostInFlight: Math.max(0, ...inFlight) };
+  }
+
+  const clickSteps = (parts: ReturnType<typeof timeTravelBridge>) => parts.timeline.steps.filter(step => step.tool === 'browser_click');
+
+  /**
+   * Opens an ordinary page (the child's memory baseline), then the hoarding page at `hoardPath`, clicks Write five
+   * times, and checks the bounds every hoarding page must keep: no call waits past the checkpoint deadline, the
+   * child does not read what the page stored, and no second read starts while one runs.
+   */
+  async function clickOnHoard(parts: ReturnType<typeof timeTravelBridge>, hoardPath: string) {
+    await parts.call('browser_navigate', { url: `${apps.url}/cart` });
+    const pid = parts.bridge.supervisor.status.pid!;
+    const peakBefore = peakRssMB(pid);
+    await parts.call('browser_navigate', { url: `${apps.url}${hoardPath}` });
+    await parts.call('browser_wait_for', { text: 'Stored 48 MB' });
+    const waits = await clickAndWait(parts, 5);
+    await parts.timeline.settled();
+    const grew = peakRssMB(pid) - peakBefore;
+    const log = checkpointLog(parts.bridge.logs);
+    const facts = `waits ${waits.join(', ')} ms; child peak +${grew.toFixed(0)} MB; log:\n${log.lines.join('\n')}`;
+    // Bounds that catch a read piling up or a child reading it all, not speed figures (those are the bench's).
+    assert.ok(waits.every(ms => ms < WAIT_BOUND_MS), facts);
+    assert.ok(grew < CHILD_GROWTH_BOUND_MB, `the child read what the page stored: ${facts}`);
+    assert.ok(log.mostInFlight <= 1, facts);
+    return { log, facts };
+  }
+
+  it('a page that stores 48 MB in IndexedDB and writes it on every click: the storage is judged too large before it is read, no call waits on it, the child does not grow, and those steps say they cannot be restored', async () => {
+    const parts = timeTravelBridge();
+    bridge = parts.bridge;
+    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    const { log, facts } = await clickOnHoard(parts, '/hoard');
+    const notRead = log.lines.filter(line => /not read: judged at \d+\.\d M characters from DevTools' count of its IndexedDB/.test(line));
+    assert.ok(notRead.length >= 5, `each click's storage judged by its size before any read: ${facts}`);
+    for (const step of clickSteps(parts)) {
+      const target = parts.timeline.restoreTarget(step.index);
+      assert.ok('problem' in target && /cannot be restored: its page stored \d+\.\d M characters/.test(target.problem), `step ${step.index}: ${JSON.stringify(target).slice(0, 300)}`);
+    }
+    // An ordinary page afterwards (its own origin's storage is the hoard's too, so a fresh origin: the address by name).
+    await parts.call('browser_navigate', { url: `${apps.url.replace('127.0.0.1', 'localhost')}/cart` });
+    await parts.call('browser_click', { element: 'Add apple', target: refOf(await parts.call('browser_snapshot', {}), /button "Add apple"/) });
+    await parts.timeline.settled();
+    const apple = parts.timeline.steps.at(-1)!;
+    assert.match(apple.storage?.value ?? '', /"tooLarge"/, 'the context still holds the 48 MB origin: a restore would have to put it back');
+  });
+
+  it('a page that stores 48 MB the browser packs into a few KB: the first read stops in the page at the limit, and the later steps are judged by that size without a read', async () => {
+    const parts = timeTravelBridge();
+    bridge = parts.bridge;
+    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    const { log, facts } = await clickOnHoard(parts, '/hoard?packed=1');
+    const stopped = log.lines.filter(line => /stopped past 16\.0 M characters/.test(line));
+    const judged = log.lines.filter(line => /not read: judged at \d+\.\d M characters from DevTools' count of its IndexedDB/.test(line));
+    assert.strictEqual(stopped.length, 1, `one read, stopped in the page: ${facts}`);
+    assert.ok(judged.length >= 4, `the later clicks judged by the size that read found: ${facts}`);
+    for (const step of clickSteps(parts)) assert.ok('problem' in parts.timeline.restoreTarget(step.index), `step ${step.index} cannot be restored`);
+  });
+
+  it('a page that locks its database so that no read of it ends: each read is ended at its deadline, no call waits past the bound, no second read starts, and after the page is left the steps are restorable again', async () => {
+    const parts = timeTravelBridge();
+    bridge = parts.bridge;
+    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    await parts.call('browser_navigate', { url: `${apps.url}/lock` });
+    await parts.call('browser_wait_for', { text: 'Locked' });
+    const before = await parts.bridge.supervisor.ask('memory', {});
+    const waits = await clickAndWait(parts, 6);
+    await parts.timeline.settled();
+    const after = await parts.bridge.supervisor.ask('memory', {});
+    const log = checkpointLog(parts.bridge.logs);
+    const heapGrowthMB = (after.heapUsedBytes - before.heapUsedBytes) / 1048576;
+    const facts = `waits ${waits.join(', ')} ms; child heap ${heapGrowthMB >= 0 ? '+' : ''}${heapGrowthMB.toFixed(1)} MB; log:\n${log.lines.join('\n')}`;
+    assert.ok(waits.every(ms => ms < WAIT_BOUND_MS), `a call waited on a stalled read: ${facts}`);
+    assert.ok(log.mostInFlight <= 1, facts);
+    assert.ok(heapGrowthMB < 20, facts);
+    // The first read is ended at its deadline; the next ones end at once (the database's open from the first is still queued in the browser).
+    assert.match(log.lines.join('\n'), /was stopped: it did not end within 1000 ms/, facts);
+    assert.match(log.lines.join('\n'), /still holds its database "locked" from an earlier read/, facts);
+    for (const step of clickSteps(parts)) {
+      const target = parts.timeline.restoreTarget(step.index);
+      // What the person reads says why in words, not a size of 0.
+      assert.ok('problem' in target && /cannot be restored: its storage was not kept \((the storage read of|its page still holds)/.test(target.problem), `step ${step.index}: ${JSON.stringify(target).slice(0, 300)}`);
+    }
+    // Leaving the page lets its database go: the next steps read and are restorable, and the browser goes back to one.
+    await parts.call('browser_navigate', { url: `${apps.url}/cart` });
+    await parts.call('browser_click', { element: 'Add apple', target: refOf(await parts.call('browser_snapshot', {}), /button "Add apple"/) });
+    await parts.timeline.settled();
+    const apple = parts.timeline.steps.at(-1)!;
+    assert.ok(!('problem' in parts.timeline.restoreTarget(apple.index)), JSON.stringify(parts.timeline.restoreTarget(apple.index)).slice(0, 300));
+    await parts.call('browser_click', { element: 'Empty cart', target: refOf(await parts.call('browser_snapshot', {}), /button "Empty cart"/) });
+    const back = await restoreToStep(parts.timeline, parts.bridge.supervisor, apple.index, 'person');
+    assert.ok(back.ok, back.text);
+    assert.match(await parts.call('browser_snapshot', {}), /Cart: apple\b/);
   });
 
   it('a page title that carries a secret\'s value is masked in the checkpoint of the person\'s own click, as everywhere', async () => {

@@ -121,6 +121,16 @@ describe('time travel timeline against a page that floods it, or another session
     assert.ok(f.timeline.keptBytes < 4 * 1024 * 1024, `${f.timeline.keptBytes}`);
   });
 
+  it('a step whose storage the child could not read says why, in the panel\'s view and in the refusal, not a size of 0', () => {
+    const f = feed();
+    const reason = 'the storage read of http://a.test was stopped: it did not end within 1000 ms';
+    f.call('browser_click', { checkpoint: f.facts('http://a.test/', JSON.stringify({ tooLarge: 0, reason })) });
+    const problem = (f.timeline.restoreTarget(1) as { problem: string }).problem;
+    assert.strictEqual(problem, `Step 1 cannot be restored: its storage was not kept (${reason}).`);
+    const view = f.timeline.view(1, true);
+    assert.deepStrictEqual({ restorable: view?.restorable, notRestorable: view?.notRestorable }, { restorable: false, notRestorable: problem });
+  });
+
   it('while the panel watches an MCP client\'s browser, its pictures, rows and the person\'s input there are not the window\'s steps', () => {
     const f = feed();
     f.call('browser_navigate', { checkpoint: f.facts('http://a.test/') });

@@ -146,6 +146,9 @@ export class Timeline {
     const step = this.step(index);
     if (!step) return undefined;
     const pictured = this.pictureOf(step);
+    const target = this.restoreTarget(index);
+    const notRestorable = !restorable ? 'Time travel cannot put this browser back: it is off, or the browser is your own, reached over CDP.'
+      : 'problem' in target ? target.problem : undefined;
     return {
       index: step.index,
       total: this.next - 1,
@@ -160,7 +163,8 @@ export class Timeline {
       snapshot: step.snapshot?.value,
       console: step.console,
       network: step.network,
-      restorable: restorable && !('problem' in this.restoreTarget(index)),
+      restorable: notRestorable === undefined,
+      ...(notRestorable ? { notRestorable } : {}),
       dropped: this.dropped,
     };
   }
@@ -212,8 +216,13 @@ export class Timeline {
     const step = this.step(index);
     if (!step) return { problem: index < (this.kept[0]?.index ?? 1) ? `Step ${index} is no longer kept (the oldest ${this.dropped} steps were dropped to keep the time travel budget).` : `There is no step ${index}.` };
     if (!step.page || !step.storage) return { problem: `Step ${index} has no recorded page to go back to (time travel was off, or no browser ran yet).` };
-    const tooLarge = storageTooLarge(step.storage.value);
-    if (tooLarge !== undefined) return { problem: `Step ${index} cannot be restored: its page stored ${(tooLarge / 1048576).toFixed(1)} M characters, more than a checkpoint keeps.` };
+    const notKept = storageNotKept(step.storage.value);
+    if (notKept) {
+      // With no size known (a read that was stopped, say), the child's reason is all there is to say.
+      return { problem: notKept.tooLarge > 0
+        ? `Step ${index} cannot be restored: its page stored ${(notKept.tooLarge / 1048576).toFixed(1)} M characters, more than a checkpoint keeps.`
+        : `Step ${index} cannot be restored: its storage was not kept (${notKept.reason ?? 'it could not be read'}).` };
+    }
     const { url, viewport } = step.page.value;
     if (!/^(https?|file):/.test(url)) return { problem: `Step ${index} was on ${url || 'no page'}, which cannot be opened again.` };
     return { url, ...(viewport ? { viewport } : {}), storage: step.storage.value };
@@ -409,8 +418,8 @@ export class Timeline {
   }
 }
 
-/** The characters a step's page stored when that was too much to keep (the child or the budget said so). */
-function storageTooLarge(json: string): number | undefined {
+/** How much a step's page stored, and why, when its storage was not kept (the child or the budget said so). */
+function storageNotKept(json: string): CheckpointStorageTooLarge | undefined {
   if (!json.startsWith('{"tooLarge":')) return undefined;
-  return (JSON.parse(json) as CheckpointStorageTooLarge).tooLarge;
+  return JSON.parse(json) as CheckpointStorageTooLarge;
 }
