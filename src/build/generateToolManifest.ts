@@ -5,16 +5,21 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { HOST_TOOLS } from '../core/tools/hostTools';
-import { diffManifests, ManifestTool, manifestEntry } from '../core/tools/toolManifest';
+import { ownToolDefinitions } from '../core/tools/toolRegistry';
+import { diffManifests, ManifestTool, manifestEntry, registryDifferences } from '../core/tools/toolManifest';
 import { collectToolManifest } from './collectToolManifest';
 
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..');
   const packagePath = path.join(root, 'package.json');
-  // The child's tools, and the ones the extension host answers itself (core/tools/hostTools.ts).
-  const manifest = [...await collectToolManifest(path.join(root, 'dist', 'child.js')), ...HOST_TOOLS.map(tool => manifestEntry(tool, undefined))]
+  // The child's tools, and the ones the extension host answers itself (their records in core/tools/toolRegistry.ts).
+  const manifest = [...await collectToolManifest(path.join(root, 'dist', 'child.js')), ...ownToolDefinitions('host').map(tool => manifestEntry(tool, undefined))]
     .sort((a, b) => a.name.localeCompare(b.name));
+  const unregistered = registryDifferences(manifest);
+  if (unregistered.length) {
+    console.error(`The tool registry does not describe the pinned child's tools (${unregistered.length} differences): give each tool its record:\n${unregistered.join('\n')}`);
+    process.exit(1);
+  }
   const packageJson = JSON.parse(fs.readFileSync(packagePath, 'utf8'));
   const current: ManifestTool[] = packageJson.contributes?.languageModelTools ?? [];
   const differences = diffManifests(manifest, current);

@@ -1,37 +1,13 @@
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ownToolDefinitions } from '../core/tools/toolRegistry';
+import { SESSION_LIST_TOOL } from '../core/tools/ownTools';
 import { BridgeToolAnswer, SessionCloseOutcome, SessionListing } from '../protocol/callMarks';
 
 /**
- * The bridge's own tools, published beside upstream's (and declared in the manifest with them):
- * the sessions of isolation `perClient`. Documented in the README as the bridge's own.
+ * The bridge's own tools the child answers (the sessions of isolation `perClient`), published beside
+ * upstream's: their definitions and traits are their records in core/tools/toolRegistry.ts.
  */
-export const BRIDGE_TOOLS: Tool[] = [
-  {
-    name: 'bridge_session_list',
-    title: 'List browser sessions',
-    description: 'Playwright Bridge: lists the browser sessions. With isolation "perClient" each MCP client has its own browser context ' +
-      '(cookies, storage, tabs); chat\'s tools use the window\'s. An MCP client sees its own session (id, tabs, idle time) and only a count ' +
-      'of the others; chat\'s tools see every session.',
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-    annotations: { title: 'List browser sessions', readOnlyHint: true, destructiveHint: false, openWorldHint: false },
-  },
-  {
-    name: 'bridge_session_close',
-    title: 'Close a browser session',
-    description: 'Playwright Bridge: closes a browser context of isolation "perClient" (its cookies, storage and tabs are gone; its next call ' +
-      'starts a fresh one). An MCP client closes only its own session; chat\'s tools may close any client\'s. Takes the id from ' +
-      'bridge_session_list, or its first 8 characters. The window\'s session is closed with browser_close instead.',
-    inputSchema: {
-      type: 'object',
-      properties: { id: { type: 'string', description: 'The session id from bridge_session_list (at least its first 8 characters).' } },
-      required: ['id'],
-      additionalProperties: false,
-    },
-    annotations: { title: 'Close a browser session', readOnlyHint: false, destructiveHint: true, openWorldHint: false },
-  },
-];
-
-export const BRIDGE_TOOL_NAMES: ReadonlySet<string> = new Set(BRIDGE_TOOLS.map(tool => tool.name));
+export const BRIDGE_TOOLS: Tool[] = ownToolDefinitions('child');
 
 /** What the bridge's session tools need of the child. */
 export interface SessionDirectory {
@@ -53,10 +29,10 @@ export async function runBridgeTool(
   callerId: string | undefined,
   sessions: SessionDirectory,
 ): Promise<BridgeToolAnswer> {
-  if (name === 'bridge_session_list') {
-    return { tool: 'bridge_session_list', isolation: sessions.isolation, listing: await sessions.list(callerId), caller: callerId };
+  if (name === SESSION_LIST_TOOL) {
+    return { answer: 'sessionList', isolation: sessions.isolation, listing: await sessions.list(callerId), caller: callerId };
   }
-  const close = (outcome: SessionCloseOutcome): BridgeToolAnswer => ({ tool: 'bridge_session_close', close: outcome });
+  const close = (outcome: SessionCloseOutcome): BridgeToolAnswer => ({ answer: 'sessionClose', close: outcome });
   if (typeof args.id !== 'string' || !args.id.trim()) return close({ outcome: 'badId', given: args.id });
   const wanted = args.id.trim();
   if (sessions.isolation !== 'perClient') return close({ outcome: 'shared' });

@@ -12,7 +12,6 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ChildConfig } from '../core/childProcess/childConfig';
-import { redactEndpoint } from '../core/settings/browserConnection';
 import {
   BrowserStateParams, LiveViewParams, ObservationEvent, PageAction, PageActionResult, PickParams, PickResult,
   ScreenshotResult, SESSION_META, CLIENT_NAME_META, SessionInfo,
@@ -20,24 +19,20 @@ import {
 import { emitToHost, serveControl } from './controlHandlers';
 import { describeRequest, maskAndCut } from './requestDetail';
 import { deviceList } from './launchOptions';
-import { BRIDGE_TOOL_NAMES, BRIDGE_TOOLS, runBridgeTool, SessionDirectory } from './bridgeTools';
+import { BRIDGE_TOOLS, runBridgeTool, SessionDirectory } from './bridgeTools';
+import { isChildTool } from '../core/tools/toolRegistry';
 import { measureMemory } from './memoryReport';
 import { ClientSlot, ClientSlots } from './clientSlots';
 import { ClientContexts } from './clientContexts';
 import { SecretMask } from '../core/egress/secretMask';
-import { frameOriginsOf, SecretSites } from './secretSites';
-import { noteRoutes } from './tools/browserRoute';
-import { maskWrittenFiles } from './secretFiles';
-import { LaunchedBrowser, PlaywrightModule, launchBrowser } from './browserLauncher';
+import { SecretSites } from './secretSites';
+import { PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver } from './browserObserver';
-import { CALL_MARKS_META, CallMarks } from '../protocol/callMarks';
 import { OutputBudget } from './outputBudget';
 import { upstreamConfigOf } from './upstreamConfig';
 import { applyInput } from './personInput';
 import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
 import { currentTabListed } from './tools/browserTabs';
-import { streamPauseMs } from './tools/captureTools';
-import { closedTheBrowser } from './tools/browserClose';
 import type { PageGlobals } from './pageGlobals';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
 import { publishTool } from '../core/tools/fileTools';
@@ -46,33 +41,15 @@ import { StorageChanges } from './timeTravel/storageChanges';
 import { restoreCheckpoint } from './timeTravel/restoreCheckpoint';
 import { capText, ENTRY_LIMITS, type CheckpointFacts, type RestoreCheckpointParams, type RestoreCheckpointResult } from '../protocol/childMessages';
 import { withDeadline } from '../core/supervision/deadline';
+import { type InnerSession, NO_TIMEOUT_MS } from './callPath/innerSession';
+import type { ChildCallEnv } from './callPath/childCall';
+import { runChildCall, withMarks } from './callPath/runChildCall';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
   connect(transport: unknown): Promise<void>;
   close(): Promise<void>;
 }>;
-
-/** One @playwright/mcp server and the browser it drives. Replaced whole when the browser goes. */
-interface InnerSession {
-  client: Client;
-  close(): Promise<void>;
-  browser?: LaunchedBrowser;
-  observer?: BrowserObserver;
-  /** Tools upstream marks read-only: after any other, the page may have changed. */
-  readOnlyTools: Set<string>;
-  launchFailed: boolean;
-  /** Set when the browser went away without being asked to. */
-  lostReason?: string;
-  /** The MCP client this session belongs to (isolation `perClient`); absent for the window's. */
-  slot?: ClientSlot<InnerSession>;
-  /** Set once the agent's tab is chosen (over CDP: the tab we opened, never the person's first). */
-  prepared?: boolean;
-  /** Patterns the agent routed (browser_route): a routed page may claim any origin, so no secret is typed while one is set. */
-  routes: Set<string>;
-  /** Time travel (the window's context only): when its storage changed, for checkpoints. */
-  storageChanges?: StorageChanges;
-}
 
 const LIVE_VIEW_OFF: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
 /**
@@ -83,9 +60,6 @@ const CHECKPOINT_DEADLINE_MS = 2500;
 /** A checkpoint's storage read ends its own work after this long (storageReader.ts); its answer may take a moment more to come over. */
 const CHECKPOINT_READ_MS = 1000;
 
-
-// A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.
-const NO_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The child's MCP server. It forwards every request to an inner @playwright/mcp session and
@@ -241,7 +215,7 @@ export class SessionProxy {
     // the output folder): what is left here is what only the child can know, sent back as marks, never as words.
     const sessionMeta = params._meta?.[SESSION_META];
     const clientId = this.config.isolation === 'perClient' && typeof sessionMeta === 'string' ? sessionMeta : undefined;
-    if (BRIDGE_TOOL_NAMES.has(params.name)) {
+    if (isChildTool(params.name)) {
       return this.mask.result(withMarks({ content: [] }, { bridgeTool: await runBridgeTool(params.name, params.arguments ?? {}, clientId, this.directory) }));
     }
     const slot = clientId === undefined ? undefined : this.clients.take(clientId, params._meta?.[CLIENT_NAME_META]);
@@ -302,19 +276,10 @@ export class SessionProxy {
     const session = await this.prepared(slot ? await this.clients.session(slot) : await this.session());
     // The last step's checkpoint first: it is the state before this call.
     if (!slot) await this.checkpointTaking;
-    const loss = slot ? slot.pendingLoss : this.pendingLoss;
+    const lostBefore = slot ? slot.pendingLoss : this.pendingLoss;
     if (slot) slot.pendingLoss = undefined;
     else this.pendingLoss = undefined;
-    // A secret goes only where the person allowed it: checked on the page upstream is about to type into.
-    // The page is asked of upstream itself (its current tab), never guessed: a popup must not move the check.
-    const secretCheck = await this.sites.check(params.name, params.arguments, () => this.upstreamCurrentPage(session), session.routes.size > 0);
-    if ('refused' in secretCheck) {
-      this.log(`Refused ${params.name}: ${JSON.stringify(secretCheck.refused)}`);
-      return withMarks({ content: [] }, { secretRefused: secretCheck.refused, lostBefore: loss });
-    }
     const progressToken = params._meta?.progressToken;
-    const startedAt = Date.now();
-    let result: CallToolResult;
     const forward = async () => (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
       signal: extra.signal,
       timeout: NO_TIMEOUT_MS,
@@ -322,54 +287,24 @@ export class SessionProxy {
       onprogress: progressToken === undefined ? undefined : progress =>
         void extra.sendNotification({ method: 'notifications/progress', params: { ...this.mask.deep(progress), progressToken } }).catch(() => undefined),
     })) as CallToolResult;
-    try {
-      result = session.observer ? await session.observer.duringCall(forward, streamPauseMs(params.name)) : await forward();
-    } catch (error) {
-      if (!session.lostReason) throw error;
-      return this.lostDuring(session, loss);
-    } finally {
-      await secretCheck.release?.();
-    }
-    // A connection that dropped mid-call comes back as upstream's "has been closed" error, sometimes
-    // just before the browser says it disconnected: name the real cause.
-    const connected = session.browser?.browser;
-    if (result.isError && connected && this.config.connection && /has been closed|Target closed/i.test(resultText(result))) {
-      for (const deadline = Date.now() + 1000; connected.isConnected() && !session.lostReason && Date.now() < deadline;) {
-        await new Promise(resolve => setTimeout(resolve, 20));
-      }
-    }
-    if (result.isError && connected && this.config.connection && !session.launchFailed && (!connected.isConnected() || session.lostReason)) {
-      session.lostReason ??= `the connection to the browser was lost (${redactEndpoint(this.config.connection.endpoint)}).`;
-      await this.dropSession(session);
-      return this.lostDuring(session, loss);
-    }
+    // The steps of the call are callPath/runChildCall.ts's list.
+    return runChildCall({ name: params.name, args: params.arguments, session, slot, lostBefore, startedAt: Date.now(), forward, marks: {} }, this.callEnv());
+  }
 
-    if (!result.isError) noteRoutes(session.routes, params.name, params.arguments);
-    const observer = session.observer;
-    let checkpoint: { seq: number } | undefined;
-    if (observer && !result.isError) {
-      observer.noteToolCall(params.name, params.arguments, resultText(result));
-      if (!session.readOnlyTools.has(params.name)) {
-        await observer.afterStateChange();
-        if (!slot && session.storageChanges) checkpoint = this.checkpointAfter(session);
-      }
-    }
-    // Before the budget records them: the files as kept are the masked ones.
-    if (!this.mask.empty) await maskWrittenFiles(this.config.mcp.outputDir, resultText(result), startedAt, this.mask, this.log);
-    // Only files the call reported writing count as the bridge's (a file the person dropped in the folder is theirs).
-    const named = typeof params.arguments?.filename === 'string' ? params.arguments.filename : '';
-    this.outputBudget.afterCall(`${resultText(result)}\n${named}`);
-    if (session.launchFailed) {
-      // Upstream keeps the failed launch; a fresh session lets the next call try again
-      // (after the person installed the browser or fixed the setting).
-      await this.dropSession(session);
-    } else if (closedTheBrowser(params.name, result)) {
-      await this.dropSession(session);
-      if (!slot) this.sendBrowserState({ state: 'closed' });
-    }
-    // Chromium's own words do not say who blocked an address: the person did, on purpose (the host says so).
-    const originBlocked = result.isError && this.hasOriginRules && /ERR_BLOCKED_BY_CLIENT/.test(resultText(result)) ? true : undefined;
-    return withMarks(result, { lostBefore: loss, originBlocked, checkpoint, origins: slot ? undefined : frameOriginsOf(observer?.currentPage) });
+  /** What the call path's steps need of this proxy. */
+  private callEnv(): ChildCallEnv {
+    return {
+      config: this.config,
+      mask: this.mask,
+      sites: this.sites,
+      outputBudget: this.outputBudget,
+      hasOriginRules: this.hasOriginRules,
+      log: line => this.log(line),
+      upstreamCurrentPage: session => this.upstreamCurrentPage(session),
+      dropSession: session => this.dropSession(session),
+      sendBrowserState: params => this.sendBrowserState(params),
+      checkpointAfter: session => this.checkpointAfter(session),
+    };
   }
 
   /**
@@ -542,7 +477,7 @@ export class SessionProxy {
 
   private async openSession(slot?: ClientSlot<InnerSession>): Promise<InnerSession> {
     const session: InnerSession = {
-      client: undefined as unknown as Client, close: async () => undefined, launchFailed: false, readOnlyTools: new Set(), routes: new Set(), slot,
+      client: undefined as unknown as Client, close: async () => undefined, launchFailed: false, routes: new Set(), slot,
     };
     const contextGetter = async (): Promise<BrowserContext> => {
       if (slot) {
@@ -586,7 +521,6 @@ export class SessionProxy {
     });
     await client.connect(clientSide);
     session.client = client;
-    for (const tool of (await client.listTools()).tools) if (tool.annotations?.readOnlyHint) session.readOnlyTools.add(tool.name);
     session.close = async () => {
       await session.observer?.dispose();
       await session.browser?.close();
@@ -594,10 +528,6 @@ export class SessionProxy {
       await mcpServer.close().catch(() => undefined);
     };
     return session;
-  }
-
-  private lostDuring(session: InnerSession, lostBefore: string | undefined): CallToolResult {
-    return withMarks({ content: [] }, { lostDuring: { reason: session.lostReason ?? 'it went away', reconnects: !!this.config.connection }, lostBefore });
   }
 
   /**
@@ -681,9 +611,3 @@ export class SessionProxy {
  * Puts the child's marks on a result (the host words them); marks that are absent are left out. Whatever
  * upstream itself put under the marks' key is dropped: only the child speaks there.
  */
-function withMarks(result: CallToolResult, marks: CallMarks): CallToolResult {
-  const present = Object.fromEntries(Object.entries(marks).filter(([, value]) => value !== undefined));
-  const { [CALL_MARKS_META]: _notOurs, ...meta } = result._meta ?? {};
-  if (Object.keys(present).length) meta[CALL_MARKS_META] = present;
-  return { ...result, _meta: Object.keys(meta).length ? meta : undefined };
-}

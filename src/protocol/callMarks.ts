@@ -57,10 +57,13 @@ export const SessionCloseOutcomeSchema = z.discriminatedUnion('outcome', [
 ]);
 export type SessionCloseOutcome = z.infer<typeof SessionCloseOutcomeSchema>;
 
-/** The bridge's own tools answer with facts; core/pipeline/tools/bridgeSessionTools.ts words them. */
-export const BridgeToolAnswerSchema = z.discriminatedUnion('tool', [
-  z.object({ tool: z.literal('bridge_session_list'), isolation: IsolationKindSchema, listing: SessionListingSchema, caller: z.string().optional() }),
-  z.object({ tool: z.literal('bridge_session_close'), close: SessionCloseOutcomeSchema }),
+/**
+ * The bridge's own session tools answer with facts (`sessionList` for bridge_session_list, `sessionClose` for
+ * bridge_session_close); core/pipeline/tools/bridgeSessionTools.ts words them.
+ */
+export const BridgeToolAnswerSchema = z.discriminatedUnion('answer', [
+  z.object({ answer: z.literal('sessionList'), isolation: IsolationKindSchema, listing: SessionListingSchema, caller: z.string().optional() }),
+  z.object({ answer: z.literal('sessionClose'), close: SessionCloseOutcomeSchema }),
 ]);
 export type BridgeToolAnswer = z.infer<typeof BridgeToolAnswerSchema>;
 

@@ -24,9 +24,10 @@ import { StepJournal } from '../core/testExport/stepJournal';
 import { readSnapshotFile } from '../core/testExport/specFiles';
 import { Timeline } from '../core/timeTravel/timeline';
 import { TimeTravel } from './timeTravel';
-import { registerRestoreStepTool } from './restoreStepTool';
+import { restoreStepTool } from './restoreStepTool';
+import { EXPORT_TEST_TOOL, RESTORE_STEP_TOOL } from '../core/tools/ownTools';
 import { TestExport } from './exportTest';
-import { registerExportTestTool } from './exportTestTool';
+import { exportTestTool } from './exportTestTool';
 
 /** What the extension hands to other code (its own integration tests): read-only facts. */
 export interface PlaywrightBridgeApi {
@@ -62,7 +63,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   // The MCP door listens only once something asks for it (VS Code's MCP client or the copy command).
   const mcpEndpoint = new McpEndpoint(supervisor, context.extension.packageJSON.version, line => log.info(line), {
     ...DEFAULT_ENDPOINT_LIMITS,
-    idleMs: bridge.currentSettings.mcpSessionIdleMinutes * 60_000,
+    idleMs: () => bridge.currentSettings.mcpSessionIdleMinutes * 60_000,
     // A client that called a tool within its context's idle window still holds that context: never evicted for a newcomer.
     inUseAfterCallMs: () => bridge.currentSettings.sessionIdleMinutes * 60_000,
   });
@@ -117,6 +118,11 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     log,
   });
 
+  // The host's own tools: their handlers join the supervisor's pipeline, their presenters the language-model door.
+  const restoreStep = restoreStepTool(vscode, timeTravel, supervisor);
+  const exportTest = exportTestTool(vscode, exporter, supervisor);
+  const presenters = new Map([[RESTORE_STEP_TOOL, restoreStep.presenter], [EXPORT_TEST_TOOL, exportTest.presenter]]);
+
   context.subscriptions.push(
     log,
     statusBar,
@@ -140,7 +146,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
       outputDir: () => bridge.outputDir,
       roots: () => bridge.workspaceFolders,
       secretNames: () => bridge.secrets.names(),
-    }),
+    }, presenters),
+    restoreStep.disposable,
+    exportTest.disposable,
     vscode.commands.registerCommand(COMMANDS.restartBrowser, () => restartBrowser(vscode, bridge, log)),
     vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
     liveView,
@@ -173,10 +181,8 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
     journal,
     timeline,
-    registerRestoreStepTool(vscode, timeTravel),
     // From the palette: every kept step; from the panel: the range of rows the person selected, if any.
     vscode.commands.registerCommand(COMMANDS.saveTrace, (request?: { callIds?: unknown }) => timeTravel.saveTrace(selectedCallIds(request) ?? [])),
-    registerExportTestTool(vscode, exporter),
     // From the palette with nothing, from the panel with the rows the person selected.
     vscode.commands.registerCommand(COMMANDS.exportTest, (request?: { callIds?: unknown }) => exporter.run({
       callIds: selectedCallIds(request),

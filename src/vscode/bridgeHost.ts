@@ -11,16 +11,15 @@ import { Supervisor } from '../core/supervision/supervisor';
 import { toolPolicyOf, ToolPolicySettings } from '../core/tools/toolPolicy';
 import { capabilityHint } from '../core/tools/toolManifest';
 import { ToolPolicyKeys } from './toolPolicyKeys';
+import { FIELDS_APPLIED_AT_ONCE } from '../core/settings/settingsTable';
 import { BrowserSecrets } from './browserSecrets';
 import { LoginProfiles } from '../core/profiles/loginProfiles';
 
 type VSCode = typeof vscodeTypes;
 
-/** Settings the child does not see: the tool policy and what is read per call. */
-const READ_PER_CALL: (keyof BridgeSettings)[] = ['readonly', 'toolsAllow', 'toolsDeny', 'callTimeoutSeconds', 'handBackTimeoutMinutes'];
-
+/** The settings a running browser was started with: every field but those the table says apply at once. */
 function childPart(settings: BridgeSettings): string {
-  return JSON.stringify(Object.entries(settings).filter(([key]) => !READ_PER_CALL.includes(key as keyof BridgeSettings)));
+  return JSON.stringify(Object.entries(settings).filter(([key]) => !FIELDS_APPLIED_AT_ONCE.has(key)));
 }
 
 

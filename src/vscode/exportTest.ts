@@ -43,6 +43,8 @@ export interface ExportOutcome {
   ok: boolean;
   /** What happened, in words for the person or the model. */
   text: string;
+  /** A test file was written (it may still fail, or its run may not have finished). */
+  written: boolean;
 }
 
 export interface ExportDeps {
@@ -136,10 +138,10 @@ export class TestExport {
     const plan = this.plan(request);
     if (plan.problem) {
       if (!request.byModel) void vscode.window.showInformationMessage(plan.problem);
-      return { ok: false, text: plan.problem };
+      return { ok: false, written: false, text: plan.problem };
     }
     const target = plan.file ? { file: plan.file, replace: false } : await this.askWhere(plan.title);
-    if (!target) return { ok: false, text: 'Export cancelled: no file chosen.' };
+    if (!target) return { ok: false, written: false, text: 'Export cancelled: no file chosen.' };
     const login = await this.loginCopy(target.file, request);
     let spec;
     try {
@@ -152,7 +154,7 @@ export class TestExport {
       const code = (error as NodeJS.ErrnoException).code;
       const text = code === 'EEXIST' ? `${this.shown(target.file)} is there already: it was not replaced.` : `The test could not be written: ${(error as Error).message}`;
       if (!request.byModel) void vscode.window.showErrorMessage(text);
-      return { ok: false, text };
+      return { ok: false, written: false, text };
     }
     this.deps.log.info(`Exported ${spec.stepLines.length} steps to ${target.file}`);
     await this.open(target.file);
@@ -161,9 +163,9 @@ export class TestExport {
       result = await this.verify(target.file, spec, plan.steps, request.token);
     } catch (error) {
       if (!request.byModel) void vscode.window.showErrorMessage((error as Error).message);
-      return { ok: false, text: `Wrote ${this.shown(target.file)}, but ${(error as Error).message}` };
+      return { ok: false, written: true, text: `Wrote ${this.shown(target.file)}, but ${(error as Error).message}` };
     }
-    if (!result) return { ok: false, text: `Wrote ${this.shown(target.file)}; its run was cancelled, so it is not known to pass.` };
+    if (!result) return { ok: false, written: true, text: `Wrote ${this.shown(target.file)}; its run was cancelled, so it is not known to pass.` };
     const outcome = await this.report(result, plan.steps, request);
     return login.note ? { ...outcome, text: `${outcome.text} ${login.note}` } : outcome;
   }
@@ -289,7 +291,7 @@ export class TestExport {
       const text = `${this.shown(result.file)}: passed ${result.run.passed} of ${result.run.runs} runs with Playwright Test.`;
       this.deps.store.showExportStatus({ state: 'passed', text, marks });
       if (!request.byModel) void vscode.window.showInformationMessage(`Exported ${result.spec.stepLines.length} steps. ${text}${needs}`);
-      return { ok: true, text: `Wrote ${this.shown(result.file)} (${result.spec.stepLines.length} steps).${left} ${text}${needs}` };
+      return { ok: true, written: true, text: `Wrote ${this.shown(result.file)} (${result.spec.stepLines.length} steps).${left} ${text}${needs}` };
     }
     // Never left under a passing name: renamed now, deleted if the person says so.
     const failing = failingName(result.file);
@@ -310,7 +312,7 @@ export class TestExport {
         this.deps.store.showExportStatus({ state: 'failed', text: `${this.shown(file)} deleted (it failed ${where}).`, marks });
       });
     }
-    return { ok: false, text: `Wrote ${this.shown(file)} (${result.spec.stepLines.length} steps).${left} ${text}${needs}` };
+    return { ok: false, written: true, text: `Wrote ${this.shown(file)} (${result.spec.stepLines.length} steps).${left} ${text}${needs}` };
   }
 
   private async rename(from: string, to: string): Promise<boolean> {

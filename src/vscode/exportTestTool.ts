@@ -1,11 +1,15 @@
 /**
  * bridge_export_test: chat asks for the session as a Playwright test. The confirmation says exactly what
- * happens (which file is written, how many steps, that Playwright Test then runs it), and the answer
- * says whether it passed and where it failed.
+ * happens (which file is written, how many steps, that Playwright Test then runs it), and the answer says
+ * whether it passed and where it failed. The call goes through the pipeline like every tool's: this file
+ * gives its presentation and its handler.
  */
 import type * as vscodeTypes from 'vscode';
-import { EXPORT_TEST_TOOL } from '../core/tools/hostTools';
+import type { HostToolAnswer } from '../core/pipeline/callContext';
+import type { Supervisor } from '../core/supervision/supervisor';
+import { EXPORT_TEST_TOOL } from '../core/tools/ownTools';
 import { TestExport, VERIFY_REPEATS } from './exportTest';
+import type { ToolPresenter } from './languageModelTools';
 
 type VSCode = typeof vscodeTypes;
 
@@ -15,31 +19,35 @@ interface ExportInput {
   lastSteps?: number;
 }
 
-class ExportTestTool implements vscodeTypes.LanguageModelTool<ExportInput> {
-  constructor(private readonly vscode: VSCode, private readonly exporter: TestExport) {}
-
-  prepareInvocation(options: vscodeTypes.LanguageModelToolInvocationPrepareOptions<ExportInput>): vscodeTypes.PreparedToolInvocation {
-    const plan = this.exporter.plan({ ...options.input, byModel: true });
+/** The tool's presenter for the language-model door, and its handler in the supervisor's pipeline. */
+export function exportTestTool(vscode: VSCode, exporter: TestExport, supervisor: Supervisor): { presenter: ToolPresenter; disposable: vscodeTypes.Disposable } {
+  const presenter: ToolPresenter = input => {
+    const plan = exporter.plan({ ...(input as ExportInput), byModel: true });
     if (plan.problem || !plan.file) return { invocationMessage: 'Exporting the browser session as a Playwright test' };
-    const shown = this.exporter.shown(plan.file);
+    const shown = exporter.shown(plan.file);
     const steps = plan.steps.filter(s => s.ok && s.answer.code.length).length;
     return {
       invocationMessage: `Exporting ${steps} browser steps to ${shown}`,
       confirmationMessages: {
         title: 'Export the browser session as a Playwright test?',
-        message: new this.vscode.MarkdownString(
+        message: new vscode.MarkdownString(
           `Writes **${shown}** from ${steps} step${steps === 1 ? '' : 's'} of this session (reads and failed calls leave nothing), opens it, ` +
           `and runs it ${VERIFY_REPEATS} times with Playwright Test, headless, in a browser of its own. A test that fails is renamed \`*.failing.spec.ts\`.`),
       },
     };
-  }
-
-  async invoke(options: vscodeTypes.LanguageModelToolInvocationOptions<ExportInput>, token: vscodeTypes.CancellationToken): Promise<vscodeTypes.LanguageModelToolResult> {
-    const outcome = await this.exporter.run({ ...options.input, byModel: true, token });
-    return new this.vscode.LanguageModelToolResult([new this.vscode.LanguageModelTextPart(outcome.text)]);
-  }
-}
-
-export function registerExportTestTool(vscode: VSCode, exporter: TestExport): vscodeTypes.Disposable {
-  return vscode.lm.registerTool(EXPORT_TEST_TOOL, new ExportTestTool(vscode, exporter));
+  };
+  const answer = async (input: ExportInput, signal: AbortSignal | undefined): Promise<HostToolAnswer> => {
+    const cancel = new vscode.CancellationTokenSource();
+    const onAbort = () => cancel.cancel();
+    signal?.addEventListener('abort', onAbort);
+    try {
+      const outcome = await exporter.run({ ...input, byModel: true, token: cancel.token });
+      // A test that was written but fails is an answer (where it failed); no test written is a failure of the call.
+      return { failed: !outcome.written, text: outcome.text };
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      cancel.dispose();
+    }
+  };
+  return { presenter, disposable: supervisor.registerHostTool(EXPORT_TEST_TOOL, (args, call) => answer(args as ExportInput, call.signal)) };
 }

@@ -4,7 +4,6 @@ import { presentInvocation } from '../core/results/invocationMessages';
 import { convertToolResult } from '../core/pipeline/callResult';
 import { CancelledError, Supervisor } from '../core/supervision/supervisor';
 import { ManifestTool } from '../core/tools/toolManifest';
-import { HOST_TOOL_NAMES } from '../core/tools/hostTools';
 
 /** Where files go and come from: the output folder, and the workspace folders relative code paths start in. */
 export interface FilePlaces {
@@ -17,6 +16,13 @@ export interface FilePlaces {
 type VSCode = typeof vscodeTypes;
 type Input = Record<string, unknown>;
 
+/**
+ * How a tool the host answers itself shows a call before it runs (what it will do, the person's confirmation),
+ * in place of the words core/results/invocationMessages.ts has for the child's tools. The call itself goes
+ * through the pipeline like every other.
+ */
+export type ToolPresenter = (input: Input) => vscodeTypes.PreparedToolInvocation;
+
 /** One Playwright tool as a VS Code language-model tool: arguments go to the child as they are. */
 export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelTool<Input> {
   constructor(
@@ -26,9 +32,14 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     private readonly onResult: (name: string, isError: boolean) => void,
     private readonly places: FilePlaces,
     private readonly shownCode: ShownCodeFiles,
+    private readonly presenter?: ToolPresenter,
   ) {}
 
   prepareInvocation(options: vscodeTypes.LanguageModelToolInvocationPrepareOptions<Input>): vscodeTypes.PreparedToolInvocation {
+    if (this.presenter) {
+      const own = this.presenter(options.input ?? {});
+      return this.supervisor.personHasControl ? { ...own, invocationMessage: `${String(own.invocationMessage)} (waiting: you have the browser; press Hand back in the browser panel)` } : own;
+    }
     const codeFilename = this.codeFilename(options.input);
     const presentation = presentInvocation(this.entry.name, this.entry.displayName, options.input, {
       outputDir: this.places.outputDir(),
@@ -80,16 +91,19 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
   }
 }
 
-/** Registers every tool the manifest declares (VS Code refuses names it does not declare). */
+/**
+ * Registers every tool the manifest declares (VS Code refuses names it does not declare), the host's own
+ * with their presenters: every call goes through the supervisor's pipeline.
+ */
 export function registerLanguageModelTools(
   vscode: VSCode,
   manifest: ManifestTool[],
   supervisor: Supervisor,
   onResult: (name: string, isError: boolean) => void,
   places: FilePlaces,
+  presenters: ReadonlyMap<string, ToolPresenter> = new Map(),
 ): vscodeTypes.Disposable[] {
   const shownCode = new ShownCodeFiles();
-  // The host's own tools (core/tools/hostTools.ts) are registered by their own files.
-  return manifest.filter(entry => !HOST_TOOL_NAMES.has(entry.name)).map(entry =>
-    vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, onResult, places, shownCode)));
+  return manifest.map(entry =>
+    vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, onResult, places, shownCode, presenters.get(entry.name))));
 }

@@ -1,20 +1,25 @@
 /**
  * bridge_restore_step: chat puts the browser back to an earlier step (to undo its own last steps). The
- * confirmation names the step and says what comes back and what does not; the answer says the same.
+ * confirmation names the step and says what comes back and what does not; the answer says the same. The call
+ * goes through the pipeline like every tool's (policy, readonly, the person's control, notes): this file
+ * gives its presentation and its handler.
  */
 import type * as vscodeTypes from 'vscode';
-import { RESTORE_STEP_TOOL } from '../core/tools/hostTools';
+import type { HostToolAnswer } from '../core/pipeline/callContext';
+import type { Supervisor } from '../core/supervision/supervisor';
+import { RESTORE_STEP_TOOL } from '../core/tools/ownTools';
 import { NOT_RESTORED, stepFromEnd } from '../core/timeTravel/stepRestore';
+import type { ToolPresenter } from './languageModelTools';
 import type { TimeTravel } from './timeTravel';
 
 type VSCode = typeof vscodeTypes;
 
 interface RestoreInput {
-  step?: number;
-  stepsBack?: number;
+  step?: unknown;
+  stepsBack?: unknown;
 }
 
-class RestoreStepTool implements vscodeTypes.LanguageModelTool<RestoreInput> {
+class RestoreStep {
   /** What the person confirmed: the input, the step it named then, and the newest step then (stepsBack counts from it). */
   private confirmed: { input: string; index: number | string; newest: number } | undefined;
 
@@ -26,15 +31,15 @@ class RestoreStepTool implements vscodeTypes.LanguageModelTool<RestoreInput> {
 
   private target(input: RestoreInput): number | string {
     if (input.step !== undefined && input.stepsBack !== undefined) return 'Give either step or stepsBack, not both.';
-    if (input.step !== undefined) return Number.isInteger(input.step) && input.step >= 1 ? input.step : 'step must be a whole number from 1.';
+    if (input.step !== undefined) return Number.isInteger(input.step) && (input.step as number) >= 1 ? input.step as number : 'step must be a whole number from 1.';
     const back = input.stepsBack ?? 1;
-    if (!Number.isInteger(back) || back < 1) return 'stepsBack must be a whole number from 1.';
-    return stepFromEnd(this.timeTravel.timeline, back);
+    if (!Number.isInteger(back) || (back as number) < 1) return 'stepsBack must be a whole number from 1.';
+    return stepFromEnd(this.timeTravel.timeline, back as number);
   }
 
-  prepareInvocation(options: vscodeTypes.LanguageModelToolInvocationPrepareOptions<RestoreInput>): vscodeTypes.PreparedToolInvocation {
-    const index = this.target(options.input);
-    this.confirmed = { input: JSON.stringify(options.input), index, newest: this.newest() };
+  readonly present: ToolPresenter = input => {
+    const index = this.target(input);
+    this.confirmed = { input: JSON.stringify(input), index, newest: this.newest() };
     const step = typeof index === 'number' ? this.timeTravel.timeline.step(index) : undefined;
     if (!step) return { invocationMessage: 'Putting the browser back to an earlier step' };
     const where = step.page?.value.title || step.page?.value.url || 'its page';
@@ -47,22 +52,24 @@ class RestoreStepTool implements vscodeTypes.LanguageModelTool<RestoreInput> {
           `right after it, in one fresh tab at that step's address (other tabs close). What was done after it in the browser is undone; ${NOT_RESTORED}.`),
       },
     };
-  }
+  };
 
-  async invoke(options: vscodeTypes.LanguageModelToolInvocationOptions<RestoreInput>): Promise<vscodeTypes.LanguageModelToolResult> {
+  async answer(input: RestoreInput): Promise<HostToolAnswer> {
     // The step the person confirmed, not one counted again after the browser took more steps meanwhile.
-    const confirmed = this.confirmed?.input === JSON.stringify(options.input) ? this.confirmed : undefined;
+    const confirmed = this.confirmed?.input === JSON.stringify(input) ? this.confirmed : undefined;
     this.confirmed = undefined;
-    const index = confirmed ? confirmed.index : this.target(options.input);
-    if (confirmed && options.input.stepsBack !== undefined && confirmed.newest !== this.newest()) {
-      return new this.vscode.LanguageModelToolResult([new this.vscode.LanguageModelTextPart(
-        `Not restored: the browser took ${this.newest() - confirmed.newest} more step(s) after the person confirmed, so "stepsBack" no longer names the step they saw. Ask again, or give "step".`)]);
+    const index = confirmed ? confirmed.index : this.target(input);
+    if (confirmed && input.stepsBack !== undefined && confirmed.newest !== this.newest()) {
+      return { failed: true, text: `Not restored: the browser took ${this.newest() - confirmed.newest} more step(s) after the person confirmed, so "stepsBack" no longer names the step they saw. Ask again, or give "step".` };
     }
-    const outcome = typeof index === 'string' ? { text: index } : await this.timeTravel.restore(index, 'tool');
-    return new this.vscode.LanguageModelToolResult([new this.vscode.LanguageModelTextPart(outcome.text)]);
+    if (typeof index === 'string') return { failed: true, text: index };
+    const outcome = await this.timeTravel.restore(index, 'tool');
+    return { failed: !outcome.ok, text: outcome.text, ...(outcome.checkpoint ? { checkpoint: outcome.checkpoint } : {}) };
   }
 }
 
-export function registerRestoreStepTool(vscode: VSCode, timeTravel: TimeTravel): vscodeTypes.Disposable {
-  return vscode.lm.registerTool(RESTORE_STEP_TOOL, new RestoreStepTool(vscode, timeTravel));
+/** The tool's presenter for the language-model door, and its handler in the supervisor's pipeline. */
+export function restoreStepTool(vscode: VSCode, timeTravel: TimeTravel, supervisor: Supervisor): { presenter: ToolPresenter; disposable: vscodeTypes.Disposable } {
+  const tool = new RestoreStep(vscode, timeTravel);
+  return { presenter: tool.present, disposable: supervisor.registerHostTool(RESTORE_STEP_TOOL, args => tool.answer(args)) };
 }

@@ -8,7 +8,10 @@
  *   import for its values, transitively (`import type` carries no code and is not followed).
  * - childFiles: the same from the child's call handler (`child/sessionProxy.ts`), the files the child loads.
  * - refusalSites: files that turn a refusal into an error result (`isError: true` written in a result).
- * - resultEditSites: files that write a result's content (a part put in, before or after).
+ * - resultEditSites: files that write a result's content (a part put in, before or after), or build a result of
+ *   their own (an MCP result with content in it, a language-model result from a literal list of parts).
+ * - toolListsByHand: places outside the tool registry (core/tools/toolRegistry.ts) that list tool names: a Set,
+ *   array or switch naming two or more tools. What a tool is lives in its record; target 0.
  * Each count comes with the files it counted, so a reader sees where they are.
  */
 import * as fs from 'fs';
@@ -20,15 +23,24 @@ const HOST_ENTRIES = ['vscode/languageModelTools.ts', 'core/mcpDoor/mcpEndpoint.
 const CHILD_ENTRIES = ['child/sessionProxy.ts'];
 
 const ERROR_RESULT = /\bisError\s*:\s*true\b|\bisError\s*=\s*true\b/;
-/** A content array with something in it, or a part pushed into, put before or set in one. */
-const CONTENT_WRITE = /\bcontent\s*:\s*\[\s*[^\]\s]|\b(?:content|parts)\.(?:push|unshift|splice)\(|\b(?:content|parts)\[\w+\]\s*=[^=]/;
+/**
+ * A content array with something in it, or a part pushed into, put before or set in one; or a language-model
+ * result built from a literal list (`new LanguageModelToolResult([new LanguageModelTextPart(...)])`), which is a
+ * result written outside the pipeline. The language-model door's conversion maps the finished result's parts.
+ */
+const CONTENT_WRITE = /\bcontent\s*:\s*\[\s*[^\]\s]|\bcontent\.(?:push|unshift|splice)\(|\bcontent\[\w+\]\s*=[^=]|\bparts\[\w+\]\s*=[^=]|\bparts\.unshift\(|LanguageModelToolResult\(\s*\[/;
+
+/** A quoted tool name. */
+const TOOL_NAME = /'(?:browser|bridge)_[a-z_]+'/g;
+const REGISTRY = path.join('core', 'tools', 'toolRegistry.ts');
 
 export interface CallPathFigures {
   hostFiles: number;
   childFiles: number;
   refusalSites: number;
   resultEditSites: number;
-  where: { refusalSites: string[]; resultEditSites: string[] };
+  toolListsByHand: number;
+  where: { refusalSites: string[]; resultEditSites: string[]; toolListsByHand: string[] };
 }
 
 /** Relative imports of a file that carry values (type-only imports are skipped), as paths under src/. */
@@ -80,17 +92,51 @@ function filesMatching(pattern: RegExp): string[] {
   }).sort();
 }
 
+/** Code of a source file with its comments left out. */
+function codeOf(file: string): string {
+  return fs.readFileSync(path.join(SRC, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
+/**
+ * Lists of tool names outside the registry, as `file: what` (webview included): a bracketed list (array, Set)
+ * holding two or more tool names, or a switch with two or more `case '<tool>'`.
+ */
+export function toolListsByHand(): string[] {
+  const found: string[] = [];
+  const files = [...sourceFiles(), ...sourceFilesOf('webview')];
+  for (const file of files.filter(f => f !== REGISTRY)) {
+    const code = codeOf(file);
+    for (const list of code.match(/\[[^[\]]*\]/g) ?? []) {
+      const names = list.match(TOOL_NAME) ?? [];
+      if (names.length >= 2) found.push(`${file}: [${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}]`);
+    }
+    const cases = code.match(/\bcase\s+'(?:browser|bridge)_[a-z_]+'/g) ?? [];
+    if (cases.length >= 2) found.push(`${file}: switch of ${cases.length} tool names`);
+  }
+  return found.sort();
+}
+
+function sourceFilesOf(dir: string): string[] {
+  return fs.readdirSync(path.join(SRC, dir), { withFileTypes: true }).flatMap(entry => {
+    const relative = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFilesOf(relative);
+    return entry.name.endsWith('.ts') ? [relative] : [];
+  });
+}
+
 export function measureCallPath(): CallPathFigures {
   const host = [...closure(HOST_ENTRIES)].filter(file => !file.startsWith(`child${path.sep}`));
   const child = closure(CHILD_ENTRIES);
   const refusalSites = filesMatching(ERROR_RESULT);
   const resultEditSites = filesMatching(CONTENT_WRITE);
+  const lists = toolListsByHand();
   return {
     hostFiles: host.length,
     childFiles: child.size,
     refusalSites: refusalSites.length,
     resultEditSites: resultEditSites.length,
-    where: { refusalSites, resultEditSites },
+    toolListsByHand: lists.length,
+    where: { refusalSites, resultEditSites, toolListsByHand: lists },
   };
 }
 

@@ -5,7 +5,7 @@ import { isAlive, listDescendants } from '../../src/core/childProcess/processTre
 import { convertToolResult } from '../../src/core/pipeline/callResult';
 import { imageSize } from '../../src/core/results/imageDownscale';
 import { diffManifests, ManifestTool, manifestEntry } from '../../src/core/tools/toolManifest';
-import { HOST_TOOL_NAMES, HOST_TOOLS } from '../../src/core/tools/hostTools';
+import { isHostTool, ownToolDefinitions } from '../../src/core/tools/toolRegistry';
 import { collectToolManifest } from '../../src/build/collectToolManifest';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { CHILD_SCRIPT, makeRealBridge, processesMentioning, RealBridge, refOf, REPO_ROOT, textOf, waitFor } from '../support/realBridge';
@@ -208,8 +208,8 @@ describe('bridge on a real child and Chromium', function () {
   it('package.json lists exactly the tools the pinned child publishes, schemas included, and the host\'s own', async () => {
     const live = await collectToolManifest(CHILD_SCRIPT);
     const declared: ManifestTool[] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools;
-    assert.deepStrictEqual(diffManifests(live, declared.filter(t => !HOST_TOOL_NAMES.has(t.name))), [], 'run npm run generate:tools');
-    assert.deepStrictEqual(diffManifests(HOST_TOOLS.map(t => manifestEntry(t, undefined)), declared.filter(t => HOST_TOOL_NAMES.has(t.name))), [], 'run npm run generate:tools');
+    assert.deepStrictEqual(diffManifests(live, declared.filter(t => !isHostTool(t.name))), [], 'run npm run generate:tools');
+    assert.deepStrictEqual(diffManifests(ownToolDefinitions('host').map(t => manifestEntry(t, undefined)), declared.filter(t => isHostTool(t.name))), [], 'run npm run generate:tools');
     assert.ok(live.length > 0);
   });
 });

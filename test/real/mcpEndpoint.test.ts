@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { HOST_TOOL_NAMES } from '../../src/core/tools/hostTools';
+import { isHostTool } from '../../src/core/tools/toolRegistry';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
@@ -72,7 +72,7 @@ describe('MCP endpoint on a real child and Chromium', function () {
     const client = await connect(address, 'first');
     try {
       const { tools } = await client.listTools();
-      const declaredDefaults = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools as ManifestTool[]).filter(t => isToolEnabled(t, []) && !HOST_TOOL_NAMES.has(t.name));
+      const declaredDefaults = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools as ManifestTool[]).filter(t => isToolEnabled(t, []) && !isHostTool(t.name));
       // The host's own tools (bridge_export_test) are chat's only.
       assert.deepStrictEqual(tools.map(t => t.name).sort(), declaredDefaults.map(t => t.name).sort(), 'the MCP door offers the tools the manifest declares for default settings');
       assert.strictEqual(tools.find(t => t.name === 'browser_wait_for')?.annotations?.readOnlyHint, true, 'annotations come through');

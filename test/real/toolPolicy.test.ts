@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
-import { OBSERVATION_TOOLS } from '../../src/core/tools/toolPolicy';
+import { isObservationTool } from '../../src/core/tools/toolPolicy';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { connectMcpClient, makeRealBridge, RealBridge, REPO_ROOT, textOf, waitFor } from '../support/realBridge';
 import * as path from 'path';
@@ -36,7 +36,7 @@ describe('readonly mode, tool lists and origin rules on a real child and Chromiu
     const bridge = makeRealBridge({ capabilities: ['config', 'network', 'pdf', 'storage', 'testing', 'vision', 'devtools'], readonly: true });
     const { client, done } = await mcpClient(bridge, 'readonly-check');
     try {
-      const acting = ALL_TOOLS.map(t => t.name).filter(name => !OBSERVATION_TOOLS.has(name));
+      const acting = ALL_TOOLS.map(t => t.name).filter(name => !isObservationTool(name));
       assert.ok(acting.length > 50, `the manifest has the acting tools (${acting.length})`);
       for (const name of acting) {
         const viaTool = await bridge.supervisor.callTool(name, plausibleArgs(name, fixture.url), { door: 'tool' });
@@ -49,7 +49,7 @@ describe('readonly mode, tool lists and origin rules on a real child and Chromiu
 
       // Listing starts the server; it offers only observation tools.
       const listed = (await client.listTools()).tools.map(t => t.name).sort();
-      assert.ok(listed.length > 0 && listed.every(name => OBSERVATION_TOOLS.has(name)), listed.join(', '));
+      assert.ok(listed.length > 0 && listed.every(name => isObservationTool(name)), listed.join(', '));
       assert.ok(listed.includes('browser_snapshot') && listed.includes('browser_console_messages'), listed.join(', '));
 
       // Observation works; its acting forms do not.

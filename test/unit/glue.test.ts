@@ -3,7 +3,6 @@
  * supervisor over a scripted child: what the tools, the MCP provider, the status bar, the panel host
  * and the commands do with what VS Code hands them. The real-VS-Code suite covers the workbench.
  */
-import { HOST_TOOL_NAMES } from '../../src/core/tools/hostTools';
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -14,6 +13,8 @@ import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { Supervisor } from '../../src/core/supervision/supervisor';
 import { capabilityHint, ManifestTool } from '../../src/core/tools/toolManifest';
+import { OPEN_POLICY } from '../../src/core/tools/toolPolicy';
+import { EXPORT_TEST_TOOL, RESTORE_STEP_TOOL } from '../../src/core/tools/ownTools';
 import type { PickParams } from '../../src/protocol/childMessages';
 import { HostToPanel } from '../../src/protocol/panelMessages';
 import { restartBrowser, startBrowser } from '../../src/vscode/browserCommands';
@@ -32,7 +33,7 @@ const REPO_ROOT = path.join(__dirname, '..', '..', '..');
 const MANIFEST: ManifestTool[] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools;
 
 /** A real supervisor over scripted children that answer each call with `reply`. */
-function scriptedSupervisor(reply: (name: string, args: unknown) => { text?: string; image?: string; isError?: boolean } = () => ({ text: 'done' })) {
+function scriptedSupervisor(reply: (name: string, args: unknown) => { text?: string; image?: string; isError?: boolean } = () => ({ text: 'done' }), policy = OPEN_POLICY) {
   const children: ScriptedChild[] = [];
   const tools: Tool[] = MANIFEST.map(t => ({ name: t.name, inputSchema: t.inputSchema as Tool['inputSchema'], annotations: { title: t.displayName } }));
   const supervisor = new Supervisor({
@@ -47,6 +48,7 @@ function scriptedSupervisor(reply: (name: string, args: unknown) => { text?: str
     },
     log: () => undefined,
     callTimeoutMs: () => 5000,
+    toolPolicy: () => policy,
     // As the extension wires it: no capability group turned on in these settings.
     capabilityHint: tool => {
       const entry = MANIFEST.find(t => t.name === tool);
@@ -66,8 +68,8 @@ describe('VS Code glue against a fake vscode', () => {
       const fake = createFakeVscode();
       const { supervisor } = scriptedSupervisor(name => (name === 'browser_take_screenshot' ? { text: '### Result\nshot', image: PNG_1X1 } : { text: 'ok' }));
       registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places);
-      // The host's own tools (bridge_export_test) are registered by their own files.
-      assert.deepStrictEqual([...fake.tools.keys()].sort(), MANIFEST.filter(t => !HOST_TOOL_NAMES.has(t.name)).map(t => t.name).sort());
+      // The host's own tools (bridge_export_test) too: their calls go through the same pipeline.
+      assert.deepStrictEqual([...fake.tools.keys()].sort(), MANIFEST.map(t => t.name).sort());
       const tool = fake.tools.get('browser_take_screenshot') as { invoke(o: unknown, t: unknown): Promise<{ content: unknown[] }> };
       const result = await tool.invoke({ input: { type: 'png' } }, new CancellationTokenSource().token);
       assert.ok(result.content[0] instanceof LanguageModelTextPart);
@@ -135,6 +137,62 @@ describe('VS Code glue against a fake vscode', () => {
       const refused = await tool.invoke({ input }, new CancellationTokenSource().token);
       assert.match(refused.content[0].value, /changed after it was shown for confirmation; nothing ran/);
       assert.strictEqual(sent.length, 1);
+      await supervisor.dispose();
+    });
+  });
+
+  describe('the host\'s own tools, through the one pipeline', () => {
+    const places = { outputDir: () => '/storage/output/playwright-bridge', roots: () => ['/ws'] };
+    type HostLmTool = { prepareInvocation(o: unknown): { invocationMessage: string }; invoke(o: unknown, t: unknown): Promise<{ content: LanguageModelTextPart[] }> };
+    const text = (result: { content: LanguageModelTextPart[] }) => result.content.map(part => part.value).join('');
+
+    it('readonly mode refuses bridge_restore_step as an error, and its handler never runs', async () => {
+      const fake = createFakeVscode();
+      const { supervisor } = scriptedSupervisor(undefined, { ...OPEN_POLICY, readonly: true });
+      const ran: unknown[] = [];
+      supervisor.registerHostTool(RESTORE_STEP_TOOL, async args => (ran.push(args), { text: 'restored' }));
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places);
+      const result = await (fake.tools.get(RESTORE_STEP_TOOL) as HostLmTool).invoke({ input: { stepsBack: 1 } }, new CancellationTokenSource().token);
+      assert.match(text(result), /^The tool bridge_restore_step failed: bridge_restore_step is not available: the browser is in readonly mode/);
+      assert.deepStrictEqual(ran, []);
+      const direct = await supervisor.callTool(RESTORE_STEP_TOOL, { stepsBack: 1 });
+      assert.strictEqual(direct.isError, true);
+      await supervisor.dispose();
+    });
+
+    it('waits while the person has the browser, runs once they hand it back, and a failed export is an error the model reads as failed', async () => {
+      const fake = createFakeVscode();
+      const { supervisor } = scriptedSupervisor();
+      const ran: string[] = [];
+      supervisor.registerHostTool(RESTORE_STEP_TOOL, async () => (ran.push('restore'), { text: 'The browser was restored to step 1.' }));
+      supervisor.registerHostTool(EXPORT_TEST_TOOL, async () => (ran.push('export'), { failed: true, text: 'Nothing to export yet.' }));
+      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places, new Map([[RESTORE_STEP_TOOL, () => ({ invocationMessage: 'Putting the browser back to step 1' })]]));
+      const restore = fake.tools.get(RESTORE_STEP_TOOL) as HostLmTool;
+      supervisor.takeControl();
+      assert.match(restore.prepareInvocation({ input: { step: 1 } }).invocationMessage, /^Putting the browser back to step 1 \(waiting: you have the browser/);
+      const pending = restore.invoke({ input: { step: 1 } }, new CancellationTokenSource().token);
+      await new Promise(resolve => setTimeout(resolve, 50));
+      assert.deepStrictEqual(ran, [], 'it waits for the person');
+      await supervisor.handBack();
+      // The person's note comes first, as on every tool's result.
+      assert.match(text(await pending), /^Note: the person drove the browser for \d+ s while this call waited\.[^]*\n\nThe browser was restored to step 1\.$/);
+      const exported = await (fake.tools.get(EXPORT_TEST_TOOL) as HostLmTool).invoke({ input: {} }, new CancellationTokenSource().token);
+      assert.strictEqual(text(exported), 'The tool bridge_export_test failed: Nothing to export yet.');
+      assert.deepStrictEqual(ran, ['restore', 'export']);
+      await supervisor.dispose();
+    });
+
+    it('a misspelled argument is refused by the tool\'s own schema, and the MCP door cannot reach a host tool', async () => {
+      const { supervisor } = scriptedSupervisor();
+      const ran: unknown[] = [];
+      supervisor.registerHostTool(RESTORE_STEP_TOOL, async args => (ran.push(args), { text: 'restored' }));
+      const misspelled = await supervisor.callTool(RESTORE_STEP_TOOL, { stepBack: 1 });
+      assert.strictEqual(misspelled.isError, true);
+      assert.match(JSON.stringify(misspelled.content), /does not take the argument \\"stepBack\\". It takes: step, stepsBack/);
+      const viaMcp = await supervisor.callTool(RESTORE_STEP_TOOL, { step: 1 }, { door: 'mcp' });
+      assert.strictEqual(viaMcp.isError, true);
+      assert.match(JSON.stringify(viaMcp.content), /answered only through chat's tools in VS Code/);
+      assert.deepStrictEqual(ran, []);
       await supervisor.dispose();
     });
   });

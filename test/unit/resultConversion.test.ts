@@ -2,7 +2,15 @@ import * as assert from 'assert';
 import * as jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { imageSize } from '../../src/core/results/imageDownscale';
-import { BridgePart, convertToolResult } from '../../src/core/pipeline/callResult';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BridgePart, CallResult, convertToolResult as convertFinished } from '../../src/core/pipeline/callResult';
+
+/** What the language-model door hands the model for an answer: the result finished once, then converted. */
+function convertToolResult(toolName: string, answer: CallToolResult): BridgePart[] {
+  const result = new CallResult();
+  result.received(answer);
+  return convertFinished(toolName, result.finish().result);
+}
 
 function png(width: number, height: number, paint: (x: number, y: number) => [number, number, number]): string {
   const image = new PNG({ width, height });

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { SETTINGS_SECTION } from '../../src/core/contributionIds';
 import { DEFAULT_SETTINGS, readSettings } from '../../src/core/settings/settings';
-import { SETTINGS_TABLE, type SettingSpec } from '../../src/core/settings/settingsTable';
+import { FIELDS_APPLIED_AT_ONCE, SETTINGS_TABLE, type SettingSpec } from '../../src/core/settings/settingsTable';
 import { REPO_ROOT } from '../support/realBridge';
 
 interface Contributed {
@@ -77,5 +77,13 @@ describe('Settings: one table (settingsTable.ts) that package.json, the reader a
     assert.deepStrictEqual(settings, DEFAULT_SETTINGS);
     assert.deepStrictEqual(settings.viewport, { width: 1280, height: 720 });
     assert.strictEqual(settings.sessionIdleMinutes, 15);
+  });
+
+  it('names the field each setting is read into, every field of BridgeSettings has its settings, and says which apply at once', () => {
+    const specs = SETTINGS_TABLE as readonly SettingSpec[];
+    assert.deepStrictEqual(specs.filter(spec => !spec.field).map(spec => spec.key), ['exposure'], 'only exposure is read by the wiring, not into BridgeSettings');
+    assert.deepStrictEqual([...new Set(specs.map(spec => spec.field).filter(Boolean))].sort(), Object.keys(DEFAULT_SETTINGS).sort());
+    // Read per call or per use (the endpoint's idle sweep reads mcpSessionIdleMinutes each time): no restart is offered for these.
+    assert.deepStrictEqual([...FIELDS_APPLIED_AT_ONCE].sort(), ['callTimeoutSeconds', 'handBackTimeoutMinutes', 'mcpSessionIdleMinutes', 'readonly', 'toolsAllow', 'toolsDeny']);
   });
 });

@@ -53,8 +53,11 @@ interface Session {
 }
 
 export interface EndpointLimits {
-  /** A session that sends nothing for this long is closed (its client may initialize again). */
-  idleMs: number;
+  /**
+   * A session that sends nothing for this long is closed (its client may initialize again). A function is read
+   * at each sweep, so a changed `mcpSessionIdleMinutes` counts at once.
+   */
+  idleMs: number | (() => number);
   /** At most this many sessions; a new one evicts the longest-idle one that is not in use, or is refused if all are. */
   maxSessions: number;
   /**
@@ -124,7 +127,7 @@ export class McpEndpoint {
         server.on('error', reject);
         server.listen(0, '127.0.0.1', () => {
           this.server = server;
-          this.sweeper = setInterval(() => this.closeIdleSessions(), Math.min(60_000, Math.max(1000, this.limits.idleMs / 4)));
+          this.sweeper = setInterval(() => this.closeIdleSessions(), Math.min(60_000, Math.max(1000, this.idleMs() / 4)));
           this.sweeper.unref();
           const address = this.address!;
           this.log(`MCP endpoint listening on ${address.url} (bearer token required)`);
@@ -208,10 +211,15 @@ export class McpEndpoint {
     return true;
   }
 
+  private idleMs(): number {
+    return typeof this.limits.idleMs === 'function' ? this.limits.idleMs() : this.limits.idleMs;
+  }
+
   private closeIdleSessions(): void {
-    const cutoff = this.now() - this.limits.idleMs;
+    const idleMs = this.idleMs();
+    const cutoff = this.now() - idleMs;
     for (const [id, session] of this.sessions) {
-      if (session.busy === 0 && session.lastActive < cutoff) this.closeSession(id, `idle for over ${Math.round(this.limits.idleMs / 60000)} min`);
+      if (session.busy === 0 && session.lastActive < cutoff) this.closeSession(id, `idle for over ${Math.round(idleMs / 60000)} min`);
     }
   }
 

@@ -6,6 +6,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Door } from '../../protocol/panelMessages';
 import type { CallMarks } from '../../protocol/callMarks';
+import type { CheckpointFacts } from '../../protocol/childMessages';
 import type { ChildConnection, ClientSession } from '../childProcess/childProcess';
 import type { PersonControl } from '../supervision/personControl';
 import type { ContextNotes } from '../supervision/contextNotes';
@@ -45,7 +46,22 @@ export interface CallContext {
   resend?: boolean;
   /** The call is on its second (and last) sending. */
   resent?: boolean;
+  /** A host tool's own checkpoint (a restore: the state it put the browser in), for the call's step. */
+  checkpoint?: CheckpointFacts;
 }
+
+/**
+ * What a tool the extension host answers itself says (its record's handler is `host`): words for the model,
+ * and whether it failed (refused, or could not do what was asked). It never writes a result: the pipeline does.
+ */
+export interface HostToolAnswer {
+  text: string;
+  failed?: boolean;
+  checkpoint?: CheckpointFacts;
+}
+
+/** A host tool's handler, run by the pipeline in place of sending the call to the child. */
+export type HostTool = (args: Record<string, unknown>, call: { door: Door; signal?: AbortSignal }) => Promise<HostToolAnswer>;
 
 /** What the steps need of the supervisor that owns the child. */
 export interface CallEnvironment {
@@ -61,6 +77,8 @@ export interface CallEnvironment {
   tool(name: string): Tool | undefined;
   /** How the last child ended, for a call it took down with it. */
   lastExit(): string;
+  /** The handler of a tool the host answers itself, once its feature registered it. */
+  hostTool(name: string): HostTool | undefined;
   /** The notes a model reads before its next result, per context (the browser lost, what the person or the panel changed): one owner, the supervisor's. */
   readonly notes: ContextNotes;
 }

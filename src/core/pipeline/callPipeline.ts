@@ -15,6 +15,8 @@ import { personControlStep } from './steps/personControl';
 import { sendStep } from './steps/send';
 import { panelNotesStep } from './steps/panelNotes';
 import { toolPolicyStep } from './steps/toolPolicy';
+import { hostAnswerStep } from './steps/hostAnswer';
+import { toolRecord } from '../tools/toolRegistry';
 import { runCodeForClientsStep, runCodeSourceStep } from './tools/runCode';
 
 /** Before the call, in order: the first refusal ends the call (nothing later runs, nothing is sent). */
@@ -29,6 +31,17 @@ export const BEFORE_CALL: readonly CallStep[] = [
   argumentCheckStep,
   runCodeForClientsStep,
   filePathsStep,
+];
+
+/**
+ * A tool the host answers itself (its record's handler is `host`): the same checks, with no child to start
+ * for them (a handler that needs the browser asks the supervisor), then `hostAnswer` in place of `send`.
+ */
+export const BEFORE_HOST_ANSWER: readonly CallStep[] = [
+  capabilitiesStep,
+  toolPolicyStep,
+  personControlStep,
+  argumentCheckStep,
 ];
 
 /** After an answer came back, in order: the child's marks in words, then the notes before the result. */
@@ -49,6 +62,13 @@ export async function runCallPipeline(call: CallContext, env: CallEnvironment): 
     }
     return true;
   };
+  if (toolRecord(call.name)?.handler === 'host') {
+    if (!(await runSteps(BEFORE_HOST_ANSWER))) return;
+    await hostAnswerStep.run(call, env);
+    if (!call.result.answered) return;
+    for (const step of AFTER_CALL) await step.run(call, env);
+    return;
+  }
   // The steps from the tool policy on are run again for a resend: the arguments as they were before them.
   const recheckFrom = BEFORE_CALL.indexOf(toolPolicyStep);
   const decided = runSteps(BEFORE_CALL.slice(0, recheckFrom));

@@ -8,7 +8,7 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CALL_MARKS_META } from '../../protocol/callMarks';
 import { stripAnsi } from '../results/ansi';
-import { fitImage, fitImageToEach, ImageLimits, MODEL_IMAGE_LIMITS } from '../results/imageDownscale';
+import { fitImageToEach, ImageLimits, MODEL_IMAGE_LIMITS } from '../results/imageDownscale';
 import { withoutErrorHeading } from '../results/resultText';
 
 /** A finished call's result, made once for every consumer: both doors and the activity list. */
@@ -117,26 +117,24 @@ export type BridgePart =
   | { kind: 'image'; mimeType: string; data: Uint8Array };
 
 /**
- * The language-model door's serialization of a finished result: turns an MCP tool result into what the model should read: text without terminal colours, images
- * that fit model limits, other content described in words, and a failure that says it failed.
+ * The language-model door's serialization of a finished result (`CallResult.finish` already stripped terminal
+ * colours and fitted images): each MCP part as the language-model part it is, other content described in
+ * words, and the failure said in words, since a language-model result has no error flag. It edits nothing.
  */
-export function convertToolResult(toolName: string, result: CallToolResult, limits: ImageLimits = MODEL_IMAGE_LIMITS): BridgePart[] {
+export function convertToolResult(toolName: string, result: CallToolResult): BridgePart[] {
   const parts: BridgePart[] = [];
   for (const item of result.content ?? []) {
     switch (item.type) {
       case 'text':
-        parts.push({ kind: 'text', text: stripAnsi(item.text) });
+        parts.push({ kind: 'text', text: item.text });
         break;
-      case 'image': {
-        const fitted = fitImageContent(item, limits);
-        parts.push({ kind: 'image', mimeType: fitted.mimeType, data: fitted.data });
-        if (fitted.note) parts.push({ kind: 'text', text: fitted.note });
+      case 'image':
+        parts.push({ kind: 'image', mimeType: item.mimeType, data: Buffer.from(item.data, 'base64') });
         break;
-      }
       case 'resource': {
         const resource = item.resource as { uri: string; text?: string; mimeType?: string };
         const described = `Resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}`;
-        parts.push({ kind: 'text', text: resource.text !== undefined ? stripAnsi(resource.text) : described });
+        parts.push({ kind: 'text', text: resource.text ?? described });
         break;
       }
       case 'resource_link':
@@ -155,14 +153,4 @@ export function convertToolResult(toolName: string, result: CallToolResult, limi
   }
   if (!parts.length) parts.push({ kind: 'text', text: `${toolName} finished with no output.` });
   return parts;
-}
-
-/** An MCP image item fitted to the limits, for both doors: `changed` is false when it was already within them. */
-function fitImageContent(
-  item: { data: string; mimeType: string },
-  limits: ImageLimits,
-): { data: Uint8Array; mimeType: string; note?: string; changed: boolean } {
-  const original = Buffer.from(item.data, 'base64');
-  const fitted = fitImage(original, item.mimeType, limits);
-  return { data: fitted.data, mimeType: fitted.mimeType, note: fitted.note, changed: fitted.data !== original };
 }

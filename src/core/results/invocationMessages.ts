@@ -5,13 +5,16 @@
 import * as path from 'path';
 import { CodeFile } from '../tools/codeFromFile';
 import { localFilesRead, namedFileWritten, readsLocalFiles, resolveWrittenFile } from '../tools/fileTools';
+import { CallArgs, elementOf, short } from '../tools/callWords';
+import { toolRecord } from '../tools/toolRegistry';
+
 export interface InvocationPresentation {
   invocationMessage: string;
   /** Markdown. Present only for calls that need the person's explicit yes. */
   confirmation?: { title: string; message: string };
 }
 
-type Args = Record<string, unknown>;
+type Args = CallArgs;
 
 /** What a confirmation needs beyond the arguments: where files go, and a code file's content. */
 export interface InvocationContext {
@@ -22,15 +25,6 @@ export interface InvocationContext {
   /** The person's secrets by name: code run in the bridge's own process could read their values. */
   secretNames?: readonly string[];
 }
-
-/** Tools that run code the model wrote, with what they run it in. */
-const CODE_TOOLS: Record<string, { argument: string; where: string }> = {
-  browser_run_code_unsafe: {
-    argument: 'code',
-    where: 'in the browser bridge process with full Playwright access (it can read and write files and run programs)',
-  },
-  browser_evaluate: { argument: 'function', where: 'inside the page' },
-};
 
 export function presentInvocation(toolName: string, displayName: string, rawArgs: unknown, context: InvocationContext = {}): InvocationPresentation {
   const args: Args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Args) : {};
@@ -45,41 +39,19 @@ export function presentInvocation(toolName: string, displayName: string, rawArgs
   return { invocationMessage, confirmation };
 }
 
+/** The tool's own words for the call (its record's `says`), or its title with its key argument. */
 function describeCall(toolName: string, displayName: string, args: Args): string {
-  const el = elementOf(args);
-  switch (toolName) {
-    case 'browser_navigate': return `Opening ${short(args.url)}`;
-    case 'browser_navigate_back': return 'Going back to the previous page';
-    case 'browser_click': return `${args.doubleClick ? 'Double-clicking' : 'Clicking'} ${el}`;
-    case 'browser_hover': return `Hovering over ${el}`;
-    case 'browser_type': return `Typing ${quote(args.text)} into ${el}${args.submit ? ' and submitting' : ''}`;
-    case 'browser_press_key': return `Pressing ${short(args.key)}`;
-    case 'browser_select_option': return `Selecting ${Array.isArray(args.values) ? args.values.map(quote).join(', ') : quote(args.values)} in ${el}`;
-    case 'browser_fill_form': {
-      const count = Array.isArray(args.fields) ? args.fields.length : undefined;
-      return `Filling ${count ?? 'the'} form field${count === 1 ? '' : 's'}`;
-    }
-    case 'browser_snapshot': return 'Reading the page structure';
-    case 'browser_take_screenshot': return `Taking a screenshot${el !== 'the page' ? ` of ${el}` : args.fullPage ? ' of the full page' : ''}`;
-    case 'browser_tabs': return `Tabs: ${short(args.action)}${args.index !== undefined ? ` #${args.index}` : ''}${args.url ? ` ${short(args.url)}` : ''}`;
-    case 'browser_wait_for':
-      if (args.text) return `Waiting for ${quote(args.text)}`;
-      return args.textGone ? `Waiting for ${quote(args.textGone)} to disappear` : `Waiting ${short(args.time)} s`;
-    case 'browser_console_messages': return 'Reading console messages';
-    case 'browser_network_requests': return 'Reading network requests';
-    case 'browser_close': return 'Closing the browser';
-    default: {
-      const key = ['url', 'key', 'text', 'name', 'pattern', 'filename'].find(k => typeof args[k] === 'string');
-      const target = elementOf(args);
-      return `${displayName}${key ? `: ${short(args[key])}` : target !== 'the page' ? `: ${target}` : ''}`;
-    }
-  }
+  const says = toolRecord(toolName)?.says;
+  if (says) return says(args);
+  const key = ['url', 'key', 'text', 'name', 'pattern', 'filename'].find(k => typeof args[k] === 'string');
+  const target = elementOf(args);
+  return `${displayName}${key ? `: ${short(args[key])}` : target !== 'the page' ? `: ${target}` : ''}`;
 }
 
 function confirmationFor(toolName: string, displayName: string, args: Args, context: InvocationContext): InvocationPresentation['confirmation'] {
   const written = namedFileWritten(toolName, args);
   const writes = written === undefined ? '' : ` and write its result to ${code(writtenPath(written, context))}`;
-  const runner = CODE_TOOLS[toolName];
+  const runner = toolRecord(toolName)?.runsCode;
   if (runner) {
     const source = typeof args[runner.argument] === 'string' ? (args[runner.argument] as string) : undefined;
     const title = `Run code ${runner.where.startsWith('inside') ? 'in the page' : 'with full Playwright access'}?`;
@@ -133,28 +105,6 @@ function code(text: string): string {
 function el(args: Args): string {
   const element = elementOf(args);
   return element === 'the page' ? '' : ` on ${element}`;
-}
-
-function elementOf(args: Args): string {
-  const description = typeof args.element === 'string' && args.element.trim() ? args.element.trim() : undefined;
-  const target = typeof args.target === 'string' ? args.target : undefined;
-  if (description && target) return `“${truncate(description, 60)}” (${truncate(target, 40)})`;
-  if (description) return `“${truncate(description, 60)}”`;
-  if (target) return truncate(target, 60);
-  return 'the page';
-}
-
-function quote(value: unknown): string {
-  return `"${truncate(String(value ?? ''), 60)}"`;
-}
-
-function short(value: unknown): string {
-  return truncate(String(value ?? ''), 100);
-}
-
-function truncate(text: string, max: number): string {
-  const oneLine = text.replace(/\s+/g, ' ');
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
 }
 
 /** A Markdown code block no content can break out of. */

@@ -8,6 +8,7 @@
 import { BROWSERS, ImageResponsesSchema, IsolationSchema, SnapshotModeSchema } from '../../protocol/childConfig';
 import { ConsoleLevelSchema } from '../../protocol/childMessages';
 import { ALL_CAPABILITIES, type CapabilityId } from './capabilities';
+import type { BridgeSettings } from './settings';
 
 interface SpecBase {
   /** Below the section: `timeouts.actionMs` is `playwrightBridge.timeouts.actionMs`. */
@@ -20,6 +21,13 @@ interface SpecBase {
   userOnly?: true;
   /** It only ever restricts agents: every level is read and the most restrictive wins (settings.restrictiveValue). */
   restricts?: true;
+  /** The field of BridgeSettings it is read into (several keys may make one field: `connect.*` is `connection`). */
+  field?: keyof BridgeSettings;
+  /**
+   * A change applies at once: it is read per call or per use (the tool policy, timeouts, idle limits). Any other
+   * change to a field applies when the browser next starts, and the person is offered a restart.
+   */
+  appliesAtOnce?: true;
 }
 
 export type SettingSpec = SpecBase & (
@@ -33,46 +41,49 @@ export type SettingSpec = SpecBase & (
 );
 
 /** One boolean per tool group; the storage tools hand a login profile's cookies to agents, so that one is the person's own choice. */
-function capabilitySpec(id: CapabilityId): { key: `capabilities.${CapabilityId}`; kind: 'boolean'; default: false; userOnly?: true } {
-  return id === 'storage' ? { key: `capabilities.${id}`, kind: 'boolean', default: false, userOnly: true } : { key: `capabilities.${id}`, kind: 'boolean', default: false };
+function capabilitySpec(id: CapabilityId): { key: `capabilities.${CapabilityId}`; field: 'capabilities'; kind: 'boolean'; default: false; userOnly?: true } {
+  return id === 'storage'
+    ? { key: `capabilities.${id}`, field: 'capabilities', kind: 'boolean', default: false, userOnly: true }
+    : { key: `capabilities.${id}`, field: 'capabilities', kind: 'boolean', default: false };
 }
 
 export const SETTINGS_TABLE = [
-  { key: 'browser', kind: 'enum', values: BROWSERS, default: 'auto' },
-  { key: 'executablePath', kind: 'string', default: '', userOnly: true },
-  { key: 'headless', kind: 'boolean', default: true },
-  { key: 'profile', kind: 'enum', values: ['persistent', 'isolated'], default: 'persistent' },
-  { key: 'viewport', kind: 'string', default: '1280x720' },
+  { key: 'browser', field: 'browser', kind: 'enum', values: BROWSERS, default: 'auto' },
+  { key: 'executablePath', field: 'executablePath', kind: 'string', default: '', userOnly: true },
+  { key: 'headless', field: 'headless', kind: 'boolean', default: true },
+  { key: 'profile', field: 'profile', kind: 'enum', values: ['persistent', 'isolated'], default: 'persistent' },
+  { key: 'viewport', field: 'viewport', kind: 'string', default: '1280x720' },
+  // Read by the extension's wiring (which doors are registered), not a field of BridgeSettings.
   { key: 'exposure', kind: 'enum', values: ['languageModelTools', 'mcp', 'both'], default: 'languageModelTools' },
   ...ALL_CAPABILITIES.map(capabilitySpec),
-  { key: 'launchArgs', kind: 'stringList', default: [], userOnly: true },
-  { key: 'outputDir', kind: 'string', default: '', userOnly: true },
-  { key: 'outputMaxSizeMB', kind: 'number', default: 50, min: 1, max: 100000 },
-  { key: 'mcpSessionIdleMinutes', kind: 'number', default: 30, min: 1, max: 1440 },
-  { key: 'handBackTimeoutMinutes', kind: 'number', default: 10, min: 1, max: 240 },
-  { key: 'readonly', kind: 'boolean', default: false, restricts: true },
-  { key: 'tools.allow', kind: 'stringList', default: [], restricts: true },
-  { key: 'tools.deny', kind: 'stringList', default: [], restricts: true },
-  { key: 'snapshotMode', kind: 'enum', values: SnapshotModeSchema.options, default: 'full' },
-  { key: 'imageResponses', kind: 'enum', values: ImageResponsesSchema.options, default: 'allow' },
-  { key: 'consoleLevel', kind: 'enum', values: ConsoleLevelSchema.options, default: 'info' },
-  { key: 'network.allowedOrigins', kind: 'stringList', default: [], restricts: true },
-  { key: 'network.blockedOrigins', kind: 'stringList', default: [], restricts: true },
-  { key: 'isolation', kind: 'enum', values: IsolationSchema.options, default: 'shared', restricts: true },
-  { key: 'sessionIdleMinutes', kind: 'number', default: 15, min: 1, max: 1440 },
-  { key: 'allowRunCodeForClients', kind: 'boolean', default: false, userOnly: true },
-  { key: 'loginProfile', kind: 'string', default: '', userOnly: true },
+  { key: 'launchArgs', field: 'launchArgs', kind: 'stringList', default: [], userOnly: true },
+  { key: 'outputDir', field: 'outputDir', kind: 'string', default: '', userOnly: true },
+  { key: 'outputMaxSizeMB', field: 'outputMaxSizeMB', kind: 'number', default: 50, min: 1, max: 100000 },
+  { key: 'mcpSessionIdleMinutes', field: 'mcpSessionIdleMinutes', appliesAtOnce: true, kind: 'number', default: 30, min: 1, max: 1440 },
+  { key: 'handBackTimeoutMinutes', field: 'handBackTimeoutMinutes', appliesAtOnce: true, kind: 'number', default: 10, min: 1, max: 240 },
+  { key: 'readonly', field: 'readonly', appliesAtOnce: true, kind: 'boolean', default: false, restricts: true },
+  { key: 'tools.allow', field: 'toolsAllow', appliesAtOnce: true, kind: 'stringList', default: [], restricts: true },
+  { key: 'tools.deny', field: 'toolsDeny', appliesAtOnce: true, kind: 'stringList', default: [], restricts: true },
+  { key: 'snapshotMode', field: 'snapshotMode', kind: 'enum', values: SnapshotModeSchema.options, default: 'full' },
+  { key: 'imageResponses', field: 'imageResponses', kind: 'enum', values: ImageResponsesSchema.options, default: 'allow' },
+  { key: 'consoleLevel', field: 'consoleLevel', kind: 'enum', values: ConsoleLevelSchema.options, default: 'info' },
+  { key: 'network.allowedOrigins', field: 'allowedOrigins', kind: 'stringList', default: [], restricts: true },
+  { key: 'network.blockedOrigins', field: 'blockedOrigins', kind: 'stringList', default: [], restricts: true },
+  { key: 'isolation', field: 'isolation', kind: 'enum', values: IsolationSchema.options, default: 'shared', restricts: true },
+  { key: 'sessionIdleMinutes', field: 'sessionIdleMinutes', kind: 'number', default: 15, min: 1, max: 1440 },
+  { key: 'allowRunCodeForClients', field: 'allowRunCodeForClients', kind: 'boolean', default: false, userOnly: true },
+  { key: 'loginProfile', field: 'loginProfile', kind: 'string', default: '', userOnly: true },
   // A folder inside the workspace (checked where it is used): a workspace may name its own tests folder.
-  { key: 'testExport.folder', kind: 'string', default: '' },
-  { key: 'timeTravel.enabled', kind: 'boolean', default: true },
+  { key: 'testExport.folder', field: 'testExportFolder', kind: 'string', default: '' },
+  { key: 'timeTravel.enabled', field: 'timeTravel', kind: 'boolean', default: true },
   // The extension host's memory is the person's: a cloned workspace may not raise it.
-  { key: 'timeTravel.maxMB', kind: 'number', default: 64, min: 4, max: 4096, userOnly: true },
-  { key: 'connect.endpoint', kind: 'string', default: '', userOnly: true },
-  { key: 'connect.headers', kind: 'stringMap', default: {}, userOnly: true },
-  { key: 'connect.allowNonLoopback', kind: 'boolean', default: false, userOnly: true },
-  { key: 'timeouts.actionMs', kind: 'number', default: 5000, min: 100, max: 600000 },
-  { key: 'timeouts.navigationMs', kind: 'number', default: 60000, min: 1000, max: 600000 },
-  { key: 'timeouts.callSeconds', kind: 'number', default: 300, min: 5, max: 3600 },
+  { key: 'timeTravel.maxMB', field: 'timeTravelMaxMB', kind: 'number', default: 64, min: 4, max: 4096, userOnly: true },
+  { key: 'connect.endpoint', field: 'connection', kind: 'string', default: '', userOnly: true },
+  { key: 'connect.headers', field: 'connection', kind: 'stringMap', default: {}, userOnly: true },
+  { key: 'connect.allowNonLoopback', field: 'connection', kind: 'boolean', default: false, userOnly: true },
+  { key: 'timeouts.actionMs', field: 'actionTimeoutMs', kind: 'number', default: 5000, min: 100, max: 600000 },
+  { key: 'timeouts.navigationMs', field: 'navigationTimeoutMs', kind: 'number', default: 60000, min: 1000, max: 600000 },
+  { key: 'timeouts.callSeconds', field: 'callTimeoutSeconds', appliesAtOnce: true, kind: 'number', default: 300, min: 5, max: 3600 },
 ] as const satisfies readonly SettingSpec[];
 
 type Spec = (typeof SETTINGS_TABLE)[number];
@@ -96,3 +107,8 @@ export const SETTING_KEYS: readonly SettingKey[] = SETTINGS_TABLE.map(spec => sp
 export const USER_ONLY_SETTINGS: readonly SettingKey[] = SETTINGS_TABLE.filter(spec => 'userOnly' in spec).map(spec => spec.key);
 /** Keys that only restrict agents; their levels merge (see SpecBase.restricts). */
 export const RESTRICTIONS: ReadonlySet<string> = new Set(SETTINGS_TABLE.filter(spec => 'restricts' in spec).map(spec => spec.key));
+
+/** The fields whose changes apply at once (read per call or per use): no restart is offered for them. */
+export const FIELDS_APPLIED_AT_ONCE: ReadonlySet<string> = new Set(
+  (SETTINGS_TABLE as readonly SettingSpec[]).filter(spec => spec.appliesAtOnce).map(spec => spec.field!),
+);

@@ -23,8 +23,9 @@ import { ContextNotes, WINDOW_CONTEXT } from './contextNotes';
 export type { BridgeState, Door };
 export type { SupervisedCallOptions } from '../pipeline/callContext';
 export { CancelledError };
-import type { CallContext, SupervisedCallOptions } from '../pipeline/callContext';
-import { RESTORE_STEP_TOOL } from '../tools/hostTools';
+import type { CallContext, HostTool, SupervisedCallOptions } from '../pipeline/callContext';
+import { toolRecord } from '../tools/toolRegistry';
+import { RESTORE_STEP_TOOL } from '../tools/ownTools';
 
 export interface BridgeStatus {
   state: BridgeState;
@@ -162,11 +163,23 @@ export class Supervisor {
       handBackTimeoutMs: () => this.options.handBackTimeoutMs?.() ?? 10 * 60_000,
       callTimeoutMs: () => this.options.callTimeoutMs(),
       ready: () => this.ready(),
-      tool: name => this.toolsByName.get(name),
+      // The host's own tools are not the child's: their schemas are their records' definitions.
+      tool: name => this.toolsByName.get(name) ?? toolRecord(name)?.definition,
       lastExit: () => this.lastExit,
+      hostTool: name => this.hostTools.get(name),
       notes: this.notes,
     };
     this.onDidChangeControl = this.person.onDidChange;
+  }
+
+  /** The handlers of the tools the host answers itself, by name (their features register them). */
+  private readonly hostTools = new Map<string, HostTool>();
+
+  /** A feature of the host answers one of its tools: calls to it go through the pipeline to `run`. */
+  registerHostTool(name: string, run: HostTool): { dispose(): void } {
+    if (toolRecord(name)?.handler !== 'host') throw new Error(`${name} is not a host tool in core/tools/toolRegistry.ts`);
+    this.hostTools.set(name, run);
+    return { dispose: () => { if (this.hostTools.get(name) === run) this.hostTools.delete(name); } };
   }
 
   /** The child, while one runs. */
@@ -223,7 +236,8 @@ export class Supervisor {
       result.refuse((error as Error).message);
     }
     const finished = result.finish({ thumbnail: this.thumbnailReaders > 0 });
-    end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine, checkpointSeq: call.marks?.checkpoint?.seq, origins: call.marks?.origins });
+    end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine, checkpointSeq: call.marks?.checkpoint?.seq, origins: call.marks?.origins,
+      ...(call.checkpoint ? { checkpoint: call.checkpoint } : {}) });
     return finished.result;
   }
 
@@ -232,16 +246,18 @@ export class Supervisor {
    * restored state as its checkpoint). `notice`: what the model reads before its next result (chat's own
    * bridge_restore_step reads it in its answer instead). While the person has the browser it does not run.
    */
-  async restoreCheckpoint(target: RestoreCheckpointParams, listing: { door: Door; title: string; args: Record<string, unknown>; notice?: string }): Promise<{ url: string; title: string }> {
-    const end = this.beginRecord({ name: RESTORE_STEP_TOOL, args: listing.args, door: listing.door, title: listing.title });
+  async restoreCheckpoint(target: RestoreCheckpointParams, listing: { door: Door; title: string; args: Record<string, unknown>; notice?: string }): Promise<CheckpointFacts> {
+    // Chat's bridge_restore_step is a call of the pipeline, listed as such: its answer carries the checkpoint.
+    const end = listing.door === 'tool' ? () => undefined : this.beginRecord({ name: RESTORE_STEP_TOOL, args: listing.args, door: listing.door, title: listing.title });
     try {
       if (this.person.active && listing.door !== 'person') throw new Error('The person has the browser: ask them to hand it back first.');
       const restored = await (await this.ready()).request('restoreCheckpoint', target);
       const { storage } = target;
-      end({ outcome: 'ok', checkpoint: { url: restored.url, title: restored.title, ...(target.viewport ? { viewport: target.viewport } : {}), tabCount: 1, ...(storage ? { storage } : {}) } });
+      const checkpoint: CheckpointFacts = { url: restored.url, title: restored.title, ...(target.viewport ? { viewport: target.viewport } : {}), tabCount: 1, ...(storage ? { storage } : {}) };
+      end({ outcome: 'ok', checkpoint });
       // Restores are of the window's context only (the child restores nothing else).
       if (listing.notice) this.notes.of(WINDOW_CONTEXT).panel.set(listing.notice);
-      return restored;
+      return checkpoint;
     } catch (error) {
       end({ outcome: 'error', error: (error as Error).message.split('\n')[0] });
       throw error;
@@ -290,9 +306,11 @@ export class Supervisor {
       try {
         const { code, url, origins } = await child.request('recordPerson', { action: 'stop' });
         if (code.length) {
-          const text = ['### Ran Playwright code', '```js', ...code, '```', ...(url ? ['### Page', `- Page URL: ${url}`] : [])].join('\n');
+          // Written as upstream writes an action's code, by the one result builder, for Activity and the export.
+          const recorded = new CallResult();
+          recorded.respond(['### Ran Playwright code', '```js', ...code, '```', ...(url ? ['### Page', `- Page URL: ${url}`] : [])].join('\n'));
           this.beginRecord({ name: PERSON_ACTIONS, args: undefined, door: 'person', title: `You: ${code.length} recorded step${code.length === 1 ? '' : 's'} while you had control` })(
-            { outcome: 'ok', result: { content: [{ type: 'text', text }] }, origins: origins ?? [] });
+            { outcome: 'ok', result: recorded.finish().result, origins: origins ?? [] });
         }
       } catch (error) {
         this.options.log(`The person's recorded actions were lost: ${(error as Error).message}`);

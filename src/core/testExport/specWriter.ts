@@ -18,6 +18,7 @@ import { finalChecks } from './finalChecks';
 import { onPage, quote } from './pageCode';
 import type { JournalStep } from './stepJournal';
 import { PERSON_ACTIONS } from '../supervision/supervisor';
+import { ExportAs, toolRecord } from '../tools/toolRegistry';
 import { QUOTED_SECRET_PLACEHOLDER } from '../../protocol/childMessages';
 
 export interface UploadFile {
@@ -53,27 +54,20 @@ export interface WrittenSpec {
 }
 
 /**
- * Tools whose answer's code block goes into a test: actions and checks, whose answers carry no text of the
- * page's before that block. Any other tool's answer (evaluate, run-code, a page's own WebMCP tools) may
- * start with text the page chose, which could pose as a code block: nothing of it is taken.
+ * What the export makes of a tool's step is its `exportAs` trait (core/tools/toolRegistry.ts): only actions
+ * and checks (`code`) have their answer's code block taken, because their answers carry no text of the page's
+ * before it; any other tool's answer (evaluate, run-code, a page's own WebMCP tools) may start with text the
+ * page chose, which could pose as a code block. A tool the registry does not know is `none`.
  */
-const CODE_TOOLS = new Set([
-  'browser_navigate', 'browser_navigate_back', 'browser_click', 'browser_type', 'browser_press_key', 'browser_hover', 'browser_drag',
-  'browser_select_option', 'browser_fill_form', 'browser_mouse_click_xy', 'browser_mouse_down', 'browser_mouse_up', 'browser_mouse_move_xy',
-  'browser_mouse_drag_xy', 'browser_mouse_wheel', 'browser_resize', 'browser_verify_element_visible', 'browser_verify_list_visible',
-  'browser_verify_text_visible', 'browser_verify_value',
-]);
-/** Tools written from their arguments, whose answers are read only for where the page is (address, tabs, snapshot). */
-const WRITTEN_TOOLS = new Set(['browser_snapshot', 'browser_tabs', 'browser_wait_for', 'browser_handle_dialog', 'browser_file_upload']);
+function exportAs(tool: string): ExportAs {
+  return toolRecord(tool)?.exportAs ?? 'none';
+}
 
-/** Tools whose code reads and changes nothing the test needs. */
-const READS = new Set([
-  'browser_snapshot', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request',
-  'browser_pdf_save', 'browser_generate_locator', 'browser_get_config', 'browser_start_tracing', 'browser_stop_tracing',
-  'browser_start_video', 'browser_stop_video', 'browser_video_chapter', 'browser_start_recording', 'browser_stop_recording',
-  'browser_cookie_list', 'browser_cookie_get', 'browser_localstorage_list', 'browser_localstorage_get',
-  'browser_sessionstorage_list', 'browser_sessionstorage_get', 'browser_storage_state', 'browser_resize_info',
-]);
+/** A step that only reads: left out, and not "the next step" that answers a dialog or a file chooser. */
+function onlyReads(tool: string): boolean {
+  const kind = exportAs(tool);
+  return kind === 'reads' || kind === 'readsWhere';
+}
 
 const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
@@ -102,9 +96,9 @@ function unmaskPersonSecrets(step: JournalStep, secretNames: readonly string[]):
   return { ...step, answer: { ...step.answer, code } };
 }
 
-/** A step as far as the test may believe it: the answer of a tool outside the two lists above is not read at all. */
+/** A step as far as the test may believe it: only the answers of `code`, `written` and `readsWhere` tools are read at all. */
 function believed(step: JournalStep): JournalStep {
-  if (CODE_TOOLS.has(step.tool) || WRITTEN_TOOLS.has(step.tool) || step.tool === PERSON_ACTIONS) return step;
+  if (['code', 'written', 'readsWhere'].includes(exportAs(step.tool)) || step.tool === PERSON_ACTIONS) return step;
   return { ...step, answer: { code: [] } };
 }
 
@@ -151,8 +145,8 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     }
     const snapshot = step.tool === 'browser_snapshot' || step.answer.snapshot || step.answer.snapshotFile ? snapshotOf(step) : undefined;
     const lines: string[] = [];
-    if (step.tool.startsWith('bridge_')) leave("the bridge's own tool");
-    else if (READS.has(step.tool)) leave('it only reads');
+    if (exportAs(step.tool) === 'own') leave("the bridge's own tool");
+    else if (onlyReads(step.tool)) leave('it only reads');
     else if (step.tool === 'browser_handle_dialog' || step.tool === 'browser_file_upload') leave('written with the step that opened it');
     // A text cut to the journal's bound (egress/byteBounds.ts) would be waited for as cut.
     else if (step.argsCut && step.tool === 'browser_wait_for') leave('its arguments were larger than the journal keeps');
@@ -173,17 +167,17 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
         if (tabs[index]) lines.push(`await ${tabs[index]}.close();`);
         tabs = tabs.filter((_, k) => k !== index);
       } else if (action !== 'select') leave('it only reads');
-    } else if (!CODE_TOOLS.has(step.tool) && step.tool !== PERSON_ACTIONS) leave('not a step a test repeats (its answer may hold text of the page\'s)');
+    } else if (exportAs(step.tool) !== 'code' && step.tool !== PERSON_ACTIONS) leave('not a step a test repeats (its answer may hold text of the page\'s)');
     else if (!step.answer.code.length) leave('upstream ran no code for it');
     // A test runs in Node on the person's machine: only plain Playwright statements go in (codeCheck.ts).
     else if (!step.answer.code.every(line => checkPlaywrightLine(line).plain)) leave('its code is not plain Playwright steps (run-code, files, or text the page wrote)');
     // Upstream reads a secret from the environment only where the agent typed the secret's name (the person's own typing is theirs).
     else if (step.tool !== PERSON_ACTIONS && !secretsNamedBy(step).every(name => argsMention(step.args, name))) leave('it reads a secret the step did not name');
-    else if ((step.answer.modal === 'dialog' || step.answer.modal === 'fileChooser') && steps.slice(i + 1).find(s => s.ok && !READS.has(s.tool))?.argsCut) {
+    else if ((step.answer.modal === 'dialog' || step.answer.modal === 'fileChooser') && steps.slice(i + 1).find(s => s.ok && !onlyReads(s.tool))?.argsCut) {
       leave('the step that answered it had arguments larger than the journal keeps');
     } else {
       // What the next steps say about this one: a dialog answered, files chosen.
-      const next = steps.slice(i + 1).find(s => s.ok && !READS.has(s.tool));
+      const next = steps.slice(i + 1).find(s => s.ok && !onlyReads(s.tool));
       if (step.answer.modal === 'dialog' && next?.tool === 'browser_handle_dialog') {
         const accept = next.args.accept !== false;
         const prompt = typeof next.args.promptText === 'string' ? quote(next.args.promptText) : '';
@@ -223,7 +217,7 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     const url = step.answer.pageUrl;
     if (url !== undefined) {
       const known = urlOf.get(pageNow);
-      const navigation = step.tool === 'browser_navigate' || step.tool === 'browser_navigate_back' || step.tool === 'browser_navigate_forward';
+      const navigation = step.tool === 'browser_navigate' || step.tool === 'browser_navigate_back';
       if (known !== undefined && known !== url) {
         // The page moved: what it showed first after that is the new baseline for the final checks.
         firstSnapshot.set(pageNow, undefined);

@@ -3,6 +3,7 @@
  * did and did not bring back, the same for the panel's button (told to the model at its next call) and
  * chat's bridge_restore_step (its answer).
  */
+import type { CheckpointFacts } from '../../protocol/childMessages';
 import type { Door } from '../../protocol/panelMessages';
 import type { Supervisor } from '../supervision/supervisor';
 import type { Timeline } from './timeline';
@@ -13,6 +14,8 @@ export const NOT_RESTORED = 'in-page memory, the tab\'s back/forward history and
 export interface RestoreOutcome {
   ok: boolean;
   text: string;
+  /** The state the browser was put in: chat's restore is a call of the pipeline, whose step carries it. */
+  checkpoint?: CheckpointFacts;
 }
 
 /** Which step `stepsBack` means: 1 is the state before the last step (after the one before it). */
@@ -30,8 +33,9 @@ export async function restoreToStep(timeline: Timeline, supervisor: Supervisor, 
   const where = step.page?.value.title || target.url;
   const text = `The browser was restored to step ${index} (${where}${after ? `, before ${after.title}` : ''}). ` +
     `State after it is gone; ${NOT_RESTORED}. Element refs from earlier snapshots no longer apply: take a new snapshot.`;
+  let checkpoint: CheckpointFacts;
   try {
-    await supervisor.restoreCheckpoint(target, {
+    checkpoint = await supervisor.restoreCheckpoint(target, {
       door,
       title: `Restored to step ${index} (${where})`,
       args: { step: index },
@@ -41,5 +45,5 @@ export async function restoreToStep(timeline: Timeline, supervisor: Supervisor, 
   } catch (error) {
     return { ok: false, text: `The browser could not be restored to step ${index}: ${(error as Error).message.split('\n')[0]}` };
   }
-  return { ok: true, text };
+  return { ok: true, text, checkpoint };
 }

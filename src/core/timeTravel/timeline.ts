@@ -15,7 +15,7 @@ import { approximateBytes } from '../liveView/ringBuffer';
 import { keptArgs, keptBytes, keptLine, MAX_STEP_ROWS_BYTES } from '../egress/byteBounds';
 import { answerOf } from '../testExport/answerSections';
 import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/supervisor';
-import { RESTORE_STEP_TOOL } from '../tools/hostTools';
+import { RESTORE_STEP_TOOL } from '../tools/ownTools';
 
 /** The page as a step left it: the child's facts without the storage, which is kept apart (shared). */
 export type PageFacts = Omit<CheckpointFacts, 'storage'>;

@@ -6,9 +6,12 @@
  */
 import * as path from 'path';
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { toolRecord } from './toolRegistry';
 
-/** Tools whose `filename` names a file they read; every other tool with a `filename` writes it. */
-const FILENAME_READERS = new Set(['browser_run_code_unsafe', 'browser_set_storage_state']);
+/** Tools whose `filename` names a file they read (their `filename` trait); every other tool with a `filename` writes it. */
+function readsItsFilename(toolName: string): boolean {
+  return toolRecord(toolName)?.filename === 'reads';
+}
 
 const UPSTREAM_RELATIVE = /Relative file names are resolved against the workspace root\./;
 const BRIDGE_RELATIVE = 'Relative file names are resolved against the Playwright Bridge output folder; the person is asked before any file is written.';
@@ -20,11 +23,13 @@ const BRIDGE_BOTH = 'Give code or filename, not both: a call with both is refuse
 /** True for a tool that writes the file its `filename` argument names. */
 export function writesNamedFile(tool: Tool): boolean {
   const properties = (tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
-  return 'filename' in properties && !FILENAME_READERS.has(tool.name);
+  return 'filename' in properties && !readsItsFilename(tool.name);
 }
 
-/** Tools that hand the local files their `paths` name to the page. */
-const PATHS_READERS = new Set(['browser_file_upload', 'browser_drop']);
+/** Tools that hand the local files their `paths` name to the page (their `readsPaths` trait). */
+function readsItsPaths(toolName: string): boolean {
+  return toolRecord(toolName)?.readsPaths === true;
+}
 
 /** A call's `filename`, whichever way the tool uses it. */
 function filenameOf(args: Record<string, unknown> | undefined): string | undefined {
@@ -34,17 +39,17 @@ function filenameOf(args: Record<string, unknown> | undefined): string | undefin
 
 /** The `filename` a call reads, which the bridge resolves like a written one (relative: in the output folder). */
 export function namedFileRead(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
-  return FILENAME_READERS.has(toolName) ? filenameOf(args) : undefined;
+  return readsItsFilename(toolName) ? filenameOf(args) : undefined;
 }
 
 /** The file a call will write, when it names one. */
 export function namedFileWritten(toolName: string, args: Record<string, unknown> | undefined): string | undefined {
-  return FILENAME_READERS.has(toolName) ? undefined : filenameOf(args);
+  return readsItsFilename(toolName) ? undefined : filenameOf(args);
 }
 
 /** True for a tool that reads local files it is given by name (its `paths`, or a `filename` it reads). */
 export function readsLocalFiles(toolName: string): boolean {
-  return PATHS_READERS.has(toolName) || FILENAME_READERS.has(toolName);
+  return readsItsPaths(toolName) || readsItsFilename(toolName);
 }
 
 /** Every local file a call reads, as named: its `paths`, or the `filename` it reads. */
@@ -56,7 +61,7 @@ export function localFilesRead(toolName: string, args: Record<string, unknown> |
 /** The local files a call hands to the page (`browser_file_upload`, `browser_drop`), as named. */
 export function namedPathsRead(toolName: string, args: Record<string, unknown> | undefined): string[] {
   const paths = args?.paths;
-  if (!PATHS_READERS.has(toolName) || !Array.isArray(paths)) return [];
+  if (!readsItsPaths(toolName) || !Array.isArray(paths)) return [];
   return paths.filter((p): p is string => typeof p === 'string');
 }
 
@@ -94,7 +99,7 @@ export function resolveNamedFiles(toolName: string, args: Record<string, unknown
  * clients ask first), and its description says where relative names go.
  */
 export function publishTool(tool: Tool): Tool {
-  if (!writesNamedFile(tool)) return FILENAME_READERS.has(tool.name) ? withReaderDescription(tool) : tool;
+  if (!writesNamedFile(tool)) return readsItsFilename(tool.name) ? withReaderDescription(tool) : tool;
   const schema = tool.inputSchema as { properties: Record<string, { description?: string }> };
   const filename = schema.properties.filename;
   return {

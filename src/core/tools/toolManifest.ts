@@ -3,6 +3,7 @@ import { CapabilityId } from '../settings/capabilities';
 import { SETTINGS_SECTION } from '../contributionIds';
 import { Exposure } from '../settings/settings';
 import { toolOffContextKey } from './toolPolicy';
+import { TOOL_RECORDS, toolRecord } from './toolRegistry';
 
 /** One entry of `contributes.languageModelTools`, as VS Code reads it. */
 export interface ManifestTool {
@@ -125,4 +126,23 @@ export function capabilityHint(
     return `${entry.name} needs the ${capability} tools, turned on after the browser started: run "Playwright Bridge: Restart Browser" to apply ${setting}.`;
   }
   return undefined;
+}
+
+/**
+ * Where a manifest (the child's tools with their groups, and the host's) and the tool registry disagree, one
+ * line each: a tool with no record, a record of no tool, a group that differs. The generator refuses to write
+ * a manifest the registry does not describe, so a new upstream tool cannot arrive without its traits.
+ */
+export function registryDifferences(manifest: readonly Pick<ManifestTool, 'name' | 'when'>[]): string[] {
+  const differences: string[] = [];
+  const names = new Set(manifest.map(entry => entry.name));
+  for (const entry of manifest) {
+    const record = toolRecord(entry.name);
+    if (!record) differences.push(`${entry.name}: published, but has no record in src/core/tools/toolRegistry.ts`);
+    else if ((record.capability ?? undefined) !== capabilityOf(entry)) {
+      differences.push(`${entry.name}: the registry says capability ${record.capability ?? 'none'}, the child ${capabilityOf(entry) ?? 'none'}`);
+    }
+  }
+  for (const record of TOOL_RECORDS) if (!names.has(record.name)) differences.push(`${record.name}: in the registry, but not published`);
+  return differences;
 }

@@ -1,5 +1,6 @@
 import { SETTINGS_SECTION } from '../contributionIds';
 import type { BridgeSettings } from '../settings/settings';
+import { toolRecord } from './toolRegistry';
 
 /**
  * Which tools the person lets agents use: readonly mode (observation only) and the allow and deny
@@ -22,13 +23,12 @@ export function toolPolicyOf(settings: Pick<BridgeSettings, 'readonly' | 'toolsA
 }
 
 /**
- * Tools that only look: snapshot, screenshot, console, network, the tab list and waiting. They can
- * still save what they see to a file, which readonly mode refuses (see `refusal`).
+ * Tools that only look (their `observation` trait): snapshot, screenshot, console, network, the tab list and
+ * waiting. They can still save what they see to a file, which readonly mode refuses (see `toolRefusal`).
  */
-export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set([
-  'browser_snapshot', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request',
-  'browser_tabs', 'browser_wait_for', 'bridge_session_list',
-]);
+export function isObservationTool(name: string): boolean {
+  return toolRecord(name)?.observation === true;
+}
 
 /** The context key that hides one language-model tool (its `when` clause says `!key`). */
 export function toolOffContextKey(name: string): string {
@@ -43,7 +43,7 @@ function matches(pattern: string, name: string): boolean {
 
 /** Is the tool offered at all (whatever its arguments)? */
 export function isToolOffered(name: string, policy: ToolPolicySettings): boolean {
-  if (policy.readonly && !OBSERVATION_TOOLS.has(name)) return false;
+  if (policy.readonly && !isObservationTool(name)) return false;
   if (policy.allow.length && !policy.allow.some(pattern => matches(pattern, name))) return false;
   return !policy.deny.some(pattern => matches(pattern, name));
 }
@@ -52,7 +52,7 @@ export function isToolOffered(name: string, policy: ToolPolicySettings): boolean
 export function toolRefusal(name: string, args: Record<string, unknown> | undefined, policy: ToolPolicySettings): string | undefined {
   const setting = (key: string) => `${SETTINGS_SECTION}.${key}`;
   if (policy.readonly) {
-    if (!OBSERVATION_TOOLS.has(name)) {
+    if (!isObservationTool(name)) {
       return `${name} is not available: the browser is in readonly mode (${setting('readonly')}), which offers only observation tools ` +
         `(snapshot, screenshot, console, network, the tab list, wait). Nothing was done. Ask the person to turn readonly mode off to act on pages.`;
     }

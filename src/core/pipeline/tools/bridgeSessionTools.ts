@@ -60,6 +60,6 @@ function describeClose(close: SessionCloseOutcome): { text: string; refused: boo
 
 /** A bridge tool's answer as the model reads it. */
 export function bridgeToolText(answer: BridgeToolAnswer): { text: string; refused: boolean } {
-  if (answer.tool === 'bridge_session_list') return { text: describeSessions(answer.isolation, answer.listing, answer.caller), refused: false };
+  if (answer.answer === 'sessionList') return { text: describeSessions(answer.isolation, answer.listing, answer.caller), refused: false };
   return describeClose(answer.close);
 }

@@ -1,6 +1,8 @@
 /**
- * Language-model tools the extension host answers itself, not the child: declared in package.json with
- * the child's (the manifest generator appends them), registered apart from the child's tools.
+ * The definitions of the bridge's own tools, as published beside upstream's: the child's session tools
+ * (isolation `perClient`) and the ones the extension host answers itself (Export as test, time travel).
+ * Their traits and handler are their records in `toolRegistry.ts`; the manifest generator declares them
+ * in package.json with the child's.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
@@ -8,7 +10,33 @@ export const EXPORT_TEST_TOOL = 'bridge_export_test';
 /** Time travel: the browser put back to an earlier step (also the name of that step in the Activity list). */
 export const RESTORE_STEP_TOOL = 'bridge_restore_step';
 
-export const HOST_TOOLS: Tool[] = [
+export const SESSION_LIST_TOOL = 'bridge_session_list';
+export const SESSION_CLOSE_TOOL = 'bridge_session_close';
+
+export const OWN_TOOL_DEFINITIONS: readonly Tool[] = [
+  {
+    name: SESSION_LIST_TOOL,
+    title: 'List browser sessions',
+    description: 'Playwright Bridge: lists the browser sessions. With isolation "perClient" each MCP client has its own browser context ' +
+      '(cookies, storage, tabs); chat\'s tools use the window\'s. An MCP client sees its own session (id, tabs, idle time) and only a count ' +
+      'of the others; chat\'s tools see every session.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    annotations: { title: 'List browser sessions', readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  },
+  {
+    name: SESSION_CLOSE_TOOL,
+    title: 'Close a browser session',
+    description: 'Playwright Bridge: closes a browser context of isolation "perClient" (its cookies, storage and tabs are gone; its next call ' +
+      'starts a fresh one). An MCP client closes only its own session; chat\'s tools may close any client\'s. Takes the id from ' +
+      'bridge_session_list, or its first 8 characters. The window\'s session is closed with browser_close instead.',
+    inputSchema: {
+      type: 'object',
+      properties: { id: { type: 'string', description: 'The session id from bridge_session_list (at least its first 8 characters).' } },
+      required: ['id'],
+      additionalProperties: false,
+    },
+    annotations: { title: 'Close a browser session', readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  },
   {
     name: EXPORT_TEST_TOOL,
     description: 'Playwright Bridge: writes what was done in the browser in this window (every successful action since the browser ' +
@@ -45,5 +73,3 @@ export const HOST_TOOLS: Tool[] = [
     annotations: { title: 'Put the browser back to an earlier step' },
   },
 ];
-
-export const HOST_TOOL_NAMES = new Set(HOST_TOOLS.map(tool => tool.name));

@@ -1,0 +1,44 @@
+/**
+ * The call goes to upstream, with the live stream paused as the tool's `capture` trait says. A browser lost
+ * during it (a dropped connection comes back as upstream's "has been closed" error, sometimes just before the
+ * browser says it disconnected) ends the call with that cause, not upstream's words.
+ */
+import { redactEndpoint } from '../../core/settings/browserConnection';
+import { resultText } from '../../core/results/resultText';
+import { streamPauseMs } from '../tools/captureTools';
+import type { ChildCall, ChildCallEnv, ChildCallStep } from './childCall';
+
+export const forwardToUpstream: ChildCallStep = {
+  name: 'forwardToUpstream',
+  async run(call, env) {
+    const { session } = call;
+    try {
+      call.result = session.observer ? await session.observer.duringCall(call.forward, streamPauseMs(call.name)) : await call.forward();
+    } catch (error) {
+      if (!session.lostReason) throw error;
+      lostDuring(call, env);
+      return;
+    } finally {
+      await call.release?.();
+    }
+    const connected = session.browser?.browser;
+    const connection = env.config.connection;
+    if (!call.result.isError || !connected || !connection) return;
+    if (/has been closed|Target closed/i.test(resultText(call.result))) {
+      for (const deadline = Date.now() + 1000; connected.isConnected() && !session.lostReason && Date.now() < deadline;) {
+        await new Promise(resolve => setTimeout(resolve, 20));
+      }
+    }
+    if (!session.launchFailed && (!connected.isConnected() || session.lostReason)) {
+      session.lostReason ??= `the connection to the browser was lost (${redactEndpoint(connection.endpoint)}).`;
+      await env.dropSession(session);
+      lostDuring(call, env);
+    }
+  },
+};
+
+/** The browser went away during the call: the call ends with that, for the host to word. */
+function lostDuring(call: ChildCall, env: ChildCallEnv): void {
+  call.marks.lostDuring = { reason: call.session.lostReason ?? 'it went away', reconnects: !!env.config.connection };
+  call.ended = { content: [] };
+}

@@ -1,0 +1,28 @@
+/** One inner @playwright/mcp session, as the child's call path and its session registry share it. */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { LaunchedBrowser } from '../browserLauncher';
+import type { BrowserObserver } from '../browserObserver';
+import type { ClientSlot } from '../clientSlots';
+import type { StorageChanges } from '../timeTravel/storageChanges';
+
+/** One @playwright/mcp server and the browser it drives. Replaced whole when the browser goes. */
+export interface InnerSession {
+  client: Client;
+  close(): Promise<void>;
+  browser?: LaunchedBrowser;
+  observer?: BrowserObserver;
+  launchFailed: boolean;
+  /** Set when the browser went away without being asked to. */
+  lostReason?: string;
+  /** The MCP client this session belongs to (isolation `perClient`); absent for the window's. */
+  slot?: ClientSlot<InnerSession>;
+  /** Set once the agent's tab is chosen (over CDP: the tab we opened, never the person's first). */
+  prepared?: boolean;
+  /** Patterns the agent routed (browser_route): a routed page may claim any origin, so no secret is typed while one is set. */
+  routes: Set<string>;
+  /** Time travel (the window's context only): when its storage changed, for checkpoints. */
+  storageChanges?: StorageChanges;
+}
+
+// A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.
+export const NO_TIMEOUT_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,189 @@
+/**
+ * The tool registry: one record per tool the bridge publishes, upstream's and its own, with every trait
+ * the bridge acts on. The policy (readonly), the file rules, the live stream, the export, the child's
+ * checkpoints, the manifest generator and the tests read a tool's traits here and nowhere else: a new
+ * upstream tool, or a new trait, is one edit of this file.
+ *
+ * Upstream's tools are the pinned @playwright/mcp's (`npm run generate:tools` writes them into package.json
+ * with their capability groups and fails when a tool there has no record here, or a different group);
+ * `test/unit/toolRegistry.test.ts` checks the records against that manifest and their schemas.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CapabilityId } from '../settings/capabilities';
+import { CallArgs, elementOf, quote, short } from './callWords';
+import { OWN_TOOL_DEFINITIONS } from './ownTools';
+
+/** Who answers a call: upstream's @playwright/mcp in the child, the child itself, or the extension host. */
+export type ToolHandler = 'upstream' | 'child' | 'host';
+
+/**
+ * What Export as test makes of a step of the tool:
+ * - `code`: its answer's code goes in (actions and checks, whose answers carry no text of the page's before it);
+ * - `written`: the export writes it from its arguments, reading the answer only for where the page is;
+ * - `reads`: left out, it only reads (`readsWhere`: the same, but its answer says where the page is);
+ * - `own`: left out, the bridge's own tool;
+ * - `none`: left out, not a step a test repeats (its answer may hold text the page chose).
+ */
+export type ExportAs = 'code' | 'written' | 'reads' | 'readsWhere' | 'own' | 'none';
+
+export interface ToolRecord {
+  name: string;
+  handler: ToolHandler;
+  /** The optional capability group that brings it (`playwrightBridge.capabilities.<id>`); absent: always there. */
+  capability?: CapabilityId;
+  /** It may change the page or the browser (upstream's own word: not `readOnlyHint`): a checkpoint follows it. */
+  actsOnPage: boolean;
+  /** It only looks (snapshot, screenshot, console, network, the tab list, waiting): readonly mode offers it. */
+  observation: boolean;
+  /** What it does with the file its `filename` names: writes it (the person is asked) or reads it. */
+  filename?: 'writes' | 'reads';
+  /** It hands the local files its `paths` name to the page. */
+  readsPaths: boolean;
+  /** It captures the page (a screenshot, a PDF): the live stream stays stopped for all of its run. */
+  capture: boolean;
+  exportAs: ExportAs;
+  /** What a call does, in one line for the person ("Clicking “Send” (e12)"); absent: its title and key argument. */
+  says?: (args: CallArgs) => string;
+  /** It runs code the model wrote: the argument that holds it, and where it runs (the confirmation shows both). */
+  runsCode?: { argument: string; where: string };
+  /** The bridge's own tools: their definition as published (upstream's come from the child). */
+  definition?: Tool;
+}
+
+type Traits = Omit<ToolRecord, 'name' | 'handler' | 'definition'>;
+type More = Partial<Pick<Traits, 'capability' | 'observation' | 'filename' | 'readsPaths' | 'capture' | 'says' | 'runsCode'>>;
+
+const acts = (exportAs: ExportAs, more: More = {}): Traits => ({ actsOnPage: true, observation: false, readsPaths: false, capture: false, exportAs, ...more });
+const reads = (exportAs: ExportAs, more: More = {}): Traits => ({ actsOnPage: false, observation: false, readsPaths: false, capture: false, exportAs, ...more });
+
+/** Upstream's tools, as the pinned @playwright/mcp publishes them with every capability group on. */
+const UPSTREAM: Record<string, Traits> = {
+  browser_navigate: acts('code', { says: a => `Opening ${short(a.url)}` }),
+  browser_navigate_back: acts('code', { says: () => 'Going back to the previous page' }),
+  browser_click: acts('code', { says: a => `${a.doubleClick ? 'Double-clicking' : 'Clicking'} ${elementOf(a)}` }),
+  browser_type: acts('code', { says: a => `Typing ${quote(a.text)} into ${elementOf(a)}${a.submit ? ' and submitting' : ''}` }),
+  browser_press_key: acts('code', { says: a => `Pressing ${short(a.key)}` }),
+  browser_hover: acts('code', { says: a => `Hovering over ${elementOf(a)}` }),
+  browser_drag: acts('code'),
+  browser_select_option: acts('code', { says: a => `Selecting ${Array.isArray(a.values) ? a.values.map(quote).join(', ') : quote(a.values)} in ${elementOf(a)}` }),
+  browser_fill_form: acts('code', {
+    says: a => {
+      const count = Array.isArray(a.fields) ? a.fields.length : undefined;
+      return `Filling ${count ?? 'the'} form field${count === 1 ? '' : 's'}`;
+    },
+  }),
+  browser_resize: acts('code'),
+  browser_tabs: acts('written', { observation: true, says: a => `Tabs: ${short(a.action)}${a.index !== undefined ? ` #${a.index}` : ''}${a.url ? ` ${short(a.url)}` : ''}` }),
+  browser_handle_dialog: acts('written'),
+  browser_file_upload: acts('written', { readsPaths: true }),
+  browser_drop: acts('none', { readsPaths: true }),
+  browser_close: acts('none', { says: () => 'Closing the browser' }),
+  browser_evaluate: acts('none', { filename: 'writes', runsCode: { argument: 'function', where: 'inside the page' } }),
+  browser_run_code_unsafe: acts('none', {
+    filename: 'reads',
+    runsCode: { argument: 'code', where: 'in the browser bridge process with full Playwright access (it can read and write files and run programs)' },
+  }),
+  browser_emulate_media: acts('none'),
+  browser_snapshot: reads('readsWhere', { observation: true, filename: 'writes', says: () => 'Reading the page structure' }),
+  browser_take_screenshot: reads('reads', {
+    observation: true, filename: 'writes', capture: true,
+    says: a => `Taking a screenshot${elementOf(a) !== 'the page' ? ` of ${elementOf(a)}` : a.fullPage ? ' of the full page' : ''}`,
+  }),
+  browser_console_messages: reads('reads', { observation: true, filename: 'writes', says: () => 'Reading console messages' }),
+  browser_network_requests: reads('reads', { observation: true, filename: 'writes', says: () => 'Reading network requests' }),
+  browser_network_request: reads('reads', { observation: true, filename: 'writes' }),
+  browser_wait_for: reads('written', {
+    observation: true,
+    says: a => (a.text ? `Waiting for ${quote(a.text)}` : a.textGone ? `Waiting for ${quote(a.textGone)} to disappear` : `Waiting ${short(a.time)} s`),
+  }),
+  browser_find: reads('none', { filename: 'writes' }),
+  browser_mouse_click_xy: acts('code', { capability: 'vision' }),
+  browser_mouse_down: acts('code', { capability: 'vision' }),
+  browser_mouse_up: acts('code', { capability: 'vision' }),
+  browser_mouse_move_xy: acts('code', { capability: 'vision' }),
+  browser_mouse_drag_xy: acts('code', { capability: 'vision' }),
+  browser_mouse_wheel: acts('code', { capability: 'vision' }),
+  browser_pdf_save: reads('reads', { capability: 'pdf', filename: 'writes', capture: true }),
+  browser_highlight: reads('none', { capability: 'devtools' }),
+  browser_hide_highlight: reads('none', { capability: 'devtools' }),
+  browser_annotate: reads('none', { capability: 'devtools' }),
+  browser_resume: acts('none', { capability: 'devtools' }),
+  browser_start_tracing: reads('reads', { capability: 'devtools' }),
+  browser_stop_tracing: reads('reads', { capability: 'devtools' }),
+  browser_start_recording: reads('reads', { capability: 'devtools' }),
+  browser_stop_recording: reads('reads', { capability: 'devtools' }),
+  browser_start_video: reads('reads', { capability: 'devtools', filename: 'writes' }),
+  browser_stop_video: reads('reads', { capability: 'devtools' }),
+  browser_video_chapter: reads('reads', { capability: 'devtools' }),
+  browser_video_show_actions: reads('none', { capability: 'devtools' }),
+  browser_video_hide_actions: reads('none', { capability: 'devtools' }),
+  browser_cookie_list: reads('reads', { capability: 'storage' }),
+  browser_cookie_get: reads('reads', { capability: 'storage' }),
+  browser_cookie_set: acts('none', { capability: 'storage' }),
+  browser_cookie_delete: acts('none', { capability: 'storage' }),
+  browser_cookie_clear: acts('none', { capability: 'storage' }),
+  browser_localstorage_list: reads('reads', { capability: 'storage' }),
+  browser_localstorage_get: reads('reads', { capability: 'storage' }),
+  browser_localstorage_set: acts('none', { capability: 'storage' }),
+  browser_localstorage_delete: acts('none', { capability: 'storage' }),
+  browser_localstorage_clear: acts('none', { capability: 'storage' }),
+  browser_sessionstorage_list: reads('reads', { capability: 'storage' }),
+  browser_sessionstorage_get: reads('reads', { capability: 'storage' }),
+  browser_sessionstorage_set: acts('none', { capability: 'storage' }),
+  browser_sessionstorage_delete: acts('none', { capability: 'storage' }),
+  browser_sessionstorage_clear: acts('none', { capability: 'storage' }),
+  browser_storage_state: reads('reads', { capability: 'storage', filename: 'writes' }),
+  browser_set_storage_state: acts('none', { capability: 'storage', filename: 'reads' }),
+  browser_route: acts('none', { capability: 'network' }),
+  browser_unroute: acts('none', { capability: 'network' }),
+  browser_route_list: reads('none', { capability: 'network' }),
+  browser_network_state_set: acts('none', { capability: 'network' }),
+  browser_generate_locator: reads('reads', { capability: 'testing' }),
+  browser_verify_element_visible: reads('code', { capability: 'testing' }),
+  browser_verify_list_visible: reads('code', { capability: 'testing' }),
+  browser_verify_text_visible: reads('code', { capability: 'testing' }),
+  browser_verify_value: reads('code', { capability: 'testing' }),
+  browser_get_config: reads('reads', { capability: 'config' }),
+};
+
+/** The bridge's own tools: the child answers the session tools, the extension host the others. */
+const OWN: Record<string, Traits & { handler: Exclude<ToolHandler, 'upstream'> }> = {
+  bridge_session_list: { ...reads('own', { observation: true }), handler: 'child' },
+  bridge_session_close: { ...acts('own'), handler: 'child' },
+  bridge_export_test: { ...reads('own', { says: a => `Exporting the browser session as a Playwright test${typeof a.file === 'string' ? ` to ${short(a.file)}` : ''}` }), handler: 'host' },
+  bridge_restore_step: {
+    ...acts('own', { says: a => (a.step !== undefined ? `Putting the browser back to step ${short(a.step)}` : `Undoing the last ${short(a.stepsBack ?? 1)} step(s) in the browser`) }),
+    handler: 'host',
+  },
+};
+
+export const TOOL_RECORDS: readonly ToolRecord[] = [
+  ...Object.entries(UPSTREAM).map(([name, traits]): ToolRecord => ({ name, handler: 'upstream', ...traits })),
+  ...Object.entries(OWN).map(([name, traits]): ToolRecord => {
+    const definition = OWN_TOOL_DEFINITIONS.find(tool => tool.name === name);
+    if (!definition) throw new Error(`The bridge's tool ${name} has no definition in core/tools/ownTools.ts`);
+    return { name, ...traits, definition };
+  }),
+];
+
+const BY_NAME = new Map(TOOL_RECORDS.map(record => [record.name, record]));
+
+/** The record of a tool, or undefined for a tool the bridge does not know (a page's own WebMCP tool, say). */
+export function toolRecord(name: string): ToolRecord | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The definitions of the tools one handler of the bridge's own answers. */
+export function ownToolDefinitions(handler: Exclude<ToolHandler, 'upstream'>): Tool[] {
+  return TOOL_RECORDS.filter(record => record.handler === handler).map(record => record.definition!);
+}
+
+/** True for a tool the extension host answers itself (not the child). */
+export function isHostTool(name: string): boolean {
+  return toolRecord(name)?.handler === 'host';
+}
+
+/** True for a tool the child answers itself (not upstream). */
+export function isChildTool(name: string): boolean {
+  return toolRecord(name)?.handler === 'child';
+}

@@ -1,0 +1,42 @@
+/**
+ * The tool registry describes exactly the tools package.json declares (which test/real/bridge.test.ts checks
+ * against the pinned child), their file traits agree with their schemas, and no other source file keeps a
+ * list of tool names of its own (test/bench/callPath.ts counts them as `toolListsByHand`).
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { ManifestTool, registryDifferences } from '../../src/core/tools/toolManifest';
+import { TOOL_RECORDS, toolRecord } from '../../src/core/tools/toolRegistry';
+import { toolListsByHand } from '../bench/callPath';
+import { REPO_ROOT } from '../support/realBridge';
+
+const MANIFEST: ManifestTool[] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools;
+
+describe('tool registry', () => {
+  it('has one record for each tool package.json declares, with the same capability group, and none besides', () => {
+    assert.deepStrictEqual(registryDifferences(MANIFEST), []);
+    assert.strictEqual(TOOL_RECORDS.length, MANIFEST.length);
+  });
+
+  it('names what a tool does with a filename or paths exactly where its schema has one', () => {
+    for (const entry of MANIFEST) {
+      const properties = (entry.inputSchema.properties ?? {}) as Record<string, unknown>;
+      const record = toolRecord(entry.name)!;
+      assert.strictEqual(record.filename !== undefined, 'filename' in properties, `${entry.name}: filename trait ${record.filename}, schema ${Object.keys(properties).join(',')}`);
+      assert.strictEqual(record.readsPaths, 'paths' in properties, `${entry.name}: readsPaths ${record.readsPaths}`);
+    }
+  });
+
+  it('a tool that acts on the page is never offered in readonly mode, and the bridge\'s own tools carry their definitions', () => {
+    for (const record of TOOL_RECORDS) {
+      if (record.observation && record.actsOnPage) assert.strictEqual(record.name, 'browser_tabs', 'only browser_tabs acts and observes (readonly allows its "list" alone)');
+      assert.strictEqual(record.handler !== 'upstream', record.definition?.name === record.name, record.name);
+      assert.strictEqual(record.handler !== 'upstream', record.exportAs === 'own', `${record.name}: only the bridge's own tools export as "own"`);
+    }
+  });
+
+  it('is the only place in src that lists tool names (no Set, array or switch of two or more names elsewhere)', () => {
+    assert.deepStrictEqual(toolListsByHand(), []);
+  });
+});
