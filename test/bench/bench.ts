@@ -511,7 +511,7 @@ async function withFixture<T>(work: (fixture: FixtureServer) => Promise<T>): Pro
   }
 }
 
-/** The transparency scenario's count: steps, identical, normalized (by a row of README's table), differing. */
+/** The transparency scenario's count: steps, identical, normalized (by a row of src/README.md's "Differences from upstream" table), differing. */
 async function transparency(fixture: FixtureServer) {
   const report = await bareAgainstBridge(fixture.url);
   console.log(`transparency: ${report.steps} steps, ${report.identical} identical, ${report.normalized} normalized, ${report.differing} differing; ` +

@@ -4,8 +4,8 @@ import { bareAgainstBare, bareAgainstBridge, describeDifference, TransparencyRep
 
 /**
  * Transparent to upstream: the same scripted sessions (one per capability group) against bare
- * @playwright/mcp and through the bridge; every difference must be one README's
- * "Differences from upstream" table names. TRANSPARENCY_BARE_TWICE=1 compares bare with bare instead,
+ * @playwright/mcp and through the bridge; every difference must be one the
+ * "Differences from upstream" table in src/README.md names. TRANSPARENCY_BARE_TWICE=1 compares bare with bare instead,
  * to learn what upstream itself varies.
  */
 describe('Transparency: a tool call through the bridge answers as bare @playwright/mcp does', function () {
@@ -14,7 +14,7 @@ describe('Transparency: a tool call through the bridge answers as bare @playwrig
   before(() => fixture.start());
   after(() => fixture.stop());
 
-  it('gives the same result at every step, apart from the differences README lists', async () => {
+  it('gives the same result at every step, apart from the differences src/README.md lists', async () => {
     const log = (line: string) => { if (process.env.TRANSPARENCY_VERBOSE) console.log(line); };
     const run = () => (process.env.TRANSPARENCY_BARE_TWICE ? bareAgainstBare(fixture.url, log) : bareAgainstBridge(fixture.url, log));
     const report: TransparencyReport = await run();

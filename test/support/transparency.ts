@@ -1,7 +1,7 @@
 /**
  * The transparency scenario: the same scripted calls against bare @playwright/mcp (its own stdio
  * server) and through the bridge, step by step, results compared after normalizing only what
- * README's "Differences from upstream" table names, plus what is nondeterministic in bare itself
+ * the "Differences from upstream" table in src/README.md names, plus what is nondeterministic in bare itself
  * (learned by running bare against bare). Used by test/real/transparency.test.ts and npm run bench.
  */
 import { ShownCodeFiles } from '../../src/core/tools/codeFromFile';
@@ -16,7 +16,7 @@ import { ORIGIN_RULES_NOTE } from '../../src/protocol/callMarks';
 import { connectMcpClient, makeRealBridge, refOf } from './realBridge';
 import { startBareUpstream } from './bareUpstream';
 
-/** Rows of README's "Differences from upstream" table that a normalization here stands for. */
+/** Rows of the "Differences from upstream" table in src/README.md that a normalization here stands for (test/unit/readmeSettings.test.ts checks each has its row). */
 export type TableRow =
   | 'output folder and absolute paths'
   | 'relative names'
@@ -327,7 +327,7 @@ const NONDETERMINISTIC: Normalizer[] = [
 const FITTED_IMAGE = new RegExp(['\\[image (\\S+) (\\d+x\\d+)\\]\\nImage (?:scaled from (\\d+x\\d+) to \\d+x\\d+)?(?: and )?(re-encoded as JPEG)? ',
   'to fit model limits \\([^)]*\\)\\. Coordinates in it are [\\d.]+x the page\'s\\.'].join(''), 'g');
 
-/** The differences README's table names, each undone here so the rest can be compared. */
+/** The differences src/README.md's table names, each undone here so the rest can be compared. */
 const TABLE_ROWS: Normalizer[] = [
   {
     // The bridge links files by absolute path in its own folder; bare relative to its workspace root.

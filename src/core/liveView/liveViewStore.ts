@@ -32,7 +32,7 @@ export interface LiveViewLimits {
 
 const MB = 1024 * 1024;
 
-/** README names these: 4 MB of console, 2 MB of requests, 4 MB of calls (with their thumbnails), and one frame. */
+/** The panel's bounds (src/README.md points here): 4 MB of console, 2 MB of requests, 4 MB of calls (with their thumbnails), and one frame. */
 export const DEFAULT_LIVE_VIEW_LIMITS: LiveViewLimits = {
   console: 2000, network: 2000, activity: 500, consoleBytes: 4 * MB, networkBytes: 2 * MB, activityBytes: 4 * MB,
 };
