@@ -396,6 +396,32 @@ async function round(fixture: FixtureServer, index: number) {
  * The live view: frames of an animated page through the panel path (child screencast, store, one
  * frame in flight to a viewer that acknowledges on the next turn), and what streaming costs calls.
  */
+/**
+ * How long the extension host's event loop stalled at most (a 20 ms ticker's lateness) while a page floods the
+ * console with multi-megabyte lines, the panel's store attached: the figure the live-view test only bounds.
+ */
+async function floodHostLag(bridge: RealBridge, fixture: FixtureServer): Promise<number> {
+  let maxLagMs = 0;
+  let last = Date.now();
+  const ticker = setInterval(() => {
+    const now = Date.now();
+    maxLagMs = Math.max(maxLagMs, now - last - 20);
+    last = now;
+  }, 20);
+  let over = false;
+  const watching = bridge.supervisor.onObservation(event => {
+    if (event.kind === 'console' && (event.entry.text === 'flood over' || /not shown: the page logged more than 100 a second/.test(event.entry.text))) over = true;
+  });
+  try {
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/flood` });
+    for (const deadline = Date.now() + 15000; !over && Date.now() < deadline;) await new Promise(resolve => setTimeout(resolve, 50));
+    return maxLagMs;
+  } finally {
+    clearInterval(ticker);
+    watching.dispose();
+  }
+}
+
 async function liveViewRound(fixture: FixtureServer) {
   const bridge = makeRealBridge();
   const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
@@ -455,6 +481,7 @@ async function liveViewRound(fixture: FixtureServer) {
     // How much longer the same calls take with the stream on: the per-step medians, summed.
     const total = (mode: 'on' | 'off') => steps.reduce((sum, _, k) => sum + median(times[mode][k]), 0);
     if (process.env.BENCH_VERBOSE) steps.forEach(([name], k) => console.log(`  live ${name.padEnd(26)} streaming ${median(times.on[k]).toFixed(1).padStart(7)} ms   not ${median(times.off[k]).toFixed(1).padStart(7)} ms`));
+    const floodHostLagMs = await floodHostLag(bridge, fixture);
     return {
       fps,
       frameLatencyMs,
@@ -463,6 +490,7 @@ async function liveViewRound(fixture: FixtureServer) {
       fpsDuringCallBursts: burstFrames / (burstMs / 1000),
       dropped: gate.stats.dropped,
       inputLatencyMs,
+      floodHostLagMs,
     };
   } finally {
     store.dispose();
@@ -621,6 +649,7 @@ async function main(): Promise<void> {
       fpsDuringCallBursts: Math.round(median(live.map(l => l.fpsDuringCallBursts)) * 10) / 10,
       cpuPercent: Math.round(median(live.map(l => l.cpuPercent)) * 10) / 10,
       inputLatencyMs: { median: Math.round(median(live.map(l => l.inputLatencyMs.median))), p95: Math.round(median(live.map(l => l.inputLatencyMs.p95))) },
+      floodHostLagMs: Math.round(median(live.map(l => l.floodHostLagMs))),
     },
   };
   console.log('');

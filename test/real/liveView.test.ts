@@ -138,16 +138,10 @@ describe('live view on a real child and Chromium', function () {
     }
   });
 
-  it('keeps the extension host responsive while a page floods the console with multi-megabyte lines', async () => {
+  // How long the host's event loop stalls meanwhile is the bench's figure (liveView.floodHostLagMs), not a timed assertion here.
+  it('keeps what a page floods the console with bounded: each line cut, the rest counted, the panel store within its bytes', async () => {
     const bridge = makeRealBridge();
     const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
-    let maxLagMs = 0;
-    let last = Date.now();
-    const ticker = setInterval(() => {
-      const now = Date.now();
-      maxLagMs = Math.max(maxLagMs, now - last - 20);
-      last = now;
-    }, 20);
     try {
       const seen = collect(bridge);
       await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/flood` });
@@ -159,12 +153,9 @@ describe('live view on a real child and Chromium', function () {
       const longUrl = seen.network().find(n => n.url.includes('qqqq'));
       assert.ok(longUrl && longUrl.url.length < 2100 && /more characters cut\)$/.test(longUrl.url), 'a long URL is cut too');
       const storeBytes = JSON.stringify(store.snapshot()).length;
-      console.log(`      flood: ${lines.length} lines shown, host lag at most ${maxLagMs} ms, panel store ${storeBytes} bytes`);
+      console.log(`      flood: ${lines.length} lines shown, panel store ${storeBytes} bytes`);
       assert.ok(storeBytes < 12_000_000, `the panel's store stays within its byte bounds (about 10 MB): ${storeBytes} bytes`);
-      // A stall check, not a speed figure (those are the bench's): a fresh-clone run on a machine loaded from elsewhere measured 517 ms.
-      assert.ok(maxLagMs < 2000, `the host's event loop never stalled long: ${maxLagMs} ms`);
     } finally {
-      clearInterval(ticker);
       store.dispose();
       await bridge.dispose();
     }

@@ -196,15 +196,17 @@ describe('time travel: every step kept, and the browser put back to any of them 
     assert.match(apple.storage?.value ?? '', /"tooLarge"/, 'the context still holds the 48 MB origin: a restore would have to put it back');
   });
 
-  it('a page that stores 48 MB the browser packs into a few KB: the first read stops in the page at the limit, and the later steps are judged by that size without a read', async () => {
+  it('a page that stores 48 MB the browser packs into a few KB: at most one read, stopped in the page at the limit, and every step judged by its size', async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;
     disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
     const { log, facts } = await clickOnHoard(parts, '/hoard?packed=1');
     const stopped = log.lines.filter(line => /stopped past 16\.0 M characters/.test(line));
     const judged = log.lines.filter(line => /not read: judged at \d+\.\d M characters from DevTools' count of its IndexedDB/.test(line));
-    assert.strictEqual(stopped.length, 1, `one read, stopped in the page: ${facts}`);
-    assert.ok(judged.length >= 4, `the later clicks judged by the size that read found: ${facts}`);
+    // Chromium's count of a packed database is sometimes small (the first read then stops in the page at the
+    // limit) and sometimes already past the limit (no read at all): never more than one read, every click judged.
+    assert.ok(stopped.length <= 1, `at most one read, stopped in the page: ${facts}`);
+    assert.ok(stopped.length + judged.length >= 5, `each click's storage stopped at the limit or judged by its size: ${facts}`);
     for (const step of clickSteps(parts)) assert.ok('problem' in parts.timeline.restoreTarget(step.index), `step ${step.index} cannot be restored`);
   });
 
