@@ -7,7 +7,7 @@ import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
 import type { Supervisor } from '../core/supervision/supervisor';
 import type { Timeline } from '../core/timeTravel/timeline';
-import { restoreToStep, type RestoreOutcome } from '../core/timeTravel/stepRestore';
+import { RESTORE_OFF, restoreToStep, type RestoreOutcome } from '../core/timeTravel/stepRestore';
 import { sessionTrace } from '../core/timeTravel/traceFile';
 import type { Door, HostToPanel } from '../protocol/panelMessages';
 
@@ -52,7 +52,7 @@ export class TimeTravel {
   /** Continue from here (door `person`) or chat's bridge_restore_step (door `tool`). */
   async restore(index: number, door: Door): Promise<RestoreOutcome> {
     const refused = !this.deps.canRestore()
-      ? 'Time travel cannot put this browser back: it is off (playwrightBridge.timeTravel.enabled), or the browser is your own, reached over CDP.'
+      ? RESTORE_OFF
       : this.restoring ? 'The browser is already being put back to a step: wait for it to finish.'
         // A restore closes the tabs: not under a call that is using them.
         : door === 'person' && this.deps.timeline.busy ? 'A chat call is using the browser right now: try again when it has finished.' : undefined;

@@ -16,6 +16,7 @@ import { keptArgs, keptBytes, keptLine, MAX_STEP_ROWS_BYTES } from '../egress/by
 import { answerOf } from '../testExport/answerSections';
 import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/supervisor';
 import { RESTORE_STEP_TOOL } from '../tools/ownTools';
+import { RESTORE_OFF } from './stepRestore';
 
 /** The page as a step left it: the child's facts without the storage, which is kept apart (shared). */
 export type PageFacts = Omit<CheckpointFacts, 'storage'>;
@@ -147,7 +148,7 @@ export class Timeline {
     if (!step) return undefined;
     const pictured = this.pictureOf(step);
     const target = this.restoreTarget(index);
-    const notRestorable = !restorable ? 'Time travel cannot put this browser back: it is off, or the browser is your own, reached over CDP.'
+    const notRestorable = !restorable ? RESTORE_OFF
       : 'problem' in target ? target.problem : undefined;
     return {
       index: step.index,
