@@ -1,6 +1,6 @@
 /**
  * The stdio MCP server the extension starts with the editor's own runtime. It runs
- * @playwright/mcp in-process on a browser it launches itself (see SessionProxy for why).
+ * @playwright/mcp in-process on a browser it launches itself (see sessionRegistry.ts for why).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -8,7 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { PRIVATE_INPUT_FD_ENV } from '../core/childProcess/childConfig';
 import { ChildStartInputSchema, type ChildStartInput } from '../protocol/childConfig';
 import { PlaywrightModule } from './browserLauncher';
-import { CreateConnection, SessionProxy } from './sessionProxy';
+import { ChildServer, type CreateConnection } from './childServer';
 import { SecretMask } from '../core/egress/secretMask';
 import { SecretSites } from './secretSites';
 
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   if (Object.keys(secrets).length) config.mcp.secrets = secrets;
   const sites = new SecretSites(privateInput.secrets);
   log(`Secrets available to type by name: ${sites.describe() || 'none'}`);
-  const proxy = new SessionProxy(config, createConnection, playwright, log, version, mask, sites);
+  const proxy = new ChildServer(config, createConnection, playwright, log, version, mask, sites);
 
   let exiting = false;
   const exit = async (why: string) => {

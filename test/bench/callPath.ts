@@ -6,7 +6,7 @@
  * - hostFiles: the files under src/ (not src/child) that the host's call path loads: the two doors
  *   (`vscode/languageModelTools.ts`, `core/mcpDoor/mcpEndpoint.ts`) and the supervisor, with every file they
  *   import for its values, transitively (`import type` carries no code and is not followed).
- * - childFiles: the same from the child's call handler (`child/sessionProxy.ts`), the files the child loads.
+ * - childFiles: the same from the child's call handler (`child/callRouter.ts`), the files the child loads.
  * - refusalSites: files that turn a refusal into an error result (`isError: true` written in a result).
  * - resultEditSites: files that write a result's content (a part put in, before or after), or build a result of
  *   their own (an MCP result with content in it, a language-model result from a literal list of parts).
@@ -20,7 +20,7 @@ import { REPO_ROOT } from '../support/realBridge';
 
 const SRC = path.join(REPO_ROOT, 'src');
 const HOST_ENTRIES = ['vscode/languageModelTools.ts', 'core/mcpDoor/mcpEndpoint.ts', 'core/supervision/supervisor.ts'];
-const CHILD_ENTRIES = ['child/sessionProxy.ts'];
+const CHILD_ENTRIES = ['child/callRouter.ts'];
 
 const ERROR_RESULT = /\bisError\s*:\s*true\b|\bisError\s*=\s*true\b/;
 /**

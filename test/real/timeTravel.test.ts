@@ -25,7 +25,7 @@ function timeTravelBridge(maxBytes = 64 * 1024 * 1024, settings: Partial<BridgeS
 
 /**
  * Hang bounds, not speed figures: the next call waits at most 2.5 s for a checkpoint (CHECKPOINT_DEADLINE_MS in
- * src/child/sessionProxy.ts), and the 48 MB a hostile page stores never reaches the child.
+ * src/child/timeTravel/checkpoints.ts), and the 48 MB a hostile page stores never reaches the child.
  */
 const WAIT_BOUND_MS = 4000;
 const CHILD_GROWTH_BOUND_MB = 150;

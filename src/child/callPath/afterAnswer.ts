@@ -44,13 +44,13 @@ export const writtenFiles: ChildCallStep = {
 export const endInnerSession: ChildCallStep = {
   name: 'endInnerSession',
   async run(call, env) {
-    if (call.session.launchFailed) {
+    if (call.session.health.launchFailed) {
       // Upstream keeps the failed launch; a fresh session lets the next call try again
       // (after the person installed the browser or fixed the setting).
       await env.dropSession(call.session);
     } else if (closedTheBrowser(call.name, call.result!)) {
+      call.session.health.closed();
       await env.dropSession(call.session);
-      if (!call.slot) env.sendBrowserState({ state: 'closed' });
     }
   },
 };

@@ -9,7 +9,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildConfig } from '../../core/childProcess/childConfig';
 import type { SecretMask } from '../../core/egress/secretMask';
 import type { CallMarks } from '../../protocol/callMarks';
-import type { BrowserStateParams } from '../../protocol/childMessages';
 import type { ClientSlot } from '../clientSlots';
 import type { OutputBudget } from '../outputBudget';
 import type { SecretSites } from '../secretSites';
@@ -36,7 +35,7 @@ export interface ChildCall {
   marks: CallMarks;
 }
 
-/** What the steps need of the child's session proxy. */
+/** What the steps need of the child beyond the call (callRouter.ts makes it). */
 export interface ChildCallEnv {
   readonly config: ChildConfig;
   readonly mask: SecretMask;
@@ -48,7 +47,6 @@ export interface ChildCallEnv {
   /** Upstream's current tab, as upstream itself lists it. */
   upstreamCurrentPage(session: InnerSession): Promise<Page | undefined>;
   dropSession(session: InnerSession): Promise<void>;
-  sendBrowserState(params: BrowserStateParams): void;
   /** Time travel: a checkpoint of the window's context after this call, taken as its answer goes back. */
   checkpointAfter(session: InnerSession): { seq: number };
 }

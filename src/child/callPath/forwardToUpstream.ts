@@ -15,7 +15,7 @@ export const forwardToUpstream: ChildCallStep = {
     try {
       call.result = session.observer ? await session.observer.duringCall(call.forward, streamPauseMs(call.name)) : await call.forward();
     } catch (error) {
-      if (!session.lostReason) throw error;
+      if (!session.health.lostReason) throw error;
       lostDuring(call, env);
       return;
     } finally {
@@ -25,12 +25,13 @@ export const forwardToUpstream: ChildCallStep = {
     const connection = env.config.connection;
     if (!call.result.isError || !connected || !connection) return;
     if (/has been closed|Target closed/i.test(resultText(call.result))) {
-      for (const deadline = Date.now() + 1000; connected.isConnected() && !session.lostReason && Date.now() < deadline;) {
+      for (const deadline = Date.now() + 1000; connected.isConnected() && !session.health.lostReason && Date.now() < deadline;) {
         await new Promise(resolve => setTimeout(resolve, 20));
       }
     }
-    if (!session.launchFailed && (!connected.isConnected() || session.lostReason)) {
-      session.lostReason ??= `the connection to the browser was lost (${redactEndpoint(connection.endpoint)}).`;
+    if (!session.health.launchFailed && (!connected.isConnected() || session.health.lostReason)) {
+      // This call tells of the loss: the next one is not told again.
+      session.health.lost(`the connection to the browser was lost (${redactEndpoint(connection.endpoint)}).`, true);
       await env.dropSession(session);
       lostDuring(call, env);
     }
@@ -39,6 +40,6 @@ export const forwardToUpstream: ChildCallStep = {
 
 /** The browser went away during the call: the call ends with that, for the host to word. */
 function lostDuring(call: ChildCall, env: ChildCallEnv): void {
-  call.marks.lostDuring = { reason: call.session.lostReason ?? 'it went away', reconnects: !!env.config.connection };
+  call.marks.lostDuring = { reason: call.session.health.lostReason ?? 'it went away', reconnects: !!env.config.connection };
   call.ended = { content: [] };
 }

@@ -2,6 +2,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { LaunchedBrowser } from '../browserLauncher';
 import type { BrowserObserver } from '../browserObserver';
+import type { BrowserHealth } from '../browserHealth';
 import type { ClientSlot } from '../clientSlots';
 import type { StorageChanges } from '../timeTravel/storageChanges';
 
@@ -11,9 +12,8 @@ export interface InnerSession {
   close(): Promise<void>;
   browser?: LaunchedBrowser;
   observer?: BrowserObserver;
-  launchFailed: boolean;
-  /** Set when the browser went away without being asked to. */
-  lostReason?: string;
+  /** Whether its browser is there (launching, ready, failed, lost, closed): kept there only. */
+  readonly health: BrowserHealth;
   /** The MCP client this session belongs to (isolation `perClient`); absent for the window's. */
   slot?: ClientSlot<InnerSession>;
   /** Set once the agent's tab is chosen (over CDP: the tab we opened, never the person's first). */

@@ -1,0 +1,55 @@
+/**
+ * The child's MCP server, put together: the inner sessions (sessionRegistry.ts), time travel's checkpoints,
+ * the call router for tools/list and tools/call (callRouter.ts) and the control channel's handlers
+ * (controlRequests.ts). What the child tells the host goes out here, masked.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ChildConfig } from '../core/childProcess/childConfig';
+import { SecretMask } from '../core/egress/secretMask';
+import type { ObservationEvent } from '../protocol/childMessages';
+import type { PlaywrightModule } from './browserLauncher';
+import { CallRouter } from './callRouter';
+import { emitToHost, serveControl } from './controlHandlers';
+import { controlRequests } from './controlRequests';
+import { OutputBudget } from './outputBudget';
+import { SecretSites } from './secretSites';
+import { SessionRegistry, type CreateConnection } from './sessionRegistry';
+import { Checkpoints } from './timeTravel/checkpoints';
+
+export type { CreateConnection } from './sessionRegistry';
+
+export class ChildServer {
+  readonly server: Server;
+  private readonly sessions: SessionRegistry;
+
+  constructor(
+    config: ChildConfig,
+    createConnection: CreateConnection,
+    playwright: PlaywrightModule,
+    log: (line: string) => void,
+    version: string,
+    mask: SecretMask = new SecretMask({}),
+    sites: SecretSites = new SecretSites({}),
+  ) {
+    const server = new Server({ name: 'playwright-bridge', version }, { capabilities: { tools: { listChanged: true } } });
+    this.server = server;
+    const observation = (event: ObservationEvent) => emitToHost(server, 'observation', { event: mask.event(event) });
+    this.sessions = new SessionRegistry(config, createConnection, playwright, {
+      observation,
+      browserState: params => emitToHost(server, 'browserState', params),
+      toolListChanged: () => void server.sendToolListChanged().catch(() => undefined),
+    }, log);
+    const checkpoints = new Checkpoints(config, () => this.sessions.windowRunning(), observation, log);
+    const router = new CallRouter(config, this.sessions, checkpoints, mask, sites, new OutputBudget(config.mcp.outputDir, config.outputBudgetBytes, log), log);
+    server.setRequestHandler(ListToolsRequestSchema, async request => router.list(request.params));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => router.call(request.params, extra));
+    // The control channel (protocol/controlChannel.ts): one handler per method the host may send.
+    serveControl(server, controlRequests(config, this.sessions, checkpoints, mask, log));
+  }
+
+  /** Closes the browsers and the inner sessions; the child exits after this. */
+  shutdown(): Promise<void> {
+    return this.sessions.shutdown();
+  }
+}

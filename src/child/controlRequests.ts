@@ -1,0 +1,158 @@
+/**
+ * What the child does for each request and notification of the control channel (protocol/controlChannel.ts):
+ * the panel's wishes (live view, watched session, navigation bar, picker, screenshot), the person's input and
+ * its recording, time travel's checkpoints and restores, and the host's own questions (memory, storage state,
+ * request details). Everything that leaves here is masked, like every text the child gives.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ChildConfig } from '../core/childProcess/childConfig';
+import type { SecretMask } from '../core/egress/secretMask';
+import { withDeadline } from '../core/supervision/deadline';
+import { resultText, withoutErrorHeading } from '../core/results/resultText';
+import type { PageAction, PageActionResult, PickParams, PickResult, ScreenshotResult } from '../protocol/childMessages';
+import type { ControlHandlers } from './controlHandlers';
+import { describeRequest, maskAndCut } from './requestDetail';
+import { deviceList } from './launchOptions';
+import { measureMemory } from './memoryReport';
+import { applyInput } from './personInput';
+import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
+import type { PageGlobals } from './pageGlobals';
+import { PersonRecorder } from './personRecorder';
+import type { SessionRegistry } from './sessionRegistry';
+import type { Checkpoints } from './timeTravel/checkpoints';
+import { NO_TIMEOUT_MS } from './callPath/innerSession';
+
+export function controlRequests(config: ChildConfig, sessions: SessionRegistry, checkpoints: Checkpoints, mask: SecretMask, log: (line: string) => void): ControlHandlers {
+  // The person's input, one event after another as they made it: a key must not overtake the click that focused its field.
+  let inputQueue: Promise<void> = Promise.resolve();
+  /** The person's actions while they have control, as Playwright code (for exported tests). */
+  const personRecorder = new PersonRecorder();
+  const currentPage = async () => (await sessions.running())?.observer?.currentPage;
+
+  return {
+    liveView: params => sessions.setLiveView(params),
+    watchSession: params => sessions.watch(params.sessionId),
+    input: params => {
+      inputQueue = inputQueue.then(async () => {
+        await checkpoints.settled();
+        const page = await currentPage();
+        if (page) await applyInput(page, params.event, config.viewport);
+      }).catch(error => log(`Input not applied: ${(error as Error).message}`));
+    },
+    closeSession: async params => {
+      await sessions.closeClient(params.sessionId, 'its MCP client left');
+    },
+    screenshot: async (): Promise<ScreenshotResult> => {
+      const page = await currentPage();
+      if (!page) throw new Error('The browser has no page open.');
+      const data = await page.screenshot({ type: 'png', timeout: 10000 });
+      const title = await page.title().catch(() => '');
+      return { data: data.toString('base64'), mimeType: 'image/png', url: mask.text(page.url()), title: mask.text(title) };
+    },
+    storageState: async () => {
+      const session = await sessions.running();
+      if (!session?.browser) throw new Error('No browser is running: open the site and log in first.');
+      return { state: JSON.stringify(await session.browser.context.storageState()) };
+    },
+    recordPerson: async params => {
+      if (params.action === 'start') {
+        // In the input queue, so that the person's first click waits for the recorder rather than slipping past it.
+        const started = inputQueue.then(async () => {
+          const session = await sessions.running();
+          if (session?.browser) await personRecorder.start(session.browser.context);
+        });
+        inputQueue = started.catch(() => undefined);
+        await started;
+        return { code: [] };
+      }
+      // The person's last input first, then the recorder's word on it (its events trail the input by a moment).
+      await inputQueue;
+      await new Promise(resolve => setTimeout(resolve, 250));
+      const { code, origins } = await personRecorder.stop();
+      const url = (await currentPage())?.url();
+      // What the person typed may be a secret's value: masked like every other text (a placeholder the page wrote made inert).
+      return mask.deep({ code, ...(url ? { url } : {}), origins: origins.slice(0, 200) });
+    },
+    checkpoint: async () => {
+      // After the person's input that is still queued (it waits for their recorder to start): it is what this checkpoint is of.
+      await inputQueue;
+      const facts = await checkpoints.now();
+      if (!facts) throw new Error('No checkpoint: no browser runs, or time travel is off.');
+      return mask.deep(facts);
+    },
+    restoreCheckpoint: async params => mask.deep(await checkpoints.restore(params)),
+    memory: async params => measureMemory(params.heapSnapshotPath),
+    pageAction: async (params): Promise<PageActionResult> => {
+      await checkpoints.settled();
+      return mask.deep(await pageAction(params.pageAction));
+    },
+    // Add to Chat puts what the picker reports onto the chat input: masked like every other text.
+    pick: async params => mask.deep(await pick(params)),
+    deviceList: async () => ({ devices: deviceList() }),
+    requestDetail: async params => {
+      const listed = (await sessions.running())?.observer?.listedRequest(params.id);
+      if (!listed) throw new Error('That request is no longer kept: the browser restarted, or it scrolled out of the list.');
+      return maskAndCut(await describeRequest(listed.request, listed.entry, params), text => mask.text(text), params.bodyChars);
+    },
+  };
+
+  /** The panel's picker: the element under the point, or a dragged region's picture. */
+  async function pick(params: PickParams): Promise<PickResult> {
+    const session = await sessions.running();
+    const page = session?.observer?.currentPage;
+    if (!session || !page) return {};
+    if (params.phase === 'region') return { region: await pickRegion(page, params, config.viewport) };
+    const element = await pickElement(page, params, config.viewport);
+    if (!element || params.phase !== 'choose') return { element };
+    // The ref the agent's element tools take, from upstream's own snapshot of the page.
+    const snapshot = (await session.client.callTool({ name: 'browser_snapshot', arguments: {} }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+    const ref = refFromSnapshot(resultText(snapshot), element);
+    return { element: ref ? { ...element, ref } : element };
+  }
+
+  /**
+   * The panel's navigation bar and tab strip. Through upstream's own tools where it has them, so its
+   * idea of the current tab and page stays right; forward, reload and stop on the page itself.
+   */
+  async function pageAction(action: PageAction): Promise<PageActionResult> {
+    const session = await sessions.watchedSession();
+    const inner = async (name: string, args: Record<string, unknown>, done: string): Promise<PageActionResult> => {
+      const result = (await session.client.callTool({ name, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+      if (!result.isError) session.observer?.noteToolCall(name, args, resultText(result));
+      return result.isError ? { ok: false, message: withoutErrorHeading(resultText(result)).split('\n')[0] } : { ok: true, message: done };
+    };
+    const page = session.observer?.currentPage;
+    try {
+      switch (action.action) {
+        case 'navigate': return await inner('browser_navigate', { url: action.url }, `Opened ${action.url}`);
+        case 'back': return await inner('browser_navigate_back', {}, 'Went back');
+        case 'newTab': return await inner('browser_tabs', { action: 'new' }, 'Opened a new tab');
+        case 'resize': {
+          const resized = await inner('browser_resize', { width: action.width, height: action.height }, `Resized the page to ${action.width}×${action.height}`);
+          // The page lays itself out for its new size in its next frame (its resize handlers run then): the model's
+          // next snapshot must see that, not the old layout. A page that holds its frames back gets a second.
+          if (resized.ok && page) {
+            await withDeadline(page.evaluate('new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)))'), 1000, 'no frame')
+              .catch(() => undefined);
+          }
+          return resized;
+        }
+        case 'selectTab':
+        case 'closeTab': {
+          const index = session.observer?.tabIndex(action.tabId) ?? -1;
+          if (index < 0) return { ok: false, message: 'That tab is gone.' };
+          const select = action.action === 'selectTab';
+          const done = select ? `Switched to tab ${index + 1}` : `Closed tab ${index + 1}`;
+          return await inner('browser_tabs', { action: select ? 'select' : 'close', index }, done);
+        }
+      }
+      if (!page) return { ok: false, message: 'No page is open.' };
+      if (action.action === 'forward') await page.goForward({ timeout: config.mcp.timeouts.navigation });
+      else if (action.action === 'reload') await page.reload({ timeout: config.mcp.timeouts.navigation });
+      else await page.evaluate(() => (globalThis as unknown as PageGlobals).stop());
+      return { ok: true, message: action.action === 'forward' ? 'Went forward' : action.action === 'reload' ? 'Reloaded the page' : 'Stopped loading' };
+    } catch (error) {
+      return { ok: false, message: (error as Error).message.split('\n')[0] };
+    }
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Time travel's child side: a checkpoint after each step of the window's browser, and a restore to one. What
+ * comes next in that browser (a call, the person's input, a restore) waits for the checkpoint being taken,
+ * never longer than CHECKPOINT_DEADLINE_MS.
+ */
+import type { ChildConfig } from '../../core/childProcess/childConfig';
+import { withDeadline } from '../../core/supervision/deadline';
+import {
+  capText, ENTRY_LIMITS, type CheckpointFacts, type ObservationEvent, type RestoreCheckpointParams, type RestoreCheckpointResult,
+} from '../../protocol/childMessages';
+import type { InnerSession } from '../callPath/innerSession';
+import { restoreCheckpoint } from './restoreCheckpoint';
+
+/**
+ * The longest the next step waits for a checkpoint (a page that keeps its state from being read, a browser that
+ * does not answer): then the checkpoint goes without its storage, and the step says it cannot be restored.
+ */
+const CHECKPOINT_DEADLINE_MS = 2500;
+/** A checkpoint's storage read ends its own work after this long (storageReader.ts); its answer may take a moment more to come over. */
+const CHECKPOINT_READ_MS = 1000;
+
+export class Checkpoints {
+  /** The last checkpoint's number, and the one being taken (what comes next waits for it). */
+  private seq = 0;
+  private taking: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly config: ChildConfig,
+    private readonly windowSession: () => Promise<InnerSession | undefined>,
+    private readonly send: (event: ObservationEvent) => void,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Resolves once the checkpoint being taken (or the restore being made) is done. */
+  settled(): Promise<void> {
+    return this.taking;
+  }
+
+  /**
+   * The step's checkpoint is taken as its result goes back (the first read is on its way before anything else
+   * can run) and sent as an observation once ready. It costs the step nothing, only an agent that calls again
+   * within those milliseconds. A read the page stalls is ended, and its step marked as not restorable.
+   */
+  after(session: InnerSession): { seq: number } {
+    const seq = ++this.seq;
+    this.taking = this.facts(session).then(facts => {
+      if (facts) this.send({ kind: 'checkpoint', seq, facts });
+    }, () => undefined);
+    return { seq };
+  }
+
+  /** The checkpoint of the window's browser as it is now (the person's step), after what is being taken. */
+  async now(): Promise<CheckpointFacts | undefined> {
+    await this.taking;
+    const session = await this.windowSession();
+    return session && this.facts(session);
+  }
+
+  /** The window's context put back to a checkpoint; the live view follows the fresh tab. */
+  restore(params: RestoreCheckpointParams): Promise<RestoreCheckpointResult> {
+    if (this.config.connection?.protocol === 'cdp') {
+      throw new Error('The browser is your own (reached over CDP): the bridge does not replace its cookies and storage. Use a browser the bridge launches to go back to a step.');
+    }
+    // One at a time, and whatever comes next (a call, the person's input, a checkpoint) waits for it.
+    const restoring = this.taking.then(() => this.restoreNow(params));
+    this.taking = restoring.then(() => undefined, () => undefined);
+    return restoring;
+  }
+
+  private async restoreNow(params: RestoreCheckpointParams): Promise<RestoreCheckpointResult> {
+    const session = await this.windowSession();
+    if (!session?.browser || !session.storageChanges) throw new Error('No browser runs (or time travel is off): there is nothing to put back.');
+    // The stream stays stopped throughout, as for a capture: the person sees the step's page once it is there,
+    // and the tab work does not compete with the encoder for the same cores.
+    const page = await session.observer!.duringCall(
+      () => restoreCheckpoint(session.browser!.context, params, this.config.mcp.timeouts.navigation, this.log), Infinity);
+    session.storageChanges.forget();
+    session.observer?.follow(page);
+    return { url: page.url(), title: await page.title().catch(() => '') };
+  }
+
+  /**
+   * Where the current tab is after a step, and the context's storage when it changed: the child's part of a
+   * checkpoint (the host adds the picture, the snapshot, the console and the requests). Never fails a step.
+   */
+  private async facts(session: InnerSession): Promise<CheckpointFacts | undefined> {
+    const changes = session.storageChanges;
+    const context = session.browser?.context;
+    if (!changes || !context || session.health.ended) return undefined;
+    const page = session.observer?.currentPage;
+    const read = Promise.all([
+      page ? page.title().catch(() => '') : '',
+      // One read at a time, its size judged before it is made, its work ended at its deadline (storageChanges.ts).
+      changes.captureIfChanged(page, CHECKPOINT_READ_MS).catch(error => {
+        this.log(`Checkpoint: the storage could not be read (${(error as Error).message.split('\n')[0]}); the next one reads it whole.`);
+        changes.forgetChanges();
+        return undefined;
+      }),
+    ]);
+    // Everything after this step waits for its checkpoint: a page that stalls the reads must not stall the browser.
+    // Past the bound the step is not restorable (not "as the step before": it may have changed the storage).
+    const got = await withDeadline(read, CHECKPOINT_DEADLINE_MS,
+      `the page did not let its state be read within ${CHECKPOINT_DEADLINE_MS / 1000} s`).catch((error: Error) => {
+      changes.forgetChanges();
+      return ['', changes.notKept(0, error.message)] as const;
+    });
+    const [title, storage] = got;
+    const viewport = page?.viewportSize();
+    return {
+      url: capText(page?.url() ?? '', ENTRY_LIMITS.url), title: capText(title, ENTRY_LIMITS.title), ...(viewport ? { viewport } : {}),
+      tabCount: context.pages().length, ...(storage ? { storage } : {}),
+    };
+  }
+}
