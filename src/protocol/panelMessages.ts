@@ -13,19 +13,38 @@ import {
 export const BridgeStateSchema = z.enum(['idle', 'starting', 'ready', 'restarting', 'failed', 'disposed']);
 export type BridgeState = z.infer<typeof BridgeStateSchema>;
 
-/** Which way a call came in: a language-model tool, the MCP server, the panel itself, or the person driving it. */
+/**
+ * Which way a call came in: a language-model tool, the MCP server, a tool call the panel's own buttons make
+ * (through the pipeline, like an agent's), or the person acting on the page themselves (no tool call; see core/README.md).
+ */
 export const DoorSchema = z.enum(['tool', 'mcp', 'panel', 'person']);
 export type Door = z.infer<typeof DoorSchema>;
 
 export const CallOutcomeSchema = z.enum(['ok', 'error', 'cancelled']);
 export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
 
-export const PanelStateSchema = z.object({
-  bridge: BridgeStateSchema,
-  /** Why: a failure's message, or what happened last. */
+/**
+ * Whether the browser is there, as everything shows it (the status bar, the panel's badge and placeholder):
+ * worked out once in the host (core/supervision/browserHealth.ts) from the server's state and its browser's.
+ */
+export const HealthStateSchema = z.enum(['notStarted', 'starting', 'restarting', 'ready', 'failed', 'stopped']);
+export type HealthState = z.infer<typeof HealthStateSchema>;
+export const BrowserHealthSchema = z.object({
+  state: HealthStateSchema,
+  /** As the status bar and the panel's badge say it ("Ready", "Failed to start"). */
+  label: z.string(),
+  /** Why it is so, for people: a failure's message with its fix, or why the server stopped. */
   detail: z.string().optional(),
+  /** What failed: the browser's launch, or the bridge's own browser server. */
+  failed: z.enum(['browser', 'server']).optional(),
+  /** The current server's browser; absent until it first launches. */
+  browser: BrowserStateParamsSchema.shape.state.optional(),
+});
+export type BrowserHealth = z.infer<typeof BrowserHealthSchema>;
+
+export const PanelStateSchema = z.object({
+  health: BrowserHealthSchema,
   browser: z.string(),
-  browserState: BrowserStateParamsSchema.shape.state.optional(),
   tabs: z.array(TabInfoSchema),
   paused: z.boolean(),
   /** Set when frames come from screenshots after changes instead of a stream. */

@@ -69,7 +69,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   });
   const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint);
 
-  const statusBar = new BridgeStatusBar(vscode, () => bridge.browserLabel, () => {
+  const statusBar = new BridgeStatusBar(vscode, () => supervisor.health, () => bridge.browserLabel, () => {
     const address = mcpEndpoint.address;
     return address ? `up on ${address.url}, ${mcpEndpoint.sessionCount} client session${mcpEndpoint.sessionCount === 1 ? '' : 's'}` : 'not listening';
   });
@@ -127,7 +127,6 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     log,
     statusBar,
     supervisor.onDidChangeStatus(status => {
-      statusBar.update(status);
       const server = status.generation ? ` (server #${status.generation}${status.pid ? `, pid ${status.pid}` : ''})` : '';
       log.info(`Bridge ${status.state}${server}; MCP endpoint ${mcpEndpoint.address ? `up, ${mcpEndpoint.sessionCount} session(s)` : 'down'}`);
     }),
@@ -138,9 +137,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
       await copyMcpClientConfig(vscode, mcpEndpoint);
       statusBar.refresh();
     }),
-    supervisor.onBrowserState(state => {
-      statusBar.updateBrowser(state);
-      failures.onBrowserState(state);
+    supervisor.onDidChangeHealth(health => {
+      statusBar.refresh();
+      failures.healthChanged(health);
     }),
     ...registerLanguageModelTools(vscode, manifest, supervisor, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`), {
       outputDir: () => bridge.outputDir,

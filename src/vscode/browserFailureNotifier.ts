@@ -1,21 +1,21 @@
 import type * as vscodeTypes from 'vscode';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
-import { BrowserStateParams } from '../protocol/childMessages';
+import type { HostHealth } from '../core/supervision/browserHealth';
 
 type VSCode = typeof vscodeTypes;
 
-/** Tells the person once, with the fixes one click away, when the browser cannot start. */
+/** Tells the person once, with the fixes one click away, when the browser cannot start (as the health says). */
 export class BrowserFailureNotifier {
   private lastShown: string | undefined;
 
   constructor(private readonly vscode: VSCode, private readonly log: vscodeTypes.LogOutputChannel) {}
 
-  onBrowserState(state: BrowserStateParams): void {
-    if (state.state === 'ready') this.lastShown = undefined;
-    if (state.state !== 'failed' || !state.message || state.message === this.lastShown) return;
-    this.lastShown = state.message;
-    this.log.error(state.message);
-    const [headline, ...rest] = state.message.split('\n');
+  healthChanged(health: HostHealth): void {
+    if (health.browser === 'ready') this.lastShown = undefined;
+    if (health.failed !== 'browser' || !health.detail || health.detail === this.lastShown) return;
+    this.lastShown = health.detail;
+    this.log.error(health.detail);
+    const [headline, ...rest] = health.detail.split('\n');
     void this.vscode.window
       .showErrorMessage(headline, { detail: rest.join('\n'), modal: false }, 'Install Browser', 'Open Settings', 'Show Log')
       .then(choice => {

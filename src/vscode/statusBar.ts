@@ -1,65 +1,46 @@
 import type * as vscodeTypes from 'vscode';
 import { COMMANDS, STATUS_BAR_ID } from '../core/contributionIds';
-import { BrowserStateParams } from '../protocol/childMessages';
-import { BridgeStatus } from '../core/supervision/supervisor';
+import type { HostHealth } from '../core/supervision/browserHealth';
+import type { HealthState } from '../protocol/panelMessages';
 
 type VSCode = typeof vscodeTypes;
 
-const LABELS: Record<BridgeStatus['state'], { icon: string; text: string }> = {
-  idle: { icon: '$(globe)', text: 'Browser: idle' },
-  starting: { icon: '$(loading~spin)', text: 'Browser: starting' },
-  ready: { icon: '$(globe)', text: 'Browser: ready' },
-  restarting: { icon: '$(loading~spin)', text: 'Browser: restarting' },
-  failed: { icon: '$(error)', text: 'Browser: failed' },
-  disposed: { icon: '$(circle-slash)', text: 'Browser: stopped' },
+const ICONS: Record<HealthState, string> = {
+  notStarted: '$(globe)', starting: '$(loading~spin)', restarting: '$(loading~spin)', ready: '$(globe)', failed: '$(error)', stopped: '$(circle-slash)',
 };
 
-/** The bridge's state at a glance; a click opens the log. */
+/** The browser's health at a glance (as core/supervision/browserHealth.ts words it); a click opens the log. */
 export class BridgeStatusBar implements vscodeTypes.Disposable {
   private readonly item: vscodeTypes.StatusBarItem;
-  private status: BridgeStatus = { state: 'idle', generation: 0 };
-  private browser: BrowserStateParams | undefined;
 
-  constructor(private readonly vscode: VSCode, private readonly browserLabel: () => string, private readonly endpointLabel: () => string) {
+  constructor(
+    private readonly vscode: VSCode,
+    private readonly health: () => HostHealth,
+    private readonly browserLabel: () => string,
+    private readonly endpointLabel: () => string,
+  ) {
     this.item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Right, 100);
     this.item.name = 'Playwright Bridge';
     this.item.command = COMMANDS.showLog;
-    this.render();
+    this.refresh();
     this.item.show();
   }
 
-  update(status: BridgeStatus): void {
-    this.status = status;
-    this.render();
-  }
-
+  /** Shows the health as it is now (after it changed, or the endpoint did). */
   refresh(): void {
-    this.render();
-  }
-
-  updateBrowser(browser: BrowserStateParams): void {
-    this.browser = browser;
-    this.render();
-  }
-
-  private render(): void {
-    const { state, generation, detail, pid } = this.status;
-    const browserFailed = state === 'ready' && this.browser?.state === 'failed';
-    const label = browserFailed ? LABELS.failed : LABELS[state];
-    this.item.text = `${label.icon} ${label.text}`;
-    this.item.backgroundColor = state === 'failed' || browserFailed ? new this.vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    const { state, label, detail, browser, generation, pid } = this.health();
+    this.item.text = `${ICONS[state]} Browser: ${label}`;
+    this.item.backgroundColor = state === 'failed' ? new this.vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     const lines = [
-      `**Playwright Bridge**: ${state}`,
-      `Browser: ${this.browserLabel()}${this.browser ? ` (${this.browser.state})` : ' (not launched yet)'}`,
+      `**Playwright Bridge**: ${label}`,
+      `Browser: ${this.browserLabel()}${browser ? ` (${browser})` : ' (not launched yet)'}`,
       generation ? `Server process: #${generation}${pid ? `, pid ${pid}` : ''}` : 'Server process: starts on the first tool call',
       `MCP endpoint: ${this.endpointLabel()}`,
     ];
-    const why = this.browser?.state === 'failed' ? this.browser.message : detail;
-    if (why) lines.push('', why.split('\n').join('  \n'));
+    if (detail) lines.push('', detail.split('\n').join('  \n'));
     lines.push('', 'Click to show the log.');
-    const tooltip = new this.vscode.MarkdownString(lines.join('  \n'));
-    this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: `Playwright Bridge ${label.text}` };
+    this.item.tooltip = new this.vscode.MarkdownString(lines.join('  \n'));
+    this.item.accessibilityInformation = { label: `Playwright Bridge browser: ${label}` };
   }
 
   dispose(): void {

@@ -9,8 +9,14 @@ import { showPlaceholder } from './frameView';
 import { fitActions, startOverflowMenu } from './overflowMenu';
 import { showSize, startSizePicker } from './sizePicker';
 
-const STATE_LABELS: Record<PanelState['bridge'], string> = {
-  idle: 'Not started', starting: 'Starting…', ready: 'Ready', restarting: 'Restarting…', failed: 'Failed', disposed: 'Stopped',
+/** What the picture area says while no page is open, by the browser's health (worked out in the host). */
+const PLACEHOLDERS: Record<PanelState['health']['state'], string> = {
+  notStarted: 'The browser starts on the first tool call.',
+  starting: 'Starting the browser…',
+  restarting: 'Starting the browser…',
+  ready: 'No page is open yet. Ask chat to open one, or press Start Browser.',
+  failed: 'The browser did not start. See the message above.',
+  stopped: 'The browser has stopped.',
 };
 
 let state: PanelState | undefined;
@@ -22,14 +28,15 @@ export function currentDriver(): PanelState['driver'] | undefined {
 
 export function renderState(next: PanelState): void {
   state = next;
-  const browserFailed = next.browserState === 'failed';
-  const label = browserFailed ? 'Browser failed to start' : next.bridge === 'ready' && !next.tabs.length ? 'Ready (no page yet)' : STATE_LABELS[next.bridge];
+  const { health } = next;
+  const failed = health.state === 'failed';
+  const label = health.state === 'ready' && !next.tabs.length ? `${health.label} (no page yet)` : health.label;
   const badge = $('state');
   badge.textContent = label;
-  badge.dataset.state = browserFailed ? 'failed' : next.bridge;
-  badge.title = next.detail ?? `${next.browser}: ${label}`;
-  $('detail').textContent = next.bridge === 'failed' || browserFailed ? next.detail ?? '' : '';
-  $('detail').hidden = !(next.bridge === 'failed' || browserFailed);
+  badge.dataset.state = health.state;
+  badge.title = health.detail ?? `${next.browser}: ${label}`;
+  $('detail').textContent = failed ? health.detail ?? '' : '';
+  $('detail').hidden = !failed;
 
   // Several sessions (isolation perClient): the person picks whose browser the panel shows.
   const sessionRow = $('session-row');
@@ -86,7 +93,7 @@ export function renderState(next: PanelState): void {
   $('driving').hidden = !driving;
 
   const startButton = $<HTMLButtonElement>('start');
-  startButton.hidden = !(next.bridge === 'idle' || (next.bridge === 'ready' && !next.tabs.length) || next.bridge === 'failed');
+  startButton.hidden = !(health.state === 'notStarted' || (health.state === 'ready' && !next.tabs.length) || failed);
   const pause = $<HTMLButtonElement>('pause');
   pause.setAttribute('aria-pressed', String(next.paused));
   pause.title = next.paused ? 'Resume the live view' : 'Pause the live view';
@@ -96,15 +103,7 @@ export function renderState(next: PanelState): void {
   $('fallback').hidden = next.frameSource !== 'screenshot';
   fitActions();
   // No page means no picture: a frame of a page that is gone (a restarted browser) must not stay.
-  if (!current) showPlaceholder(placeholderText(next));
-}
-
-function placeholderText(next: PanelState): string {
-  if (next.browserState === 'failed' || next.bridge === 'failed') return 'The browser did not start. See the message above.';
-  if (next.bridge === 'starting' || next.bridge === 'restarting' || next.browserState === 'launching') return 'Starting the browser…';
-  if (next.bridge === 'ready') return 'No page is open yet. Ask chat to open one, or press Start Browser.';
-  if (next.bridge === 'disposed') return 'The browser has stopped.';
-  return 'The browser starts on the first tool call.';
+  if (!current) showPlaceholder(PLACEHOLDERS[health.state]);
 }
 
 /** Wires the toolbar, the navigation bar and the address field (once, when the panel starts). */

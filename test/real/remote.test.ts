@@ -102,7 +102,7 @@ describe('a browser that runs elsewhere (real Playwright server and CDP browser)
     const bridge = makeRealBridge({ connection: connectionTo(endpoint, SERVER_LAUNCH_HEADERS) });
     const seen: string[] = [];
     const subscriptions = [
-      bridge.supervisor.onBrowserState(state => seen.push(JSON.stringify(state))),
+      bridge.supervisor.onDidChangeHealth(health => seen.push(JSON.stringify(health))),
       bridge.supervisor.onObservation(event => { if (event.kind !== 'frame') seen.push(JSON.stringify(event)); }),
       bridge.supervisor.onDidChangeStatus(status => seen.push(JSON.stringify(status))),
       bridge.supervisor.onToolCall(call => seen.push(JSON.stringify(call))),

@@ -175,7 +175,7 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
     fs.writeFileSync(script, '#!/bin/sh\necho "Bogus browser script"\nexit 1\n', { mode: 0o755 });
     const bridge = makeRealBridge({ executablePath: script });
     const states: string[] = [];
-    const subscription = bridge.supervisor.onBrowserState(state => states.push(JSON.stringify(state)));
+    const subscription = bridge.supervisor.onDidChangeHealth(health => states.push(JSON.stringify(health)));
     try {
       const result = await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
       assert.ok(result.isError, textOf(result));

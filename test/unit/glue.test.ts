@@ -25,6 +25,7 @@ import { Timeline } from '../../src/core/timeTravel/timeline';
 import { registerLanguageModelTools } from '../../src/vscode/languageModelTools';
 import { PlaywrightMcpServerProvider } from '../../src/vscode/mcpServerProvider';
 import { BridgeStatusBar } from '../../src/vscode/statusBar';
+import { BrowserHealthTracker } from '../../src/core/supervision/browserHealth';
 import { CancellationTokenSource, createFakeVscode, EventEmitter, LanguageModelDataPart, LanguageModelTextPart, McpHttpServerDefinition, Uri } from '../support/fakeVscode';
 import { ScriptedChild } from '../support/scriptedChild';
 import { waitFor } from '../support/realBridge';
@@ -231,18 +232,26 @@ describe('VS Code glue against a fake vscode', () => {
   });
 
   describe('status bar', () => {
-    it('shows the bridge state, turns red on failure, and opens the log on click', () => {
+    it('shows the browser\'s health, turns red on failure, and opens the log on click', () => {
       const fake = createFakeVscode();
-      const bar = new BridgeStatusBar(fake.vscode, () => 'Chromium at /usr/bin/chromium', () => 'not listening');
+      const health = new BrowserHealthTracker();
+      const bar = new BridgeStatusBar(fake.vscode, () => health.current, () => 'Chromium at /usr/bin/chromium', () => 'not listening');
+      health.onDidChange(() => bar.refresh());
       const [item] = fake.statusBarItems;
-      assert.strictEqual(item.text, '$(globe) Browser: idle');
+      assert.strictEqual(item.text, '$(globe) Browser: Not started');
       assert.strictEqual(item.command, COMMANDS.showLog);
       assert.ok(item.shown);
-      bar.update({ state: 'ready', generation: 1, pid: 42 });
-      bar.updateBrowser({ state: 'failed', message: 'Playwright Bridge could not start Chromium.' });
-      assert.strictEqual(item.text, '$(error) Browser: failed');
+      health.serverChanged({ state: 'ready', generation: 1, pid: 42 });
+      health.browserChanged({ state: 'failed', message: 'Playwright Bridge could not start Chromium.' });
+      assert.strictEqual(item.text, '$(error) Browser: Failed to start');
       assert.ok(item.backgroundColor);
       assert.match((item.tooltip as { value: string }).value, /Chromium at \/usr\/bin\/chromium \(failed\)[^]*could not start Chromium/);
+      // Restart Browser: the new server has launched nothing yet, so the old server's failure is not shown as its own.
+      health.serverChanged({ state: 'restarting', generation: 2 });
+      health.serverChanged({ state: 'ready', generation: 2, pid: 43 });
+      assert.strictEqual(item.text, '$(globe) Browser: Ready');
+      assert.strictEqual(item.backgroundColor, undefined);
+      assert.match((item.tooltip as { value: string }).value, /\(not launched yet\)/);
       bar.dispose();
     });
   });

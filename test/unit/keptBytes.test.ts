@@ -18,7 +18,8 @@ import { StepJournal } from '../../src/core/testExport/stepJournal';
 import { writeSpec } from '../../src/core/testExport/specWriter';
 import { Timeline } from '../../src/core/timeTravel/timeline';
 import type { BridgeStatus, ToolCallRecord } from '../../src/core/supervision/supervisor';
-import type { BrowserStateParams, ObservationEvent } from '../../src/protocol/childMessages';
+import { healthOf, type HostHealth } from '../../src/core/supervision/browserHealth';
+import type { ObservationEvent } from '../../src/protocol/childMessages';
 import type { ConsoleRow, FrameMessage, HostToPanel } from '../../src/protocol/panelMessages';
 
 const MB = 1024 * 1024;
@@ -66,9 +67,8 @@ function timelineOver(feed: ReturnType<typeof calls>, maxBytes = 1024 * MB) {
 function storeOver(feed: ReturnType<typeof calls>) {
   const observations = new Emitter<ObservationEvent>();
   const source: LiveViewSource = {
-    status: { state: 'ready', generation: 1 } as BridgeStatus,
-    onDidChangeStatus: new Emitter<BridgeStatus>().event,
-    onBrowserState: new Emitter<BrowserStateParams>().event,
+    health: healthOf({ state: 'ready', generation: 1 }, undefined),
+    onDidChangeHealth: new Emitter<HostHealth>().event,
     onObservation: observations.event,
     onToolCall: feed.emitter.event,
     personHasControl: false,

@@ -1,18 +1,17 @@
 import * as assert from 'assert';
 import { Emitter } from '../../src/core/emitter';
 import { DEFAULT_LIVE_VIEW_LIMITS, LiveViewSource, LiveViewStore } from '../../src/core/liveView/liveViewStore';
-import { BrowserStateParams, ObservationEvent } from '../../src/protocol/childMessages';
-import { BridgeStatus, ToolCallRecord } from '../../src/core/supervision/supervisor';
+import { ObservationEvent } from '../../src/protocol/childMessages';
+import { ToolCallRecord } from '../../src/core/supervision/supervisor';
+import { healthOf, type HostHealth } from '../../src/core/supervision/browserHealth';
 
 /** The supervisor's events, fired by the test: the unit here is what the store keeps. */
 function source() {
   const observations = new Emitter<ObservationEvent>();
   const calls = new Emitter<ToolCallRecord>();
-  const status = { state: 'ready', generation: 1 } as unknown as BridgeStatus;
   const events: LiveViewSource = {
-    status,
-    onDidChangeStatus: new Emitter<BridgeStatus>().event,
-    onBrowserState: new Emitter<BrowserStateParams>().event,
+    health: healthOf({ state: 'ready', generation: 1 }, undefined),
+    onDidChangeHealth: new Emitter<HostHealth>().event,
     onObservation: observations.event,
     onToolCall: calls.event,
     personHasControl: false,

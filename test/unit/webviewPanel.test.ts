@@ -6,7 +6,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelReport, PanelState, PanelToHost } from '../../src/protocol/panelMessages';
+import type { BridgeState, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelReport, PanelState, PanelToHost } from '../../src/protocol/panelMessages';
+import type { BrowserStateParams } from '../../src/protocol/childMessages';
+import { healthOf } from '../../src/core/supervision/browserHealth';
 
 const REPO_ROOT = path.join(__dirname, '..', '..', '..');
 
@@ -44,9 +46,14 @@ function openPanel(bundle = 'panel-test.js') {
   return { window, posted, $, send, describe, close: () => window.close() };
 }
 
+/** The panel's state, its health worked out as the host does (core/supervision/browserHealth.ts). */
 const state = (over: Partial<PanelState> = {}): PanelState => ({
-  bridge: 'ready', browser: 'Chromium', tabs: [], paused: false, driver: 'agent', sessions: [], watching: 'window', ...over,
+  health: panelHealthOf('ready'), browser: 'Chromium', tabs: [], paused: false, driver: 'agent', sessions: [], watching: 'window', ...over,
 });
+function panelHealthOf(server: BridgeState, browser?: BrowserStateParams): PanelState['health'] {
+  const { generation: _generation, pid: _pid, ...health } = healthOf({ state: server, generation: 1 }, browser);
+  return health;
+}
 const tab = (id: string, url: string, title: string, current: boolean) => ({ id, url, title, current });
 
 describe('panel webview in a DOM', () => {
@@ -69,18 +76,18 @@ describe('panel webview in a DOM', () => {
     try {
       assert.deepStrictEqual(panel.posted[0], { type: 'ready' });
       const placeholder = () => panel.$('placeholder').textContent;
-      panel.send({ type: 'state', state: state({ bridge: 'idle' }) });
+      panel.send({ type: 'state', state: state({ health: panelHealthOf('idle') }) });
       assert.strictEqual(placeholder(), 'The browser starts on the first tool call.');
-      panel.send({ type: 'state', state: state({ bridge: 'starting' }) });
+      panel.send({ type: 'state', state: state({ health: panelHealthOf('starting') }) });
       assert.strictEqual(placeholder(), 'Starting the browser…');
       assert.strictEqual(panel.$('state').textContent, 'Starting…');
-      panel.send({ type: 'state', state: state({ bridge: 'ready', browserState: 'launching' }) });
+      panel.send({ type: 'state', state: state({ health: panelHealthOf('ready', { state: 'launching' }) }) });
       assert.strictEqual(placeholder(), 'Starting the browser…');
-      panel.send({ type: 'state', state: state({ bridge: 'ready' }) });
+      panel.send({ type: 'state', state: state({ health: panelHealthOf('ready') }) });
       assert.strictEqual(panel.$('state').textContent, 'Ready (no page yet)');
       assert.match(placeholder() ?? '', /^No page is open yet/);
-      panel.send({ type: 'state', state: state({ bridge: 'ready', browserState: 'failed', detail: 'Playwright Bridge could not start Chromium.' }) });
-      assert.strictEqual(panel.$('state').textContent, 'Browser failed to start');
+      panel.send({ type: 'state', state: state({ health: panelHealthOf('ready', { state: 'failed', message: 'Playwright Bridge could not start Chromium.' }) }) });
+      assert.strictEqual(panel.$('state').textContent, 'Failed to start');
       assert.strictEqual(panel.$('detail').textContent, 'Playwright Bridge could not start Chromium.');
       assert.strictEqual(panel.$('detail').hidden, false);
     } finally {

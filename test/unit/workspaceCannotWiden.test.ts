@@ -63,7 +63,7 @@ describe('what a workspace may set (the extension\'s own reading of the settings
     const endpoint = 'ws://admin:Pa55word-77@127.0.0.1:3000/?token=tok-8d1e42&browser=chromium';
     const fake = createFakeVscode({ settings: { 'playwrightBridge.connect.endpoint': endpoint } });
     const { host, logged, cleanup } = hostFor(fake);
-    const statusBar = new BridgeStatusBar(fake.vscode as unknown as typeof vscodeTypes, () => host.browserLabel, () => 'down');
+    const statusBar = new BridgeStatusBar(fake.vscode as unknown as typeof vscodeTypes, () => host.supervisor.health, () => host.browserLabel, () => 'down');
     try {
       assert.strictEqual(host.currentSettings.connection?.endpoint, endpoint, 'the connection itself uses the address as written');
       const warnings = fake.shown.filter(m => m.level === 'warning');

@@ -1,15 +1,16 @@
 import { Emitter, Event } from '../emitter';
-import { BrowserStateParams, ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
+import { ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
 import { approximateBytes, RingBuffer } from './ringBuffer';
 import { keptLine, MAX_KEPT_NOTE_CHARS } from '../egress/byteBounds';
-import { BridgeStatus, ToolCallRecord } from '../supervision/supervisor';
+import type { ToolCallRecord } from '../supervision/supervisor';
+import type { HostHealth } from '../supervision/browserHealth';
 import { ActivityRow, ConsoleRow, ExportStatus, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
 
 /** The supervisor's events the store listens to (the supervisor itself in the extension). */
 export interface LiveViewSource {
-  readonly status: BridgeStatus;
-  readonly onDidChangeStatus: Event<BridgeStatus>;
-  readonly onBrowserState: Event<BrowserStateParams>;
+  /** Whether the browser is there, as its one owner (core/supervision/browserHealth.ts) works it out. */
+  readonly health: HostHealth;
+  readonly onDidChangeHealth: Event<HostHealth>;
   readonly onObservation: Event<ObservationEvent>;
   readonly onToolCall: Event<ToolCallRecord>;
   readonly personHasControl: boolean;
@@ -49,8 +50,7 @@ export class LiveViewStore {
   private readonly requestSeq = new Map<string, number>();
   private readonly callSeq = new Map<number, number>();
   private sessions: SessionInfo[] = [];
-  private status: BridgeStatus;
-  private browser: BrowserStateParams | undefined;
+  private health: HostHealth;
   private paused = false;
   private frameSource: PanelState['frameSource'];
   private lastFrame: FrameMessage | undefined;
@@ -73,14 +73,10 @@ export class LiveViewStore {
     this.console = new RingBuffer(limits.console, limits.consoleBytes);
     this.network = new RingBuffer(limits.network, limits.networkBytes);
     this.activity = new RingBuffer(limits.activity, limits.activityBytes);
-    this.status = source.status;
-    this.generationShown = source.status.generation;
+    this.health = source.health;
+    this.generationShown = source.health.generation;
     this.subscriptions = [
-      source.onDidChangeStatus(status => this.onStatus(status)),
-      source.onBrowserState(state => {
-        this.browser = state;
-        this.emitState();
-      }),
+      source.onDidChangeHealth(health => this.onHealth(health)),
       source.onObservation(event => this.onObservation(event)),
       source.onToolCall(record => this.onToolCall(record)),
       source.wantThumbnails(),
@@ -114,10 +110,8 @@ export class LiveViewStore {
 
   state(): PanelState {
     return {
-      bridge: this.status.state,
-      detail: this.browser?.state === 'failed' ? this.browser.message : this.status.detail,
+      health: panelHealth(this.health),
       browser: this.browserLabel(),
-      browserState: this.browser?.state,
       tabs: [...this.source.tabs],
       paused: this.paused,
       frameSource: this.frameSource,
@@ -150,11 +144,11 @@ export class LiveViewStore {
     this.messages.fire({ type: 'state', state: this.state() });
   }
 
-  private onStatus(status: BridgeStatus): void {
-    this.status = status;
-    if (status.generation > this.generationShown && (status.state === 'ready' || status.state === 'restarting' || status.state === 'starting')) {
-      if (this.generationShown > 0) this.clearForNewBrowser(status.generation);
-      this.generationShown = status.generation;
+  private onHealth(health: HostHealth): void {
+    this.health = health;
+    if (health.generation > this.generationShown && (health.state === 'ready' || health.state === 'restarting' || health.state === 'starting')) {
+      if (this.generationShown > 0) this.clearForNewBrowser(health.generation);
+      this.generationShown = health.generation;
     }
     this.emitState();
   }
@@ -263,4 +257,9 @@ export class LiveViewStore {
     this.frames.dispose();
     this.pausedEmitter.dispose();
   }
+}
+
+/** The health as the panel shows it: without the host's process numbers. */
+function panelHealth({ generation: _generation, pid: _pid, ...health }: HostHealth): PanelState['health'] {
+  return health;
 }

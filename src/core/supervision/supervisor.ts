@@ -1,6 +1,6 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BrowserStateParams, CheckpointFacts, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, RestoreCheckpointParams, TabInfo,
+  CheckpointFacts, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, RestoreCheckpointParams, TabInfo,
 } from '../../protocol/childMessages';
 import type {
   ControlNotificationName, ControlNotificationParams, ControlRequestName, ControlRequestParams, ControlRequestResult,
@@ -18,6 +18,7 @@ import { withDeadline } from './deadline';
 import { Emitter, Event } from '../emitter';
 import { pageActionTitle, PersonControl, personInputDoing } from './personControl';
 import { WatchedTabs } from './watchedTabs';
+import { BrowserHealthTracker, type HostHealth } from './browserHealth';
 import { ContextNotes, WINDOW_CONTEXT } from './contextNotes';
 
 export type { BridgeState, Door };
@@ -129,7 +130,8 @@ export class Supervisor {
 
   private readonly stateEmitter = new Emitter<BridgeStatus>();
   private readonly toolsEmitter = new Emitter<Tool[]>();
-  private readonly browserEmitter = new Emitter<BrowserStateParams>();
+  /** Whether the browser is there, for everything that shows it. */
+  private readonly healthTracker = new BrowserHealthTracker();
   private readonly observationEmitter = new Emitter<ObservationEvent>();
   private readonly callEmitter = new Emitter<ToolCallRecord>();
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
@@ -138,7 +140,7 @@ export class Supervisor {
   private thumbnailReaders = 0;
   readonly onDidChangeStatus = this.stateEmitter.event;
   readonly onDidChangeTools = this.toolsEmitter.event;
-  readonly onBrowserState = this.browserEmitter.event;
+  readonly onDidChangeHealth = this.healthTracker.onDidChange;
   /** What the browser does (tabs, console, network, frames), from whichever door drove it. */
   readonly onObservation = this.observationEmitter.event;
   /** Fires when a call starts and again when it ends (same id), from every door. */
@@ -196,6 +198,10 @@ export class Supervisor {
 
   get status(): BridgeStatus {
     return this.currentStatus;
+  }
+
+  get health(): HostHealth {
+    return this.healthTracker.current;
   }
 
   /** The child's tools, starting it if needed. */
@@ -425,7 +431,7 @@ export class Supervisor {
         await old?.dispose();
         this.stateEmitter.dispose();
         this.toolsEmitter.dispose();
-        this.browserEmitter.dispose();
+        this.healthTracker.dispose();
         this.observationEmitter.dispose();
         this.callEmitter.dispose();
         this.person.dispose();
@@ -459,8 +465,9 @@ export class Supervisor {
       onExit: why => this.onChildExit(generation, why),
       onToolsChanged: () => void this.refreshTools(generation),
       onBrowserState: state => {
-        if (generation === this.generation) this.watchedTabs.browserState(state);
-        this.browserEmitter.fire(state);
+        if (generation !== this.generation) return;
+        this.watchedTabs.browserState(state);
+        this.healthTracker.browserChanged(state);
       },
       onObservation: event => {
         if (generation !== this.generation) return;
@@ -546,6 +553,7 @@ export class Supervisor {
   private setStatus(status: BridgeStatus): void {
     if (this.currentStatus.state === 'disposed') return;
     this.currentStatus = status;
+    this.healthTracker.serverChanged(status);
     this.stateEmitter.fire(status);
   }
 
