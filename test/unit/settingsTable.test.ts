@@ -85,5 +85,14 @@ describe('Settings: one table (settingsTable.ts) that package.json, the reader a
     assert.deepStrictEqual([...new Set(specs.map(spec => spec.field).filter(Boolean))].sort(), Object.keys(DEFAULT_SETTINGS).sort());
     // Read per call or per use (the endpoint's idle sweep reads mcpSessionIdleMinutes each time): no restart is offered for these.
     assert.deepStrictEqual([...FIELDS_APPLIED_AT_ONCE].sort(), ['callTimeoutSeconds', 'handBackTimeoutMinutes', 'mcpSessionIdleMinutes', 'readonly', 'toolsAllow', 'toolsDeny']);
+    // The doors offered follow the exposure setting at once (the MCP provider listens for it).
+    assert.strictEqual(specs.find(spec => spec.key === 'exposure')?.applies, 'atOnce');
+    // A field made of several keys, or a map, is read by its own parser: the kind alone cannot say how they combine.
+    for (const field of new Set(specs.map(spec => spec.field))) {
+      const keys = specs.filter(spec => spec.field === field);
+      if (keys.length > 1 || keys.some(spec => spec.kind === 'stringMap')) {
+        assert.ok(keys.every(spec => spec.parser && spec.parser === keys[0].parser), `${field}: its keys share one parser`);
+      }
+    }
   });
 });

@@ -6,7 +6,7 @@ import { ORIGIN_FORMS, originRuleCovers, parseOriginRule } from './originRules';
 
 
 import type { BrowserChoice } from '../../protocol/childConfig';
-import { specOf, USER_ONLY_SETTINGS, type EnumValue, type KeyOfKind } from './settingsTable';
+import { SETTINGS_TABLE, specOf, USER_ONLY_SETTINGS, type FieldParser, type SettingSpec } from './settingsTable';
 export { BROWSERS, type BrowserChoice, type BrowserName } from '../../protocol/childConfig';
 export { RESTRICTIONS, USER_ONLY_SETTINGS } from './settingsTable';
 
@@ -86,41 +86,6 @@ export type ImageResponses = (typeof IMAGE_RESPONSES)[number];
 export const CONSOLE_LEVELS = specOf('consoleLevel').values;
 export type ConsoleLevel = (typeof CONSOLE_LEVELS)[number];
 
-/** The settings as they are when nobody set anything: the table's defaults (settingsTable.ts), in the reader's shapes. */
-export const DEFAULT_SETTINGS: BridgeSettings = {
-  // A first call should just work wherever any supported browser is installed.
-  browser: specOf('browser').default,
-  executablePath: undefined,
-  headless: specOf('headless').default,
-  profile: specOf('profile').default,
-  viewport: parseViewport(specOf('viewport').default)!,
-  capabilities: [],
-  launchArgs: [],
-  outputDir: undefined,
-  outputMaxSizeMB: specOf('outputMaxSizeMB').default,
-  actionTimeoutMs: specOf('timeouts.actionMs').default,
-  navigationTimeoutMs: specOf('timeouts.navigationMs').default,
-  callTimeoutSeconds: specOf('timeouts.callSeconds').default,
-  mcpSessionIdleMinutes: specOf('mcpSessionIdleMinutes').default,
-  handBackTimeoutMinutes: specOf('handBackTimeoutMinutes').default,
-  readonly: specOf('readonly').default,
-  toolsAllow: [],
-  toolsDeny: [],
-  snapshotMode: specOf('snapshotMode').default,
-  imageResponses: specOf('imageResponses').default,
-  consoleLevel: specOf('consoleLevel').default,
-  allowedOrigins: [],
-  blockedOrigins: [],
-  isolation: specOf('isolation').default,
-  sessionIdleMinutes: specOf('sessionIdleMinutes').default,
-  allowRunCodeForClients: specOf('allowRunCodeForClients').default,
-  loginProfile: undefined,
-  connection: undefined,
-  testExportFolder: undefined,
-  timeTravel: specOf('timeTravel.enabled').default,
-  timeTravelMaxMB: specOf('timeTravel.maxMB').default,
-};
-
 /** A setting that could not be used as given; the default stands in and the user is told why. */
 export interface SettingProblem {
   key: string;
@@ -179,27 +144,104 @@ const REFUSED_LAUNCH_ARGS: { pattern: RegExp; why: string }[] = [
   },
 ];
 
+/** How a problem is reported: the key below the section, and a sentence ready to show. */
+type Problem = (key: string, message: string) => void;
+type FieldValue = BridgeSettings[keyof BridgeSettings];
+
 /**
- * Turns raw configuration values into settings. Never throws: a bad value falls back to its
- * default and is reported, so one typo cannot keep the browser from starting.
+ * The fields whose settings need more than their kind (settingsTable.ts `parser`): one parser each, reading
+ * every key of its field. The rest are read by their kind alone, with the table's default, range and values.
+ */
+const FIELD_PARSERS: Record<FieldParser, (read: SettingReader, problem: Problem, key: string) => FieldValue> = {
+  viewport: (read, problem) => {
+    const fallback = parseViewport(specOf('viewport').default)!;
+    const raw = read('viewport');
+    if (raw === undefined || raw === '') return fallback;
+    const parsed = parseViewport(raw);
+    if (!parsed) problem('viewport', `must look like 1280x720 (each side 100 to 8000); got ${JSON.stringify(raw)}. Using ${fallback.width}x${fallback.height}.`);
+    return parsed ?? fallback;
+  },
+  capabilities: (read, problem) => ALL_CAPABILITIES.filter(id => bool(read(`capabilities.${id}`), false, `capabilities.${id}`, problem)),
+  launchArgs: (read, problem) => {
+    const raw = read('launchArgs');
+    if (raw === undefined) return [];
+    if (!Array.isArray(raw) || !raw.every(a => typeof a === 'string')) {
+      problem('launchArgs', 'must be a list of strings. Ignoring it.');
+      return [];
+    }
+    return raw.map(a => a.trim()).filter(a => a !== '').filter(arg => {
+      const refused = REFUSED_LAUNCH_ARGS.find(r => r.pattern.test(arg));
+      if (refused) problem('launchArgs', `holds "${arg}", which ${refused.why}. It is left out.`);
+      return !refused;
+    });
+  },
+  origins: (read, problem, key) => {
+    const given = stringList(read(key), key, problem);
+    const kept = given.filter(origin => {
+      const rule = parseOriginRule(origin);
+      if ('problem' in rule) problem(key, `holds "${origin}", which ${rule.problem}. It is left out.`);
+      return !('problem' in rule);
+    });
+    if (key !== 'network.allowedOrigins') return kept;
+    if (kept.length === 1 && kept[0] === NO_ORIGIN_ALLOWED) {
+      problem(key, 'lists in your user settings and this workspace\'s share no origin, so the browser may request none. ' +
+        'A workspace can only narrow your list.');
+    } else if (!kept.length && given.length) {
+      // Upstream reads an empty list as "all": a list whose every entry was left out must still allow nothing.
+      problem(key, `has no entry left, so the browser may request none (an empty list would allow all). Write ${ORIGIN_FORMS}.`);
+      return [NO_ORIGIN_ALLOWED];
+    }
+    return kept;
+  },
+  loginProfile: (read, problem) => {
+    const name = optionalString(read('loginProfile'));
+    if (!name || PROFILE_NAME.test(name)) return name;
+    problem('loginProfile', `"${name}" is not a profile name (see Playwright Bridge: List Login Profiles). Starting without one.`);
+    return undefined;
+  },
+  connection: (read, problem) => {
+    const endpoint = optionalString(read('connect.endpoint'));
+    const headersRaw = read('connect.headers') ?? {};
+    const allowNonLoopback = bool(read('connect.allowNonLoopback'), false, 'connect.allowNonLoopback', problem);
+    if (!endpoint) return undefined;
+    const headers = headersRaw && typeof headersRaw === 'object' && !Array.isArray(headersRaw) &&
+      Object.values(headersRaw).every(v => typeof v === 'string') ? headersRaw as Record<string, string> : undefined;
+    if (!headers) problem('connect.headers', 'must be an object of header names to string values. Ignoring it.');
+    const parsed = parseConnection(endpoint, headers ?? {}, allowNonLoopback);
+    if ('problem' in parsed) problem('connect.endpoint', `${parsed.problem} Launching a browser here instead.`);
+    if (endpointHoldsCredentials(endpoint)) {
+      // Used as written (and never shown with them), but a settings file is plain text and often synced or shared.
+      problem('connect.endpoint', 'holds credentials (a user name and password, or a token in its query). The bridge keeps them out of ' +
+        'everything it shows, but settings files are plain text: put them in a header with Playwright Bridge: Set Connection Credentials ' +
+        '(kept in VS Code\'s secret storage) and remove them from the address.');
+    }
+    return 'problem' in parsed ? undefined : parsed.connection;
+  },
+};
+
+/** A setting read by its kind alone: the table's default, range or values; a bad value is reported and the default stands. */
+function byKind(spec: SettingSpec, raw: unknown, problem: Problem): FieldValue {
+  switch (spec.kind) {
+    case 'boolean': return bool(raw, spec.default, spec.key, problem);
+    case 'number': return num(raw, spec.default, spec.min, spec.max, spec.key, problem);
+    case 'enum': return oneOf(raw, spec.values, spec.default, spec.key, problem) as FieldValue;
+    // An empty string means "not set" (a path, a name, an address).
+    case 'string': return optionalString(raw);
+    case 'stringList': return stringList(raw, spec.key, problem);
+    case 'stringMap': throw new Error(`${spec.key}: a map is read by its field's parser`);
+  }
+}
+
+/**
+ * Turns raw configuration values into settings, field by field as the table (settingsTable.ts) names them.
+ * Never throws: a bad value falls back to its default and is reported, so one typo cannot keep the browser from starting.
  */
 export function readSettings(
   read: SettingReader,
   setByWorkspace: (key: string) => boolean = () => false,
 ): { settings: BridgeSettings; problems: SettingProblem[] } {
   const problems: SettingProblem[] = [];
-  const d = DEFAULT_SETTINGS;
-  const problem = (key: string, message: string) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message });
-  // Defaults, ranges and values from the table (settingsTable.ts): a key's rule is written there once.
-  const readNumber = (key: KeyOfKind<'number'>) => {
-    const spec = specOf(key);
-    return num(read(key), spec.default, spec.min, spec.max, key, problem);
-  };
-  const readBoolean = (key: KeyOfKind<'boolean'>) => bool(read(key), specOf(key).default, key, problem);
-  const readEnum = <K extends KeyOfKind<'enum'>>(key: K): EnumValue<K> => {
-    const spec = specOf(key) as { values: readonly string[]; default: string };
-    return oneOf(read(key), spec.values, spec.default, key, problem) as EnumValue<K>;
-  };
+  const problem: Problem = (key, message) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message });
   for (const key of USER_ONLY_SETTINGS) {
     // `read` gives only the person's own value for these; say why the workspace's one has no effect.
     if (setByWorkspace(key)) {
@@ -208,110 +250,19 @@ export function readSettings(
         'Set it in your user settings; the workspace value is ignored.');
     }
   }
-
-  const browser = readEnum('browser');
-
-  const executablePath = optionalString(read('executablePath'));
-
-  const headless = readBoolean('headless');
-  const profile = readEnum('profile');
-
-  let viewport = d.viewport;
-  const viewportRaw = read('viewport');
-  if (viewportRaw !== undefined && viewportRaw !== '') {
-    const parsed = parseViewport(viewportRaw);
-    if (parsed) viewport = parsed;
-    else {
-      const fallback = `${d.viewport.width}x${d.viewport.height}`;
-      problem('viewport', `must look like 1280x720 (each side 100 to 8000); got ${JSON.stringify(viewportRaw)}. Using ${fallback}.`);
-    }
+  const settings: Record<string, FieldValue> = {};
+  for (const spec of SETTINGS_TABLE as readonly SettingSpec[]) {
+    if (!spec.field) continue;
+    if (!spec.parser) settings[spec.field] = byKind(spec, read(spec.key), problem);
+    // A parser reads its field once, all of its keys (several keys make `capabilities` and `connection`); origins read per key.
+    else if (spec.parser === 'origins') settings[spec.field] = FIELD_PARSERS.origins(read, problem, spec.key);
+    else if (!(spec.field in settings)) settings[spec.field] = FIELD_PARSERS[spec.parser](read, problem, spec.key);
   }
-
-  const capabilities = ALL_CAPABILITIES.filter(id => readBoolean(`capabilities.${id}`));
-
-  let launchArgs = d.launchArgs;
-  const argsRaw = read('launchArgs');
-  if (Array.isArray(argsRaw) && argsRaw.every(a => typeof a === 'string')) {
-    launchArgs = argsRaw.map(a => a.trim()).filter(a => a !== '').filter(arg => {
-      const refused = REFUSED_LAUNCH_ARGS.find(r => r.pattern.test(arg));
-      if (refused) problem('launchArgs', `holds "${arg}", which ${refused.why}. It is left out.`);
-      return !refused;
-    });
-  } else if (argsRaw !== undefined) problem('launchArgs', 'must be a list of strings. Ignoring it.');
-
-  const outputDir = optionalString(read('outputDir'));
-  const outputMaxSizeMB = readNumber('outputMaxSizeMB');
-  const actionTimeoutMs = readNumber('timeouts.actionMs');
-  const navigationTimeoutMs = readNumber('timeouts.navigationMs');
-  const callTimeoutSeconds = readNumber('timeouts.callSeconds');
-  const mcpSessionIdleMinutes = readNumber('mcpSessionIdleMinutes');
-  const handBackTimeoutMinutes = readNumber('handBackTimeoutMinutes');
-  const readonly = readBoolean('readonly');
-  const toolsAllow = stringList(read('tools.allow'), 'tools.allow', problem);
-  const toolsDeny = stringList(read('tools.deny'), 'tools.deny', problem);
-  const snapshotMode = readEnum('snapshotMode');
-  const imageResponses = readEnum('imageResponses');
-  const consoleLevel = readEnum('consoleLevel');
-  const origins = (key: string, given: string[]) => given.filter(origin => {
-    const rule = parseOriginRule(origin);
-    if ('problem' in rule) problem(key, `holds "${origin}", which ${rule.problem}. It is left out.`);
-    return !('problem' in rule);
-  });
-  const allowedGiven = stringList(read('network.allowedOrigins'), 'network.allowedOrigins', problem);
-  let allowedOrigins = origins('network.allowedOrigins', allowedGiven);
-  if (allowedOrigins.length === 1 && allowedOrigins[0] === NO_ORIGIN_ALLOWED) {
-    problem('network.allowedOrigins', 'lists in your user settings and this workspace\'s share no origin, so the browser may request none. ' +
-      'A workspace can only narrow your list.');
-  } else if (!allowedOrigins.length && allowedGiven.length) {
-    // Upstream reads an empty list as "all": a list whose every entry was left out must still allow nothing.
-    allowedOrigins = [NO_ORIGIN_ALLOWED];
-    problem('network.allowedOrigins', `has no entry left, so the browser may request none (an empty list would allow all). Write ${ORIGIN_FORMS}.`);
-  }
-  const blockedOrigins = origins('network.blockedOrigins', stringList(read('network.blockedOrigins'), 'network.blockedOrigins', problem));
-  const isolation = readEnum('isolation');
-  const sessionIdleMinutes = readNumber('sessionIdleMinutes');
-  const allowRunCodeForClients = readBoolean('allowRunCodeForClients');
-  let loginProfile = optionalString(read('loginProfile'));
-  if (loginProfile && !PROFILE_NAME.test(loginProfile)) {
-    problem('loginProfile', `"${loginProfile}" is not a profile name (see Playwright Bridge: List Login Profiles). Starting without one.`);
-    loginProfile = undefined;
-  }
-
-  const testExportFolder = optionalString(read('testExport.folder'));
-  const timeTravel = readBoolean('timeTravel.enabled');
-  const timeTravelMaxMB = readNumber('timeTravel.maxMB');
-
-  let connection: BrowserConnection | undefined;
-  const endpoint = optionalString(read('connect.endpoint'));
-  const headersSetting = read('connect.headers');
-  const allowNonLoopback = readBoolean('connect.allowNonLoopback');
-  if (endpoint) {
-    const headersRaw = headersSetting ?? {};
-    const headers = headersRaw && typeof headersRaw === 'object' && !Array.isArray(headersRaw) &&
-      Object.values(headersRaw).every(v => typeof v === 'string') ? headersRaw as Record<string, string> : undefined;
-    if (!headers) problem('connect.headers', 'must be an object of header names to string values. Ignoring it.');
-    const parsed = parseConnection(endpoint, headers ?? {}, allowNonLoopback);
-    if ('problem' in parsed) problem('connect.endpoint', `${parsed.problem} Launching a browser here instead.`);
-    else connection = parsed.connection;
-    if (endpointHoldsCredentials(endpoint)) {
-      // Used as written (and never shown with them), but a settings file is plain text and often synced or shared.
-      problem('connect.endpoint', 'holds credentials (a user name and password, or a token in its query). The bridge keeps them out of ' +
-        'everything it shows, but settings files are plain text: put them in a header with Playwright Bridge: Set Connection Credentials ' +
-        '(kept in VS Code\'s secret storage) and remove them from the address.');
-    }
-  }
-
-  return {
-    settings: {
-      browser, executablePath, headless, profile, viewport, capabilities, launchArgs, outputDir, outputMaxSizeMB,
-      actionTimeoutMs, navigationTimeoutMs, callTimeoutSeconds, mcpSessionIdleMinutes, handBackTimeoutMinutes,
-      readonly, toolsAllow, toolsDeny, snapshotMode, imageResponses, consoleLevel, allowedOrigins, blockedOrigins,
-      isolation, sessionIdleMinutes, allowRunCodeForClients, loginProfile, connection, testExportFolder,
-      timeTravel, timeTravelMaxMB,
-    },
-    problems,
-  };
+  return { settings: settings as unknown as BridgeSettings, problems };
 }
+
+/** The settings as they are when nobody set anything: read from the table's defaults, so there is no second copy. */
+export const DEFAULT_SETTINGS: BridgeSettings = readSettings(() => undefined).settings;
 
 export function parseViewport(raw: unknown): { width: number; height: number } | undefined {
   if (typeof raw !== 'string') return undefined;

@@ -24,11 +24,20 @@ interface SpecBase {
   /** The field of BridgeSettings it is read into (several keys may make one field: `connect.*` is `connection`). */
   field?: keyof BridgeSettings;
   /**
-   * A change applies at once: it is read per call or per use (the tool policy, timeouts, idle limits). Any other
-   * change to a field applies when the browser next starts, and the person is offered a restart.
+   * When a change applies: `atOnce`, read per call or per use (the tool policy, timeouts, idle limits, which doors
+   * are offered); else (the default) when the browser next starts, and the person is offered a restart. No setting
+   * needs a window reload.
    */
-  appliesAtOnce?: true;
+  applies?: 'atOnce';
+  /**
+   * Read by its own parser in settings.ts (FIELD_PARSERS) rather than by its kind alone: a value with a shape
+   * (a viewport), a list checked entry by entry, a name checked against the profiles, or several keys making one field.
+   */
+  parser?: FieldParser;
 }
+
+/** The fields read by a parser of their own (settings.ts FIELD_PARSERS has one for each). */
+export type FieldParser = 'viewport' | 'capabilities' | 'launchArgs' | 'origins' | 'loginProfile' | 'connection';
 
 export type SettingSpec = SpecBase & (
   | { kind: 'boolean'; default: boolean }
@@ -41,10 +50,12 @@ export type SettingSpec = SpecBase & (
 );
 
 /** One boolean per tool group; the storage tools hand a login profile's cookies to agents, so that one is the person's own choice. */
-function capabilitySpec(id: CapabilityId): { key: `capabilities.${CapabilityId}`; field: 'capabilities'; kind: 'boolean'; default: false; userOnly?: true } {
+function capabilitySpec(id: CapabilityId): {
+  key: `capabilities.${CapabilityId}`; field: 'capabilities'; parser: 'capabilities'; kind: 'boolean'; default: false; userOnly?: true;
+} {
   return id === 'storage'
-    ? { key: `capabilities.${id}`, field: 'capabilities', kind: 'boolean', default: false, userOnly: true }
-    : { key: `capabilities.${id}`, field: 'capabilities', kind: 'boolean', default: false };
+    ? { key: `capabilities.${id}`, field: 'capabilities', parser: 'capabilities', kind: 'boolean', default: false, userOnly: true }
+    : { key: `capabilities.${id}`, field: 'capabilities', parser: 'capabilities', kind: 'boolean', default: false };
 }
 
 export const SETTINGS_TABLE = [
@@ -52,38 +63,38 @@ export const SETTINGS_TABLE = [
   { key: 'executablePath', field: 'executablePath', kind: 'string', default: '', userOnly: true },
   { key: 'headless', field: 'headless', kind: 'boolean', default: true },
   { key: 'profile', field: 'profile', kind: 'enum', values: ['persistent', 'isolated'], default: 'persistent' },
-  { key: 'viewport', field: 'viewport', kind: 'string', default: '1280x720' },
+  { key: 'viewport', field: 'viewport', parser: 'viewport', kind: 'string', default: '1280x720' },
   // Read by the extension's wiring (which doors are registered), not a field of BridgeSettings.
-  { key: 'exposure', kind: 'enum', values: ['languageModelTools', 'mcp', 'both'], default: 'languageModelTools' },
+  { key: 'exposure', applies: 'atOnce', kind: 'enum', values: ['languageModelTools', 'mcp', 'both'], default: 'languageModelTools' },
   ...ALL_CAPABILITIES.map(capabilitySpec),
-  { key: 'launchArgs', field: 'launchArgs', kind: 'stringList', default: [], userOnly: true },
+  { key: 'launchArgs', field: 'launchArgs', parser: 'launchArgs', kind: 'stringList', default: [], userOnly: true },
   { key: 'outputDir', field: 'outputDir', kind: 'string', default: '', userOnly: true },
   { key: 'outputMaxSizeMB', field: 'outputMaxSizeMB', kind: 'number', default: 50, min: 1, max: 100000 },
-  { key: 'mcpSessionIdleMinutes', field: 'mcpSessionIdleMinutes', appliesAtOnce: true, kind: 'number', default: 30, min: 1, max: 1440 },
-  { key: 'handBackTimeoutMinutes', field: 'handBackTimeoutMinutes', appliesAtOnce: true, kind: 'number', default: 10, min: 1, max: 240 },
-  { key: 'readonly', field: 'readonly', appliesAtOnce: true, kind: 'boolean', default: false, restricts: true },
-  { key: 'tools.allow', field: 'toolsAllow', appliesAtOnce: true, kind: 'stringList', default: [], restricts: true },
-  { key: 'tools.deny', field: 'toolsDeny', appliesAtOnce: true, kind: 'stringList', default: [], restricts: true },
+  { key: 'mcpSessionIdleMinutes', field: 'mcpSessionIdleMinutes', applies: 'atOnce', kind: 'number', default: 30, min: 1, max: 1440 },
+  { key: 'handBackTimeoutMinutes', field: 'handBackTimeoutMinutes', applies: 'atOnce', kind: 'number', default: 10, min: 1, max: 240 },
+  { key: 'readonly', field: 'readonly', applies: 'atOnce', kind: 'boolean', default: false, restricts: true },
+  { key: 'tools.allow', field: 'toolsAllow', applies: 'atOnce', kind: 'stringList', default: [], restricts: true },
+  { key: 'tools.deny', field: 'toolsDeny', applies: 'atOnce', kind: 'stringList', default: [], restricts: true },
   { key: 'snapshotMode', field: 'snapshotMode', kind: 'enum', values: SnapshotModeSchema.options, default: 'full' },
   { key: 'imageResponses', field: 'imageResponses', kind: 'enum', values: ImageResponsesSchema.options, default: 'allow' },
   { key: 'consoleLevel', field: 'consoleLevel', kind: 'enum', values: ConsoleLevelSchema.options, default: 'info' },
-  { key: 'network.allowedOrigins', field: 'allowedOrigins', kind: 'stringList', default: [], restricts: true },
-  { key: 'network.blockedOrigins', field: 'blockedOrigins', kind: 'stringList', default: [], restricts: true },
+  { key: 'network.allowedOrigins', field: 'allowedOrigins', parser: 'origins', kind: 'stringList', default: [], restricts: true },
+  { key: 'network.blockedOrigins', field: 'blockedOrigins', parser: 'origins', kind: 'stringList', default: [], restricts: true },
   { key: 'isolation', field: 'isolation', kind: 'enum', values: IsolationSchema.options, default: 'shared', restricts: true },
   { key: 'sessionIdleMinutes', field: 'sessionIdleMinutes', kind: 'number', default: 15, min: 1, max: 1440 },
   { key: 'allowRunCodeForClients', field: 'allowRunCodeForClients', kind: 'boolean', default: false, userOnly: true },
-  { key: 'loginProfile', field: 'loginProfile', kind: 'string', default: '', userOnly: true },
+  { key: 'loginProfile', field: 'loginProfile', parser: 'loginProfile', kind: 'string', default: '', userOnly: true },
   // A folder inside the workspace (checked where it is used): a workspace may name its own tests folder.
   { key: 'testExport.folder', field: 'testExportFolder', kind: 'string', default: '' },
   { key: 'timeTravel.enabled', field: 'timeTravel', kind: 'boolean', default: true },
   // The extension host's memory is the person's: a cloned workspace may not raise it.
   { key: 'timeTravel.maxMB', field: 'timeTravelMaxMB', kind: 'number', default: 64, min: 4, max: 4096, userOnly: true },
-  { key: 'connect.endpoint', field: 'connection', kind: 'string', default: '', userOnly: true },
-  { key: 'connect.headers', field: 'connection', kind: 'stringMap', default: {}, userOnly: true },
-  { key: 'connect.allowNonLoopback', field: 'connection', kind: 'boolean', default: false, userOnly: true },
+  { key: 'connect.endpoint', field: 'connection', parser: 'connection', kind: 'string', default: '', userOnly: true },
+  { key: 'connect.headers', field: 'connection', parser: 'connection', kind: 'stringMap', default: {}, userOnly: true },
+  { key: 'connect.allowNonLoopback', field: 'connection', parser: 'connection', kind: 'boolean', default: false, userOnly: true },
   { key: 'timeouts.actionMs', field: 'actionTimeoutMs', kind: 'number', default: 5000, min: 100, max: 600000 },
   { key: 'timeouts.navigationMs', field: 'navigationTimeoutMs', kind: 'number', default: 60000, min: 1000, max: 600000 },
-  { key: 'timeouts.callSeconds', field: 'callTimeoutSeconds', appliesAtOnce: true, kind: 'number', default: 300, min: 5, max: 3600 },
+  { key: 'timeouts.callSeconds', field: 'callTimeoutSeconds', applies: 'atOnce', kind: 'number', default: 300, min: 5, max: 3600 },
 ] as const satisfies readonly SettingSpec[];
 
 type Spec = (typeof SETTINGS_TABLE)[number];
@@ -110,5 +121,5 @@ export const RESTRICTIONS: ReadonlySet<string> = new Set(SETTINGS_TABLE.filter(s
 
 /** The fields whose changes apply at once (read per call or per use): no restart is offered for them. */
 export const FIELDS_APPLIED_AT_ONCE: ReadonlySet<string> = new Set(
-  (SETTINGS_TABLE as readonly SettingSpec[]).filter(spec => spec.appliesAtOnce).map(spec => spec.field!),
+  (SETTINGS_TABLE as readonly SettingSpec[]).filter(spec => spec.applies === 'atOnce' && spec.field).map(spec => spec.field!),
 );
