@@ -50,7 +50,7 @@ export class CallRouter {
   }
 
   async list(params: ListToolsRequest['params']): Promise<ListToolsResult> {
-    const session = await this.sessions.forCall(undefined);
+    const session = await this.sessions.forList();
     const page = await session.client.listTools(params);
     // A page's own WebMCP tools carry its text into the list: masked like every other text.
     return { ...page, tools: this.mask.deep([...page.tools.map(publishTool), ...(page.nextCursor ? [] : BRIDGE_TOOLS)]) };

@@ -82,10 +82,7 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
     },
     restoreCheckpoint: async params => mask.deep(await checkpoints.restore(params)),
     memory: async params => measureMemory(params.heapSnapshotPath),
-    pageAction: async (params): Promise<PageActionResult> => {
-      await checkpoints.settled();
-      return mask.deep(await pageAction(params.pageAction));
-    },
+    pageAction: async (params): Promise<PageActionResult> => mask.deep(await checkpoints.inTurn(() => pageAction(params.pageAction))),
     // Add to Chat puts what the picker reports onto the chat input: masked like every other text.
     pick: async params => mask.deep(await pick(params)),
     deviceList: async () => ({ devices: deviceList() }),

@@ -86,6 +86,14 @@ export class SessionRegistry {
     return this.prepared(slot ? await this.clients.session(slot) : await this.windowSession());
   }
 
+  /**
+   * The window's session for tools/list: opened, never prepared. Over CDP preparing reaches the person's browser,
+   * and the host lists tools while its server starts, before anyone asked for a browser.
+   */
+  forList(): Promise<InnerSession> {
+    return this.windowSession();
+  }
+
   /** Why the caller's last browser went away since its last call (told once). */
   takeLoss(slot: ClientSlot<InnerSession> | undefined): string | undefined {
     const owner: SessionOwner = slot ?? this.window;

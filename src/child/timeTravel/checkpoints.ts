@@ -31,9 +31,20 @@ export class Checkpoints {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Resolves once the checkpoint being taken (or the restore being made) is done. */
+  /** Resolves once the checkpoint being taken (or the restore, or the person's page action) is done. */
   settled(): Promise<void> {
     return this.taking;
+  }
+
+  /**
+   * The person's page action (the panel's navigation bar, size picker, tabs) in the same turn: after the checkpoint
+   * being taken, and before the agent's next call, which must see the page as the person left it (a resized page lays
+   * itself out in its next frame, and the action waits for that frame).
+   */
+  inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const running = this.taking.then(work);
+    this.taking = running.then(() => undefined, () => undefined);
+    return running;
   }
 
   /**
