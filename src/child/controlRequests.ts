@@ -56,11 +56,13 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
     },
     recordPerson: async params => {
       if (params.action === 'start') {
-        // In the input queue, so that the person's first click waits for the recorder rather than slipping past it.
-        const started = inputQueue.then(async () => {
+        // In the input queue, so that the person's first click waits for the recorder rather than slipping past it;
+        // and in the browser's turn, after the checkpoint being taken: its storage read opens a passing tab, and a
+        // recorder that starts while that tab closes fails, and Playwright keeps that failure for the context's life.
+        const started = inputQueue.then(() => checkpoints.inTurn(async () => {
           const session = await sessions.running();
           if (session?.browser) await personRecorder.start(session.browser.context);
-        });
+        }));
         inputQueue = started.catch(() => undefined);
         await started;
         return { code: [] };

@@ -43,7 +43,7 @@ export async function saveLoginProfile(
   await vscode.commands.executeCommand(COMMANDS.openPanel);
   // The agent's calls wait while the person logs in, so nothing navigates away under them.
   const tookControl = !supervisor.personHasControl;
-  if (tookControl) supervisor.takeControl();
+  if (tookControl) void supervisor.takeControl();
   try {
     const save = 'Save Profile';
     const choice = await vscode.window.showInformationMessage(

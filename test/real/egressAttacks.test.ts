@@ -70,7 +70,7 @@ describe('what leaves the bridge holds against a hostile page, a second client a
     const box = JSON.parse(/\{.*\}/.exec(await call('browser_evaluate', {
       function: '() => { const r = document.querySelector("iframe").getBoundingClientRect(); return JSON.stringify({ x: r.x + r.width / 2, y: r.y + r.height / 2 }); }',
     }))![0].replaceAll('\\"', '"')) as { x: number; y: number };
-    person.takeControl();
+    await person.takeControl();
     await person.click(box);
     person.type('hello');
     await new Promise(resolve => setTimeout(resolve, 300));
@@ -99,7 +99,7 @@ describe('what leaves the bridge holds against a hostile page, a second client a
       const first = (await client.callTool({ name: 'browser_navigate', arguments: { url: `${evil.url}/ask` } })) as CallToolResult;
       assert.ok(!first.isError, textOf(first));
       // The person drives the window's browser, and resizes it from the panel.
-      bridge.supervisor.takeControl();
+      await bridge.supervisor.takeControl();
       await bridge.supervisor.handBack();
       const resized = await bridge.supervisor.pageAction({ action: 'resize', width: 500, height: 600 });
       assert.ok(resized.ok, resized.message);

@@ -101,7 +101,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
       function: "() => { const r = document.querySelector('button').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }",
     }))![0]) as [number, number];
     const hands = personHandsOn(parts.bridge.supervisor);
-    hands.takeControl();
+    await hands.takeControl();
     await hands.click({ x: centre[0], y: centre[1] });
     await hands.handBack();
     await waitFor(() => parts.timeline.steps.some(step => step.door === 'person' && !!step.storage?.value.includes('apple')), 10000,
@@ -254,7 +254,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
     disposeAll = () => { timeline.dispose(); store.dispose(); };
     await bridgeWithSecret.supervisor.callTool('browser_navigate', { url: `${apps.url}/titled?t=${secret}` });
     const hands = personHandsOn(bridgeWithSecret.supervisor);
-    hands.takeControl();
+    await hands.takeControl();
     await hands.click({ x: 40, y: 70 });
     await hands.handBack();
     await waitFor(() => timeline.steps.some(step => step.door === 'person' && step.page !== timeline.steps[0].page), 10000, 'the person\'s checkpoint');

@@ -13,7 +13,8 @@ export type ScenarioCall = (tool: string, args: Record<string, unknown>) => Prom
 
 /** The person at the panel, as the bench and tests play them: control taken and handed back, clicks and typing on the picture. */
 export interface PersonHands {
-  takeControl(): void;
+  /** Resolves once the person's actions are recorded: a hand rests on the picture for longer than that before it clicks. */
+  takeControl(): Promise<void>;
   /** A click at a point of the page, in CSS pixels: the pointer comes there first and rests a moment, as a hand does. */
   click(at: { x: number; y: number }): Promise<void>;
   type(text: string): void;
@@ -142,7 +143,7 @@ export const EXPORT_SCENARIOS: ExportScenario[] = [
     name: 'the person takes control for two steps',
     async play(call, apps, _files, person) {
       await open(call, `${apps.url}/counter`);
-      person.takeControl();
+      await person.takeControl();
       await person.click(COUNTER_SPOTS.increment);
       await person.click(COUNTER_SPOTS.note);
       person.type('from the person');

@@ -169,7 +169,7 @@ describe('VS Code glue against a fake vscode', () => {
       supervisor.registerHostTool(EXPORT_TEST_TOOL, async () => (ran.push('export'), { failed: true, text: 'Nothing to export yet.' }));
       registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places, new Map([[RESTORE_STEP_TOOL, () => ({ invocationMessage: 'Putting the browser back to step 1' })]]));
       const restore = fake.tools.get(RESTORE_STEP_TOOL) as HostLmTool;
-      supervisor.takeControl();
+      void supervisor.takeControl();
       assert.match(restore.prepareInvocation({ input: { step: 1 } }).invocationMessage, /^Putting the browser back to step 1 \(waiting: you have the browser/);
       const pending = restore.invoke({ input: { step: 1 } }, new CancellationTokenSource().token);
       await new Promise(resolve => setTimeout(resolve, 50));

@@ -353,7 +353,7 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     h.children[0].events.onObservation(tabs('http://x/login', 'Login'));
     const control: boolean[] = [];
     h.supervisor.onDidChangeControl(value => control.push(value));
-    h.supervisor.takeControl();
+    void h.supervisor.takeControl();
     const progress: string[] = [];
     const waiting = h.supervisor.callTool('browser_click', { target: 'e1' }, { door: 'mcp', onProgress: p => progress.push(p.message ?? '') });
     await new Promise(resolve => setTimeout(resolve, 20));
@@ -377,7 +377,7 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
       factory: async events => { const child = new ScriptedChild(events, TOOLS); children.push(child); return child; },
       log: () => undefined, callTimeoutMs: () => 1000, handBackTimeoutMs: () => 50,
     });
-    supervisor.takeControl();
+    void supervisor.takeControl();
     const result = await supervisor.callTool('browser_navigate', { url: 'x' });
     assert.strictEqual(result.isError, true);
     assert.match(text(result), /did not run: the person has had control of the browser for \d+ s and has not handed it back \(the limit is 0 s\)\. Ask them to press Hand back/);
@@ -393,7 +393,7 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
       log: () => undefined, callTimeoutMs: () => 1000,
       toolPolicy: () => ({ readonly, allow: [], deny: [] }),
     });
-    supervisor.takeControl();
+    void supervisor.takeControl();
     const waiting = supervisor.callTool('browser_navigate', { url: 'x' });
     readonly = true;
     await supervisor.handBack();
@@ -481,7 +481,7 @@ describe('the watched tabs: one copy, the supervisor\'s, read by the panel\'s st
     const h = harness();
     await h.supervisor.callTool('browser_snapshot', {});
     h.children[0].events.onObservation({ kind: 'tabs', tabs: [tab('a', true)] });
-    h.supervisor.takeControl();
+    void h.supervisor.takeControl();
     h.children[0].events.onObservation({ kind: 'tabs', tabs: [tab('a', false), tab('b', true)] });
     await h.supervisor.handBack();
     assert.match(text(await h.supervisor.callTool('browser_snapshot', {})), /the current tab is "b" at http:\/\/127\.0\.0\.1\/b \(it was "a" at http:\/\/127\.0\.0\.1\/a; 2 tabs open, 1 before\)/);

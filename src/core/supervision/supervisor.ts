@@ -287,8 +287,11 @@ export class Supervisor {
     return this.person.active;
   }
 
-  /** The person takes the browser: agents' calls wait until they hand it back (or time out). */
-  takeControl(): void {
+  /**
+   * The person takes the browser: agents' calls wait until they hand it back (or time out). Resolves once their
+   * actions are being recorded (or recording failed, which is logged): it never rejects, so a caller may ignore it.
+   */
+  async takeControl(): Promise<void> {
     if (this.person.active) return;
     this.person.take();
     // What they do is recorded as Playwright code (the child runs Playwright's recorder), for exported tests.
@@ -297,6 +300,7 @@ export class Supervisor {
       this.options.log(`The person's actions are not recorded: ${(error as Error).message}`);
       return undefined;
     });
+    await this.personRecording;
   }
 
   /**
