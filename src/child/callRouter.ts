@@ -8,6 +8,7 @@
 import type { Page } from 'playwright';
 import type { CallToolResult, ListToolsRequest, ListToolsResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildConfig } from '../core/childProcess/childConfig';
+import { hasOriginRules } from '../protocol/childConfig';
 import type { SecretMask } from '../core/egress/secretMask';
 import { isChildTool } from '../core/tools/toolRegistry';
 import { publishTool } from '../core/tools/fileTools';
@@ -39,10 +40,9 @@ export class CallRouter {
     outputBudget: OutputBudget,
     log: (line: string) => void,
   ) {
-    const rules = config.mcp.network;
     this.env = {
       config, mask, sites, outputBudget, log,
-      hasOriginRules: !!(rules.allowedOrigins?.length || rules.blockedOrigins?.length),
+      hasOriginRules: hasOriginRules(config),
       upstreamCurrentPage: session => upstreamCurrentPage(session),
       dropSession: session => sessions.drop(session),
       checkpointAfter: session => checkpoints.after(session),

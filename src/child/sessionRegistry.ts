@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListRootsRequestSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildConfig } from '../core/childProcess/childConfig';
+import { hasOriginRules } from '../protocol/childConfig';
 import type { BrowserStateParams, LiveViewParams, ObservationEvent, SessionInfo } from '../protocol/childMessages';
 import { resultText } from '../core/results/resultText';
 import type { SessionDirectory } from './bridgeTools';
@@ -297,7 +298,7 @@ export class SessionRegistry {
       viewport: this.config.viewport,
       screencast: this.config.screencast,
       engine: this.config.launch.engine,
-      originRules: !!(this.config.mcp.network.allowedOrigins?.length || this.config.mcp.network.blockedOrigins?.length),
+      originRules: hasOriginRules(this.config),
       log: this.log,
     });
     observer.setLiveView(this.watched === sessionId ? this.liveView : LIVE_VIEW_OFF);

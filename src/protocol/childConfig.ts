@@ -112,6 +112,12 @@ export const ChildConfigSchema = z.object({
 });
 export type ChildConfig = z.infer<typeof ChildConfigSchema>;
 
+/** Whether the person's origin rules (allowed or blocked origins) limit where the browser may go. */
+export function hasOriginRules(config: Pick<ChildConfig, 'mcp'>): boolean {
+  const rules = config.mcp.network;
+  return !!(rules.allowedOrigins?.length || rules.blockedOrigins?.length);
+}
+
 /** The whole start input on the pipe: the configuration beside the private part (secrets, credentials). */
 export const ChildStartInputSchema = ChildPrivateInputSchema.extend({ config: ChildConfigSchema });
 export type ChildStartInput = z.infer<typeof ChildStartInputSchema>;
