@@ -62,12 +62,15 @@ export async function runCallPipeline(call: CallContext, env: CallEnvironment): 
     }
     return true;
   };
+  // One after-call loop for every answer, the host's or the child's; a call with no answer has nothing to add to.
+  const afterAnswer = async () => {
+    if (!call.result.answered) return;
+    for (const step of AFTER_CALL) await step.run(call, env);
+  };
   if (toolRecord(call.name)?.handler === 'host') {
     if (!(await runSteps(BEFORE_HOST_ANSWER))) return;
     await hostAnswerStep.run(call, env);
-    if (!call.result.answered) return;
-    for (const step of AFTER_CALL) await step.run(call, env);
-    return;
+    return afterAnswer();
   }
   // The steps from the tool policy on are run again for a resend: the arguments as they were before them.
   const recheckFrom = BEFORE_CALL.indexOf(toolPolicyStep);
@@ -86,6 +89,5 @@ export async function runCallPipeline(call: CallContext, env: CallEnvironment): 
     if (!(await runSteps(BEFORE_CALL.slice(recheckFrom)))) return;
     await sendStep.run(call, env);
   }
-  if (!call.result.answered) return;
-  for (const step of AFTER_CALL) await step.run(call, env);
+  return afterAnswer();
 }
