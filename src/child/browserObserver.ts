@@ -6,6 +6,8 @@ import { consoleLevelOf, fitFrameSize } from './observationShapes';
 import { currentTabListed } from './tools/browserTabs';
 
 const MAX_FPS = 30;
+/** Sends one frame of the stream: its JPEG, when it came, and the page's CSS size it shows when the browser says it. */
+type FrameSender = (data: string, now: number, shown?: { width: number; height: number }) => void;
 /** The stream starts again once the agent's calls have paused this long (see duringCall). */
 const RESUME_AFTER_IDLE_MS = 100;
 /** A burst of calls keeps the stream stopped at most this long before a frame goes out. */
@@ -100,6 +102,8 @@ export class BrowserObserver {
   private readonly pages: Page[] = [];
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private streaming: { page: Page; key: string; stop(): Promise<void> } | undefined;
+  /** The page size the stream was last started for (a different one restarts it). */
+  private streamedSize: { width: number; height: number } | undefined;
   private streamChange: Promise<void> = Promise.resolve();
   private screencastWorks: boolean;
   private disposed = false;
@@ -307,10 +311,28 @@ export class BrowserObserver {
       this.current = next;
       this.sendTabs();
       this.restartStream();
-    } else if (name === 'browser_resize') {
-      // The header shows the size the agent works at.
-      this.sendTabs();
+    } else {
+      this.sizeMayHaveChanged();
     }
+  }
+
+  /**
+   * After anything that can change the watched page's size (the agent's browser_resize, the person's size
+   * picker, a script that resized it): the header says the new size, and the stream starts again at it, so the
+   * picture has the page's new shape in its next frame (Chromium's stream sends nothing for a page that does
+   * not repaint, and a stream started for the old shape fits the new one into it).
+   */
+  sizeMayHaveChanged(): void {
+    const page = this.currentPage;
+    const size = page?.viewportSize();
+    if (!page || !size || (size.width === this.streamedSize?.width && size.height === this.streamedSize.height)) return;
+    this.streamedSize = size;
+    this.sendTabs();
+    this.restartStream();
+    // A page that does not repaint sends no frame: the picture takes the new shape from a still at once.
+    this.streamChange = this.streamChange.then(async () => {
+      if (this.streaming?.page === page && !page.isClosed() && !this.options.congested()) await this.sendScreenshotFrame(page, 'still').catch(() => undefined);
+    });
   }
 
   /** The bridge itself made this tab the agent's (time travel's fresh tab): the live view shows it. */
@@ -354,8 +376,11 @@ export class BrowserObserver {
 
   private async applyStream(): Promise<void> {
     const wanted = this.disposed || !this.liveView.enabled || !this.screencastWorks || this.quietSince !== undefined ? undefined : this.currentPage;
-    const size = fitFrameSize(this.options.viewport, this.liveView);
-    const key = `${size.width}x${size.height}@${this.liveView.quality ?? 70}`;
+    // The page's own size now (the person's preset, the agent's resize, a restored step), fitted to the panel.
+    const viewport = this.currentPage?.viewportSize() ?? this.options.viewport;
+    this.streamedSize = viewport;
+    const size = fitFrameSize(viewport, this.liveView);
+    const key = `${viewport.width}x${viewport.height}>${size.width}x${size.height}@${this.liveView.quality ?? 70}`;
     if (this.streaming && this.streaming.page === wanted && this.streaming.key === key && !wanted.isClosed()) return;
     if (this.streaming) {
       // Another page, size or quality: stop and start again.
@@ -365,9 +390,12 @@ export class BrowserObserver {
     }
     if (!wanted || wanted.isClosed()) return;
     const pageId = this.pageId(wanted);
-    const send = (data: string, now: number) => {
+    // A frame's size is the page's CSS size it shows (the panel takes its shape and maps the person's pointer by it):
+    // Chromium says it with each frame, so a change between restarts is right at once.
+    const send = (data: string, now: number, shown?: { width: number; height: number }) => {
       this.lastFrameAt = now;
-      this.options.send({ kind: 'frame', frame: { pageId, data, width: size.width, height: size.height, timestamp: now, source: 'screencast' } });
+      const { width, height } = shown ?? viewport;
+      this.options.send({ kind: 'frame', frame: { pageId, data, width, height, timestamp: now, source: 'screencast' } });
     };
     try {
       this.streaming = this.options.engine === 'chromium'
@@ -405,10 +433,12 @@ export class BrowserObserver {
    * next frame only once we have acknowledged this one, so a busy pipe slows the browser's encoder
    * instead of wasting it.
    */
-  private async startCdpStream(page: Page, size: { width: number; height: number }, key: string, send: (data: string, now: number) => void) {
+  private async startCdpStream(page: Page, size: { width: number; height: number }, key: string, send: FrameSender) {
     const session = await page.context().newCDPSession(page);
-    session.on('Page.screencastFrame', (frame: { data: string; sessionId: number }) => {
-      if (!this.options.congested()) send(frame.data, Date.now());
+    session.on('Page.screencastFrame', (frame: { data: string; sessionId: number; metadata?: { deviceWidth?: number; deviceHeight?: number } }) => {
+      const { deviceWidth, deviceHeight } = frame.metadata ?? {};
+      const shown = deviceWidth && deviceHeight ? { width: Math.round(deviceWidth), height: Math.round(deviceHeight) } : undefined;
+      if (!this.options.congested()) send(frame.data, Date.now(), shown);
       void session.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
     });
     const quality = this.liveView.quality ?? 70;
@@ -424,7 +454,7 @@ export class BrowserObserver {
   }
 
   /** Playwright's screencast (Firefox, WebKit): capped at 30 frames a second on our side. */
-  private async startPlaywrightStream(page: Page, size: { width: number; height: number }, key: string, send: (data: string, now: number) => void) {
+  private async startPlaywrightStream(page: Page, size: { width: number; height: number }, key: string, send: FrameSender) {
     // Paints come about 16.7 ms apart: allow a little early so every second one goes, not every third.
     const minGapMs = (1000 / MAX_FPS) * 0.75;
     let lastSent = 0;

@@ -145,6 +145,9 @@ export type StepView = z.infer<typeof StepViewSchema>;
 export const PanelReportSchema = z.object({
   frameDrawn: z.boolean(),
   frameSize: z.object({ width: z.number(), height: z.number() }).optional(),
+  /** The page's CSS size the drawn picture shows (its frame says it), and the picture's box on screen. */
+  pictureOf: z.object({ width: z.number(), height: z.number() }).optional(),
+  pictureBox: z.object({ width: z.number(), height: z.number() }).optional(),
   consoleTexts: z.array(z.string()),
   networkUrls: z.array(z.string()),
   activityTitles: z.array(z.string()),

@@ -41,6 +41,7 @@ export async function drawFrame(message: Extract<HostToPanel, { type: 'frame' }>
     frameImage.hidden = false;
     // The view takes the page's shape, so the frame fills it instead of sitting between empty bands.
     view.style.aspectRatio = `${message.width} / ${message.height}`;
+    frameImage.dataset.pageSize = `${message.width}x${message.height}`;
     $('placeholder').hidden = true;
   } catch {
     URL.revokeObjectURL(url);

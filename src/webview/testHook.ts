@@ -39,12 +39,19 @@ function frameDrawn(): boolean {
   return !frame.hidden && frame.naturalWidth > 0;
 }
 
+function sizeOf(text: string | undefined): { width: number; height: number } | undefined {
+  const [width, height] = (text ?? '').split('x').map(Number);
+  return width && height ? { width, height } : undefined;
+}
+
 function report(): PanelReport {
   const frame = $<HTMLImageElement>('frame');
   const drawn = frameDrawn();
   return {
     frameDrawn: drawn,
     frameSize: drawn ? { width: frame.naturalWidth, height: frame.naturalHeight } : undefined,
+    pictureOf: drawn ? sizeOf(frame.dataset.pageSize) : undefined,
+    pictureBox: drawn ? { width: Math.round(frame.getBoundingClientRect().width), height: Math.round(frame.getBoundingClientRect().height) } : undefined,
     consoleTexts: visibleRows('console-list', 'li.console', '.text'),
     // Virtualized: what its filters show, drawn or not (a person scrolls to the rest).
     networkUrls: panelLists?.networkList.visibleTexts(row => ('url' in row ? row.url : '')) ?? [],

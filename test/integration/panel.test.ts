@@ -76,4 +76,31 @@ describe('The panel for a web developer in a real VS Code', function () {
     assert.match(after.text, /Width: 390/, after.text.slice(0, 600));
     assert.match(after.text, /The person resized the page to 390×844/);
   });
+
+  it('the picture takes each preset\'s shape, whoever resized the page: the person\'s picker or the agent\'s browser_resize', async () => {
+    await editorPanelOn(`${fixture.url}/network-lab`, r => /Network Lab/.test(r.header), 'the panel to show the lab');
+    const aspect = (size: { width: number; height: number } | undefined) => (size ? size.width / size.height : NaN);
+    const pictureShows = async (width: number, height: number, by: string) => {
+      let report: PanelReport | undefined;
+      // The page's own width, as its script reads it: the picture is of this page, not of how it was.
+      const ownWidth = await invoke('browser_evaluate', { function: '() => innerWidth' });
+      assert.match(ownWidth.text, new RegExp(`\\b${width}\\b`), `the page itself is ${width} wide after ${by}`);
+      await waitFor(async () => {
+        report = (await api.describePanels())[0];
+        return report?.pictureOf?.width === width && report.pictureOf.height === height
+          // The picture itself (its pixels and its box on screen) has the page's shape, not the old one stretched.
+          && Math.abs(aspect(report.frameSize) / (width / height) - 1) < 0.03
+          && Math.abs(aspect(report.pictureBox) / (width / height) - 1) < 0.03;
+      }, 10000, () => `the picture to show the page at ${width}×${height} after ${by}: ${JSON.stringify({ pictureOf: report?.pictureOf, frameSize: report?.frameSize, pictureBox: report?.pictureBox, size: report?.sizeLabel })}`, 100);
+      assert.strictEqual(report!.sizeLabel, `${width}×${height}`, 'and the header says that size');
+    };
+    for (const preset of ['390x844', '1366x768', '820x1180', '1920x1080']) {
+      const [width, height] = preset.split('x').map(Number);
+      await panelHands({ action: 'select', id: 'size', value: preset });
+      await pictureShows(width, height, `the preset ${preset}`);
+    }
+    await invoke('browser_resize', { width: 1024, height: 700 });
+    await pictureShows(1024, 700, 'the agent\'s browser_resize');
+    await screenshotWorkbench(path.join(artifacts(), 'size-follows.png'));
+  });
 });

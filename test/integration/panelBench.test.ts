@@ -58,12 +58,16 @@ describe('panel bench in a real VS Code', function () {
     await waitFor(async () => ((await api.describePanels())[0]?.networkUrls.filter(u => /\/api\/big\?n=/.test(u)).length ?? 0) >= DETAILS, 30000, 'the 1 MB requests to be listed', 250);
     const detailTimes = JSON.parse(await panelHands({ action: 'measure', task: 'detail', text: '/api/big?n=', times: DETAILS }, 180000)) as number[];
 
+    // The size picker's presets, each chosen three times in turn: to the first picture at the new size.
+    const presets = ['390x844', '1366x768', '820x1180', '1280x720'];
+    const resizeTimes = JSON.parse(await panelHands({ action: 'measure', task: 'resize', presets: [...presets, ...presets, ...presets] }, 180000)) as number[];
+
     const figures = {
-      consoleTimes, networkTimes, idleFrameIntervals: idle.intervals, frameIntervals: frames.intervals, longTasks: frames.longTasks, burstRows: frames.rows, burstSeconds: 10, detailTimes,
+      consoleTimes, networkTimes, idleFrameIntervals: idle.intervals, frameIntervals: frames.intervals, longTasks: frames.longTasks, burstRows: frames.rows, burstSeconds: 10, detailTimes, resizeTimes,
     };
     note(`    keystrokes ${consoleTimes.length + networkTimes.length}, frames ${idle.intervals.length} idle and ${frames.intervals.length} in the burst, ` +
-      `long tasks ${frames.longTasks.length} (${frames.longTasks.map(t => `${Math.round(t.ms)} ${t.whose}`).join(', ')}), rows in the burst ${frames.rows}, details opened ${detailTimes.length}`);
-    assert.ok(consoleTimes.length && networkTimes.length && frames.intervals.length && detailTimes.length, 'every part measured something');
+      `long tasks ${frames.longTasks.length} (${frames.longTasks.map(t => `${Math.round(t.ms)} ${t.whose}`).join(', ')}), rows in the burst ${frames.rows}, details opened ${detailTimes.length}, resizes ${resizeTimes.length}`);
+    assert.ok(consoleTimes.length && networkTimes.length && frames.intervals.length && detailTimes.length && resizeTimes.length, 'every part measured something');
     fs.writeFileSync(process.env.PLAYWRIGHT_BRIDGE_BENCH_OUT ?? '/dev/null', JSON.stringify(figures));
   });
 });

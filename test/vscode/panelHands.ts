@@ -28,6 +28,8 @@ export type PanelAct =
   | { action: 'measure'; task: 'filter'; filterId: string; texts: string[] }
   | { action: 'measure'; task: 'frames'; seconds: number }
   | { action: 'measure'; task: 'detail'; text: string; times: number }
+  /** Chooses each size preset in turn (`presets`, like "390x844") and times each choice to the first picture drawn at that size. */
+  | { action: 'measure'; task: 'resize'; presets: string[] }
   /** A CPU profile of the workbench's page (the panel's webview runs on its thread) for `seconds`: the functions that took the most time, self. */
   | { action: 'profile'; seconds: number };
 
@@ -130,6 +132,26 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
     }
     tasks.disconnect();
     return { intervals, rows: listed() - listedBefore, longTasks };
+  }
+  if (act.task === 'resize') {
+    const picture = document.getElementById('frame') as HTMLImageElement;
+    const picker = document.getElementById('size') as HTMLSelectElement;
+    const times: number[] = [];
+    for (const preset of act.presets) {
+      const [width, height] = preset.split('x').map(Number);
+      await painted();
+      const start = performance.now();
+      picker.value = preset;
+      picker.dispatchEvent(new Event('change', { bubbles: true }));
+      // Drawn at the new size: the frame says it shows the page at that size, and its pixels have that shape.
+      while (picture.dataset.pageSize !== preset || Math.abs((picture.naturalWidth / picture.naturalHeight) / (width / height) - 1) > 0.03) {
+        if (performance.now() - start > 30000) throw new Error(`no picture at ${preset} within 30 s (it shows ${picture.dataset.pageSize})`);
+        await frame();
+      }
+      await painted();
+      times.push(performance.now() - start);
+    }
+    return times;
   }
   const times: number[] = [];
   // As a person finds it among 2,000: by the filter.
