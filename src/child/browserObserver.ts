@@ -4,6 +4,7 @@ import { BrowserEngine, capText, ENTRY_LIMITS, LiveViewParams, NetworkEntry, Obs
 import { ORIGIN_RULES_NOTE } from '../protocol/callMarks';
 import { consoleLevelOf, fitFrameSize } from './observationShapes';
 import { currentTabListed } from './tools/browserTabs';
+import { isBrowserErrorPage, netErrorWords } from './netErrorWords';
 
 const MAX_FPS = 30;
 /** Sends one frame of the stream: its JPEG, when it came, and the page's CSS size it shows when the browser says it. */
@@ -100,6 +101,8 @@ export class BrowserObserver {
   private current: Page | undefined;
   /** The pages in the order upstream lists its tabs (the order they opened). */
   private readonly pages: Page[] = [];
+  /** A tab's last failed load (its address and why): the panel shows that, not the browser's error page's address. */
+  private readonly loadFailures = new WeakMap<Page, { url: string; reason: string }>();
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private streaming: { page: Page; key: string; stop(): Promise<void> } | undefined;
   /** The page size the stream was last started for (a different one restarts it). */
@@ -203,9 +206,14 @@ export class BrowserObserver {
       const failed = { ...entry, failure, durationMs: Date.now() - entry.time };
       this.list(request, failed);
       this.options.send({ kind: 'network', entry: failed });
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+        this.loadFailures.set(page, { url: request.url(), reason: netErrorWords(failure) });
+        this.sendTabs();
+      }
     });
     page.on('framenavigated', frame => {
       if (frame !== page.mainFrame()) return;
+      if (!isBrowserErrorPage(frame.url())) this.loadFailures.delete(page);
       this.sendTabs();
       // A navigation may move the page to a new renderer process, which a running Chromium
       // screencast does not follow (seen: the stream went silent after about:blank -> http).
@@ -284,13 +292,18 @@ export class BrowserObserver {
   private sendTabs(): void {
     if (this.disposed) return;
     const current = this.currentPage;
-    void Promise.all(this.context.pages().map(async (page): Promise<TabInfo> => ({
-      id: this.pageId(page),
-      url: capText(page.url(), ENTRY_LIMITS.url),
-      title: capText(await page.title().catch(() => ''), ENTRY_LIMITS.title),
-      current: page === current,
-      ...(page.viewportSize() ? { viewport: page.viewportSize()! } : {}),
-    }))).then(tabs => this.options.send({ kind: 'tabs', tabs }), () => undefined);
+    void Promise.all(this.context.pages().map(async (page): Promise<TabInfo> => {
+      // On the browser's error page: the address that failed, and why (the person sees what they typed).
+      const failed = isBrowserErrorPage(page.url()) ? this.loadFailures.get(page) : undefined;
+      return {
+        id: this.pageId(page),
+        url: capText(failed?.url ?? page.url(), ENTRY_LIMITS.url),
+        title: capText(failed ? 'Could not open the page' : await page.title().catch(() => ''), ENTRY_LIMITS.title),
+        current: page === current,
+        ...(page.viewportSize() ? { viewport: page.viewportSize()! } : {}),
+        ...(failed ? { loadError: failed.reason } : {}),
+      };
+    })).then(tabs => this.options.send({ kind: 'tabs', tabs }), () => undefined);
   }
 
   /**

@@ -20,6 +20,7 @@ import type { PageGlobals } from './pageGlobals';
 import { PersonRecorder } from './personRecorder';
 import type { SessionRegistry } from './sessionRegistry';
 import type { Checkpoints } from './timeTravel/checkpoints';
+import { failedLoadMessage } from './netErrorWords';
 import { NO_TIMEOUT_MS } from './callPath/innerSession';
 
 export function controlRequests(config: ChildConfig, sessions: SessionRegistry, checkpoints: Checkpoints, mask: SecretMask, log: (line: string) => void): ControlHandlers {
@@ -118,7 +119,11 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
     const inner = async (name: string, args: Record<string, unknown>, done: string): Promise<PageActionResult> => {
       const result = (await session.client.callTool({ name, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
       if (!result.isError) session.observer?.noteToolCall(name, args, resultText(result));
-      return result.isError ? { ok: false, message: withoutErrorHeading(resultText(result)).split('\n')[0] } : { ok: true, message: done };
+      if (!result.isError) return { ok: true, message: done };
+      const error = withoutErrorHeading(resultText(result)).split('\n')[0];
+      // A failed load in words ("Could not open …: the server refused the connection"), not the tool's internals.
+      const failedLoad = name === 'browser_navigate' && typeof args.url === 'string' ? failedLoadMessage(args.url, error) : undefined;
+      return { ok: false, message: failedLoad ?? error.replace(/^Error:\s*/, '') };
     };
     const page = session.observer?.currentPage;
     try {
@@ -151,7 +156,9 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
       else await page.evaluate(() => (globalThis as unknown as PageGlobals).stop());
       return { ok: true, message: action.action === 'forward' ? 'Went forward' : action.action === 'reload' ? 'Reloaded the page' : 'Stopped loading' };
     } catch (error) {
-      return { ok: false, message: (error as Error).message.split('\n')[0] };
+      const message = (error as Error).message.split('\n')[0];
+      const url = page?.url();
+      return { ok: false, message: (action.action === 'reload' || action.action === 'forward') && url ? failedLoadMessage(url, message) ?? message : message };
     }
   }
 }

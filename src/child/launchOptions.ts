@@ -25,10 +25,17 @@ export function tracesDirOf(config: ChildConfig): string {
   return path.resolve(config.mcp.outputDir, 'traces');
 }
 
-/** The arguments the browser is launched with: the person's, and upstream's automation switch for Chromium. */
+/**
+ * Chromium's error page loads a failed address again by itself (after 1 s, 5 s, 30 s…): each a new request in the
+ * Network pane and a page the agent did not ask for. A failed navigation is one request, as the person made it.
+ */
+export const NO_AUTO_RELOAD_ARG = '--disable-auto-reload';
+
+/** The arguments the browser is launched with: the person's, upstream's automation switch and no auto-reload for Chromium. */
 export function launchArgsOf(config: ChildConfig): string[] {
   const args = [...config.launchArgs];
   if (config.launch.engine === 'chromium' && !args.some(arg => arg.includes('--disable-blink-features'))) args.push(HIDE_AUTOMATION_ARG);
+  if (config.launch.engine === 'chromium' && !args.some(arg => arg.includes('auto-reload'))) args.push(NO_AUTO_RELOAD_ARG);
   return args;
 }
 

@@ -29,6 +29,8 @@ export const TabInfoSchema = z.object({
   id: z.string(), url: z.string(), title: z.string(), current: z.boolean(),
   /** The page's viewport in CSS pixels (the size the agent works at), when it has a fixed one. */
   viewport: z.object({ width: z.number(), height: z.number() }).optional(),
+  /** Its last load failed (the browser shows its own error page): why, in words; `url` is then the address that failed. */
+  loadError: z.string().optional(),
 });
 export type TabInfo = z.infer<typeof TabInfoSchema>;
 

@@ -151,6 +151,8 @@ export const PanelReportSchema = z.object({
   consoleTexts: z.array(z.string()),
   networkUrls: z.array(z.string()),
   activityTitles: z.array(z.string()),
+  /** The error line under each failed Activity row. */
+  activityErrors: z.array(z.string()),
   header: z.string(),
   layout: PanelLayoutSchema,
   /** The Activity pane's export line, and each marked row as "verdict: title". */
@@ -165,6 +167,9 @@ export const PanelReportSchema = z.object({
   requestDetail: z.string(),
   /** What the header's size picker shows (the agent's current size). */
   sizeLabel: z.string(),
+  /** The bridge's page for a failed load, as it reads ("" when none shows); the address bar's message for text that is not an address. */
+  loadError: z.string(),
+  addressMessage: z.string(),
   /** How many rows the header's controls take (the toolbar, the tabs and notes shown under it). */
   headerRows: z.number(),
 });

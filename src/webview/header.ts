@@ -8,6 +8,7 @@ import { $, el, post } from './dom';
 import { showPlaceholder } from './frameView';
 import { fitActions, startOverflowMenu } from './overflowMenu';
 import { showSize, startSizePicker } from './sizePicker';
+import { readAddress } from './addressText';
 
 /** What the picture area says while no page is open, by the browser's health (worked out in the host). */
 const PLACEHOLDERS: Record<PanelState['health']['state'], string> = {
@@ -84,6 +85,10 @@ export function renderState(next: PanelState): void {
   if (document.activeElement !== address) address.value = current?.url ?? '';
   address.title = current ? `${current.title}\n${current.url}` : '';
   showSize(current?.viewport);
+  // A failed load: the bridge's own page says what failed and why, over the browser's error page.
+  $('load-error').hidden = !current?.loadError;
+  $('load-error-url').textContent = current?.loadError ? current.url : '';
+  $('load-error-reason').textContent = current?.loadError ? `The browser could not load it: ${current.loadError}.` : '';
   const control = $<HTMLButtonElement>('control');
   const driving = next.driver === 'person';
   control.setAttribute('aria-pressed', String(driving));
@@ -120,6 +125,11 @@ export function startHeader(): void {
     $(action).addEventListener('click', () => post({ type: 'pageAction', pageAction: { action } }));
   }
   $('new-tab').addEventListener('click', () => post({ type: 'pageAction', pageAction: { action: 'newTab' } }));
+  // Try again: the address that failed, loaded anew (the browser's error page would reload itself, not it).
+  $('load-error-retry').addEventListener('click', () => {
+    const url = $('load-error-url').textContent;
+    if (url) post({ type: 'pageAction', pageAction: { action: 'navigate', url } });
+  });
   startOverflowMenu();
   startSizePicker();
   // A browser's keys, while the panel has focus: Ctrl/Cmd+L to the address, Alt+Left/Right back and forward.
@@ -143,19 +153,18 @@ export function startHeader(): void {
   const address = $<HTMLInputElement>('address');
   address.addEventListener('keydown', event => {
     if (event.key !== 'Enter') return;
-    const url = addressToUrl((event.target as HTMLInputElement).value);
-    if (url) post({ type: 'pageAction', pageAction: { action: 'navigate', url } });
-    (event.target as HTMLInputElement).blur();
+    const read = readAddress(address.value);
+    if (!read) return;
+    if ('notAnAddress' in read) {
+      // Said in place, the text kept: there is no search to send it to (the bridge's browser may well be offline).
+      address.setCustomValidity(read.notAnAddress);
+      address.reportValidity();
+      return;
+    }
+    post({ type: 'pageAction', pageAction: { action: 'navigate', url: read.url } });
+    address.blur();
   });
-}
-
-/** What the person typed, as a URL: a bare host gets a scheme (http for local ones). */
-function addressToUrl(text: string): string | undefined {
-  const typed = text.trim();
-  if (!typed) return undefined;
-  // "localhost:3000" is a host and port, not a scheme: a scheme is followed by // (or is about:, data:, file:).
-  if (/^[a-z][\w+.-]*:\/\//i.test(typed) || /^(about|data|file):/i.test(typed)) return typed;
-  return /^(localhost|127\.|\[::1\])/i.test(typed) ? `http://${typed}` : `https://${typed}`;
+  address.addEventListener('input', () => address.setCustomValidity(''));
 }
 
 function newTabChip(): HTMLElement {

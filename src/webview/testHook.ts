@@ -56,12 +56,15 @@ function report(): PanelReport {
     // Virtualized: what its filters show, drawn or not (a person scrolls to the rest).
     networkUrls: panelLists?.networkList.visibleTexts(row => ('url' in row ? row.url : '')) ?? [],
     activityTitles: visibleRows('activity-list', 'li.call', '.call-title'),
+    activityErrors: visibleRows('activity-list', 'li.call', '.call-error'),
     header: [$('state').textContent, $<HTMLInputElement>('address').value, $('address').title.split('\n')[0]].join(' | '),
     layout: layout(),
     ...exportReport(),
     ...timeTravelReport(),
     requestDetail: requestDetailReport(),
     sizeLabel: $('size-current').textContent ?? '',
+    loadError: $('load-error').hidden ? '' : [...$('load-error').querySelectorAll('h2, p')].map(part => part.textContent).join('\n'),
+    addressMessage: $<HTMLInputElement>('address').validationMessage,
     headerRows: headerRows(),
   };
 }

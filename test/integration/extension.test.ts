@@ -286,7 +286,7 @@ describe('Playwright Bridge in a real VS Code', function () {
     await waitFor(async () => /- 0: \(current\)/.test((await invoke('browser_tabs', { action: 'list' })).text), 10000, 'the first tab to be current again');
     await invoke('browser_tabs', { action: 'close', index: 1 });
     const activity = (await api.describePanels())[0].activityTitles;
-    assert.ok(activity.some(t => t.startsWith('You: opening')) && activity.includes('You: switching tabs'), `the person's actions are in Activity: ${activity.join(' / ')}`);
+    assert.ok(activity.some(t => t.startsWith('Opening ')) && activity.includes('Switching tabs'), `the person's actions are in Activity: ${activity.join(' / ')}`);
   });
 
   it('Take control: a tool call waits for the person, runs after Hand back, and its result says what the person changed', async function () {

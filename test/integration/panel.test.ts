@@ -5,6 +5,7 @@
  */
 import * as assert from 'assert';
 import { execFile } from 'child_process';
+import * as net from 'net';
 import * as path from 'path';
 import { promisify } from 'util';
 import * as vscode from 'vscode';
@@ -13,6 +14,15 @@ import type { PanelReport } from '../../src/protocol/panelMessages';
 import { Api, EXTENSION_ID, invoke, note, panelHands, screenshotWorkbench, waitFor } from './helpers';
 
 const run = promisify(execFile);
+
+/** A loopback port nothing listens on (taken, then let go). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise(resolve => server.close(resolve));
+  return port;
+}
 /** What /api/echo answers to the lab page's POST. */
 const ECHO_ANSWER = { received: { name: 'Ada', items: [1, 2] }, method: 'POST', contentType: 'application/json', lab: 'on' };
 
@@ -75,6 +85,33 @@ describe('The panel for a web developer in a real VS Code', function () {
     const after = await invoke('browser_snapshot', {});
     assert.match(after.text, /Width: 390/, after.text.slice(0, 600));
     assert.match(after.text, /The person resized the page to 390×844/);
+  });
+
+  it('the address bar: text that is not an address goes nowhere and says so; a failed load keeps the address, shows why in words, and lists one request', async () => {
+    await editorPanelOn(`${fixture.url}/network-lab`, r => /Network Lab/.test(r.header), 'the panel to show the lab');
+    await panelHands({ action: 'address', url: 'what is this ^^' });
+    let report: PanelReport | undefined;
+    await waitFor(async () => /not an address/.test((report = (await api.describePanels())[0])?.addressMessage ?? ''), 5000,
+      () => `the address bar to say the text is not an address: ${JSON.stringify(report?.addressMessage)}`, 100);
+    assert.match(report!.header, /what is this \^\^/, 'the typed text stays in the address bar');
+    assert.match((await invoke('browser_evaluate', { function: '() => location.href' })).text, /network-lab/, 'the page went nowhere');
+
+    const closed = await closedPort();
+    const failing = `http://127.0.0.1:${closed}/nothing-here`;
+    await panelHands({ action: 'address', url: failing });
+    await waitFor(async () => /Could not open this page/.test((report = (await api.describePanels())[0])?.loadError ?? ''), 15000,
+      () => `the bridge's error page: ${JSON.stringify(report?.loadError)} (header ${report?.header})`, 200);
+    assert.match(report!.loadError, /refused the connection.*ERR_CONNECTION_REFUSED/, report!.loadError);
+    assert.ok(report!.header.includes(failing), `the address bar keeps the address that failed, not the browser's error page: ${report!.header}`);
+    assert.doesNotMatch(report!.header, /chrome-error/, report!.header);
+    const said = report!.activityErrors.at(-1) ?? '';
+    assert.match(said, new RegExp(`^Could not open ${failing.replace(/[.?]/g, '\\$&')}: the server refused the connection`), `Activity says why in words: ${said}`);
+    assert.doesNotMatch(said, /browserBackend|callTool/, said);
+    await screenshotWorkbench(path.join(artifacts(), 'failed-load.png'));
+    // Chromium's error page would load it again by itself after 1 s and 5 s: wait past both, then count.
+    await new Promise(resolve => setTimeout(resolve, 6500));
+    report = (await api.describePanels())[0];
+    assert.strictEqual(report!.networkUrls.filter(url => url === failing).length, 1, `one request for one failed load: ${JSON.stringify(report!.networkUrls.slice(-6))}`);
   });
 
   it('the picture takes each preset\'s shape, whoever resized the page: the person\'s picker or the agent\'s browser_resize', async () => {

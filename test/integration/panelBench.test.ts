@@ -59,7 +59,7 @@ describe('panel bench in a real VS Code', function () {
     const detailTimes = JSON.parse(await panelHands({ action: 'measure', task: 'detail', text: '/api/big?n=', times: DETAILS }, 180000)) as number[];
 
     // The size picker's presets, each chosen three times in turn: to the first picture at the new size.
-    const presets = ['390x844', '1366x768', '820x1180', '1280x720'];
+    const presets = ['390x844', '1366x768', '820x1180', '1920x1080'];
     const resizeTimes = JSON.parse(await panelHands({ action: 'measure', task: 'resize', presets: [...presets, ...presets, ...presets] }, 180000)) as number[];
 
     const figures = {

@@ -411,8 +411,8 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     await h.supervisor.pageAction({ action: 'navigate', url: 'http://x/' });
     await h.supervisor.pageAction({ action: 'reload' });
     assert.deepStrictEqual(records.filter(r => r.outcome), [
-      { door: 'person', title: 'You: opening http://x/', outcome: 'ok' },
-      { door: 'person', title: 'You: reloading the page', outcome: 'ok' },
+      { door: 'person', title: 'Opening http://x/', outcome: 'ok' },
+      { door: 'person', title: 'Reloading the page', outcome: 'ok' },
     ]);
     assert.deepStrictEqual(h.children[0].pageActions, [{ action: 'navigate', url: 'http://x/' }, { action: 'reload' }]);
     h.supervisor.sendInput({ kind: 'text', text: 'hi' });
@@ -422,7 +422,7 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     for (const key of ['a', 'b', 'c']) h.supervisor.sendInput({ kind: 'key', action: 'down', key, modifiers: [] });
     h.supervisor.sendInput({ kind: 'mouse', action: 'move', x: 0.1, y: 0.1, button: 'left', clickCount: 1 });
     h.supervisor.sendInput({ kind: 'mouse', action: 'down', x: 0.1, y: 0.1, button: 'left', clickCount: 1 });
-    assert.deepStrictEqual(records.filter(r => r.outcome).map(r => [r.door, r.title]), [['person', 'You: typing on the page'], ['person', 'You: clicking on the page']],
+    assert.deepStrictEqual(records.filter(r => r.outcome).map(r => [r.door, r.title]), [['person', 'Typing on the page'], ['person', 'Clicking on the page']],
       'one row per burst of typing, one per click; moves are not listed');
     await h.supervisor.dispose();
   });

@@ -90,15 +90,15 @@ export function describeChanges(before: readonly TabInfo[], after: readonly TabI
 }
 
 const PAGE_ACTION_WORDS: Record<Exclude<PageAction['action'], 'navigate' | 'resize'>, string> = {
-  back: 'going back', forward: 'going forward', reload: 'reloading the page', stop: 'stopping the page',
-  newTab: 'opening a new tab', selectTab: 'switching tabs', closeTab: 'closing a tab',
+  back: 'Going back', forward: 'Going forward', reload: 'Reloading the page', stop: 'Stopping the page',
+  newTab: 'Opening a new tab', selectTab: 'Switching tabs', closeTab: 'Closing a tab',
 };
 
-/** The activity list's line for a navigation the person made in the panel. */
+/** The activity list's line for a navigation the person made in the panel (the row's door says it was them). */
 export function pageActionTitle(action: PageAction): string {
-  if (action.action === 'navigate') return `You: opening ${action.url}`;
-  if (action.action === 'resize') return `You: resizing the page to ${action.width}×${action.height}`;
-  return `You: ${PAGE_ACTION_WORDS[action.action]}`;
+  if (action.action === 'navigate') return `Opening ${action.url}`;
+  if (action.action === 'resize') return `Resizing the page to ${action.width}×${action.height}`;
+  return PAGE_ACTION_WORDS[action.action];
 }
 
 /** What a piece of the person's input is doing, for the activity list; undefined for moves and releases. */

@@ -319,7 +319,7 @@ export class Supervisor {
           // Written as upstream writes an action's code, by the one result builder, for Activity and the export.
           const recorded = new CallResult();
           recorded.respond(['### Ran Playwright code', '```js', ...code, '```', ...(url ? ['### Page', `- Page URL: ${url}`] : [])].join('\n'));
-          this.beginRecord({ name: PERSON_ACTIONS, args: undefined, door: 'person', title: `You: ${code.length} recorded step${code.length === 1 ? '' : 's'} while you had control` })(
+          this.beginRecord({ name: PERSON_ACTIONS, args: undefined, door: 'person', title: `${code.length} recorded step${code.length === 1 ? '' : 's'} while you had control` })(
             { outcome: 'ok', result: recorded.finish().result, origins: origins ?? [] });
         }
       } catch (error) {
@@ -343,7 +343,7 @@ export class Supervisor {
     const now = this.now();
     const sameBurst = this.lastPersonInput.doing === doing && now - this.lastPersonInput.at < 2000;
     this.lastPersonInput = { doing, at: now };
-    if (!sameBurst) this.beginRecord({ name: `panel:${doing}`, args: undefined, door: 'person', title: `You: ${doing} on the page` })({ outcome: 'ok' });
+    if (!sameBurst) this.beginRecord({ name: `panel:${doing}`, args: undefined, door: 'person', title: `${doing[0].toUpperCase()}${doing.slice(1)} on the page` })({ outcome: 'ok' });
   }
 
   /** The person's navigation from the panel: listed in the activity list under their own door. */
