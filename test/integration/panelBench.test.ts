@@ -6,6 +6,7 @@
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as net from 'net';
 import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import type { PanelReport } from '../../src/protocol/panelMessages';
@@ -62,8 +63,18 @@ describe('panel bench in a real VS Code', function () {
     const presets = ['390x844', '1366x768', '820x1180', '1920x1080'];
     const resizeTimes = JSON.parse(await panelHands({ action: 'measure', task: 'resize', presets: [...presets, ...presets, ...presets] }, 180000)) as number[];
 
+    // One failed load typed in the address bar, counted past Chromium's own retries (1 s and 5 s after).
+    const probe = net.createServer();
+    await new Promise<void>(resolve => probe.listen(0, '127.0.0.1', resolve));
+    const failing = `http://127.0.0.1:${(probe.address() as net.AddressInfo).port}/nothing`;
+    await new Promise(resolve => probe.close(resolve));
+    await panelHands({ action: 'address', url: failing });
+    await waitFor(async () => !!(await api.describePanels())[0]?.loadError, 15000, 'the failed load to show', 250);
+    await new Promise(resolve => setTimeout(resolve, 6500));
+    const rowsPerFailedNavigation = (await api.describePanels())[0]!.networkUrls.filter(url => url === failing).length;
+
     const figures = {
-      consoleTimes, networkTimes, idleFrameIntervals: idle.intervals, frameIntervals: frames.intervals, longTasks: frames.longTasks, burstRows: frames.rows, burstSeconds: 10, detailTimes, resizeTimes,
+      consoleTimes, networkTimes, idleFrameIntervals: idle.intervals, frameIntervals: frames.intervals, longTasks: frames.longTasks, burstRows: frames.rows, burstSeconds: 10, detailTimes, resizeTimes, rowsPerFailedNavigation,
     };
     note(`    keystrokes ${consoleTimes.length + networkTimes.length}, frames ${idle.intervals.length} idle and ${frames.intervals.length} in the burst, ` +
       `long tasks ${frames.longTasks.length} (${frames.longTasks.map(t => `${Math.round(t.ms)} ${t.whose}`).join(', ')}), rows in the burst ${frames.rows}, details opened ${detailTimes.length}, resizes ${resizeTimes.length}`);
