@@ -5,6 +5,8 @@ import { ORIGIN_RULES_NOTE } from '../protocol/callMarks';
 import { consoleLevelOf, fitFrameSize } from './observationShapes';
 import { currentTabListed } from './tools/browserTabs';
 import { isBrowserErrorPage, netErrorWords } from './netErrorWords';
+import { NetworkControl } from './networkControl';
+import { requestSpan } from './requestDetail';
 
 const MAX_FPS = 30;
 /** Sends one frame of the stream: its JPEG, when it came, and the page's CSS size it shows when the browser says it. */
@@ -128,8 +130,12 @@ export class BrowserObserver {
   private readonly networkBudget = new EventBudget(MAX_NETWORK_PER_SECOND, count =>
     this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`));
 
+  /** The Network pane's throttling and cache controls on this context, and the browser's word on who started each request. */
+  readonly network: NetworkControl;
+
   constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
     this.screencastWorks = options.screencast;
+    this.network = new NetworkControl(context, options.engine, options.log);
     context.on('page', page => this.attach(page));
     for (const page of context.pages()) this.attach(page);
   }
@@ -178,9 +184,12 @@ export class BrowserObserver {
     page.on('request', request => {
       // A request held back here is never listed, nor are its answer and end (they find no entry).
       if (!this.networkBudget.allow()) return;
+      const initiator = this.network.takeInitiator(request.url());
       const entry: NetworkEntry = {
         id: nextRequestId(), method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url),
         resourceType: request.resourceType(), status: 0, pageId, time: Date.now(),
+        ...(initiator ? { initiator } : {}),
+        ...(request.isNavigationRequest() && request.frame() === page.mainFrame() && !request.redirectedFrom() ? { navigation: true } : {}),
       };
       this.requests.set(request, entry);
       this.list(request, entry);
@@ -191,25 +200,28 @@ export class BrowserObserver {
     page.on('response', response => {
       const entry = this.requests.get(response.request());
       if (!entry) return;
-      const answered = { ...entry, status: response.status(), durationMs: Date.now() - entry.time };
+      // The browser's word on who started it may come after Playwright's event.
+      const initiator = entry.initiator ?? this.network.takeInitiator(response.url());
+      const answered = { ...entry, status: response.status(), durationMs: Date.now() - entry.time, ...(initiator ? { initiator } : {}) };
       this.requests.set(response.request(), answered);
       this.list(response.request(), answered);
       this.options.send({ kind: 'network', entry: answered });
     });
     page.on('requestfinished', request => void this.finishRequest(request));
     page.on('requestfailed', request => {
-      const entry = this.requests.get(request);
-      if (!entry) return;
-      this.requests.delete(request);
       let failure = request.failure()?.errorText ?? 'failed';
       if (this.options.originRules && BLOCKED_FAILURE.test(failure)) failure = `${failure}: ${ORIGIN_RULES_NOTE}`;
-      const failed = { ...entry, failure, durationMs: Date.now() - entry.time };
-      this.list(request, failed);
-      this.options.send({ kind: 'network', entry: failed });
+      // The tab's own load failed (listed or not): the panel shows what failed and why, not the error page's address.
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
         this.loadFailures.set(page, { url: request.url(), reason: netErrorWords(failure) });
         this.sendTabs();
       }
+      const entry = this.requests.get(request);
+      if (!entry) return;
+      this.requests.delete(request);
+      const failed = { ...entry, failure, durationMs: Date.now() - entry.time };
+      this.list(request, failed);
+      this.options.send({ kind: 'network', entry: failed });
     });
     page.on('framenavigated', frame => {
       if (frame !== page.mainFrame()) return;
@@ -268,10 +280,13 @@ export class BrowserObserver {
     this.requests.delete(request);
     const response = await request.response().catch(() => null);
     const sizes = await request.sizes().catch(() => undefined);
+    // The browser's own start and total: the list, the waterfall and the request's Timing say the same.
+    const measured = requestSpan(request);
     const finished = {
       ...entry,
       status: response?.status() ?? 0,
-      durationMs: Date.now() - entry.time,
+      time: measured?.startedAt ?? entry.time,
+      durationMs: measured?.totalMs ?? Date.now() - entry.time,
       sizeBytes: sizes ? sizes.responseBodySize : undefined,
     };
     this.list(request, finished);
@@ -282,6 +297,11 @@ export class BrowserObserver {
     this.listed.delete(entry.id);
     this.listed.set(entry.id, { request, entry });
     if (this.listed.size > MAX_LISTED_REQUESTS) this.listed.delete(this.listed.keys().next().value!);
+  }
+
+  /** Every request the panel's list holds, oldest first (Save all as HAR). */
+  listedRequests(): { request: Request; entry: NetworkEntry }[] {
+    return [...this.listed.values()];
   }
 
   /** A listed request by its id, for its details; undefined once it has scrolled out of the panel's list. */
@@ -531,6 +551,7 @@ export class BrowserObserver {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.network.dispose();
     clearTimeout(this.resumeTimer);
     this.consoleBudget.dispose();
     this.networkBudget.dispose();

@@ -21,6 +21,7 @@ import { PersonRecorder } from './personRecorder';
 import type { SessionRegistry } from './sessionRegistry';
 import type { Checkpoints } from './timeTravel/checkpoints';
 import { failedLoadMessage } from './netErrorWords';
+import { buildHar } from './harExport';
 import { NO_TIMEOUT_MS } from './callPath/innerSession';
 
 export function controlRequests(config: ChildConfig, sessions: SessionRegistry, checkpoints: Checkpoints, mask: SecretMask, log: (line: string) => void): ControlHandlers {
@@ -89,6 +90,18 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
     // Add to Chat puts what the picker reports onto the chat input: masked like every other text.
     pick: async params => mask.deep(await pick(params)),
     deviceList: async () => ({ devices: deviceList() }),
+    networkConditions: async params => {
+      const observer = (await sessions.running())?.observer;
+      if (!observer) throw new Error('No browser runs: start one, then set its network.');
+      return observer.network.set({ throttling: params.throttling, cacheDisabled: params.cacheDisabled });
+    },
+    har: async params => {
+      const observer = (await sessions.running())?.observer;
+      if (!observer) throw new Error('No browser runs: there are no requests to save.');
+      const built = await buildHar(observer.listedRequests(), params.version);
+      // Masked as every other output: a secret's value in a URL, a header or a body leaves as its placeholder.
+      return { har: JSON.stringify(mask.deep(built.har)), entries: built.entries, omittedBodies: built.omittedBodies };
+    },
     requestDetail: async params => {
       const listed = (await sessions.running())?.observer?.listedRequest(params.id);
       if (!listed) throw new Error('That request is no longer kept: the browser restarted, or it scrolled out of the list.');

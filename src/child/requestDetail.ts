@@ -168,6 +168,16 @@ function headerValue(headers: Header[], name: string): string {
   return headers.find(header => header.name.toLowerCase() === name)?.value ?? '';
 }
 
+/**
+ * A finished request's start (ms since epoch) and its whole time, from the browser's own timing: what the list,
+ * the waterfall, the detail's Total and the HAR all say. Undefined when the browser gave no timing.
+ */
+export function requestSpan(request: Request): { startedAt: number; totalMs: number } | undefined {
+  const t = request.timing();
+  if (!(t.startTime > 0) || !(t.responseEnd >= 0)) return undefined;
+  return { startedAt: t.startTime, totalMs: Math.round(t.responseEnd * 10) / 10 };
+}
+
 /** Playwright's timing (ms from the start, -1 for what did not happen) as the phases DevTools shows. */
 function timingPhases(request: Request): RequestDetail['timing'] {
   const t = request.timing();

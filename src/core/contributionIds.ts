@@ -29,6 +29,7 @@ export const COMMANDS = {
   setConnectionCredentials: 'playwrightBridge.setConnectionCredentials',
   exportTest: 'playwrightBridge.exportTest',
   saveTrace: 'playwrightBridge.saveTrace',
+  saveNetworkHar: 'playwrightBridge.saveNetworkHar',
 } as const;
 
 export const VIEW_CONTAINER_ID = 'playwrightBridge';

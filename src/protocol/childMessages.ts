@@ -55,10 +55,22 @@ export const NetworkEntrySchema = z.object({
   failure: z.string().optional(),
   durationMs: z.number().optional(),
   sizeBytes: z.number().optional(),
+  /** What started it, as the browser names it ("app.js:12", "Redirect", "Other"); Chromium only. */
+  initiator: z.string().optional(),
+  /** The main frame's own navigation (a new page in the tab): without Preserve log the list starts again at it. */
+  navigation: z.boolean().optional(),
   pageId: z.string(),
+  /** When it started (ms since epoch; the browser's own start once it finished). */
   time: z.number(),
 });
 export type NetworkEntry = z.infer<typeof NetworkEntrySchema>;
+
+/** The Network pane's throttling: none, offline, or DevTools' slow or fast 4G. */
+export const ThrottlingSchema = z.enum(['none', 'offline', 'slow4g', 'fast4g']);
+export type Throttling = z.infer<typeof ThrottlingSchema>;
+/** The Network pane's controls on the watched browser, as the person set them. */
+export const NetworkConditionsSchema = z.object({ throttling: ThrottlingSchema, cacheDisabled: z.boolean() });
+export type NetworkConditions = z.infer<typeof NetworkConditionsSchema>;
 
 export const FrameEventSchema = z.object({
   pageId: z.string(),

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import {
   BrowserStateParamsSchema, InputEventSchema, LiveViewParamsSchema, MemoryResultSchema, ObservationEventSchema, PageActionResultSchema,
   PageActionSchema, PickParamsSchema, PickResultSchema, RecordPersonParamsSchema, RecordPersonResultSchema, ScreenshotResultSchema,
-  StorageStateResultSchema, CheckpointFactsSchema, RequestDetailSchema, RequestDetailParamsSchema, DeviceInfoSchema, RestoreCheckpointParamsSchema, RestoreCheckpointResultSchema,
+  StorageStateResultSchema, CheckpointFactsSchema, NetworkConditionsSchema, RequestDetailSchema, RequestDetailParamsSchema, DeviceInfoSchema, RestoreCheckpointParamsSchema, RestoreCheckpointResultSchema,
 } from './childMessages';
 
 // The SDK may add `_meta` to any params: requests without params of their own take an open object.
@@ -34,6 +34,15 @@ export const CONTROL_REQUESTS = {
   restoreCheckpoint: { method: 'playwright_bridge/restore_checkpoint', params: RestoreCheckpointParamsSchema, result: RestoreCheckpointResultSchema, timeoutMs: 120000 },
   /** One request of the watched session as the panel's Network pane opens it: headers, bodies, timing (fetched only then, masked). */
   requestDetail: { method: 'playwright_bridge/request_detail', params: RequestDetailParamsSchema, result: RequestDetailSchema, timeoutMs: 20000 },
+  /** The Network pane's throttling and Disable cache, on every page of the watched session (through the browser). */
+  networkConditions: { method: 'playwright_bridge/network_conditions', params: NetworkConditionsSchema, result: NetworkConditionsSchema, timeoutMs: 15000 },
+  /** Save all as HAR: the requests the Network pane lists, HAR 1.2 with their bodies, sanitized and masked. */
+  har: {
+    method: 'playwright_bridge/har',
+    params: z.object({ version: z.string().max(50) }).passthrough(),
+    result: z.object({ har: z.string(), entries: z.number(), omittedBodies: z.number() }),
+    timeoutMs: 120000,
+  },
   /** Playwright's devices (the panel's size picker): a device's user agent and touch need a new context, so choosing one restarts the browser. */
   deviceList: { method: 'playwright_bridge/device_list', params: noParams, result: z.object({ devices: z.array(DeviceInfoSchema) }), timeoutMs: 15000 },
   /** The child's heap and RSS after a full collection; `heapSnapshotPath`: also a V8 heap snapshot written there. */

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import {
-  BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, PickParamsSchema, REQUEST_BODY_LIMIT, RequestDetailSchema, TabInfoSchema,
+  BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, NetworkConditionsSchema, PageActionSchema, PickParamsSchema, REQUEST_BODY_LIMIT, RequestDetailSchema, TabInfoSchema,
 } from './childMessages';
 
 /** The bridge's state, as the supervisor keeps it and the panel shows it. */
@@ -54,6 +54,8 @@ export const PanelStateSchema = z.object({
   /** The sessions there are to watch (isolation `perClient`), and which one the panel shows. */
   sessions: z.array(z.object({ id: z.string(), label: z.string() })),
   watching: z.string(),
+  /** The Network pane's controls: throttling and Disable cache (applied in the browser), Preserve log (the list's own). */
+  network: NetworkConditionsSchema.extend({ preserveLog: z.boolean() }),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -198,7 +200,7 @@ export type HostToPanel = z.infer<typeof HostToPanelSchema>;
 export type FrameMessage = Extract<HostToPanel, { type: 'frame' }>;
 
 /** The toolbar's commands. */
-export const PanelCommandSchema = z.enum(['restart', 'start', 'togglePause', 'saveScreenshot', 'takeControl', 'handBack', 'addConsoleErrorsToChat']);
+export const PanelCommandSchema = z.enum(['restart', 'start', 'togglePause', 'saveScreenshot', 'takeControl', 'handBack', 'addConsoleErrorsToChat', 'saveHar']);
 export type PanelCommand = z.infer<typeof PanelCommandSchema>;
 
 const size = z.number().min(0);
@@ -230,6 +232,12 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openRequest'), id: z.string().min(1).max(32), bodyChars: z.number().int().min(1024).max(REQUEST_BODY_LIMIT) }),
   /** Network: copy the request as cURL or fetch, or put it on the chat input. */
   z.object({ type: z.literal('requestAction'), id: z.string().min(1).max(32), action: z.enum(['copyCurl', 'copyFetch', 'addToChat']) }),
+  /** Network: Clear the list, keep it across navigations (Preserve log), throttle or disable the cache (in the browser). */
+  z.object({ type: z.literal('networkControl'), control: z.union([
+    z.object({ action: z.literal('clear') }),
+    z.object({ action: z.literal('preserveLog'), on: z.boolean() }),
+    z.object({ action: z.literal('conditions'), conditions: NetworkConditionsSchema }),
+  ]) }),
   /** The size picker's "Playwright device…": the host offers Playwright's devices. */
   z.object({ type: z.literal('pickDevice') }),
   /** The answer to the `describe` request with the same id. */

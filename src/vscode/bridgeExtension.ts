@@ -15,6 +15,7 @@ import { LiveViewStore } from '../core/liveView/liveViewStore';
 import { BrowserPanelHub } from './browserPanel';
 import { COMMANDS, MCP_PROVIDER_ID, PANEL_VIEW_ID } from '../core/contributionIds';
 import { saveScreenshot } from './saveScreenshot';
+import { saveNetworkHar } from './saveHar';
 import { deleteLoginProfile, listLoginProfiles, saveLoginProfile } from './loginProfileCommands';
 import { restartBrowser, startBrowser } from './browserCommands';
 import { createLog } from './log';
@@ -178,6 +179,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     }),
     vscode.commands.registerCommand(COMMANDS.startBrowser, () => startBrowser(vscode, supervisor)),
     vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
+    // A Uri as the argument (a test, a keybinding's args) saves there without asking.
+    vscode.commands.registerCommand(COMMANDS.saveNetworkHar, (target?: unknown) =>
+      saveNetworkHar(vscode, supervisor, liveView, String(context.extension.packageJSON.version), target instanceof vscode.Uri ? target : undefined)),
     journal,
     timeline,
     // From the palette: every kept step; from the panel: the range of rows the person selected, if any.

@@ -7,7 +7,7 @@ import { LiveViewStore } from '../core/liveView/liveViewStore';
 import { RowBatch } from '../core/liveView/rowBatch';
 import { LiveViewParams } from '../protocol/childMessages';
 import { NoBrowserError, Supervisor } from '../core/supervision/supervisor';
-import { ConsoleRow, FrameMessage, HostToPanel, PanelCommand, PanelReport, parsePanelMessage } from '../protocol/panelMessages';
+import { ConsoleRow, FrameMessage, HostToPanel, PanelCommand, PanelReport, PanelToHost, parsePanelMessage } from '../protocol/panelMessages';
 import { isMarker } from '../protocol/panelRows';
 import type { PickParams } from '../protocol/childMessages';
 import { attachToChat, describeConsoleErrors, describeElement } from './addToChat';
@@ -110,6 +110,9 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'pick':
         void this.hub.pick(message.pick);
         return;
+      case 'networkControl':
+        void this.hub.networkControl(message.control);
+        return;
       case 'exportTest':
         void this.hub.vscode.commands.executeCommand(COMMANDS.exportTest, { callIds: message.callIds });
         return;
@@ -172,6 +175,7 @@ const PANEL_COMMANDS: Record<Exclude<PanelCommand, 'togglePause' | 'addConsoleEr
   restart: COMMANDS.restartBrowser,
   start: COMMANDS.startBrowser,
   saveScreenshot: COMMANDS.saveScreenshot,
+  saveHar: COMMANDS.saveNetworkHar,
   takeControl: COMMANDS.takeControl,
   handBack: COMMANDS.handBack,
 };
@@ -274,6 +278,20 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
   }
 
   /** The panel's toolbar: pausing and adding errors to chat are the panel's own; every other button runs the command of the same name. */
+  /** The Network pane's Clear and Preserve log (the list's own), throttling and Disable cache (in the browser). */
+  async networkControl(control: Extract<PanelToHost, { type: 'networkControl' }>['control']): Promise<void> {
+    if (control.action === 'clear') return this.store.clearNetwork();
+    if (control.action === 'preserveLog') return this.store.setPreserveLog(control.on);
+    try {
+      this.store.showNetworkConditions(await this.supervisor.ask('networkConditions', control.conditions));
+    } catch (error) {
+      const why = error instanceof NoBrowserError ? 'no browser runs. Start it, then choose again.' : (error as Error).message;
+      void this.vscode.window.showWarningMessage(`The network was not changed: ${why}`);
+      // The panel's controls go back to what the browser applies.
+      this.store.showNetworkConditions(this.store.state().network);
+    }
+  }
+
   async runCommand(command: PanelCommand): Promise<void> {
     if (command === 'togglePause') return this.store.setPaused(!this.store.isPaused);
     if (command === 'addConsoleErrorsToChat') {

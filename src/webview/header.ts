@@ -9,6 +9,7 @@ import { showPlaceholder } from './frameView';
 import { fitActions, startOverflowMenu } from './overflowMenu';
 import { showSize, startSizePicker } from './sizePicker';
 import { readAddress } from './addressText';
+import { showNetworkState } from './networkControls';
 
 /** What the picture area says while no page is open, by the browser's health (worked out in the host). */
 const PLACEHOLDERS: Record<PanelState['health']['state'], string> = {
@@ -85,6 +86,7 @@ export function renderState(next: PanelState): void {
   if (document.activeElement !== address) address.value = current?.url ?? '';
   address.title = current ? `${current.title}\n${current.url}` : '';
   showSize(current?.viewport);
+  showNetworkState(next.network);
   // A failed load: the bridge's own page says what failed and why, over the browser's error page.
   $('load-error').hidden = !current?.loadError;
   $('load-error-url').textContent = current?.loadError ? current.url : '';

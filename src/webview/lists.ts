@@ -13,6 +13,7 @@ import { $, el, vscode } from './dom';
 import { openRequestId, startRequestDetail } from './requestDetail';
 import { PendingRows } from './pendingRows';
 import { VirtualRows } from './virtualRows';
+import { startNetworkControls } from './networkControls';
 
 /** The Network pane's type filter: Playwright's resource types in the classes DevTools shows. */
 function typeClassOf(resourceType: string): string {
@@ -123,6 +124,63 @@ function markerElement(row: MarkerRow): HTMLElement {
   return el('li', 'marker', row.marker);
 }
 
+/** The list's own zero for the waterfall (its first request): bar positions stay small numbers CSS computes exactly. */
+let waterfallOrigin: number | undefined;
+
+/** A request's bar: its start and length in ms from the origin; the list's range (showWaterfallRange) scales it. */
+function waterfallBar(row: NetworkRow): HTMLElement {
+  waterfallOrigin ??= row.time;
+  const cell = el('span', 'waterfall');
+  const bar = el('i', '');
+  bar.style.setProperty('--t0', String(Math.max(0, row.time - waterfallOrigin)));
+  bar.style.setProperty('--dt', String(Math.max(0, row.durationMs ?? 0)));
+  cell.append(bar);
+  cell.title = `Started ${time(row.time)}; ${duration(row.durationMs)}`;
+  return cell;
+}
+
+/** The waterfall spans the requests shown: from the first start to the last end (set once on the list, read by every bar). */
+function showWaterfallRange(list: HTMLElement, rows: readonly (NetworkRow | MarkerRow)[]): void {
+  let first = Infinity;
+  let last = -Infinity;
+  // The origin is the earliest request of the first rows shown, whatever order they are sorted in.
+  if (waterfallOrigin === undefined) {
+    for (const row of rows) if (!isMarker(row)) waterfallOrigin = Math.min(waterfallOrigin ?? Infinity, row.time);
+  }
+  for (const row of rows) {
+    if (isMarker(row) || waterfallOrigin === undefined) continue;
+    const start = row.time - waterfallOrigin;
+    first = Math.min(first, start);
+    last = Math.max(last, start + (row.durationMs ?? 0));
+  }
+  if (first === Infinity) return;
+  // Set on the list, a change restyles every drawn row: the span grows in steps of a half (a burst of requests
+  // changes it a few times, not at every frame), and only a new start (a cleared list) moves the origin.
+  const min = Math.max(0, first);
+  const needed = Math.max(1, last - min);
+  const shownRange = waterfallRange;
+  if (shownRange && shownRange.min === min && needed <= shownRange.span && needed > shownRange.span / 3) return;
+  const span = Math.ceil(needed * 1.5);
+  waterfallRange = { min, span };
+  list.style.setProperty('--wf-min', String(min));
+  list.style.setProperty('--wf-span', String(span));
+}
+
+let waterfallRange: { min: number; span: number } | undefined;
+
+/** "app.js:12" from a script's whole URL and line, as DevTools' column shows it (the whole in its tooltip). */
+function shortInitiator(initiator: string | undefined): string {
+  if (!initiator) return '';
+  const match = /^(.*?)(:\d+)?$/.exec(initiator)!;
+  try {
+    const url = new URL(match[1]);
+    const name = url.pathname.split('/').filter(Boolean).at(-1) ?? url.host;
+    return `${name || url.host}${match[2] ?? ''}`;
+  } catch {
+    return initiator;
+  }
+}
+
 const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour12: false });
 const bytes = (n?: number) => (n === undefined ? '' : n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
 const duration = (ms?: number) => (ms === undefined ? '…' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
@@ -176,15 +234,19 @@ export function startLists(): PanelLists {
     if (isMarker(row)) return markerElement(row);
     const failed = !!row.failure || row.status >= 400;
     const item = el('li', `request${failed ? ' failed' : ''}${row.status === 0 && !row.failure ? ' pending' : ''}`);
+    const initiator = el('span', 'initiator', shortInitiator(row.initiator));
+    initiator.title = row.initiator ?? '';
     item.append(
+      el('span', 'url', row.url),
       el('span', 'method', row.method),
       el('span', 'status', row.failure ? 'failed' : row.status ? String(row.status) : '…'),
-      el('span', 'url', row.url),
       el('span', 'type', row.resourceType),
-      el('span', 'duration', duration(row.durationMs)),
+      initiator,
       el('span', 'size', bytes(row.sizeBytes)),
+      el('span', 'duration', duration(row.durationMs)),
+      waterfallBar(row),
     );
-    item.title = `${row.failure ? `${row.url}\n${row.failure}` : row.url}\nClick (or Enter) for headers, bodies and timing`;
+    item.title = `${row.failure ? `${row.url}\n${row.failure}` : row.url}${row.initiator ? `\nInitiator: ${row.initiator}` : ''}\nClick (or Enter) for headers, cookies, bodies and timing`;
     item.dataset.requestId = row.id;
     item.dataset.seq = String(row.seq);
     item.tabIndex = -1;
@@ -200,11 +262,12 @@ export function startLists(): PanelLists {
       const statusMatches = statusClass === 'all' || statusClass === klass || (statusClass === 'failed' && row.status >= 400);
       return statusMatches && (typeClass === 'all' || typeClass === typeClassOf(row.resourceType)) && text(search);
     };
-  });
+  }, rows => showWaterfallRange($('network-list'), rows));
   $('network-filter').addEventListener('input', () => networkList.refilter());
   $('status-filter').addEventListener('change', () => networkList.refilter());
   $('type-filter').addEventListener('change', () => networkList.refilter());
   startRequestDetail($('network-list'), networkList);
+  startNetworkControls(networkList);
 
   // Activity
   const DOORS = { tool: 'chat tool', mcp: 'MCP', panel: 'panel', person: 'you' };

@@ -73,12 +73,33 @@ export function showRequestDetail(message: Extract<HostToPanel, { type: 'request
   body.replaceChildren(
     section('General', true, generalList(detail)),
     ...(detail.timing.length ? [section('Timing', true, pairs(detail.timing.map(t => [t.phase, `${t.ms} ms`])))] : []),
+    ...cookieSections(detail),
     section(`Response headers (${detail.responseHeaders.length})`, true, headerList(detail.responseHeaders)),
     section(`Request headers (${detail.requestHeaders.length})`, true, headerList(detail.requestHeaders)),
     section('Request body', detail.requestBody.kind !== 'none', bodyView(detail.requestBody)),
     section('Response body', true, bodyView(detail.responseBody)),
   );
   body.scrollTop = scrolled;
+}
+
+/**
+ * The request's cookies (its Cookie header) and those the response set (each Set-Cookie with its attributes), as
+ * DevTools' Cookies tab lists them; none when there are none. Values are as masked as the headers they come from.
+ */
+function cookieSections(detail: RequestDetail): HTMLElement[] {
+  const sent = detail.requestHeaders.filter(h => h.name.toLowerCase() === 'cookie')
+    .flatMap(h => h.value.split(';')).map(part => part.trim()).filter(Boolean)
+    .map(part => { const at = part.indexOf('='); return [at < 0 ? part : part.slice(0, at), at < 0 ? '' : part.slice(at + 1)] as [string, string]; });
+  const set = detail.responseHeaders.filter(h => h.name.toLowerCase() === 'set-cookie').flatMap(h => h.value.split('\n')).filter(Boolean)
+    .map(line => {
+      const [pair, ...attributes] = line.split(';').map(part => part.trim());
+      const at = pair.indexOf('=');
+      return [at < 0 ? pair : pair.slice(0, at), `${at < 0 ? '' : pair.slice(at + 1)}${attributes.length ? `  (${attributes.join('; ')})` : ''}`] as [string, string];
+    });
+  return [
+    ...(sent.length ? [section(`Request cookies (${sent.length})`, true, pairs(sent))] : []),
+    ...(set.length ? [section(`Response cookies (${set.length})`, true, pairs(set))] : []),
+  ];
 }
 
 function section(title: string, open: boolean, content: HTMLElement): HTMLElement {

@@ -57,7 +57,7 @@ function report(): PanelReport {
     networkUrls: panelLists?.networkList.visibleTexts(row => ('url' in row ? row.url : '')) ?? [],
     activityTitles: visibleRows('activity-list', 'li.call', '.call-title'),
     activityErrors: visibleRows('activity-list', 'li.call', '.call-error'),
-    header: [$('state').textContent, $<HTMLInputElement>('address').value, $('address').title.split('\n')[0]].join(' | '),
+    header: [$('state').textContent, $<HTMLInputElement>('address').value, $('address').title.split('\n')[0], ...($('network-note').hidden ? [] : [$('network-note').textContent])].join(' | '),
     layout: layout(),
     ...exportReport(),
     ...timeTravelReport(),

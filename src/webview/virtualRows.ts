@@ -39,11 +39,16 @@ export class VirtualRows<R extends Row> {
    */
   private readonly anchor = spacer('anchor');
 
+  /** The column the person sorts by (undefined: as the rows came, markers in place). */
+  private order: ((a: R, b: R) => number) | undefined;
+
   constructor(
     private readonly container: HTMLElement,
     private readonly render: (row: R) => HTMLElement,
     private readonly searchText: (row: R) => string,
     private readonly filter: () => (row: R, text: string) => boolean,
+    /** Told the rows shown after each change (the waterfall's range is theirs). */
+    private readonly onShown: (rows: readonly R[]) => void = () => undefined,
   ) {
     container.classList.add('virtual');
     container.addEventListener('scroll', () => {
@@ -98,8 +103,19 @@ export class VirtualRows<R extends Row> {
   /** The filters changed (or rows did): which rows show is worked out again, then the view is drawn. */
   refilter(): void {
     const visible = this.filter();
-    this.shown = [...this.rows.values()].filter(({ row, text }) => isMarker(row) || visible(row, text));
+    const order = this.order;
+    // Sorted, the markers (a navigation, a restart) have no place: they show only in arrival order.
+    this.shown = [...this.rows.values()].filter(({ row, text }) => (isMarker(row) ? !order : visible(row, text)));
+    if (order) this.shown.sort((a, b) => order(a.row, b.row) || a.row.seq - b.row.seq);
+    this.onShown(this.shown.map(entry => entry.row));
     this.draw();
+  }
+
+  /** Sorts the rows shown by a column (undefined: back to arrival order). */
+  sortBy(order: ((a: R, b: R) => number) | undefined): void {
+    this.order = order;
+    this.drawn.clear();
+    this.refilter();
   }
 
   private scheduleDraw(): void {

@@ -5,12 +5,15 @@
  */
 import * as assert from 'assert';
 import { execFile } from 'child_process';
+import * as fs from 'fs';
 import * as net from 'net';
+import * as os from 'os';
 import * as path from 'path';
 import { promisify } from 'util';
 import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import type { PanelReport } from '../../src/protocol/panelMessages';
+import { checkHar } from '../support/harRoundTrip';
 import { Api, EXTENSION_ID, invoke, note, panelHands, screenshotWorkbench, waitFor } from './helpers';
 
 const run = promisify(execFile);
@@ -85,6 +88,36 @@ describe('The panel for a web developer in a real VS Code', function () {
     const after = await invoke('browser_snapshot', {});
     assert.match(after.text, /Width: 390/, after.text.slice(0, 600));
     assert.match(after.text, /The person resized the page to 390×844/);
+  });
+
+  it('the Network pane: columns that sort, a waterfall, throttling shown in the header; Save all as HAR writes a file a validator accepts and routeFromHAR replays', async () => {
+    // Its own server, stopped before the replay: the page comes from the file alone.
+    const lab = new FixtureServer();
+    await lab.start();
+    const labUrl = `${lab.url}/network-lab`;
+    await editorPanelOn(labUrl, r => /Network Lab/.test(r.header), 'the panel to show the lab');
+    await panelHands({ action: 'button', id: 'tab-network' });
+    let report: PanelReport | undefined;
+    await waitFor(async () => ((report = (await api.describePanels())[0])?.networkUrls.filter(u => u.startsWith(lab.url)).length ?? 0) >= 4, 15000,
+      () => `the lab's requests listed: ${JSON.stringify(report?.networkUrls)}`, 200);
+    await panelHands({ action: 'select', id: 'throttling', value: 'fast4g' });
+    await waitFor(async () => /Fast 4G/.test((report = (await api.describePanels())[0])?.header ?? ''), 10000, () => `the header to say Fast 4G: ${report?.header}`, 200);
+    await panelHands({ action: 'button', id: 'col-size' });
+    await screenshotWorkbench(path.join(artifacts(), 'network-pane.png'));
+    await panelHands({ action: 'select', id: 'throttling', value: 'none' });
+    await waitFor(async () => !/Fast 4G/.test((await api.describePanels())[0]?.header ?? ''), 10000, 'the header to drop Fast 4G', 200);
+
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-it-har-'));
+    const file = vscode.Uri.file(path.join(folder, 'lab.har'));
+    const saved = await vscode.commands.executeCommand<vscode.Uri | undefined>('playwrightBridge.saveNetworkHar', file);
+    assert.strictEqual(saved?.fsPath, file.fsPath, 'saved where asked');
+    await lab.stop();
+    const check = await checkHar(file.fsPath, labUrl, /echo answered/);
+    note(`    HAR: valid ${check.valid}, replayed ${!!check.replayed}`);
+    assert.ok(check.valid, `HAR 1.2: ${check.problems}`);
+    assert.match(check.replayed?.text ?? '', /Network lab/, `replayed from the file with the server gone: ${check.problems}`);
+    assert.ok(check.replayed!.console.includes('echo answered Ada'), JSON.stringify(check.replayed!.console));
+    fs.rmSync(folder, { recursive: true, force: true });
   });
 
   it('the address bar: text that is not an address goes nowhere and says so; a failed load keeps the address, shows why in words, and lists one request', async () => {

@@ -84,6 +84,8 @@ export class ScriptedChild implements ChildConnection {
       restoreCheckpoint: () => { throw new Error('not scripted'); },
       requestDetail: () => { throw new Error('not scripted'); },
       deviceList: () => ({ devices: [] }),
+      networkConditions: () => params as ControlRequestResult<'networkConditions'>,
+      har: () => ({ har: '{"log":{"version":"1.2","creator":{"name":"scripted","version":"0"},"entries":[]}}', entries: 0, omittedBodies: 0 }),
     };
     return answers[name]() as ControlRequestResult<typeof name>;
   };

@@ -3,6 +3,7 @@
  * time travel's timeline, the panel's store and the rows waiting for a panel, fed as the supervisor feeds
  * them, with the arguments an attacker sends (megabytes, refused) and the ones a long session sends.
  */
+import { fakeLiveViewSource } from '../support/liveViewSource';
 import * as assert from 'assert';
 import * as v8 from 'v8';
 import * as vm from 'vm';
@@ -12,13 +13,12 @@ import {
   boundValue, keptBytes, MAX_JOURNAL_BYTES, MAX_KEPT_ARGS_BYTES, MAX_KEPT_LINE_CHARS, MAX_STEP_ROWS_BYTES, REFUSED_ARGS_BYTES,
   ROW_BATCH_MAX_BYTES, ROW_BATCH_MAX_ROWS,
 } from '../../src/core/egress/byteBounds';
-import { LiveViewSource, LiveViewStore } from '../../src/core/liveView/liveViewStore';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { RowBatch } from '../../src/core/liveView/rowBatch';
 import { StepJournal } from '../../src/core/testExport/stepJournal';
 import { writeSpec } from '../../src/core/testExport/specWriter';
 import { Timeline } from '../../src/core/timeTravel/timeline';
 import type { BridgeStatus, ToolCallRecord } from '../../src/core/supervision/supervisor';
-import { healthOf, type HostHealth } from '../../src/core/supervision/browserHealth';
 import type { ObservationEvent } from '../../src/protocol/childMessages';
 import type { ConsoleRow, FrameMessage, HostToPanel } from '../../src/protocol/panelMessages';
 
@@ -65,18 +65,8 @@ function timelineOver(feed: ReturnType<typeof calls>, maxBytes = 1024 * MB) {
 }
 
 function storeOver(feed: ReturnType<typeof calls>) {
-  const observations = new Emitter<ObservationEvent>();
-  const source: LiveViewSource = {
-    health: healthOf({ state: 'ready', generation: 1 }, undefined),
-    onDidChangeHealth: new Emitter<HostHealth>().event,
-    onObservation: observations.event,
-    onToolCall: feed.emitter.event,
-    personHasControl: false,
-    tabs: [],
-    onDidChangeControl: new Emitter<boolean>().event,
-    wantThumbnails: () => ({ dispose: () => undefined }),
-  };
-  return { store: new LiveViewStore(source, () => 'Chromium'), observations };
+  const { events, observations } = fakeLiveViewSource(feed.emitter);
+  return { store: new LiveViewStore(events, () => 'Chromium'), observations };
 }
 
 /** V8's gc, turned on here when node was started without --expose-gc. */

@@ -1,26 +1,8 @@
 import * as assert from 'assert';
-import { Emitter } from '../../src/core/emitter';
-import { DEFAULT_LIVE_VIEW_LIMITS, LiveViewSource, LiveViewStore } from '../../src/core/liveView/liveViewStore';
-import { ObservationEvent } from '../../src/protocol/childMessages';
-import { ToolCallRecord } from '../../src/core/supervision/supervisor';
-import { healthOf, type HostHealth } from '../../src/core/supervision/browserHealth';
+import { DEFAULT_LIVE_VIEW_LIMITS, LiveViewStore } from '../../src/core/liveView/liveViewStore';
+import { fakeLiveViewSource } from '../support/liveViewSource';
 
-/** The supervisor's events, fired by the test: the unit here is what the store keeps. */
-function source() {
-  const observations = new Emitter<ObservationEvent>();
-  const calls = new Emitter<ToolCallRecord>();
-  const events: LiveViewSource = {
-    health: healthOf({ state: 'ready', generation: 1 }, undefined),
-    onDidChangeHealth: new Emitter<HostHealth>().event,
-    onObservation: observations.event,
-    onToolCall: calls.event,
-    personHasControl: false,
-    tabs: [],
-    onDidChangeControl: new Emitter<boolean>().event,
-    wantThumbnails: () => ({ dispose: () => undefined }),
-  };
-  return { events, observations, calls };
-}
+const source = () => fakeLiveViewSource();
 
 describe('what the host keeps for the panel is bounded in bytes', () => {
   it('stays under its byte bounds however long the rows are: console, requests, calls with thumbnails, one frame', () => {

@@ -48,7 +48,7 @@ function openPanel(bundle = 'panel-test.js') {
 
 /** The panel's state, its health worked out as the host does (core/supervision/browserHealth.ts). */
 const state = (over: Partial<PanelState> = {}): PanelState => ({
-  health: panelHealthOf('ready'), browser: 'Chromium', tabs: [], paused: false, driver: 'agent', sessions: [], watching: 'window', ...over,
+  health: panelHealthOf('ready'), browser: 'Chromium', tabs: [], paused: false, driver: 'agent', sessions: [], watching: 'window', network: { throttling: 'none', cacheDisabled: false, preserveLog: false }, ...over,
 });
 function panelHealthOf(server: BridgeState, browser?: BrowserStateParams): PanelState['health'] {
   const { generation: _generation, pid: _pid, ...health } = healthOf({ state: server, generation: 1 }, browser);
@@ -204,6 +204,69 @@ describe('panel webview in a DOM', () => {
       }
       (panel.$('request-close') as HTMLButtonElement).click();
       assert.strictEqual(panel.describe().requestDetail, '', 'closed, back to the list');
+    } finally {
+      panel.close();
+    }
+  });
+
+  it('Network at DevTools\' level: column headers sort the list and reverse, a waterfall bar per request, Clear, Preserve log, throttling and Disable cache go to the host and show in the header; a request\'s cookies', () => {
+    const panel = openPanel();
+    try {
+      const rows: NetworkRow[] = [
+        { seq: 1, id: 'r1', method: 'GET', url: 'http://127.0.0.1/b.js', resourceType: 'script', status: 200, durationMs: 30, sizeBytes: 900, time: 1000, initiator: 'http://127.0.0.1/page:4' },
+        { seq: 2, id: 'r2', method: 'GET', url: 'http://127.0.0.1/a.css', resourceType: 'stylesheet', status: 404, durationMs: 10, sizeBytes: 50, time: 1010 },
+        { seq: 3, id: 'r3', method: 'POST', url: 'http://127.0.0.1/c', resourceType: 'fetch', status: 200, durationMs: 90, sizeBytes: 5000, time: 1020 },
+      ];
+      panel.send({ type: 'network', rows, dropBefore: 0 });
+      const urls = () => panel.describe().networkUrls.map(u => u.replace('http://127.0.0.1/', ''));
+      const column = (name: string) => [...panel.window.document.querySelectorAll('#network-columns .column')].find(c => c.textContent!.startsWith(name)) as unknown as HTMLButtonElement;
+      assert.deepStrictEqual([...panel.window.document.querySelectorAll('#network-columns .column')].map(c => c.textContent),
+        ['Name', 'Method', 'Status', 'Type', 'Initiator', 'Size', 'Time', 'Waterfall'], 'the columns a web developer knows');
+      column('Name').click();
+      assert.deepStrictEqual(urls(), ['a.css', 'b.js', 'c'], 'by name');
+      assert.strictEqual(column('Name').getAttribute('aria-sort'), 'ascending');
+      column('Name').click();
+      assert.deepStrictEqual(urls(), ['c', 'b.js', 'a.css'], 'reversed');
+      column('Size').click();
+      assert.deepStrictEqual(urls(), ['a.css', 'b.js', 'c'], 'by size');
+      column('Size').click();
+      column('Size').click();
+      assert.deepStrictEqual(urls(), ['b.js', 'a.css', 'c'], 'a third click: as they came');
+      const first = panel.window.document.querySelector('#network-list li[data-request-id="r1"]') as unknown as HTMLElement;
+      assert.strictEqual(first.querySelector('.initiator')!.textContent, 'page:4', 'the initiator, short; the whole in its tooltip');
+      const bar = first.querySelector('.waterfall > i') as unknown as HTMLElement;
+      assert.deepStrictEqual([bar.style.getPropertyValue('--t0'), bar.style.getPropertyValue('--dt')], ['0', '30'], 'the bar starts at the first request and lasts its time');
+      // From the first start to the last end (110 ms), with room to grow so that a burst does not restyle every frame.
+      assert.strictEqual((panel.$('network-list') as HTMLElement).style.getPropertyValue('--wf-span'), '165', 'the waterfall spans first start to last end');
+
+      (panel.$('network-clear') as HTMLButtonElement).click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'networkControl', control: { action: 'clear' } });
+      const preserve = panel.$('preserve-log') as HTMLInputElement;
+      preserve.checked = true;
+      preserve.dispatchEvent(new panel.window.Event('change') as unknown as Event);
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'networkControl', control: { action: 'preserveLog', on: true } });
+      const throttling = panel.$('throttling') as HTMLSelectElement;
+      throttling.value = 'slow4g';
+      throttling.dispatchEvent(new panel.window.Event('change') as unknown as Event);
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'networkControl', control: { action: 'conditions', conditions: { throttling: 'slow4g', cacheDisabled: false } } });
+      (panel.$('network-har') as HTMLButtonElement).click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'command', command: 'saveHar' });
+      assert.strictEqual((panel.$('network-note') as HTMLElement).hidden, true, 'nothing in the header until the browser applies it');
+      panel.send({ type: 'state', state: state({ network: { throttling: 'slow4g', cacheDisabled: true, preserveLog: true } }) });
+      assert.strictEqual((panel.$('network-note') as HTMLElement).hidden, false);
+      assert.strictEqual(panel.$('network-note').textContent, 'Slow 4G · Cache off', 'the header says it while on');
+      assert.strictEqual((panel.$('disable-cache') as HTMLInputElement).checked, true);
+
+      (panel.window.document.querySelector('#network-list li[data-request-id="r3"]') as HTMLElement).click();
+      panel.send({ type: 'requestDetail', id: 'r3', detail: {
+        id: 'r3', url: 'http://127.0.0.1/c', method: 'POST', resourceType: 'fetch', status: 200, timing: [],
+        requestHeaders: [{ name: 'cookie', value: 'sid=abc; theme=dark' }],
+        responseHeaders: [{ name: 'set-cookie', value: 'seen=1; Path=/; HttpOnly' }],
+        requestBody: { kind: 'none', mimeType: '', size: 0 }, responseBody: { kind: 'none', mimeType: '', size: 0 },
+      } });
+      const shown = panel.describe().requestDetail;
+      assert.match(shown, /## Request cookies \(2\)\nsid\nabc\ntheme\ndark/, shown);
+      assert.match(shown, /## Response cookies \(1\)\nseen\n1 {2}\(Path=\/; HttpOnly\)/, shown);
     } finally {
       panel.close();
     }

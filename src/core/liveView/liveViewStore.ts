@@ -1,10 +1,12 @@
 import { Emitter, Event } from '../emitter';
-import { ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
+import { NetworkConditions, ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
 import { approximateBytes, RingBuffer } from './ringBuffer';
 import { keptLine, MAX_KEPT_NOTE_CHARS } from '../egress/byteBounds';
 import type { ToolCallRecord } from '../supervision/supervisor';
 import type { HostHealth } from '../supervision/browserHealth';
 import { ActivityRow, ConsoleRow, ExportStatus, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
+
+const NO_NETWORK_CONDITIONS: NetworkConditions = { throttling: 'none', cacheDisabled: false };
 
 /** The supervisor's events the store listens to (the supervisor itself in the extension). */
 export interface LiveViewSource {
@@ -56,6 +58,9 @@ export class LiveViewStore {
   private lastFrame: FrameMessage | undefined;
   private frameSeq = 0;
   private generationShown: number;
+  /** The Network pane's controls as they apply now (a new browser starts without them). */
+  private networkConditions: NetworkConditions = NO_NETWORK_CONDITIONS;
+  private preserveLog = false;
 
   private readonly messages = new Emitter<HostToPanel>();
   private readonly frames = new Emitter<FrameMessage>();
@@ -118,7 +123,25 @@ export class LiveViewStore {
       driver: this.source.personHasControl ? 'person' : 'agent',
       sessions: this.sessions.map(({ id, label }) => ({ id, label })),
       watching: this.sessions.find(s => s.watched)?.id ?? 'window',
+      network: { ...this.networkConditions, preserveLog: this.preserveLog },
     };
+  }
+
+  /** Network's Clear: the list starts again (a line says so); requests still running are not listed again. */
+  clearNetwork(): void {
+    this.pushMarker('Network log cleared', ['network'], true);
+  }
+
+  /** Preserve log: with it off (the default), a navigation of the page starts the list again. */
+  setPreserveLog(on: boolean): void {
+    this.preserveLog = on;
+    this.emitState();
+  }
+
+  /** The throttling and cache the browser now applies (the child confirmed them). */
+  showNetworkConditions(conditions: NetworkConditions): void {
+    this.networkConditions = conditions;
+    this.emitState();
   }
 
   /** The last export as a Playwright test, as the Activity pane shows it. */
@@ -163,6 +186,7 @@ export class LiveViewStore {
     this.sessions = [];
     this.lastFrame = undefined;
     this.requestSeq.clear();
+    this.networkConditions = NO_NETWORK_CONDITIONS;
     this.pushMarker(`Browser restarted (server #${generation}): entries of the previous browser were cleared`, ['console', 'network', 'activity'], true);
   }
 
@@ -199,7 +223,11 @@ export class LiveViewStore {
         const { pageId: _page, ...entry } = event.entry;
         const known = this.requestSeq.get(entry.id);
         let row = known !== undefined ? this.network.update(known, () => ({ ...entry, seq: known })) : undefined;
+        // A request whose row is gone (Clear, a new page's list, scrolled out of the bound) is not listed again.
+        if (known !== undefined && !row) return;
         if (!row) {
+          // The page itself navigated: the list starts again there, unless Preserve log keeps it.
+          if (entry.navigation) this.pushMarker(`Navigated to ${entry.url}`, ['network'], !this.preserveLog);
           row = this.network.push(entry);
           this.requestSeq.set(entry.id, row.seq);
           // Keep the id map as bounded as the list.

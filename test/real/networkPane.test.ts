@@ -1,0 +1,118 @@
+/**
+ * The Network pane at DevTools' level, through the supervisor as the panel asks it (real child and
+ * Chromium, pages served by the fixture): Save all as HAR validated and replayed by Playwright's own
+ * routeFromHAR with the server gone, a secret masked in it and credentials left out; throttling and
+ * Disable cache applied by the browser itself; each request's initiator; one duration in the list
+ * and in its Timing; the page's own navigation marked so the list can start again there.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
+import { checkHar } from '../support/harRoundTrip';
+import type { NetworkEntry } from '../../src/protocol/childMessages';
+
+describe('the Network pane\'s controls and HAR (real child and Chromium)', function () {
+  this.timeout(120000);
+  let fixture: FixtureServer;
+  let bridge: RealBridge | undefined;
+  let scratch: string;
+  beforeEach(async () => {
+    fixture = new FixtureServer();
+    await fixture.start();
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-har-'));
+  });
+  afterEach(async () => {
+    await bridge?.dispose();
+    bridge = undefined;
+    await fixture.stop().catch(() => undefined);
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** Every request entry the panel is sent, by path, as last sent. */
+  function listen(real: RealBridge): Map<string, NetworkEntry> {
+    const listed = new Map<string, NetworkEntry>();
+    real.supervisor.onObservation(event => {
+      if (event.kind === 'network') listed.set(new URL(event.entry.url).pathname, event.entry);
+    });
+    return listed;
+  }
+  const finished = (listed: Map<string, NetworkEntry>, ...paths: string[]) =>
+    waitFor(() => paths.every(p => listed.get(p)?.sizeBytes !== undefined || listed.get(p)?.failure !== undefined), 15000,
+      () => `requests to finish: ${JSON.stringify([...listed.values()].map(e => [e.url, e.status, e.durationMs]))}`);
+
+  it('Save all as HAR: HAR 1.2 that a validator accepts and Playwright\'s routeFromHAR replays with the server gone; a secret masked, credentials left out', async () => {
+    const secret = 'Har-s3cret-9271';
+    bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: secret, origins: [fixture.url] } } });
+    const listed = listen(bridge);
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/network-lab?name=${secret}` });
+    await finished(listed, '/api/echo', '/api/big', '/pixel.png');
+    const built = await bridge.supervisor.ask('har', { version: '0.0.0-test' });
+    assert.ok(built.entries >= 4, `the document, the POST, the big JSON and the image: ${built.entries}`);
+    assert.ok(!built.har.includes(secret), 'the secret\'s value is nowhere in the file');
+    assert.match(built.har, /<secret>LAB_TOKEN<\/secret>/, 'it is there as its placeholder');
+    const har = JSON.parse(built.har) as { log: { entries: { request: { url: string; headers: { name: string }[] }; response: { headers: { name: string }[] } }[] } };
+    const headerNames = har.log.entries.flatMap(e => [...e.request.headers, ...e.response.headers].map(h => h.name.toLowerCase()));
+    assert.ok(!headerNames.some(name => ['cookie', 'set-cookie', 'authorization'].includes(name)), 'no cookie or authorization header');
+
+    // The replay asks for the page without the secret in it: save a HAR of that page too, as the person would.
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/network-lab` });
+    await waitFor(() => [...listed.values()].filter(e => e.url.endsWith('/api/echo')).length > 0, 15000, 'the lab again');
+    await new Promise(resolve => setTimeout(resolve, 1000));
+    const file = path.join(scratch, 'lab.har');
+    fs.writeFileSync(file, (await bridge.supervisor.ask('har', { version: '0.0.0-test' })).har);
+    const url = `${fixture.url}/network-lab`;
+    await fixture.stop();
+    const check = await checkHar(file, url, /echo answered/);
+    assert.ok(check.valid, `HAR 1.2 by har-validator: ${check.problems}`);
+    assert.match(check.replayed?.text ?? '', /Network lab/, `the page replayed from the file alone: ${check.problems}`);
+    assert.ok(check.replayed!.console.some(line => line === 'echo answered Ada'), `the POST answered from the file: ${JSON.stringify(check.replayed!.console)}`);
+  });
+
+  it('throttling to slow 4G and offline is applied by the browser, and undone; Disable cache makes it fetch a cached script anew', async () => {
+    bridge = makeRealBridge();
+    const listed = listen(bridge);
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/cache-lab` });
+    await finished(listed, '/cached.js');
+    const timeFetch = async () => Number(/(\d+)/.exec(textOf(await bridge!.supervisor.callTool('browser_evaluate', {
+      function: 'async () => { const t = performance.now(); await fetch("/api/echo", { method: "POST", body: "{}" }); return Math.round(performance.now() - t); }',
+    })))?.[1]);
+    const plain = await timeFetch();
+    assert.deepStrictEqual(await bridge.supervisor.ask('networkConditions', { throttling: 'slow4g', cacheDisabled: false }), { throttling: 'slow4g', cacheDisabled: false });
+    const slow = await timeFetch();
+    // DevTools' slow 4G adds 562.5 ms to every round trip: the browser's own doing, not a timer of ours.
+    assert.ok(slow >= 500 && slow > plain, `a fetch under slow 4G takes at least its added latency: ${slow} ms (${plain} ms without)`);
+    await bridge.supervisor.ask('networkConditions', { throttling: 'offline', cacheDisabled: false });
+    const offline = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => fetch("/api/echo").then(() => "reached", e => "failed: " + e.message)' }));
+    assert.match(offline, /failed/, offline);
+    await bridge.supervisor.ask('networkConditions', { throttling: 'none', cacheDisabled: false });
+    assert.ok(await timeFetch() < 500, 'back to the plain network');
+
+    const hits = fixture.count('/cached.js');
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/cache-lab` });
+    await new Promise(resolve => setTimeout(resolve, 500));
+    assert.strictEqual(fixture.count('/cached.js'), hits, 'with the cache, the script comes from it');
+    await bridge.supervisor.ask('networkConditions', { throttling: 'none', cacheDisabled: true });
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/cache-lab` });
+    await waitFor(() => fixture.count('/cached.js') === hits + 1, 5000, 'Disable cache to fetch the script anew');
+  });
+
+  it('each request names its initiator; the list and the Timing say the same duration; the page\'s own navigation is marked', async () => {
+    bridge = makeRealBridge();
+    const listed = listen(bridge);
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/network-lab` });
+    await finished(listed, '/api/echo', '/api/big', '/pixel.png');
+    await waitFor(() => listed.get('/api/echo')?.initiator !== undefined, 5000, () => `the POST's initiator: ${JSON.stringify(listed.get('/api/echo'))}`);
+    assert.match(listed.get('/api/echo')!.initiator!, /\/network-lab:\d+$/, 'the page\'s script that called fetch, with its line');
+    assert.match(listed.get('/pixel.png')!.initiator ?? '', /\/network-lab(:\d+)?$/, 'the markup that holds the image');
+    assert.strictEqual(listed.get('/network-lab')!.navigation, true, 'the document is the page\'s own navigation');
+    assert.strictEqual(listed.get('/api/echo')!.navigation, undefined, 'a fetch is not');
+    for (const p of ['/api/echo', '/api/big']) {
+      const entry = listed.get(p)!;
+      const total = (await bridge.supervisor.ask('requestDetail', { id: entry.id })).timing.find(t => t.phase === 'Total')?.ms;
+      assert.strictEqual(entry.durationMs, total, `${p}: the list's duration is its Timing's total`);
+    }
+  });
+});
