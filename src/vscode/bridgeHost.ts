@@ -173,6 +173,12 @@ export class BridgeHost implements vscodeTypes.Disposable {
       this.supervisor.useFactory(factory);
       return;
     }
+    // The bridge's server runs but no browser is open: nothing to lose, so the new settings apply now, unasked.
+    if (this.supervisor.health.browser !== 'ready') {
+      this.childSettings = this.settings;
+      await this.supervisor.restart('its settings changed', factory, { browserWasOpen: false });
+      return;
+    }
     const restartNow = 'Restart Browser';
     const choice = await this.vscode.window.showInformationMessage(
       'Playwright Bridge settings changed. The running browser keeps its old settings until it restarts; restarting closes its pages.',

@@ -1,6 +1,23 @@
 import type * as vscodeTypes from 'vscode';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
 import type { HostHealth } from '../core/supervision/browserHealth';
+import { leadingFix } from '../core/settings/browserDiscovery';
+import { USER_ONLY_SETTINGS } from '../core/settings/settingsTable';
+
+/** "playwrightBridge.executablePath" as the Settings editor titles it: "Executable Path". */
+function settingTitle(key: string): string {
+  const name = key.slice(key.lastIndexOf('.') + 1);
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, c => c.toUpperCase());
+}
+
+/**
+ * The Settings editor on that setting, in the tab where it is listed: a machine setting shows only among the
+ * remote's settings when VS Code runs remotely (code-server, SSH, a container), not under User.
+ */
+export async function openSettingWhereItLives(vscode: VSCode, key: string): Promise<void> {
+  const remote = !!vscode.env.remoteName && (USER_ONLY_SETTINGS as readonly string[]).includes(key.replace(`${SETTINGS_SECTION}.`, ''));
+  await vscode.commands.executeCommand(remote ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings', key);
+}
 
 type VSCode = typeof vscodeTypes;
 
@@ -16,11 +33,16 @@ export class BrowserFailureNotifier {
     this.lastShown = health.detail;
     this.log.error(health.detail);
     const [headline, ...rest] = health.detail.split('\n');
+    // The one fix that applies leads: the setting the message names (opened where it lives), or the download.
+    const fix = leadingFix(health.detail);
+    const install = 'Install Browser';
+    const openSetting = fix.setting ? `Open Setting ${settingTitle(fix.setting)}` : 'Open Settings';
+    const buttons = fix.install ? [install, openSetting, 'Show Log'] : [openSetting, 'Show Log'];
     void this.vscode.window
-      .showErrorMessage(headline, { detail: rest.join('\n'), modal: false }, 'Install Browser', 'Open Settings', 'Show Log')
+      .showErrorMessage(headline, { detail: rest.join('\n'), modal: false }, ...buttons)
       .then(choice => {
-        if (choice === 'Install Browser') void this.vscode.commands.executeCommand(COMMANDS.installBrowser);
-        else if (choice === 'Open Settings') void this.vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION);
+        if (choice === install) void this.vscode.commands.executeCommand(COMMANDS.installBrowser);
+        else if (choice === openSetting) void openSettingWhereItLives(this.vscode, fix.setting ?? SETTINGS_SECTION);
         else if (choice === 'Show Log') this.log.show();
       });
   }

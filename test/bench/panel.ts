@@ -22,6 +22,7 @@ interface RoundFigures {
   detailTimes: number[];
   resizeTimes: number[];
   rowsPerFailedNavigation: number;
+  harRoundTrip: boolean;
 }
 
 export interface PanelFigures {
@@ -43,6 +44,8 @@ export interface PanelFigures {
   resizeToPictureMsP95: number;
   /** Network rows one failed load typed in the address bar makes, counted 6.5 s later (target 1). */
   rowsPerFailedNavigation: number;
+  /** Save all as HAR in every round: the file validated (har-validator) and replayed by Playwright's routeFromHAR with the server gone. */
+  harRoundTrip: boolean;
 }
 
 const p95 = (values: number[]) => {
@@ -86,6 +89,7 @@ export async function measurePanel(): Promise<PanelFigures> {
     detailOpenMsP95: m(r => p95(r.detailTimes)),
     resizeToPictureMsP95: m(r => p95(r.resizeTimes)),
     rowsPerFailedNavigation: Math.max(...results.map(r => r.rowsPerFailedNavigation)),
+    harRoundTrip: results.every(r => r.harRoundTrip),
   };
 }
 

@@ -7,9 +7,12 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import type { PanelReport } from '../../src/protocol/panelMessages';
+import { checkHar } from '../support/harRoundTrip';
 import { Api, EXTENSION_ID, invoke, note, panelHands, waitFor } from './helpers';
 
 const LOADED = 2000;
@@ -69,12 +72,28 @@ describe('panel bench in a real VS Code', function () {
     const failing = `http://127.0.0.1:${(probe.address() as net.AddressInfo).port}/nothing`;
     await new Promise(resolve => probe.close(resolve));
     await panelHands({ action: 'address', url: failing });
-    await waitFor(async () => !!(await api.describePanels())[0]?.loadError, 15000, 'the failed load to show', 250);
+    let shown: PanelReport | undefined;
+    await waitFor(async () => !!(shown = (await api.describePanels())[0])?.loadError, 15000,
+      () => `the failed load to show: ${JSON.stringify({ header: shown?.header, activity: shown?.activityTitles.slice(-3), errors: shown?.activityErrors.slice(-2), urls: shown?.networkUrls.slice(-3) })}`, 250);
     await new Promise(resolve => setTimeout(resolve, 6500));
     const rowsPerFailedNavigation = (await api.describePanels())[0]!.networkUrls.filter(url => url === failing).length;
 
+    // Save all as HAR, on a page of its own server: the file validated, then replayed by routeFromHAR with that server gone.
+    const lab = new FixtureServer();
+    await lab.start();
+    await invoke('browser_navigate', { url: `${lab.url}/network-lab` });
+    await waitFor(async () => ((await api.describePanels())[0]?.networkUrls.filter(u => u.startsWith(lab.url)).length ?? 0) >= 4, 15000, 'the lab\'s requests', 250);
+    const harFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-bench-har-'));
+    const harFile = vscode.Uri.file(path.join(harFolder, 'lab.har'));
+    const saved = await vscode.commands.executeCommand<vscode.Uri | undefined>('playwrightBridge.saveNetworkHar', harFile);
+    await lab.stop();
+    const harCheck = saved ? await checkHar(harFile.fsPath, `${lab.url}/network-lab`, /echo answered/) : undefined;
+    const harRoundTrip = !!harCheck?.valid && /Network lab/.test(harCheck.replayed?.text ?? '') && !!harCheck.replayed?.console.includes('echo answered Ada');
+    if (!harRoundTrip) note(`    HAR round trip failed: ${harCheck?.problems ?? 'not saved'}`);
+    fs.rmSync(harFolder, { recursive: true, force: true });
+
     const figures = {
-      consoleTimes, networkTimes, idleFrameIntervals: idle.intervals, frameIntervals: frames.intervals, longTasks: frames.longTasks, burstRows: frames.rows, burstSeconds: 10, detailTimes, resizeTimes, rowsPerFailedNavigation,
+      consoleTimes, networkTimes, idleFrameIntervals: idle.intervals, frameIntervals: frames.intervals, longTasks: frames.longTasks, burstRows: frames.rows, burstSeconds: 10, detailTimes, resizeTimes, rowsPerFailedNavigation, harRoundTrip,
     };
     note(`    keystrokes ${consoleTimes.length + networkTimes.length}, frames ${idle.intervals.length} idle and ${frames.intervals.length} in the burst, ` +
       `long tasks ${frames.longTasks.length} (${frames.longTasks.map(t => `${Math.round(t.ms)} ${t.whose}`).join(', ')}), rows in the burst ${frames.rows}, details opened ${detailTimes.length}, resizes ${resizeTimes.length}`);

@@ -111,7 +111,7 @@ describe('the Network pane\'s controls and HAR (real child and Chromium)', funct
     assert.strictEqual(listed.get('/api/echo')!.navigation, undefined, 'a fetch is not');
     for (const p of ['/api/echo', '/api/big']) {
       const entry = listed.get(p)!;
-      const total = (await bridge.supervisor.ask('requestDetail', { id: entry.id })).timing.find(t => t.phase === 'Total')?.ms;
+      const total: number | undefined = (await bridge.supervisor.ask('requestDetail', { id: entry.id })).timing.find(t => t.phase === 'Total')?.ms;
       assert.strictEqual(entry.durationMs, total, `${p}: the list's duration is its Timing's total`);
     }
   });

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { brandedCandidates, describeLaunchFailure, planBrowserLaunch } from '../../src/core/settings/browserDiscovery';
+import { brandedCandidates, describeLaunchFailure, leadingFix, planBrowserLaunch } from '../../src/core/settings/browserDiscovery';
 
 describe('browser discovery', () => {
   it('uses Playwright channels for branded browsers', () => {
@@ -37,6 +37,24 @@ describe('browser discovery', () => {
     const message = describeLaunchFailure(plan, new Error("Failed to launch chromium because executable doesn't exist at /nope/chromium"), 'linux');
     assert.match(message, /Tried: the executable path you set: \/nope\/chromium/);
     assert.match(message, /Check the setting playwrightBridge.executablePath: nothing runnable is at \/nope\/chromium/);
+  });
+
+  it('a wrong executable path is the one thing wrong: its setting leads the notice, with the browser found here as the way out, and no download offered', () => {
+    const plan = planBrowserLaunch('auto', '/nope/chromium', path => path === '/usr/bin/chromium', 'linux');
+    const message = describeLaunchFailure(plan, new Error("Failed to launch chromium because executable doesn't exist at /nope/chromium"), 'linux');
+    assert.match(message, /Fix: Check the setting playwrightBridge\.executablePath: nothing runnable is at \/nope\/chromium\. Clear it to use Chromium at \/usr\/bin\/chromium/);
+    assert.doesNotMatch(message, /Install Browser|"auto"/, `neither the download nor a setting it already has: ${message}`);
+    assert.deepStrictEqual(leadingFix(message), { setting: 'playwrightBridge.executablePath', install: false });
+  });
+
+  it('with browser already "auto", the notice never says to set it to "auto"; a missing Chrome leads with the download', () => {
+    const auto = planBrowserLaunch('auto', undefined, path => path === '/usr/bin/chromium' || path === '/opt/google/chrome/chrome', 'linux');
+    const crashed = describeLaunchFailure(auto, new Error('Browser closed unexpectedly'), 'linux');
+    assert.match(crashed, /Set playwrightBridge\.browser to "chromium" to use it/, `the other browser found here is offered: ${crashed}`);
+    assert.doesNotMatch(crashed, /or "auto"/, crashed);
+    const chrome = planBrowserLaunch('chrome', undefined, () => false, 'linux');
+    const missing = describeLaunchFailure(chrome, new Error("Chromium distribution 'chrome' is not found at /opt/google/chrome/chrome"), 'linux');
+    assert.deepStrictEqual(leadingFix(missing), { install: true });
   });
 
   it('explains a locked profile, a missing display and the root sandbox', () => {

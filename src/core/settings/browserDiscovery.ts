@@ -129,6 +129,18 @@ export function browserOutputOf(message: string): string[] {
 }
 
 /**
+ * The one fix a launch failure's message leads with (its Fix line's first sentence), for the failure notice's
+ * main button: the setting it names, or the browser download. Read from describeLaunchFailure's own words.
+ */
+export function leadingFix(message: string): { setting?: string; install: boolean } {
+  const fix = /^Fix: (.*)$/m.exec(message)?.[1] ?? '';
+  // The first sentence that says what to do: a setting it names, or the download.
+  const first = fix.split(/(?<=\.)\s/).find(sentence => /playwrightBridge\.[A-Za-z]|Install Browser/.test(sentence)) ?? '';
+  const setting = /(playwrightBridge\.[A-Za-z.]+[A-Za-z])/.exec(first)?.[1];
+  return { ...(setting ? { setting } : {}), install: !setting && /Install Browser/.test(first) };
+}
+
+/**
  * The message a user (and the model) reads when the browser does not start: what was tried,
  * what went wrong in one line, what the browser itself printed, and the ways to fix it.
  */
@@ -140,12 +152,16 @@ export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, p
   const said = raw.split('\n').filter(l => !l.includes('<launching>')).join('\n');
   const fixes: string[] = [];
   const notFound = /not found|ENOENT|doesn't exist|Executable doesn't exist|no such file/i.test(said);
-  if (plan.executablePath && notFound) fixes.push(`Check the setting playwrightBridge.executablePath: nothing runnable is at ${plan.executablePath}.`);
   const others = plan.found.filter(f => f.browser !== plan.browser || (plan.executablePath && f.path !== plan.executablePath));
-  if (others.length) {
+  if (plan.executablePath && notFound) {
+    // The one thing wrong is the path the person set: that setting is the fix (a browser found here is the way out).
+    const instead = others.length ? ` Clear it to use ${BROWSER_LABELS[others[0].browser]} at ${others[0].path}, found on this machine.` : '';
+    fixes.push(`Check the setting playwrightBridge.executablePath: nothing runnable is at ${plan.executablePath}.${instead}`);
+  } else if (others.length) {
     // The quickest fix is a browser that is already here: name it, and the setting that picks it.
     const list = others.map(f => `${BROWSER_LABELS[f.browser]} at ${f.path}`).join(', ');
-    fixes.push(`Found on this machine: ${list}. Set playwrightBridge.browser to "${others[0].browser}" (or "auto") to use it.`);
+    const orAuto = plan.choice === 'auto' ? '' : ' (or "auto")';
+    fixes.push(`Found on this machine: ${list}. Set playwrightBridge.browser to "${others[0].browser}"${orAuto} to use it.`);
   }
   if (!plan.executablePath || !notFound) {
     const install = 'run the command "Playwright Bridge: Install Browser"';
@@ -155,7 +171,7 @@ export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, p
     }
     else fixes.push(`Run the command "Playwright Bridge: Install Browser" to download Playwright's ${plan.engine} build.`);
   }
-  if (!others.length) {
+  if (!others.length && !(plan.executablePath && notFound)) {
     fixes.push('Or set playwrightBridge.executablePath to a Chromium-family browser you have, or pick another browser in playwrightBridge.browser.');
   }
   // Only Chromium's own words: the echoed command line holds --no-sandbox whenever the bridge turned the sandbox off.

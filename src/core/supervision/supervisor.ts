@@ -403,12 +403,13 @@ export class Supervisor {
    * Replaces the child now (the Restart Browser command). With a factory, the replacement uses it
    * (new settings); otherwise it uses the same settings as before.
    */
-  async restart(reason: string, factory?: ChildFactory): Promise<void> {
+  async restart(reason: string, factory?: ChildFactory, options: { browserWasOpen?: boolean } = {}): Promise<void> {
     this.assertNotDisposed();
     const old = await this.detachCurrent();
     if (factory) this.factory = factory;
     if (old) {
-      this.notes.lostForAll(browserLostNotice(`the browser was restarted (${reason}).`));
+      // With no browser open there was no page to lose: the model is told nothing.
+      if (options.browserWasOpen !== false) this.notes.lostForAll(browserLostNotice(`the browser was restarted (${reason}).`));
       this.options.log(`Restarting (${reason}): stopping child ${old.pid}`);
     }
     this.failures = 0;
