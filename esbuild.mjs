@@ -57,7 +57,8 @@ const testBuild = {
 // The test-only chat helper extension, loaded into the test VS Code next to ours; never shipped.
 const chatHelper = { ...common, entryPoints: ['test/chatHelper/extension.ts'], outfile: 'test/vscode/chat-helper/dist/extension.js', external: ['vscode'] };
 
-const builds = tests ? [...bundles, testBuild, chatHelper] : bundles;
+const startHelper = { ...common, entryPoints: ['test/startHelper/extension.ts'], outfile: 'test/vscode/start-helper/dist/extension.js', external: ['vscode'] };
+const builds = tests ? [...bundles, testBuild, chatHelper, startHelper] : bundles;
 
 // The panel's icons: codicons' stylesheet and font, next to the webview script.
 fs.mkdirSync('dist/webview', { recursive: true });

@@ -104,7 +104,7 @@ export class BrowserObserver {
   /** The pages in the order upstream lists its tabs (the order they opened). */
   private readonly pages: Page[] = [];
   /** A tab's last failed load (its address and why): the panel shows that, not the browser's error page's address. */
-  private readonly loadFailures = new WeakMap<Page, { url: string; reason: string }>();
+  private readonly loadFailures = new WeakMap<Page, { url: string; reason: string; pageWas: string }>();
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private streaming: { page: Page; key: string; stop(): Promise<void> } | undefined;
   /** The page size the stream was last started for (a different one restarts it). */
@@ -182,6 +182,8 @@ export class BrowserObserver {
       this.options.send({ kind: 'console', entry: { level: 'error', text, pageId, time: Date.now() } });
     });
     page.on('request', request => {
+      // A new load of the tab: whatever failed before is no longer what it shows.
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.loadFailures.delete(page);
       // A request held back here is never listed, nor are its answer and end (they find no entry).
       if (!this.networkBudget.allow()) return;
       const initiator = this.network.takeInitiator(request.url());
@@ -212,8 +214,9 @@ export class BrowserObserver {
       let failure = request.failure()?.errorText ?? 'failed';
       if (this.options.originRules && BLOCKED_FAILURE.test(failure)) failure = `${failure}: ${ORIGIN_RULES_NOTE}`;
       // The tab's own load failed (listed or not): the panel shows what failed and why, not the error page's address.
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-        this.loadFailures.set(page, { url: request.url(), reason: netErrorWords(failure) });
+      // (Not a load stopped for another navigation or a download: the page stays as it was then.)
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame() && !/ERR_ABORTED/.test(failure)) {
+        this.loadFailures.set(page, { url: request.url(), reason: netErrorWords(failure), pageWas: page.url() });
         this.sendTabs();
       }
       const entry = this.requests.get(request);
@@ -225,7 +228,9 @@ export class BrowserObserver {
     });
     page.on('framenavigated', frame => {
       if (frame !== page.mainFrame()) return;
-      if (!isBrowserErrorPage(frame.url())) this.loadFailures.delete(page);
+      // Another page is there now (not the browser's error page, which Playwright may report at the old address).
+      const failed = this.loadFailures.get(page);
+      if (failed && !isBrowserErrorPage(frame.url()) && frame.url() !== failed.pageWas) this.loadFailures.delete(page);
       this.sendTabs();
       // A navigation may move the page to a new renderer process, which a running Chromium
       // screencast does not follow (seen: the stream went silent after about:blank -> http).
@@ -313,8 +318,9 @@ export class BrowserObserver {
     if (this.disposed) return;
     const current = this.currentPage;
     void Promise.all(this.context.pages().map(async (page): Promise<TabInfo> => {
-      // On the browser's error page: the address that failed, and why (the person sees what they typed).
-      const failed = isBrowserErrorPage(page.url()) ? this.loadFailures.get(page) : undefined;
+      // Its last load failed and nothing loaded since: the address that failed, and why (the person sees what they
+      // typed). Playwright does not always move the page's address to the browser's error page, so that is not the test.
+      const failed = this.loadFailures.get(page);
       return {
         id: this.pageId(page),
         url: capText(failed?.url ?? page.url(), ENTRY_LIMITS.url),

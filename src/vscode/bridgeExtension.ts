@@ -157,7 +157,14 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     vscode.commands.registerCommand(COMMANDS.openPanel, () => vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`)),
     vscode.commands.registerCommand(COMMANDS.openPanelInEditor, () => panels.openInEditor()),
     vscode.commands.registerCommand(COMMANDS.takeControl, () => supervisor.takeControl()),
-    vscode.commands.registerCommand(COMMANDS.handBack, () => supervisor.handBack()),
+    vscode.commands.registerCommand(COMMANDS.handBack, async () => {
+      // Said, not silently nothing: the person may think they still hold the browser.
+      if (!supervisor.personHasControl) {
+        void vscode.window.showInformationMessage('You do not have control of the browser: chat drives it. "Playwright Bridge: Take Control of Browser" takes it.');
+        return;
+      }
+      await supervisor.handBack();
+    }),
     vscode.commands.registerCommand(COMMANDS.setSecret, async () => {
       const name = await bridge.secrets.set(liveView.currentTab?.url);
       if (name) await bridge.secretsChanged(`Secret ${name} saved: the agent types it by writing ${name} as the text, on its sites only.`);

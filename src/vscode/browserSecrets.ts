@@ -137,7 +137,7 @@ export class BrowserSecrets {
   /** The Choose Sites command: pick a secret (listed with its sites), then edit its origins. */
   async chooseSites(currentUrl?: string): Promise<string | undefined> {
     if (!this.names().length) {
-      void this.vscode.window.showInformationMessage('No secrets are set. "Playwright Bridge: Set a Secret for the Browser…" adds one.');
+      void this.vscode.window.showInformationMessage('No secrets are set. "Playwright Bridge: Set Browser Secret…" adds one.');
       return undefined;
     }
     const picked = await this.vscode.window.showQuickPick(this.pickItems(), { title: 'Choose the sites of a secret', placeHolder: 'Which secret?' });
@@ -176,7 +176,7 @@ export class BrowserSecrets {
   async remove(): Promise<string | undefined> {
     const names = this.names();
     if (!names.length) {
-      void this.vscode.window.showInformationMessage('No secrets are set. "Playwright Bridge: Set a Secret for the Browser…" adds one.');
+      void this.vscode.window.showInformationMessage('No secrets are set. "Playwright Bridge: Set Browser Secret…" adds one.');
       return undefined;
     }
     const picked = await this.vscode.window.showQuickPick(this.pickItems(), { title: 'Delete a secret of the browser', placeHolder: 'Which secret?' });

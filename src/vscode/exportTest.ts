@@ -286,7 +286,7 @@ export class TestExport {
     const callOf = new Map(steps.map(s => [s.index, s.callId]));
     const marks = result.verdicts.flatMap(v => (callOf.get(v.step) === undefined ? [] : [{ callId: callOf.get(v.step)!, verdict: v.verdict }]));
     const left = result.spec.leftOut.length ? ` Left out: ${result.spec.leftOut.length} step${result.spec.leftOut.length === 1 ? '' : 's'} (reads, failures, the bridge's own tools).` : '';
-    const needs = result.spec.env.length ? ` It reads ${result.spec.env.join(', ')} from the environment.` : '';
+    const needs = (result.spec.env.length ? ` It reads ${result.spec.env.join(', ')} from the environment.` : '') + withoutPlaywrightTest(result.file);
     if (result.run.failed === 0) {
       const text = `${this.shown(result.file)}: passed ${result.run.passed} of ${result.run.runs} runs with Playwright Test.`;
       this.deps.store.showExportStatus({ state: 'passed', text, marks });
@@ -338,5 +338,18 @@ export class TestExport {
   shown(file: string): string {
     const folder = this.deps.workspaceFolders().find(f => !path.relative(f, file).startsWith('..'));
     return folder ? path.relative(folder, file).split(path.sep).join('/') : file;
+  }
+}
+
+/**
+ * The test imports @playwright/test; a workspace without it gets red squiggles under that import, though the
+ * bridge ran the test with its own copy. Said, with the one command that installs it, rather than left unexplained.
+ */
+export function withoutPlaywrightTest(file: string): string {
+  try {
+    require.resolve('@playwright/test/package.json', { paths: [path.dirname(file)] });
+    return '';
+  } catch {
+    return ' This workspace has no @playwright/test, so the editor marks the test\'s import: `npm i -D @playwright/test` installs it (the bridge ran the test with its own).';
   }
 }

@@ -82,9 +82,8 @@ export function renderState(next: PanelState): void {
   }), newTabChip());
   const current = next.tabs.find(t => t.current);
   // The address shows where the page is, except while the person is typing a new one; its tooltip names the page.
-  const address = $<HTMLInputElement>('address');
-  if (document.activeElement !== address) address.value = current?.url ?? '';
-  address.title = current ? `${current.title}\n${current.url}` : '';
+  liveAddress = { url: current?.url ?? '', title: current ? `${current.title}\n${current.url}` : '' };
+  showAddress();
   showSize(current?.viewport);
   showNetworkState(next.network);
   // A failed load: the bridge's own page says what failed and why, over the browser's error page.
@@ -99,6 +98,14 @@ export function renderState(next: PanelState): void {
   control.querySelector('.label')!.textContent = driving ? 'Hand back' : 'Take control';
   $('driving').hidden = !driving;
 
+  // Before a page is open these have nothing to act on: shown, but off, saying why.
+  for (const id of ['control', 'pick', 'save', 'new-tab', 'stop', 'back', 'forward', 'reload']) {
+    const button = $<HTMLButtonElement>(id);
+    const off = !current && !(id === 'new-tab' && health.state === 'ready');
+    button.disabled = off;
+    if (off) button.dataset.why = 'No page is open yet: ask chat to open one, or press Start Browser.';
+    else delete button.dataset.why;
+  }
   const startButton = $<HTMLButtonElement>('start');
   startButton.hidden = !(health.state === 'notStarted' || (health.state === 'ready' && !next.tabs.length) || failed);
   const pause = $<HTMLButtonElement>('pause');
@@ -111,6 +118,24 @@ export function renderState(next: PanelState): void {
   fitActions();
   // No page means no picture: a frame of a page that is gone (a restarted browser) must not stay.
   if (!current) showPlaceholder(PLACEHOLDERS[health.state]);
+}
+
+/** The live tab's address, and the past step's while time travel shows one (its picture is under it). */
+let liveAddress = { url: '', title: '' };
+let stepAddress: { url: string; title: string } | undefined;
+
+function showAddress(): void {
+  const address = $<HTMLInputElement>('address');
+  const shown = stepAddress ?? liveAddress;
+  if (document.activeElement !== address) address.value = shown.url;
+  address.title = shown.title;
+  address.classList.toggle('past', !!stepAddress);
+}
+
+/** Time travel: the address bar names the step's page while its picture shows (undefined: the live page again). */
+export function showStepAddress(step: { url?: string; index: number } | undefined): void {
+  stepAddress = step ? { url: step.url ?? '', title: `The page right after step ${step.index} (not the live page): Live goes back` } : undefined;
+  showAddress();
 }
 
 /** Wires the toolbar, the navigation bar and the address field (once, when the panel starts). */

@@ -5,6 +5,7 @@
  * above the list. Save trace writes the session as a Playwright trace.
  */
 import type { StepView } from '../protocol/panelMessages';
+import { showStepAddress } from './header';
 import { $, el, post } from './dom';
 import { selectedRange } from './activityExport';
 
@@ -24,6 +25,7 @@ export function showStep(view: StepView | null, problem: string | undefined): vo
   const detail = $('step-detail');
   $('step-problem').textContent = problem ?? '';
   $('step-problem').hidden = !problem;
+  showStepAddress(view ? { url: view.url, index: view.index } : undefined);
   if (!view) {
     banner.hidden = true;
     picture.hidden = true;

@@ -95,7 +95,13 @@ async function playDemo(siteUrl: string): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.chat.manage');
   for (let i = 0; i < 240 && !vscode.extensions.getExtension('GitHub.copilot-chat')?.isActive; i++) await new Promise(resolve => setTimeout(resolve, 500));
   await vscode.commands.executeCommand('workbench.action.closeModalEditor');
+  // A clean layout: no Welcome tab or other editors beside the panel, no side bar or bottom panel squeezing it.
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  await vscode.commands.executeCommand('workbench.action.closePanel');
   await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+  // A moment to look at the empty panel before chat starts.
+  await new Promise(resolve => setTimeout(resolve, 3000));
   for (const turn of FORM_SCENARIO) {
     const before = record.length;
     void vscode.commands.executeCommand('workbench.action.chat.open', { mode: 'agent', modelSelector: { vendor: 'pwb-scripted', id: 'scripted' }, query: turn.prompt, blockOnResponse: true });
@@ -105,7 +111,8 @@ async function playDemo(siteUrl: string): Promise<void> {
       await vscode.commands.executeCommand('workbench.action.chat.acceptTool').then(undefined, () => undefined);
       await new Promise(resolve => setTimeout(resolve, 300));
     }
-    await new Promise(resolve => setTimeout(resolve, 3000));
+    // Time to read the answer before the next prompt.
+    await new Promise(resolve => setTimeout(resolve, 6000));
   }
 }
 

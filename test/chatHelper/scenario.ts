@@ -36,7 +36,7 @@ export const FORM_SCENARIO: ScenarioTurn[] = [
       { tool: 'browser_console_messages', args: { level: 'info' } },
       { tool: 'browser_network_requests', args: { static: true } },
     ],
-    answer: 'Screenshot taken. Console: {{step:1:(guest book signed by \\w+)}}',
+    answer: 'Screenshot taken. Console: {{step:1:(guest book signed by \\w+)}}. Network requests: {{step:2:((?:\\[[A-Z]+\\] \\S+ => \\[\\d+\\][^\\n]*\\n?)+)}}',
   },
 ];
 

@@ -121,7 +121,8 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
 
     const second = await chatTurn(FORM_SCENARIO[1]);
     note(`    turn 2 (${door}, 3 tool calls): ${second.ms} ms: ${second.answer}`);
-    assert.strictEqual(second.answer, 'Screenshot taken. Console: guest book signed by Ada');
+    assert.match(second.answer, /^Screenshot taken\. Console: guest book signed by Ada\. Network requests: \[GET\] http:\/\/127\.0\.0\.1:\d+\/form => \[200\] OK/,
+      'the answer lists the network requests it was asked for');
     const record = await chatRecord();
     const offered = record[0].offeredTools;
     if (door === 'tool') {

@@ -338,6 +338,7 @@ describe('panel webview in a DOM', () => {
     const panel = openPanel();
     try {
       const row = (id: number) => ({ seq: id, id, title: `Step call ${id}`, tool: 'browser_click', door: 'tool' as const, startedAt: 0, durationMs: 10, outcome: 'ok' as const });
+      panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/live', 'Live page', true)] }) });
       panel.send({ type: 'activity', rows: [row(1), row(2), row(3)], dropBefore: 0 });
       panel.describe();
       const items = [...panel.window.document.querySelectorAll<HTMLElement>('#activity-list li.call')];
@@ -356,6 +357,7 @@ describe('panel webview in a DOM', () => {
       const report = panel.describe();
       assert.match(report.stepBanner, /^Step 2 of 3, \d\d:\d\d:\d\d: Clicking “Send” \(no picture was drawn\)$/);
       assert.deepStrictEqual(report.stepConsole, ['error: boom']);
+      assert.strictEqual((panel.$('address') as HTMLInputElement).value, 'http://127.0.0.1/form', 'the address is the step\'s, as its picture is');
       await new Promise(resolve => setTimeout(resolve, 50));
       assert.deepStrictEqual(panel.posted.filter(m => m.type === 'stepDrawn').at(-1), { type: 'stepDrawn', index: 2 }, 'says when the step is drawn');
       (panel.$('step-restore') as HTMLButtonElement).click();
@@ -364,6 +366,7 @@ describe('panel webview in a DOM', () => {
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'showStep', callId: null });
       panel.send({ type: 'stepView', view: null });
       assert.strictEqual(panel.describe().stepBanner, '', 'live again');
+      assert.strictEqual((panel.$('address') as HTMLInputElement).value, 'http://127.0.0.1/live', 'and so is the address');
       assert.strictEqual(items[1].getAttribute('aria-selected'), 'false', 'and the selection went with it');
       (panel.$('save-trace') as HTMLButtonElement).click();
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'saveTrace', callIds: [] }, 'every step');

@@ -31,14 +31,18 @@ function hasDesktopCode(): boolean {
 function writeDemoWorkspace(siteUrl: string): string {
   const folder = path.join(cacheRoot(), 'demo-workspace');
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
-  // No browser settings: `auto` takes Chrome, Edge or the system Chromium, whichever is installed.
-  fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), '{}\n');
+  // No browser settings: `auto` takes Chrome, Edge or the system Chromium, whichever is installed. This README opens first.
+  fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), `${JSON.stringify({ 'workbench.startupEditor': 'readme' }, null, 2)}\n`);
   fs.writeFileSync(path.join(folder, 'README.md'), [
     '# Playwright Bridge demo',
     '',
-    `A demo site runs at ${siteUrl}/ while \`npm start\` runs.`,
+    `A demo site runs at ${siteUrl}/ while \`npm start\` runs. The browser panel is in the Playwright Bridge view`,
+    '(its icon in the activity bar, or "Playwright Bridge: Show Browser Panel").',
     '',
-    'Open chat in agent mode and try:',
+    '**Chat needs a signed-in chat model**: GitHub Copilot, or any model VS Code\'s chat offers. Without one,',
+    'stop this and run `npm start -- --demo`: a scripted model plays a short session in the panel, no account needed.',
+    '',
+    'With a model, open chat in agent mode and try:',
     '',
     `- "Open ${siteUrl}/, type Ada into the name field, press Greet and tell me what the page says."`,
     `- "Take a screenshot of ${siteUrl}/ and list its console messages and network requests."`,
@@ -58,7 +62,8 @@ async function main(): Promise<void> {
   const demo = process.argv.includes('--demo');
   if (hasDesktopCode() && !demo) {
     console.log('[start] opening desktop VS Code with the extension loaded');
-    const code = spawn('code', ['--new-window', `--extensionDevelopmentPath=${REPO_ROOT}`, folder], { stdio: 'inherit' });
+    const startHelper = path.join(REPO_ROOT, 'test', 'vscode', 'start-helper');
+    const code = spawn('code', ['--new-window', `--extensionDevelopmentPath=${REPO_ROOT}`, `--extensionDevelopmentPath=${startHelper}`, folder], { stdio: 'inherit' });
     code.on('exit', () => console.log('[start] VS Code launched; the demo site stays up until Ctrl-C'));
   } else {
     const install = ensureCodeServer();
@@ -69,13 +74,15 @@ async function main(): Promise<void> {
     linkExtension(REPO_ROOT, extensionsDir);
     // With --demo the test-only scripted chat model plays the scenario in the window you open.
     if (demo) linkExtension(path.join(REPO_ROOT, 'test', 'vscode', 'chat-helper'), extensionsDir);
+    // Without it, the browser panel opens beside the demo README (the demo opens its own, in a clean layout).
+    else linkExtension(path.join(REPO_ROOT, 'test', 'vscode', 'start-helper'), extensionsDir);
     const session = new CodeServerSession({
       install,
       folder,
       userDataDir: path.join(stateDir, 'user-data'),
       extensionsDir,
       smokeTestDriver: false,
-      env: demo ? { ...process.env, PLAYWRIGHT_BRIDGE_DEMO_SITE: site.url, PLAYWRIGHT_BRIDGE_DEMO_STEP_MS: '1500' } : process.env,
+      env: demo ? { ...process.env, PLAYWRIGHT_BRIDGE_DEMO_SITE: site.url, PLAYWRIGHT_BRIDGE_DEMO_STEP_MS: '3000' } : process.env,
       browserPath: findChromium() ?? '/usr/bin/chromium',
       headless: true,
       onLog: line => { if (process.env.PLAYWRIGHT_BRIDGE_VERBOSE) console.log(line); },

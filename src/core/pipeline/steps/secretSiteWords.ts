@@ -10,7 +10,7 @@ export function secretRefusalText(refusal: SecretRefusal): string {
       'to another site. Nothing was pressed. Type the text instead.';
   }
   return `Refused to type the secret ${refusal.secret}: ${whyNot(refusal)} Nothing was typed. Only the person can add a site to a secret ` +
-    '(command "Playwright Bridge: Choose Sites for a Secret…"); do not try to type it anywhere else.';
+    '(command "Playwright Bridge: Choose Sites for Secret…"); do not try to type it anywhere else.';
 }
 
 function whyNot(refusal: Exclude<SecretRefusal, { why: 'clipboardChord' }>): string {
