@@ -5,7 +5,7 @@ import { ORIGIN_RULES_NOTE } from '../protocol/callMarks';
 import { consoleLevelOf, fitFrameSize } from './observationShapes';
 import { currentTabListed } from './tools/browserTabs';
 import { isBrowserErrorPage, netErrorWords } from './netErrorWords';
-import { NetworkControl } from './networkControl';
+import { initiatorOf, NetworkControl } from './networkControl';
 import { requestSpan } from './requestDetail';
 
 const MAX_FPS = 30;
@@ -130,7 +130,7 @@ export class BrowserObserver {
   private readonly networkBudget = new EventBudget(MAX_NETWORK_PER_SECOND, count =>
     this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`));
 
-  /** The Network pane's throttling and cache controls on this context, and the browser's word on who started each request. */
+  /** The Network pane's throttling and cache controls on this context. */
   readonly network: NetworkControl;
 
   constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
@@ -186,7 +186,7 @@ export class BrowserObserver {
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.loadFailures.delete(page);
       // A request held back here is never listed, nor are its answer and end (they find no entry).
       if (!this.networkBudget.allow()) return;
-      const initiator = this.network.takeInitiator(request.url());
+      const initiator = initiatorOf(request);
       const entry: NetworkEntry = {
         id: nextRequestId(), method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url),
         resourceType: request.resourceType(), status: 0, pageId, time: Date.now(),
@@ -202,9 +202,7 @@ export class BrowserObserver {
     page.on('response', response => {
       const entry = this.requests.get(response.request());
       if (!entry) return;
-      // The browser's word on who started it may come after Playwright's event.
-      const initiator = entry.initiator ?? this.network.takeInitiator(response.url());
-      const answered = { ...entry, status: response.status(), durationMs: Date.now() - entry.time, ...(initiator ? { initiator } : {}) };
+      const answered = { ...entry, status: response.status(), durationMs: Date.now() - entry.time };
       this.requests.set(response.request(), answered);
       this.list(response.request(), answered);
       this.options.send({ kind: 'network', entry: answered });

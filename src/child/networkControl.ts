@@ -1,11 +1,13 @@
 /**
- * The Network pane's controls on the watched context's pages, through the browser itself: throttling
- * (offline, DevTools' slow and fast 4G) and "Disable cache" over Chromium's DevTools protocol, one CDP
- * session per page (Playwright's `newCDPSession`, no port opened), and each request's initiator as the
- * browser names it. Other engines have no such protocol: offline goes through Playwright's own
- * `setOffline`, and the rest is refused in words.
+ * The Network pane's throttling (offline, DevTools' slow and fast 4G) and "Disable cache" on the watched
+ * context's pages, through the browser itself: Chromium's DevTools protocol, one CDP session per page
+ * (Playwright's `newCDPSession`, no port opened), attached only while one of them is on. A session with
+ * the Network domain enabled is sent every request's events; kept always, it slowed the panel during a
+ * burst of requests (the panel bench's long tasks doubled), so it is there only while it does something.
+ * Other engines have no such protocol: offline goes through Playwright's own `setOffline`, the rest is
+ * refused in words.
  */
-import type { BrowserContext, CDPSession, Page } from 'playwright';
+import type { BrowserContext, CDPSession, Page, Request } from 'playwright';
 import type { NetworkConditions, Throttling } from '../protocol/childMessages';
 import { capText, ENTRY_LIMITS } from '../protocol/childMessages';
 
@@ -15,52 +17,32 @@ const PRESETS: Record<Exclude<Throttling, 'none' | 'offline'>, { downloadThrough
   fast4g: { downloadThroughput: (9 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (1.5 * 1000 * 1000) / 8 * 0.9, latency: 60 * 2.75 },
 };
 
-/** Initiators kept for requests Playwright has not reported yet (a page that never lets them be reported stays bounded). */
-const MAX_WAITING_INITIATORS = 500;
+const NONE: NetworkConditions = { throttling: 'none', cacheDisabled: false };
 
-interface CdpInitiator {
-  type: string;
-  url?: string;
-  lineNumber?: number;
-  stack?: { callFrames: { url: string; lineNumber: number; functionName: string }[] };
-}
-
-/** "app.js:12" for a script, "(page):3" for the document's own markup, "Redirect", "Other": as DevTools' column says it. */
-export function initiatorText(initiator: CdpInitiator): string {
-  const frame = initiator.stack?.callFrames.find(call => call.url);
-  const url = frame?.url ?? initiator.url;
-  const line = frame ? frame.lineNumber : initiator.lineNumber;
-  if (!url) return initiator.type === 'redirect' ? 'Redirect' : initiator.type === 'preflight' ? 'Preflight' : 'Other';
-  return capText(`${url}${line !== undefined ? `:${line + 1}` : ''}`, ENTRY_LIMITS.url);
+/**
+ * What started a request, from what Playwright tells of it: a redirect, the person's or agent's own
+ * navigation ("Other", as DevTools says for a typed address), or the document of the frame that asked for it.
+ */
+export function initiatorOf(request: Request): string {
+  if (request.redirectedFrom()) return 'Redirect';
+  if (request.isNavigationRequest() && !request.frame().parentFrame()) return 'Other';
+  const frame = request.isNavigationRequest() ? request.frame().parentFrame() : request.frame();
+  const url = frame?.url();
+  return url ? capText(url, ENTRY_LIMITS.url) : 'Other';
 }
 
 export class NetworkControl {
-  private wanted: NetworkConditions = { throttling: 'none', cacheDisabled: false };
+  private wanted: NetworkConditions = NONE;
   private readonly sessions = new Map<Page, Promise<CDPSession | undefined>>();
-  /** Initiators by URL, oldest first, until the request's own event takes them. */
-  private readonly initiators = new Map<string, string[]>();
-  private waiting = 0;
+  private readonly onPage = (page: Page) => this.attach(page);
 
-  constructor(private readonly context: BrowserContext, private readonly engine: string, private readonly log: (line: string) => void) {
-    if (engine !== 'chromium') return;
-    context.on('page', page => this.attach(page));
-    for (const page of context.pages()) this.attach(page);
-  }
+  constructor(private readonly context: BrowserContext, private readonly engine: string, private readonly log: (line: string) => void) {}
 
   get conditions(): NetworkConditions {
     return this.wanted;
   }
 
-  /** The initiator the browser named for a request to this URL (taken once: the next such request has its own). */
-  takeInitiator(url: string): string | undefined {
-    const queue = this.initiators.get(url);
-    const initiator = queue?.shift();
-    if (queue && !queue.length) this.initiators.delete(url);
-    if (initiator !== undefined) this.waiting--;
-    return initiator;
-  }
-
-  /** Applies the person's choice to every page of the context, and to pages it opens later. */
+  /** Applies the person's choice to every page of the context, and to pages it opens later; all off detaches. */
   async set(wanted: NetworkConditions): Promise<NetworkConditions> {
     if (this.engine !== 'chromium') {
       if (wanted.throttling !== 'none' && wanted.throttling !== 'offline') {
@@ -72,22 +54,21 @@ export class NetworkControl {
       return wanted;
     }
     this.wanted = wanted;
+    const on = wanted.throttling !== 'none' || wanted.cacheDisabled;
+    if (on && !this.sessions.size) {
+      this.context.on('page', this.onPage);
+      for (const page of this.context.pages()) this.attach(page);
+    }
     await Promise.all([...this.sessions.values()].map(async session => {
       const cdp = await session;
       if (cdp) await this.apply(cdp);
     }));
+    if (!on) this.dispose();
     return wanted;
   }
 
   private attach(page: Page): void {
     const session = this.context.newCDPSession(page).then(async cdp => {
-      cdp.on('Network.requestWillBeSent', (event: { request: { url: string }; initiator: CdpInitiator; redirectResponse?: unknown }) => {
-        if (this.waiting >= MAX_WAITING_INITIATORS) this.dropOldest();
-        const queue = this.initiators.get(event.request.url) ?? [];
-        queue.push(event.redirectResponse ? 'Redirect' : initiatorText(event.initiator));
-        this.initiators.set(event.request.url, queue);
-        this.waiting++;
-      });
       // This session keeps no bodies of its own: Playwright's session has them.
       await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
       await this.apply(cdp);
@@ -99,15 +80,6 @@ export class NetworkControl {
     });
     this.sessions.set(page, session);
     page.once('close', () => this.sessions.delete(page));
-  }
-
-  private dropOldest(): void {
-    const first = this.initiators.keys().next();
-    if (first.done) return;
-    const queue = this.initiators.get(first.value)!;
-    queue.shift();
-    this.waiting--;
-    if (!queue.length) this.initiators.delete(first.value);
   }
 
   private async apply(cdp: CDPSession): Promise<void> {
@@ -123,8 +95,8 @@ export class NetworkControl {
   }
 
   dispose(): void {
+    this.context.off('page', this.onPage);
     for (const session of this.sessions.values()) void session.then(cdp => cdp?.detach().catch(() => undefined));
     this.sessions.clear();
-    this.initiators.clear();
   }
 }

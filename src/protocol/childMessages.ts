@@ -55,7 +55,7 @@ export const NetworkEntrySchema = z.object({
   failure: z.string().optional(),
   durationMs: z.number().optional(),
   sizeBytes: z.number().optional(),
-  /** What started it, as the browser names it ("app.js:12", "Redirect", "Other"); Chromium only. */
+  /** What started it: the document of the frame that asked for it, "Redirect", or "Other" (a navigation of the tab itself). */
   initiator: z.string().optional(),
   /** The main frame's own navigation (a new page in the tab): without Preserve log the list starts again at it. */
   navigation: z.boolean().optional(),
