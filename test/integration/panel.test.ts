@@ -137,6 +137,9 @@ describe('The panel for a web developer in a real VS Code', function () {
     assert.match(report!.loadError, /refused the connection.*ERR_CONNECTION_REFUSED/, report!.loadError);
     assert.ok(report!.header.includes(failing), `the address bar keeps the address that failed, not the browser's error page: ${report!.header}`);
     assert.doesNotMatch(report!.header, /chrome-error/, report!.header);
+    // The call's row ends once the navigation's answer is back, which may be after the page showed the failure.
+    await waitFor(async () => /^Could not open/.test((report = (await api.describePanels())[0])?.activityErrors.at(-1) ?? ''), 10000,
+      () => `Activity to say why: ${JSON.stringify(report?.activityErrors.slice(-2))}`, 200);
     const said = report!.activityErrors.at(-1) ?? '';
     assert.match(said, new RegExp(`^Could not open ${failing.replace(/[.?]/g, '\\$&')}: the server refused the connection`), `Activity says why in words: ${said}`);
     assert.doesNotMatch(said, /browserBackend|callTool/, said);
