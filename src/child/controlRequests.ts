@@ -22,6 +22,7 @@ import type { SessionRegistry } from './sessionRegistry';
 import type { Checkpoints } from './timeTravel/checkpoints';
 import { failedLoadMessage } from './netErrorWords';
 import { buildHar } from './harExport';
+import { writeFile } from 'fs/promises';
 import { NO_TIMEOUT_MS } from './callPath/innerSession';
 
 export function controlRequests(config: ChildConfig, sessions: SessionRegistry, checkpoints: Checkpoints, mask: SecretMask, log: (line: string) => void): ControlHandlers {
@@ -98,9 +99,15 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
     har: async params => {
       const observer = (await sessions.running())?.observer;
       if (!observer) throw new Error('No browser runs: there are no requests to save.');
-      const built = await buildHar(observer.listedRequests(), params.version);
+      // Only what the panel lists now: a request the person cleared, or of a page the list started again after, stays out.
+      const wanted = new Set(params.ids);
+      const listed = observer.listedRequests().filter(({ entry }) => wanted.has(entry.id));
+      const holdsSecret = (bytes: Buffer) => [bytes.toString('latin1'), bytes.toString('utf8')].some(text => mask.text(text) !== text);
+      const built = await buildHar(listed, params.version, holdsSecret);
       // Masked as every other output: a secret's value in a URL, a header or a body leaves as its placeholder.
-      return { har: JSON.stringify(mask.deep(built.har)), entries: built.entries, omittedBodies: built.omittedBodies };
+      const har = JSON.stringify(mask.deep(built.har));
+      if (params.file && built.entries) await writeFile(params.file, har, { encoding: 'utf8', mode: 0o600 });
+      return { har: params.file ? '' : har, entries: built.entries, omittedBodies: built.omittedBodies };
     },
     requestDetail: async params => {
       const listed = (await sessions.running())?.observer?.listedRequest(params.id);

@@ -1,17 +1,27 @@
 /**
- * Save all as HAR: the requests the Network pane lists (the watched session's), as HAR 1.2 with their
- * bodies, so Playwright's own `routeFromHAR` can replay them. Sanitized as DevTools' default export is
- * (no Cookie, Set-Cookie or Authorization headers), and masked by the caller like every other output.
+ * Save all as HAR: the requests the Network pane lists (the watched session's, those the person has not
+ * cleared), as HAR 1.2 with their bodies, so Playwright's own `routeFromHAR` can replay them. Sanitized as
+ * DevTools' default export is (no Cookie, Set-Cookie or Authorization headers). Bodies are read as the panel
+ * reads them (their charset, JSON's escapes written plain) so the caller's mask sees a secret however the
+ * server spelled it; a binary body that holds a secret is left out. Never waits on a request still running.
  */
-import type { Request } from 'playwright';
+import type { Request, Response } from 'playwright';
 import type { NetworkEntry } from '../protocol/childMessages';
-import { requestSpan } from './requestDetail';
+import { bodyOf, plainAsciiEscapes, requestSpan } from './requestDetail';
 
 /** Headers that hold a session or a credential: dropped, as DevTools' sanitized export drops them. */
 const SANITIZED = new Set(['cookie', 'set-cookie', 'authorization', 'proxy-authorization']);
-/** A body kept whole up to this; the whole file's bodies up to BODIES_BUDGET (past it, entries say so and keep none). */
+/**
+ * A body kept whole up to this; the whole file's bodies up to BODIES_BUDGET, counted as they are written out
+ * (a body of control characters grows sevenfold in JSON). Past it, entries say so and keep none.
+ */
 const BODY_LIMIT = 5 * 1024 * 1024;
-const BODIES_BUDGET = 50 * 1024 * 1024;
+const BODIES_BUDGET = 20 * 1024 * 1024;
+/** The browser's answer to a finished request comes at once; a wait past this is a request still running. */
+const READ_MS = 2000;
+
+const within = <T>(work: Promise<T>, ms: number): Promise<T | undefined> =>
+  Promise.race([work.catch(() => undefined), new Promise<undefined>(resolve => setTimeout(() => resolve(undefined), ms).unref?.())]);
 
 type HarHeader = { name: string; value: string };
 
@@ -52,35 +62,50 @@ interface HarEntry {
 const sanitized = (headers: HarHeader[]) => headers.filter(header => !header.name.startsWith(':') && !SANITIZED.has(header.name.toLowerCase()));
 const span = (from: number, to: number) => (from >= 0 && to >= from ? Math.round((to - from) * 1000) / 1000 : -1);
 
-export async function buildHar(listed: { request: Request; entry: NetworkEntry }[], version: string): Promise<HarResult> {
+/**
+ * `holdsSecret`: whether bytes the HAR would carry as base64 hold a secret's value in any spelling (the mask's own
+ * test); such a body is left out, as base64 cannot be masked without breaking it.
+ */
+export async function buildHar(listed: { request: Request; entry: NetworkEntry }[], version: string, holdsSecret: (bytes: Buffer) => boolean): Promise<HarResult> {
   let budget = BODIES_BUDGET;
   let omittedBodies = 0;
   const entries: HarEntry[] = [];
   for (const { request, entry } of listed) {
-    const response = await request.response().catch(() => null);
     const t = request.timing();
+    // Still running (a stream, a long poll, a request the server never answers): listed without an answer.
+    const finished = entry.failure !== undefined || (entry.durationMs !== undefined && t.responseEnd >= 0);
+    const response: Response | null = finished && !entry.failure ? (await within(request.response(), READ_MS)) ?? null : null;
+    // Playwright's full headers wait for the answer: a request still running gets those it was sent with.
     const [requestHeaders, responseHeaders, remote] = await Promise.all([
-      request.headersArray().catch(() => [] as HarHeader[]),
-      response ? response.headersArray().catch(() => [] as HarHeader[]) : Promise.resolve([] as HarHeader[]),
-      response ? response.serverAddr().catch(() => null) : Promise.resolve(null),
+      finished ? within(request.headersArray(), READ_MS).then(headers => headers ?? []) : Promise.resolve(Object.entries(request.headers()).map(([name, value]) => ({ name, value }))),
+      response ? within(response.headersArray(), READ_MS).then(headers => headers ?? []) : Promise.resolve([] as HarHeader[]),
+      response ? within(response.serverAddr(), READ_MS).then(addr => addr ?? null) : Promise.resolve(null),
     ]);
     const mimeType = responseHeaders.find(header => header.name.toLowerCase() === 'content-type')?.value ?? 'x-unknown';
     const content: HarEntry['response']['content'] = { size: 0, mimeType };
     const redirect = response && response.status() >= 300 && response.status() < 400;
-    if (response && !redirect && !entry.failure) {
-      const body = await response.body().catch(() => undefined);
+    if (!finished) content.comment = 'Still loading when the HAR was saved.';
+    if (response && !redirect) {
+      const body = await within(response.body(), READ_MS);
       if (!body) {
         content.comment = 'The browser no longer had this body.';
-      } else if (body.length > BODY_LIMIT || body.length > budget) {
-        content.size = body.length;
-        content.comment = `Body not kept (${body.length} bytes; the bridge keeps bodies up to ${BODY_LIMIT} bytes, ${BODIES_BUDGET} in all).`;
-        omittedBodies++;
       } else {
-        budget -= body.length;
         content.size = body.length;
-        const text = /^(text\/|application\/(json|[\w.+-]*\+json|javascript|xml|[\w.+-]*\+xml|x-www-form-urlencoded))|^image\/svg\+xml/i.test(mimeType);
-        if (text) content.text = body.toString('utf8');
-        else {
+        // As the panel reads it: its charset, JSON's \u00XX escapes written plain, so the mask sees every spelling.
+        const read = body.length <= BODY_LIMIT ? bodyOf(body, mimeType, 'utf-8') : undefined;
+        const text = read?.text !== undefined && !read.truncated ? (read.kind === 'json' ? plainAsciiEscapes(read.text) : read.text) : undefined;
+        const written = text !== undefined ? JSON.stringify(text).length : body.length <= BODY_LIMIT ? Math.ceil(body.length / 3) * 4 : Infinity;
+        if (written > budget) {
+          content.comment = `Body not kept (${body.length} bytes; the bridge keeps bodies up to ${BODY_LIMIT} bytes, ${BODIES_BUDGET} in all).`;
+          omittedBodies++;
+        } else if (text !== undefined) {
+          budget -= written;
+          content.text = text;
+        } else if (holdsSecret(body)) {
+          content.comment = 'Body left out: it holds a secret of the bridge, which base64 cannot mask.';
+          omittedBodies++;
+        } else {
+          budget -= written;
           content.text = body.toString('base64');
           content.encoding = 'base64';
         }

@@ -60,7 +60,7 @@ function shaped(body: RequestBody, view: Omit<RequestDetailParams, 'id'>): Reque
  * secret a server spelled that way, in a body shown as it came (not JSON after all, too deep to pretty-print).
  * `\"` and `\\` stay escaped; an escaped backslash is skipped whole, so `\\u0068` stays as it is.
  */
-function plainAsciiEscapes(text: string): string {
+export function plainAsciiEscapes(text: string): string {
   return text.replace(/\\(?:\\|u00([2-7][0-9a-fA-F]))/g, (all, hex: string | undefined) => {
     const code = hex ? parseInt(hex, 16) : 0;
     return hex && code !== 0x22 && code !== 0x5c && code !== 0x7f ? String.fromCharCode(code) : all;
@@ -111,14 +111,19 @@ async function responseBody(request: Request, response: Response | null, entry: 
     if (!finished) return unavailable('Still loading: open it again once it has finished.', contentType);
   }
   try {
-    return bodyOf(await response.body(), contentType);
+    return bodyOf(await response.body(), contentType, 'utf-8');
   } catch (error) {
     // Chromium keeps bodies in a bounded buffer: old or large ones are gone, and a page that navigated away took its own.
     return unavailable(`The browser no longer has this body (${(error as Error).message.split('\n')[0]}).`, contentType);
   }
 }
 
-export function bodyOf(bytes: Buffer, contentType: string): RequestBody {
+/**
+ * `textIn`: how a text body's bytes are spelled. A request's are as the page sent them (its declared charset);
+ * a response's come from Playwright as the browser decoded them, written again as UTF-8 whatever the charset
+ * said (measured: a latin-1 "é" comes as c3 a9, UTF-16 text as plain ASCII).
+ */
+export function bodyOf(bytes: Buffer, contentType: string, textIn: 'declared' | 'utf-8' = 'declared'): RequestBody {
   // As the server spelled it (a secret in it is masked as spelled); compared lowercased.
   const mimeType = contentType.split(';')[0].trim() || 'application/octet-stream';
   const type = mimeType.toLowerCase();
@@ -132,7 +137,7 @@ export function bodyOf(bytes: Buffer, contentType: string): RequestBody {
     return truncated ? { kind: 'binary', mimeType, size, reason: 'An image too large to preview.' } : { kind: 'image', mimeType, size, base64: bytes.toString('base64') };
   }
   if (TEXT_TYPES.test(type) || type === 'image/svg+xml' || looksLikeText(head)) {
-    const text = new TextDecoder(charsetOf(contentType), { fatal: false }).decode(head);
+    const text = new TextDecoder(textIn === 'utf-8' ? 'utf-8' : charsetOf(contentType), { fatal: false }).decode(head);
     return { kind: JSON_TYPES.test(type) ? 'json' : 'text', mimeType, size, text, ...more };
   }
   return { kind: 'binary', mimeType, size, reason: `Binary (${mimeType}).` };

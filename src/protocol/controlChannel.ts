@@ -36,10 +36,14 @@ export const CONTROL_REQUESTS = {
   requestDetail: { method: 'playwright_bridge/request_detail', params: RequestDetailParamsSchema, result: RequestDetailSchema, timeoutMs: 20000 },
   /** The Network pane's throttling and Disable cache, on every page of the watched session (through the browser). */
   networkConditions: { method: 'playwright_bridge/network_conditions', params: NetworkConditionsSchema, result: NetworkConditionsSchema, timeoutMs: 15000 },
-  /** Save all as HAR: the requests the Network pane lists, HAR 1.2 with their bodies, sanitized and masked. */
+  /**
+   * Save all as HAR: the requests the Network pane lists (`ids`, as the person sees them after Clear), HAR 1.2 with
+   * their bodies, sanitized and masked. With `file` the child writes it there (a large HAR never crosses the pipe)
+   * and answers without it.
+   */
   har: {
     method: 'playwright_bridge/har',
-    params: z.object({ version: z.string().max(50) }).passthrough(),
+    params: z.object({ version: z.string().max(50), ids: z.array(z.string().max(64)).max(5000), file: z.string().min(1).max(4096).optional() }).passthrough(),
     result: z.object({ har: z.string(), entries: z.number(), omittedBodies: z.number() }),
     timeoutMs: 120000,
   },

@@ -186,7 +186,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     }),
     vscode.commands.registerCommand(COMMANDS.startBrowser, () => startBrowser(vscode, supervisor)),
     vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
-    // A Uri as the argument (a test, a keybinding's args) saves there without asking.
+    // A Uri as the argument (from code in the extension host: a test) saves there without asking.
     vscode.commands.registerCommand(COMMANDS.saveNetworkHar, (target?: unknown) =>
       saveNetworkHar(vscode, supervisor, liveView, String(context.extension.packageJSON.version), target instanceof vscode.Uri ? target : undefined)),
     journal,

@@ -173,8 +173,9 @@ export class BridgeHost implements vscodeTypes.Disposable {
       this.supervisor.useFactory(factory);
       return;
     }
-    // The bridge's server runs but no browser is open: nothing to lose, so the new settings apply now, unasked.
-    if (this.supervisor.health.browser !== 'ready') {
+    // The bridge's server runs but has never opened a browser (not launching either), and no MCP client has a context
+    // of its own: nothing to lose, so the new settings apply now, unasked. Otherwise the person is asked, as before.
+    if (this.supervisor.health.browser === undefined && this.settings.isolation === 'shared' && before.isolation === 'shared') {
       this.childSettings = this.settings;
       await this.supervisor.restart('its settings changed', factory, { browserWasOpen: false });
       return;

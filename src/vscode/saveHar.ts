@@ -2,7 +2,6 @@
  * Save all as HAR: the Network pane's requests as a HAR 1.2 file where the person picks (the child builds
  * it, sanitized as DevTools' default export and masked like every other output; see child/harExport.ts).
  */
-import * as fs from 'fs/promises';
 import type * as vscodeTypes from 'vscode';
 import type { LiveViewStore } from '../core/liveView/liveViewStore';
 import { NoBrowserError, type Supervisor } from '../core/supervision/supervisor';
@@ -10,16 +9,13 @@ import { NoBrowserError, type Supervisor } from '../core/supervision/supervisor'
 type VSCode = typeof vscodeTypes;
 
 export async function saveNetworkHar(vscode: VSCode, supervisor: Supervisor, store: LiveViewStore, version: string, target?: vscodeTypes.Uri): Promise<vscodeTypes.Uri | undefined> {
-  let built;
-  try {
-    built = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Collecting the requests for a HAR file…' },
-      () => supervisor.ask('har', { version }));
-  } catch (error) {
-    const why = error instanceof NoBrowserError ? 'no browser runs, so there are no requests to save. Ask chat to open a page, or press Start Browser.' : (error as Error).message;
-    void vscode.window.showWarningMessage(`No HAR file: ${why}`);
+  // The requests as the panel lists them now (after Clear, or a navigation that started the list again).
+  const ids = store.snapshot().network.flatMap(row => ('id' in row ? [row.id] : []));
+  if (!supervisor.running) {
+    void vscode.window.showWarningMessage('No HAR file: no browser runs, so there are no requests to save. Ask chat to open a page, or press Start Browser.');
     return undefined;
   }
-  if (!built.entries) {
+  if (!ids.length) {
     void vscode.window.showInformationMessage('No HAR file: the Network pane lists no requests yet.');
     return undefined;
   }
@@ -27,20 +23,30 @@ export async function saveNetworkHar(vscode: VSCode, supervisor: Supervisor, sto
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   target ??= await vscode.window.showSaveDialog({
-    title: `Save the ${built.entries} listed requests as HAR`,
+    title: `Save the ${ids.length} listed requests as HAR (it holds their bodies: keep it out of version control)`,
     defaultUri: folder ? vscode.Uri.joinPath(folder, `${host}-${stamp}.har`) : undefined,
     filters: { 'HAR (HTTP Archive)': ['har'] },
   });
   if (!target) return undefined;
-  const bytes = Buffer.from(built.har, 'utf8');
+  let built;
   try {
-    await vscode.workspace.fs.writeFile(target, bytes);
+    // A file on this machine is written by the child itself: a HAR of large bodies never crosses the pipe.
+    const file = target.scheme === 'file' ? target.fsPath : undefined;
+    built = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Saving ${ids.length} requests as HAR…` },
+      () => supervisor.ask('har', { version, ids, ...(file ? { file } : {}) }));
+    if (!file) await vscode.workspace.fs.writeFile(target, Buffer.from(built.har, 'utf8'));
   } catch (error) {
-    if (target.scheme !== 'file') throw error;
-    await fs.writeFile(target.fsPath, bytes);
+    const why = error instanceof NoBrowserError ? 'no browser runs, so there are no requests to save.' : (error as Error).message;
+    void vscode.window.showWarningMessage(`No HAR file: ${why}`);
+    return undefined;
   }
-  const omitted = built.omittedBodies ? ` ${built.omittedBodies} large bod${built.omittedBodies === 1 ? 'y was' : 'ies were'} left out.` : '';
+  if (!built.entries) {
+    void vscode.window.showInformationMessage('No HAR file: the browser no longer has the listed requests (it restarted).');
+    return undefined;
+  }
+  const omitted = built.omittedBodies ? ` ${built.omittedBodies} bod${built.omittedBodies === 1 ? 'y was' : 'ies were'} left out (too large, or holding a secret in binary).` : '';
   void vscode.window.showInformationMessage(
-    `Saved ${built.entries} requests to ${vscode.workspace.asRelativePath(target)} (cookies and authorization headers left out, secrets masked).${omitted}`);
+    `Saved ${built.entries} requests to ${vscode.workspace.asRelativePath(target)}. Cookie and authorization headers are left out and the bridge's secrets masked; ` +
+    `other tokens in headers, addresses and bodies stay.${omitted}`);
   return target;
 }

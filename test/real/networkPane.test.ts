@@ -13,6 +13,7 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
 import { checkHar } from '../support/harRoundTrip';
 import type { NetworkEntry } from '../../src/protocol/childMessages';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 
 describe('the Network pane\'s controls and HAR (real child and Chromium)', function () {
   this.timeout(120000);
@@ -39,6 +40,8 @@ describe('the Network pane\'s controls and HAR (real child and Chromium)', funct
     });
     return listed;
   }
+  /** What the panel's list holds now, as Save all as HAR sends it: the store's request ids. */
+  const idsOf = (store: LiveViewStore) => store.snapshot().network.flatMap(row => ('id' in row ? [row.id] : []));
   const finished = (listed: Map<string, NetworkEntry>, ...paths: string[]) =>
     waitFor(() => paths.every(p => listed.get(p)?.sizeBytes !== undefined || listed.get(p)?.failure !== undefined), 15000,
       () => `requests to finish: ${JSON.stringify([...listed.values()].map(e => [e.url, e.status, e.durationMs]))}`);
@@ -46,10 +49,11 @@ describe('the Network pane\'s controls and HAR (real child and Chromium)', funct
   it('Save all as HAR: HAR 1.2 that a validator accepts and Playwright\'s routeFromHAR replays with the server gone; a secret masked, credentials left out', async () => {
     const secret = 'Har-s3cret-9271';
     bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: secret, origins: [fixture.url] } } });
+    const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
     const listed = listen(bridge);
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/network-lab?name=${secret}` });
     await finished(listed, '/api/echo', '/api/big', '/pixel.png');
-    const built = await bridge.supervisor.ask('har', { version: '0.0.0-test' });
+    const built = await bridge.supervisor.ask('har', { version: '0.0.0-test', ids: idsOf(store) });
     assert.ok(built.entries >= 4, `the document, the POST, the big JSON and the image: ${built.entries}`);
     assert.ok(!built.har.includes(secret), 'the secret\'s value is nowhere in the file');
     assert.match(built.har, /<secret>LAB_TOKEN<\/secret>/, 'it is there as its placeholder');
@@ -62,13 +66,42 @@ describe('the Network pane\'s controls and HAR (real child and Chromium)', funct
     await waitFor(() => [...listed.values()].filter(e => e.url.endsWith('/api/echo')).length > 0, 15000, 'the lab again');
     await new Promise(resolve => setTimeout(resolve, 1000));
     const file = path.join(scratch, 'lab.har');
-    fs.writeFileSync(file, (await bridge.supervisor.ask('har', { version: '0.0.0-test' })).har);
+    // Written by the child itself, as the command does for a file on this machine; only what the list holds
+    // now (the navigation started it again: the first visit, with the secret in its address, is not in it).
+    const written = await bridge.supervisor.ask('har', { version: '0.0.0-test', ids: idsOf(store), file });
+    assert.strictEqual(written.har, '', 'the HAR went to the file, not over the pipe');
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { log: { entries: { request: { url: string } }[] } };
+    assert.ok(saved.log.entries.every(e => !e.request.url.includes('name=')), `only the list's requests: ${saved.log.entries.map(e => e.request.url).join(', ')}`);
+    store.dispose();
     const url = `${fixture.url}/network-lab`;
     await fixture.stop();
     const check = await checkHar(file, url, /echo answered/);
     assert.ok(check.valid, `HAR 1.2 by har-validator: ${check.problems}`);
     assert.match(check.replayed?.text ?? '', /Network lab/, `the page replayed from the file alone: ${check.problems}`);
     assert.ok(check.replayed!.console.some(line => line === 'echo answered Ada'), `the POST answered from the file: ${JSON.stringify(check.replayed!.console)}`);
+  });
+
+  it('a HAR masks a secret however the server spelled it, and never waits on a request that does not end', async () => {
+    const secret = 'tok+en<&>x-7731';
+    bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: secret, origins: [fixture.url] } } });
+    const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
+    const listed = listen(bridge);
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/har-lab?v=${encodeURIComponent(secret)}` });
+    await finished(listed, '/spelled/go-json', '/spelled/untyped', '/spelled/utf16');
+    await waitFor(() => listed.has('/never'), 5000, 'the request that never ends to be listed');
+    const started = Date.now();
+    const built = await bridge.supervisor.ask('har', { version: '0.0.0-test', ids: idsOf(store) });
+    assert.ok(Date.now() - started < 20000, 'the request that never ends does not hold the HAR');
+    const har = JSON.parse(built.har) as { log: { entries: { request: { url: string }; response: { content: { text?: string; encoding?: string; comment?: string } } }[] } };
+    const bodies = har.log.entries.map(e => (e.response.content.encoding === 'base64' ? Buffer.from(e.response.content.text ?? '', 'base64').toString('latin1') : e.response.content.text ?? ''));
+    const spellings = [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), secret.replace(/[<>&]/g, c => `\\u00${c.charCodeAt(0).toString(16)}`)];
+    for (const body of [...bodies, built.har]) for (const spelled of spellings) assert.ok(!body.includes(spelled), `no body spells the secret (${spelled}): ${body.slice(0, 200)}`);
+    for (const path of ['/spelled/go-json', '/spelled/untyped', '/spelled/utf16']) {
+      const entry = har.log.entries.find(e => e.request.url.includes(path))!;
+      assert.match(entry.response.content.text ?? '', /<secret>LAB_TOKEN<\/secret>/, `${path}: the body is kept, with the secret as its placeholder: ${JSON.stringify(entry.response.content)}`);
+    }
+    assert.match(har.log.entries.find(e => e.request.url.endsWith('/never'))!.response.content.comment ?? '', /Still loading/);
+    store.dispose();
   });
 
   it('throttling to slow 4G and offline is applied by the browser, and undone; Disable cache makes it fetch a cached script anew', async () => {
