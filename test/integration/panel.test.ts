@@ -155,9 +155,10 @@ describe('The panel for a web developer in a real VS Code', function () {
     const aspect = (size: { width: number; height: number } | undefined) => (size ? size.width / size.height : NaN);
     const pictureShows = async (width: number, height: number, by: string) => {
       let report: PanelReport | undefined;
-      // The page's own width, as its script reads it: the picture is of this page, not of how it was.
-      const ownWidth = await invoke('browser_evaluate', { function: '() => innerWidth' });
-      assert.match(ownWidth.text, new RegExp(`\\b${width}\\b`), `the page itself is ${width} wide after ${by}`);
+      // The page's own width, as its script reads it (it lays itself out in its next frame): the picture is of this page.
+      let ownWidth = '';
+      await waitFor(async () => new RegExp(`\\b${width}\\b`).test(ownWidth = (await invoke('browser_evaluate', { function: '() => innerWidth' })).text), 5000,
+        () => `the page itself to be ${width} wide after ${by}: ${ownWidth.slice(0, 200)}`, 100);
       await waitFor(async () => {
         report = (await api.describePanels())[0];
         return report?.pictureOf?.width === width && report.pictureOf.height === height

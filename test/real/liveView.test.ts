@@ -33,7 +33,12 @@ describe('live view on a real child and Chromium', function () {
       await waitFor(() => seen.frames().length >= 10, 10000, 'ten frames of the animated page');
       const frame = seen.frames().at(-1)!;
       assert.strictEqual(frame.source, 'screencast');
-      assert.deepStrictEqual([frame.width, frame.height], [640, 360], 'sized to the panel, aspect kept');
+      // A frame names the page's CSS size it shows (the panel takes its shape and maps the pointer by it); its
+      // pixels are fitted to the panel's box, the aspect kept.
+      assert.deepStrictEqual([frame.width, frame.height], [1280, 720], 'the page\'s own size');
+      const jpeg = Buffer.from(frame.data, 'base64');
+      const sof = jpeg.findIndex((byte, i) => byte === 0xff && (jpeg[i + 1] === 0xc0 || jpeg[i + 1] === 0xc2));
+      assert.deepStrictEqual([jpeg.readUInt16BE(sof + 7), jpeg.readUInt16BE(sof + 5)], [640, 360], 'its pixels sized to the panel, aspect kept');
       assert.strictEqual(Buffer.from(frame.data, 'base64').subarray(0, 2).toString('hex'), 'ffd8', 'a JPEG');
 
       await waitFor(() => seen.console().some(c => /live fetched 3/.test(c.text)), 5000, 'the console line logged after the fetch');

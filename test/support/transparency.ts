@@ -361,6 +361,9 @@ const TABLE_ROWS: Normalizer[] = [
       if (side.label === 'bridge') {
         delete config.filePaths;
         delete config.timeouts?.idle;
+        // Chromium's error page does not load a failed address again by itself (child/launchOptions.ts): the table's row.
+        const launch = (config.browser as { launchOptions?: { args?: string[] } } | undefined)?.launchOptions;
+        if (launch?.args) launch.args = launch.args.filter(arg => arg !== '--disable-auto-reload');
       } else {
         // The bridge never sets `isolated` (upstream would open a second context beside the child's own), and names
         // no channel for a browser given by its path (bare says "chrome-for-testing" there, yet runs the path): the table's row.
