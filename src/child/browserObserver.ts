@@ -365,11 +365,10 @@ export class BrowserObserver {
     if (!page || !size || (size.width === this.streamedSize?.width && size.height === this.streamedSize.height)) return;
     this.streamedSize = size;
     this.sendTabs();
+    // A page that does not repaint sends no frame: the restarted stream's still (sendStillIfQuiet) gives the new
+    // shape. Not a screenshot at once: taken while the page still lays itself out, it raced the resize (a CI run's
+    // next snapshot still read the old width).
     this.restartStream();
-    // A page that does not repaint sends no frame: the picture takes the new shape from a still at once.
-    this.streamChange = this.streamChange.then(async () => {
-      if (this.streaming?.page === page && !page.isClosed() && !this.options.congested()) await this.sendScreenshotFrame(page, 'still').catch(() => undefined);
-    });
   }
 
   /** The bridge itself made this tab the agent's (time travel's fresh tab): the live view shows it. */
