@@ -349,6 +349,9 @@ export class BrowserObserver {
       this.sendTabs();
       this.restartStream();
     } else {
+      // The header shows the size the agent works at: said after every resize, even when the stream already
+      // restarted at it (a restart that ran between the resize and this call leaves nothing for the check below).
+      if (name === 'browser_resize') this.sendTabs();
       this.sizeMayHaveChanged();
     }
   }
