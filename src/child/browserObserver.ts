@@ -9,6 +9,9 @@ import { initiatorOf, NetworkControl } from './networkControl';
 import { requestSpan } from './requestDetail';
 
 const MAX_FPS = 30;
+/** The tab's own document load (not a frame's, not a fetch): what the address bar, the error page and Preserve log follow. */
+const isTabLoad = (request: Request, page: Page) => request.isNavigationRequest() && request.frame() === page.mainFrame();
+
 /** Sends one frame of the stream: its JPEG, when it came, and the page's CSS size it shows when the browser says it. */
 type FrameSender = (data: string, now: number, shown?: { width: number; height: number }) => void;
 /** The stream starts again once the agent's calls have paused this long (see duringCall). */
@@ -183,7 +186,7 @@ export class BrowserObserver {
     });
     page.on('request', request => {
       // A new load of the tab: whatever failed before is no longer what it shows.
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.loadFailures.delete(page);
+      if (isTabLoad(request, page)) this.loadFailures.delete(page);
       // A request held back here is never listed, nor are its answer and end (they find no entry).
       if (!this.networkBudget.allow()) return;
       const initiator = initiatorOf(request);
@@ -191,7 +194,7 @@ export class BrowserObserver {
         id: nextRequestId(), method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url),
         resourceType: request.resourceType(), status: 0, pageId, time: Date.now(),
         ...(initiator ? { initiator } : {}),
-        ...(request.isNavigationRequest() && request.frame() === page.mainFrame() && !request.redirectedFrom() ? { navigation: true } : {}),
+        ...(isTabLoad(request, page) && !request.redirectedFrom() ? { navigation: true } : {}),
       };
       this.requests.set(request, entry);
       this.list(request, entry);
@@ -213,7 +216,7 @@ export class BrowserObserver {
       if (this.options.originRules && BLOCKED_FAILURE.test(failure)) failure = `${failure}: ${ORIGIN_RULES_NOTE}`;
       // The tab's own load failed (listed or not): the panel shows what failed and why, not the error page's address.
       // (Not a load stopped for another navigation or a download: the page stays as it was then.)
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame() && !/ERR_ABORTED/.test(failure)) {
+      if (isTabLoad(request, page) && !/ERR_ABORTED/.test(failure)) {
         this.loadFailures.set(page, { url: request.url(), reason: netErrorWords(failure), pageWas: page.url() });
         this.sendTabs();
       }

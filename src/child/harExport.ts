@@ -8,6 +8,7 @@
 import type { Request, Response } from 'playwright';
 import type { NetworkEntry } from '../protocol/childMessages';
 import { bodyOf, plainAsciiEscapes, requestSpan } from './requestDetail';
+import { withDeadline } from '../core/supervision/deadline';
 
 /** Headers that hold a session or a credential: dropped, as DevTools' sanitized export drops them. */
 const SANITIZED = new Set(['cookie', 'set-cookie', 'authorization', 'proxy-authorization']);
@@ -20,8 +21,8 @@ const BODIES_BUDGET = 20 * 1024 * 1024;
 /** The browser's answer to a finished request comes at once; a wait past this is a request still running. */
 const READ_MS = 2000;
 
-const within = <T>(work: Promise<T>, ms: number): Promise<T | undefined> =>
-  Promise.race([work.catch(() => undefined), new Promise<undefined>(resolve => setTimeout(() => resolve(undefined), ms).unref?.())]);
+/** What a read gives within READ_MS, or nothing (the project's deadline, its refusal taken as "not there"). */
+const within = <T>(work: Promise<T>): Promise<T | undefined> => withDeadline(work, READ_MS, 'not answered').catch(() => undefined);
 
 type HarHeader = { name: string; value: string };
 
@@ -74,19 +75,19 @@ export async function buildHar(listed: { request: Request; entry: NetworkEntry }
     const t = request.timing();
     // Still running (a stream, a long poll, a request the server never answers): listed without an answer.
     const finished = entry.failure !== undefined || (entry.durationMs !== undefined && t.responseEnd >= 0);
-    const response: Response | null = finished && !entry.failure ? (await within(request.response(), READ_MS)) ?? null : null;
+    const response: Response | null = finished && !entry.failure ? (await within(request.response())) ?? null : null;
     // Playwright's full headers wait for the answer: a request still running gets those it was sent with.
     const [requestHeaders, responseHeaders, remote] = await Promise.all([
-      finished ? within(request.headersArray(), READ_MS).then(headers => headers ?? []) : Promise.resolve(Object.entries(request.headers()).map(([name, value]) => ({ name, value }))),
-      response ? within(response.headersArray(), READ_MS).then(headers => headers ?? []) : Promise.resolve([] as HarHeader[]),
-      response ? within(response.serverAddr(), READ_MS).then(addr => addr ?? null) : Promise.resolve(null),
+      finished ? within(request.headersArray()).then(headers => headers ?? []) : Promise.resolve(Object.entries(request.headers()).map(([name, value]) => ({ name, value }))),
+      response ? within(response.headersArray()).then(headers => headers ?? []) : Promise.resolve([] as HarHeader[]),
+      response ? within(response.serverAddr()).then(addr => addr ?? null) : Promise.resolve(null),
     ]);
     const mimeType = responseHeaders.find(header => header.name.toLowerCase() === 'content-type')?.value ?? 'x-unknown';
     const content: HarEntry['response']['content'] = { size: 0, mimeType };
     const redirect = response && response.status() >= 300 && response.status() < 400;
     if (!finished) content.comment = 'Still loading when the HAR was saved.';
     if (response && !redirect) {
-      const body = await within(response.body(), READ_MS);
+      const body = await within(response.body());
       if (!body) {
         content.comment = 'The browser no longer had this body.';
       } else {

@@ -5,6 +5,7 @@
 import type * as vscodeTypes from 'vscode';
 import type { LiveViewStore } from '../core/liveView/liveViewStore';
 import { NoBrowserError, type Supervisor } from '../core/supervision/supervisor';
+import { defaultSaveUri } from './saveScreenshot';
 
 type VSCode = typeof vscodeTypes;
 
@@ -19,12 +20,9 @@ export async function saveNetworkHar(vscode: VSCode, supervisor: Supervisor, sto
     void vscode.window.showInformationMessage('No HAR file: the Network pane lists no requests yet.');
     return undefined;
   }
-  const host = (() => { try { return new URL(store.currentTab?.url ?? '').hostname || 'network'; } catch { return 'network'; } })();
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   target ??= await vscode.window.showSaveDialog({
     title: `Save the ${ids.length} listed requests as HAR (it holds their bodies: keep it out of version control)`,
-    defaultUri: folder ? vscode.Uri.joinPath(folder, `${host}-${stamp}.har`) : undefined,
+    defaultUri: defaultSaveUri(vscode, store.currentTab?.url, 'network', 'har'),
     filters: { 'HAR (HTTP Archive)': ['har'] },
   });
   if (!target) return undefined;

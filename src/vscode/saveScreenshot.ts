@@ -5,6 +5,14 @@ import { Supervisor } from '../core/supervision/supervisor';
 
 type VSCode = typeof vscodeTypes;
 
+/** In the first workspace folder, named for the page's host and the time ("example.com-2026-12-02T14-03-11.png"). */
+export function defaultSaveUri(vscode: VSCode, url: string | undefined, fallback: string, extension: string): vscodeTypes.Uri | undefined {
+  const host = (() => { try { return new URL(url ?? '').hostname || fallback; } catch { return fallback; } })();
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  return folder ? vscode.Uri.joinPath(folder, `${host}-${stamp}.${extension}`) : undefined;
+}
+
 /** A full-resolution PNG of the current page, saved where the person picks. */
 export async function saveScreenshot(vscode: VSCode, supervisor: Supervisor, store: LiveViewStore): Promise<void> {
   let shot;
@@ -15,12 +23,9 @@ export async function saveScreenshot(vscode: VSCode, supervisor: Supervisor, sto
     void vscode.window.showWarningMessage(`No screenshot: ${(error as Error).message} Ask chat to open a page, or press Start Browser.`);
     return;
   }
-  const host = (() => { try { return new URL(shot.url).hostname || 'page'; } catch { return 'page'; } })();
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const target = await vscode.window.showSaveDialog({
     title: `Save a screenshot of ${store.currentTab?.title || shot.url}`,
-    defaultUri: folder ? vscode.Uri.joinPath(folder, `${host}-${stamp}.png`) : undefined,
+    defaultUri: defaultSaveUri(vscode, shot.url, 'page', 'png'),
     filters: { 'PNG image': ['png'] },
   });
   if (!target) return;
