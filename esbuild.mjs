@@ -25,7 +25,12 @@ const bundles = [
   // The extension host loads this; `vscode` is provided by the editor.
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', 'playwright'] },
   // The child runs @playwright/mcp, which ships its own runtime files: keep it and Playwright out of the bundle.
-  { ...common, entryPoints: ['src/child/main.ts'], outfile: 'dist/child.js', external: ['@playwright/mcp', 'playwright', 'playwright-core'] },
+  // DevTools' trace engine and axe-core go in (they are dev dependencies: the VSIX ships only what the bundle took);
+  // axe's minified source as a string, for the page's isolated world (child/devtools/accessibilityAudit.ts).
+  {
+    ...common, entryPoints: ['src/child/main.ts'], outfile: 'dist/child.js', external: ['@playwright/mcp', 'playwright', 'playwright-core'],
+    define: { BRIDGE_AXE_SOURCE: JSON.stringify(fs.readFileSync(path.join('node_modules', 'axe-core', 'axe.min.js'), 'utf8')) },
+  },
   // The browser panel's webview script: runs in the webview, not in Node. The test hook (src/webview/testHook.ts)
   // is compiled out of panel.js; panel-test.js keeps it for the tests (the VSIX leaves it out: .vscodeignore).
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/panel.js', define: { PANEL_TEST_HOOKS: 'false' } },

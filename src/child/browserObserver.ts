@@ -5,7 +5,9 @@ import { ORIGIN_RULES_NOTE } from '../protocol/callMarks';
 import { consoleLevelOf, fitFrameSize } from './observationShapes';
 import { currentTabListed } from './tools/browserTabs';
 import { isBrowserErrorPage, netErrorWords } from './netErrorWords';
-import { initiatorOf, NetworkControl } from './networkControl';
+import { EmulationControl } from './emulationControl';
+import { NO_EMULATION } from '../protocol/devtoolsFacts';
+import { initiatorOf } from './requestInitiator';
 import { requestSpan } from './requestDetail';
 
 const MAX_FPS = 30;
@@ -133,12 +135,12 @@ export class BrowserObserver {
   private readonly networkBudget = new EventBudget(MAX_NETWORK_PER_SECOND, count =>
     this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`));
 
-  /** The Network pane's throttling and cache controls on this context. */
-  readonly network: NetworkControl;
+  /** What the browser emulates on this context: the Network pane's controls and the agent's bridge_emulate. */
+  readonly network: EmulationControl;
 
   constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
     this.screencastWorks = options.screencast;
-    this.network = new NetworkControl(context, options.engine, options.log);
+    this.network = new EmulationControl(context, options.engine, options.log, emulation => options.send({ kind: 'emulation', emulation }));
     context.on('page', page => this.attach(page));
     for (const page of context.pages()) this.attach(page);
   }
@@ -560,6 +562,8 @@ export class BrowserObserver {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    // The context's emulation goes with it: the header stops naming it.
+    if (this.network.conditions !== NO_EMULATION) this.options.send({ kind: 'emulation', emulation: NO_EMULATION });
     this.network.dispose();
     clearTimeout(this.resumeTimer);
     this.consoleBudget.dispose();

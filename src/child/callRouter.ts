@@ -10,7 +10,7 @@ import type { CallToolResult, ListToolsRequest, ListToolsResult, ServerNotificat
 import type { ChildConfig } from '../core/childProcess/childConfig';
 import { hasOriginRules } from '../protocol/childConfig';
 import type { SecretMask } from '../core/egress/secretMask';
-import { isChildTool } from '../core/tools/toolRegistry';
+import { isChildPageTool, isChildTool } from '../core/tools/toolRegistry';
 import { publishTool } from '../core/tools/fileTools';
 import { resultText } from '../core/results/resultText';
 import { SESSION_META, CLIENT_NAME_META } from '../protocol/childMessages';
@@ -24,12 +24,15 @@ import { currentTabListed } from './tools/browserTabs';
 import { type InnerSession, NO_TIMEOUT_MS } from './callPath/innerSession';
 import type { ChildCallEnv } from './callPath/childCall';
 import { runChildCall, withMarks } from './callPath/runChildCall';
+import type { CallMarks } from '../protocol/callMarks';
+import { type DevtoolsEnv, runDevtoolsTool } from './devtools/devtoolsTools';
 
 type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number; [key: string]: unknown } };
 type CallExtra = { signal: AbortSignal; sendNotification: (notification: ServerNotification) => Promise<void> };
 
 export class CallRouter {
   private readonly env: ChildCallEnv;
+  private readonly devtools: DevtoolsEnv;
 
   constructor(
     private readonly config: ChildConfig,
@@ -47,6 +50,7 @@ export class CallRouter {
       dropSession: session => sessions.drop(session),
       checkpointAfter: session => checkpoints.after(session),
     };
+    this.devtools = { engine: config.launch.engine, outputDir: config.mcp.outputDir, mask, currentPage: session => upstreamCurrentPage(session) };
   }
 
   async list(params: ListToolsRequest['params']): Promise<ListToolsResult> {
@@ -75,7 +79,12 @@ export class CallRouter {
     // The last step's checkpoint first: it is the state before this call.
     if (!slot) await this.checkpoints.settled();
     const progressToken = params._meta?.progressToken;
-    const forward = async () => (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
+    const marks: CallMarks = {};
+    // The DevTools tools run here in upstream's place: the same steps before and after, on the caller's own page.
+    const forward = isChildPageTool(params.name) ? async () => {
+      marks.devtools = await runDevtoolsTool(params.name, params.arguments ?? {}, session, this.devtools);
+      return { content: [] };
+    } : async () => (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
       signal: extra.signal,
       timeout: NO_TIMEOUT_MS,
       // Upstream's progress messages can quote the page: masked like results.
@@ -83,7 +92,7 @@ export class CallRouter {
         void extra.sendNotification({ method: 'notifications/progress', params: { ...this.mask.deep(progress), progressToken } }).catch(() => undefined),
     })) as CallToolResult;
     const lostBefore = this.sessions.takeLoss(slot);
-    return runChildCall({ name: params.name, args: params.arguments, session, slot, lostBefore, startedAt: Date.now(), forward, marks: {} }, this.env);
+    return runChildCall({ name: params.name, args: params.arguments, session, slot, lostBefore, startedAt: Date.now(), forward, marks }, this.env);
   }
 }
 

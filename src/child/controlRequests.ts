@@ -94,7 +94,8 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
     networkConditions: async params => {
       const observer = (await sessions.running())?.observer;
       if (!observer) throw new Error('No browser runs: start one, then set its network.');
-      return observer.network.set({ throttling: params.throttling, cacheDisabled: params.cacheDisabled });
+      // The panel sets the network; what the agent emulates besides (CPU, media) stays.
+      return observer.network.set({ ...observer.network.conditions, throttling: params.throttling, custom: params.custom, cacheDisabled: params.cacheDisabled });
     },
     har: async params => {
       const observer = (await sessions.running())?.observer;

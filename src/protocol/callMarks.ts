@@ -5,6 +5,7 @@
  * imports nothing of ours.
  */
 import { z } from 'zod';
+import { DevtoolsAnswerSchema, TraceFactsSchema } from './devtoolsFacts';
 
 /** `_meta` key of a tools/call result from the child: the marks below. */
 export const CALL_MARKS_META = 'playwrightBridge/marks';
@@ -88,6 +89,13 @@ export const CallMarksSchema = z.object({
   origins: z.array(z.string()).max(100).optional(),
   /** A bridge tool's answer, for the host to word. */
   bridgeTool: BridgeToolAnswerSchema.optional(),
+  /**
+   * A DevTools tool's answer (a trace, an audit, the emulation, or why it did nothing). The host words it and
+   * the panel shows a trace or an audit as a card.
+   */
+  devtools: DevtoolsAnswerSchema.optional(),
+  /** The trace a `nextCall` trace recorded of this call (any tool's): worded after its answer, a card on its row. */
+  traceOfCall: TraceFactsSchema.optional(),
 });
 export type CallMarks = z.infer<typeof CallMarksSchema>;
 

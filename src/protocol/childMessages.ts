@@ -6,6 +6,7 @@
  * understand fails to compile or fails validation. The floor of the source tree: imports nothing of ours.
  */
 import { z } from 'zod';
+import { EmulationSchema } from './devtoolsFacts';
 
 export const BrowserEngineSchema = z.enum(['chromium', 'firefox', 'webkit']);
 export type BrowserEngine = z.infer<typeof BrowserEngineSchema>;
@@ -65,12 +66,7 @@ export const NetworkEntrySchema = z.object({
 });
 export type NetworkEntry = z.infer<typeof NetworkEntrySchema>;
 
-/** The Network pane's throttling: none, offline, or DevTools' slow or fast 4G. */
-export const ThrottlingSchema = z.enum(['none', 'offline', 'slow4g', 'fast4g']);
-export type Throttling = z.infer<typeof ThrottlingSchema>;
-/** The Network pane's controls on the watched browser, as the person set them. */
-export const NetworkConditionsSchema = z.object({ throttling: ThrottlingSchema, cacheDisabled: z.boolean() });
-export type NetworkConditions = z.infer<typeof NetworkConditionsSchema>;
+
 
 export const FrameEventSchema = z.object({
   pageId: z.string(),
@@ -115,6 +111,8 @@ export const ObservationEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('frame'), frame: FrameEventSchema }),
   /** Time travel: the checkpoint of the window's step whose result carried the mark `checkpoint: { seq }`, taken once the result had gone. */
   z.object({ kind: z.literal('checkpoint'), seq: z.number(), facts: CheckpointFactsSchema }),
+  /** What the watched context emulates now (the panel's network controls or the agent's bridge_emulate changed it, or its context went). */
+  z.object({ kind: z.literal('emulation'), emulation: EmulationSchema }),
 ]);
 export type ObservationEvent = z.infer<typeof ObservationEventSchema>;
 

@@ -9,8 +9,9 @@ import { z } from 'zod';
 import {
   BrowserStateParamsSchema, InputEventSchema, LiveViewParamsSchema, MemoryResultSchema, ObservationEventSchema, PageActionResultSchema,
   PageActionSchema, PickParamsSchema, PickResultSchema, RecordPersonParamsSchema, RecordPersonResultSchema, ScreenshotResultSchema,
-  StorageStateResultSchema, CheckpointFactsSchema, NetworkConditionsSchema, RequestDetailSchema, RequestDetailParamsSchema, DeviceInfoSchema, RestoreCheckpointParamsSchema, RestoreCheckpointResultSchema,
+  StorageStateResultSchema, CheckpointFactsSchema, RequestDetailSchema, RequestDetailParamsSchema, DeviceInfoSchema, RestoreCheckpointParamsSchema, RestoreCheckpointResultSchema,
 } from './childMessages';
+import { EmulationSchema } from './devtoolsFacts';
 
 // The SDK may add `_meta` to any params: requests without params of their own take an open object.
 const noParams = z.object({}).passthrough();
@@ -35,7 +36,7 @@ export const CONTROL_REQUESTS = {
   /** One request of the watched session as the panel's Network pane opens it: headers, bodies, timing (fetched only then, masked). */
   requestDetail: { method: 'playwright_bridge/request_detail', params: RequestDetailParamsSchema, result: RequestDetailSchema, timeoutMs: 20000 },
   /** The Network pane's throttling and Disable cache, on every page of the watched session (through the browser). */
-  networkConditions: { method: 'playwright_bridge/network_conditions', params: NetworkConditionsSchema, result: NetworkConditionsSchema, timeoutMs: 15000 },
+  networkConditions: { method: 'playwright_bridge/network_conditions', params: EmulationSchema, result: EmulationSchema, timeoutMs: 15000 },
   /**
    * Save all as HAR: the requests the Network pane lists (`ids`, as the person sees them after Clear), HAR 1.2 with
    * their bodies, sanitized and masked. With `file` the child writes it there (a large HAR never crosses the pipe)

@@ -6,8 +6,9 @@
  */
 import { z } from 'zod';
 import {
-  BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, NetworkConditionsSchema, PageActionSchema, PickParamsSchema, REQUEST_BODY_LIMIT, RequestDetailSchema, TabInfoSchema,
+  BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, PickParamsSchema, REQUEST_BODY_LIMIT, RequestDetailSchema, TabInfoSchema,
 } from './childMessages';
+import { DevtoolsCardSchema, EmulationSchema } from './devtoolsFacts';
 
 /** The bridge's state, as the supervisor keeps it and the panel shows it. */
 export const BridgeStateSchema = z.enum(['idle', 'starting', 'ready', 'restarting', 'failed', 'disposed']);
@@ -55,7 +56,7 @@ export const PanelStateSchema = z.object({
   sessions: z.array(z.object({ id: z.string(), label: z.string() })),
   watching: z.string(),
   /** The Network pane's controls: throttling and Disable cache (applied in the browser), Preserve log (the list's own). */
-  network: NetworkConditionsSchema.extend({ preserveLog: z.boolean() }),
+  network: EmulationSchema.extend({ preserveLog: z.boolean() }),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -80,6 +81,8 @@ export const ActivityRowSchema = z.object({
   error: z.string().optional(),
   /** A small JPEG of the image the result held, as a data: URL. */
   thumbnail: z.string().optional(),
+  /** A performance trace's or an accessibility audit's card (the facts its answer was worded from, bounded). */
+  card: DevtoolsCardSchema.optional(),
 });
 export type ActivityRow = z.infer<typeof ActivityRowSchema>;
 
@@ -236,7 +239,7 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('networkControl'), control: z.union([
     z.object({ action: z.literal('clear') }),
     z.object({ action: z.literal('preserveLog'), on: z.boolean() }),
-    z.object({ action: z.literal('conditions'), conditions: NetworkConditionsSchema }),
+    z.object({ action: z.literal('conditions'), conditions: EmulationSchema }),
   ]) }),
   /** The size picker's "Playwright device…": the host offers Playwright's devices. */
   z.object({ type: z.literal('pickDevice') }),

@@ -5,13 +5,13 @@
  * (child/networkControl.ts), and the header says so while they are on.
  */
 import type { MarkerRow, NetworkRow, PanelState } from '../protocol/panelMessages';
-import type { NetworkConditions, Throttling } from '../protocol/childMessages';
+import type { Emulation, Throttling } from '../protocol/devtoolsFacts';
 import { $, post } from './dom';
 import type { VirtualRows } from './virtualRows';
 
 type SortKey = 'url' | 'method' | 'status' | 'type' | 'initiator' | 'size' | 'duration' | 'time';
 
-const THROTTLING_WORDS: Record<Throttling, string> = { none: '', offline: 'Offline', slow4g: 'Slow 4G', fast4g: 'Fast 4G' };
+const THROTTLING_WORDS: Record<Throttling, string> = { none: '', offline: 'Offline', slow4g: 'Slow 4G', fast4g: 'Fast 4G', custom: 'Custom network' };
 
 /** A failed request sorts after every status, a pending one before: as DevTools orders its Status column. */
 const statusOf = (row: NetworkRow) => (row.failure ? 1000 : row.status);
@@ -20,7 +20,7 @@ const KEYS: Record<SortKey, (row: NetworkRow) => string | number> = {
   initiator: row => row.initiator ?? '', size: row => row.sizeBytes ?? -1, duration: row => row.durationMs ?? Infinity, time: row => row.time,
 };
 
-let conditions: NetworkConditions = { throttling: 'none', cacheDisabled: false };
+let conditions: Emulation = { throttling: 'none', cacheDisabled: false };
 
 export function startNetworkControls(list: VirtualRows<NetworkRow | MarkerRow>): void {
   $('network-clear').addEventListener('click', () => post({ type: 'networkControl', control: { action: 'clear' } }));
@@ -28,7 +28,7 @@ export function startNetworkControls(list: VirtualRows<NetworkRow | MarkerRow>):
   $<HTMLInputElement>('preserve-log').addEventListener('change', event => {
     post({ type: 'networkControl', control: { action: 'preserveLog', on: (event.target as HTMLInputElement).checked } });
   });
-  const sendConditions = (next: NetworkConditions) => post({ type: 'networkControl', control: { action: 'conditions', conditions: next } });
+  const sendConditions = (next: Emulation) => post({ type: 'networkControl', control: { action: 'conditions', conditions: next } });
   $<HTMLInputElement>('disable-cache').addEventListener('change', event => sendConditions({ ...conditions, cacheDisabled: (event.target as HTMLInputElement).checked }));
   $<HTMLSelectElement>('throttling').addEventListener('change', event => sendConditions({ ...conditions, throttling: (event.target as HTMLSelectElement).value as Throttling }));
 
@@ -73,11 +73,18 @@ export function startNetworkControls(list: VirtualRows<NetworkRow | MarkerRow>):
 
 /** The controls and the header's note as the browser applies them now. */
 export function showNetworkState(network: PanelState['network']): void {
-  conditions = { throttling: network.throttling, cacheDisabled: network.cacheDisabled };
+  const { preserveLog: _preserveLog, ...emulation } = network;
+  conditions = emulation;
   $<HTMLInputElement>('preserve-log').checked = network.preserveLog;
   $<HTMLInputElement>('disable-cache').checked = network.cacheDisabled;
   $<HTMLSelectElement>('throttling').value = network.throttling;
-  const note = [THROTTLING_WORDS[network.throttling], network.cacheDisabled ? 'Cache off' : ''].filter(Boolean).join(' · ');
+  // Everything the browser emulates, the agent's bridge_emulate included: the header says it while it is on.
+  const note = [
+    THROTTLING_WORDS[network.throttling], network.cacheDisabled ? 'Cache off' : '',
+    (network.cpuSlowdown ?? 1) > 1 ? `CPU ${network.cpuSlowdown}× slower` : '',
+    network.colorScheme ? `${network.colorScheme === 'no-preference' ? 'No colour preference' : network.colorScheme === 'dark' ? 'Dark' : 'Light'} scheme` : '',
+    network.reducedMotion === 'reduce' ? 'Reduced motion' : network.reducedMotion ? 'Motion allowed' : '',
+  ].filter(Boolean).join(' · ');
   const badge = $('network-note');
   badge.textContent = note;
   badge.hidden = !note;

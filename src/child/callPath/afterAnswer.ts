@@ -9,6 +9,20 @@ import { noteRoutes } from '../tools/browserRoute';
 import { closedTheBrowser } from '../tools/browserClose';
 import { toolRecord } from '../../core/tools/toolRegistry';
 import type { ChildCallStep } from './childCall';
+import { finishPendingTrace } from '../devtools/devtoolsTools';
+
+/** A trace the agent started for its next call (bridge_performance_trace, during "nextCall") ends with this call. */
+export const traceOfCall: ChildCallStep = {
+  name: 'traceOfCall',
+  async run(call, env) {
+    if (!call.session.pendingTrace) return;
+    const trace = await finishPendingTrace(call.session, call.name, call.startedAt, env.mask).catch(error => {
+      env.log(`Performance trace of ${call.name}: ${(error as Error).message.split('\n')[0]}`);
+      return undefined;
+    });
+    if (trace) call.marks.traceOfCall = trace;
+  },
+};
 
 export const recordRoutes: ChildCallStep = {
   name: 'recordRoutes',

@@ -5,6 +5,7 @@ import type { BrowserObserver } from '../browserObserver';
 import type { BrowserHealth } from '../browserHealth';
 import type { ClientSlot } from '../clientSlots';
 import type { StorageChanges } from '../timeTravel/storageChanges';
+import type { PendingTrace } from '../devtools/performanceTrace';
 
 /** One @playwright/mcp server and the browser it drives. Replaced whole when the browser goes. */
 export interface InnerSession {
@@ -22,6 +23,8 @@ export interface InnerSession {
   routes: Set<string>;
   /** Time travel (the window's context only): when its storage changed, for checkpoints. */
   storageChanges?: StorageChanges;
+  /** A performance trace waiting for the agent's next call (bridge_performance_trace with during "nextCall"). */
+  pendingTrace?: PendingTrace;
 }
 
 // A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.

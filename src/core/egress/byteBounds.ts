@@ -7,6 +7,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { capText } from '../../protocol/childMessages';
+import type { DevtoolsCard } from '../../protocol/devtoolsFacts';
 import { withoutErrorHeading } from '../results/resultText';
 
 const KB = 1024;
@@ -185,4 +186,18 @@ export function errorLineOf(result: CallToolResult | undefined): string {
   // Only the start is read: a refusal may be long, its first line is what is kept.
   const text = first && first.type === 'text' ? withoutErrorHeading(first.text.slice(0, 4 * MAX_KEPT_LINE_CHARS)) : '';
   return keptLine(text.trim() || 'failed');
+}
+
+/** A DevTools card as Activity keeps it: at most this many violations, elements per violation and characters per fix. */
+export const CARD_BOUNDS = { violations: 30, nodes: 10, fixChars: 300 };
+
+/** A trace's card is bounded by its facts' schema; an audit's is cut to CARD_BOUNDS (axe can name hundreds of elements). */
+export function keptCard(card: DevtoolsCard): DevtoolsCard {
+  if (card.kind === 'trace') return card;
+  const violations = card.audit.violations.slice(0, CARD_BOUNDS.violations).map(v => ({
+    ...v,
+    nodes: v.nodes.slice(0, CARD_BOUNDS.nodes).map(node => ({ ...node, fix: keptLine(node.fix.replace(/\s+/g, ' '), CARD_BOUNDS.fixChars) })),
+    more: v.more + Math.max(0, v.nodes.length - CARD_BOUNDS.nodes),
+  }));
+  return { kind: 'audit', audit: { ...card.audit, violations } };
 }

@@ -1,12 +1,12 @@
 import { Emitter, Event } from '../emitter';
-import { NetworkConditions, ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
+import { ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
+import { type Emulation, NO_EMULATION } from '../../protocol/devtoolsFacts';
 import { approximateBytes, RingBuffer } from './ringBuffer';
-import { keptLine, MAX_KEPT_NOTE_CHARS } from '../egress/byteBounds';
+import { keptCard, keptLine, MAX_KEPT_NOTE_CHARS } from '../egress/byteBounds';
 import type { ToolCallRecord } from '../supervision/supervisor';
 import type { HostHealth } from '../supervision/browserHealth';
 import { ActivityRow, ConsoleRow, ExportStatus, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
 
-const NO_NETWORK_CONDITIONS: NetworkConditions = { throttling: 'none', cacheDisabled: false };
 
 /** The supervisor's events the store listens to (the supervisor itself in the extension). */
 export interface LiveViewSource {
@@ -59,7 +59,7 @@ export class LiveViewStore {
   private frameSeq = 0;
   private generationShown: number;
   /** The Network pane's controls as they apply now (a new browser starts without them). */
-  private networkConditions: NetworkConditions = NO_NETWORK_CONDITIONS;
+  private networkConditions: Emulation = NO_EMULATION;
   private preserveLog = false;
 
   private readonly messages = new Emitter<HostToPanel>();
@@ -139,7 +139,7 @@ export class LiveViewStore {
   }
 
   /** The throttling and cache the browser now applies (the child confirmed them). */
-  showNetworkConditions(conditions: NetworkConditions): void {
+  showNetworkConditions(conditions: Emulation): void {
     this.networkConditions = conditions;
     this.emitState();
   }
@@ -186,7 +186,7 @@ export class LiveViewStore {
     this.sessions = [];
     this.lastFrame = undefined;
     this.requestSeq.clear();
-    this.networkConditions = NO_NETWORK_CONDITIONS;
+    this.networkConditions = NO_EMULATION;
     this.pushMarker(`Browser restarted (server #${generation}): entries of the previous browser were cleared`, ['console', 'network', 'activity'], true);
   }
 
@@ -213,6 +213,9 @@ export class LiveViewStore {
       }
       case 'tabs':
         this.emitState();
+        return;
+      case 'emulation':
+        this.showNetworkConditions(event.emulation);
         return;
       case 'console': {
         const row = this.console.push({ level: event.entry.level, text: event.entry.text, location: event.entry.location, time: event.entry.time });
@@ -275,6 +278,7 @@ export class LiveViewStore {
       outcome: record.outcome,
       error: record.outcome === 'error' ? keptLine(record.error ?? 'failed') : undefined,
       thumbnail: record.thumbnail,
+      ...(record.card ? { card: keptCard(record.card) } : {}),
     }));
     if (row) this.messages.fire({ type: 'activity', rows: [row], dropBefore: this.activity.firstSeq });
   }

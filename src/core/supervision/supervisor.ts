@@ -5,6 +5,8 @@ import {
 import type {
   ControlNotificationName, ControlNotificationParams, ControlRequestName, ControlRequestParams, ControlRequestResult,
 } from '../../protocol/controlChannel';
+import type { CallMarks } from '../../protocol/callMarks';
+import type { DevtoolsCard } from '../../protocol/devtoolsFacts';
 import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
 import { ChildConnection, ChildEvents, ChildFactory } from '../childProcess/childProcess';
 import { presentInvocation } from '../results/invocationMessages';
@@ -94,6 +96,15 @@ export interface ToolCallRecord {
   checkpoint?: CheckpointFacts;
   /** The origins of the pages and frames the call was on, as the child saw them (an export grants secrets by them). */
   origins?: string[];
+  /** A trace's or an audit's facts, for its card in Activity (the same facts the model's answer was worded from). */
+  card?: DevtoolsCard;
+}
+
+/** The card a call's marks make in Activity: its trace or audit (a trace of this call, recorded by an earlier "nextCall"). */
+function cardOf(marks: CallMarks | undefined): { card?: DevtoolsCard } {
+  const devtools = marks?.devtools;
+  if (devtools?.kind === 'trace' || devtools?.kind === 'audit') return { card: devtools };
+  return marks?.traceOfCall ? { card: { kind: 'trace', trace: marks.traceOfCall } } : {};
 }
 
 /**
@@ -243,7 +254,7 @@ export class Supervisor {
     }
     const finished = result.finish({ thumbnail: this.thumbnailReaders > 0 });
     end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine, checkpointSeq: call.marks?.checkpoint?.seq, origins: call.marks?.origins,
-      ...(call.checkpoint ? { checkpoint: call.checkpoint } : {}) });
+      ...(call.checkpoint ? { checkpoint: call.checkpoint } : {}), ...cardOf(call.marks) });
     return finished.result;
   }
 

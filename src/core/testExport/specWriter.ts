@@ -63,6 +63,15 @@ function exportAs(tool: string): ExportAs {
   return toolRecord(tool)?.exportAs ?? 'none';
 }
 
+/**
+ * A DevTools step (a trace, an audit, emulation) as the test's comment: what was measured or set there, in the
+ * words the activity list used. A line comment on one line: the agent's arguments cannot end it early.
+ */
+function measuredHere(step: JournalStep): string {
+  const words = toolRecord(step.tool)?.says?.(step.args) ?? step.tool;
+  return `// Playwright Bridge: ${words.replace(/[\r\n\u2028\u2029]+/g, ' ')} (${step.tool}; not repeated by the test)`;
+}
+
 /** A step that only reads: left out, and not "the next step" that answers a dialog or a file chooser. */
 function onlyReads(tool: string): boolean {
   const kind = exportAs(tool);
@@ -145,7 +154,8 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     }
     const snapshot = step.tool === 'browser_snapshot' || step.answer.snapshot || step.answer.snapshotFile ? snapshotOf(step) : undefined;
     const lines: string[] = [];
-    if (exportAs(step.tool) === 'own') leave("the bridge's own tool");
+    if (exportAs(step.tool) === 'comment') lines.push(measuredHere(step));
+    else if (exportAs(step.tool) === 'own') leave("the bridge's own tool");
     else if (onlyReads(step.tool)) leave('it only reads');
     else if (step.tool === 'browser_handle_dialog' || step.tool === 'browser_file_upload') leave('written with the step that opened it');
     // A text cut to the journal's bound (egress/byteBounds.ts) would be waited for as cut.

@@ -22,9 +22,10 @@ export type ToolHandler = 'upstream' | 'child' | 'host';
  * - `written`: the export writes it from its arguments, reading the answer only for where the page is;
  * - `reads`: left out, it only reads (`readsWhere`: the same, but its answer says where the page is);
  * - `own`: left out, the bridge's own tool;
+ * - `comment`: a comment in the test saying what was measured or set there (a trace, an audit, emulation), no code;
  * - `none`: left out, not a step a test repeats (its answer may hold text the page chose).
  */
-export type ExportAs = 'code' | 'written' | 'reads' | 'readsWhere' | 'own' | 'none';
+export type ExportAs = 'code' | 'written' | 'reads' | 'readsWhere' | 'own' | 'comment' | 'none';
 
 export interface ToolRecord {
   name: string;
@@ -48,9 +49,14 @@ export interface ToolRecord {
   runsCode?: { argument: string; where: string };
   /** The bridge's own tools: their definition as published (upstream's come from the child). */
   definition?: Tool;
+  /**
+   * The child answers it on the caller's own context and current tab, in upstream's place on the child's call
+   * path (the DevTools tools), not before the session as the session tools.
+   */
+  onPage?: boolean;
 }
 
-type Traits = Omit<ToolRecord, 'name' | 'handler' | 'definition'>;
+type Traits = Omit<ToolRecord, 'name' | 'handler' | 'definition' | 'onPage'>;
 type More = Partial<Pick<Traits, 'capability' | 'observation' | 'filename' | 'readsPaths' | 'capture' | 'says' | 'runsCode'>>;
 
 const acts = (exportAs: ExportAs, more: More = {}): Traits => ({ actsOnPage: true, observation: false, readsPaths: false, capture: false, exportAs, ...more });
@@ -147,7 +153,18 @@ const UPSTREAM: Record<string, Traits> = {
 };
 
 /** The bridge's own tools: the child answers the session tools, the extension host the others. */
-const OWN: Record<string, Traits & { handler: Exclude<ToolHandler, 'upstream'> }> = {
+const OWN: Record<string, Traits & { handler: Exclude<ToolHandler, 'upstream'>; onPage?: boolean }> = {
+  // A trace reloads or navigates the page (its checkpoint follows); the trace step exports as a comment.
+  bridge_performance_trace: {
+    ...acts('comment', {
+      filename: 'writes',
+      says: a => a.during === 'navigate' ? `Recording a performance trace of opening ${short(a.url)}` : a.during === 'nextCall' ? 'Recording a performance trace of the next call'
+        : a.during === 'seconds' ? `Recording a performance trace for ${short(a.seconds ?? 5)} s` : 'Recording a performance trace of a reload',
+    }),
+    handler: 'child', onPage: true,
+  },
+  bridge_accessibility_audit: { ...reads('comment', { observation: true, says: a => `Auditing accessibility of ${elementOf({ element: a.element, target: a.ref })}` }), handler: 'child', onPage: true },
+  bridge_emulate: { ...acts('comment', { says: () => 'Changing what the browser emulates' }), handler: 'child', onPage: true },
   bridge_session_list: { ...reads('own', { observation: true }), handler: 'child' },
   bridge_session_close: { ...acts('own'), handler: 'child' },
   bridge_export_test: { ...reads('own', { says: a => `Exporting the browser session as a Playwright test${typeof a.file === 'string' ? ` to ${short(a.file)}` : ''}` }), handler: 'host' },
@@ -183,7 +200,13 @@ export function isHostTool(name: string): boolean {
   return toolRecord(name)?.handler === 'host';
 }
 
-/** True for a tool the child answers itself (not upstream). */
+/** True for a tool the child answers itself before any session (its session tools). */
 export function isChildTool(name: string): boolean {
-  return toolRecord(name)?.handler === 'child';
+  const record = toolRecord(name);
+  return record?.handler === 'child' && !record.onPage;
+}
+
+/** True for a tool the child answers on the caller's page in upstream's place (the DevTools tools). */
+export function isChildPageTool(name: string): boolean {
+  return toolRecord(name)?.onPage === true;
 }

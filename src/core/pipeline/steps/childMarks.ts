@@ -1,10 +1,12 @@
 /**
  * What only the child could decide, in words: a secret it would not type, a browser that went away
- * during the call, an address the person's origin rules blocked, and the bridge's own tools' answers.
+ * during the call, an address the person's origin rules blocked, and the bridge's own tools' answers (its
+ * session tools, its DevTools tools and a trace of this call).
  */
 import { ORIGIN_RULES_NOTE } from '../../../protocol/callMarks';
 import type { CallStep } from '../callContext';
 import { bridgeToolText } from '../tools/bridgeSessionTools';
+import { devtoolsText, traceText } from '../tools/devtoolsWords';
 import { secretRefusalText } from './secretSiteWords';
 
 export const childMarksStep: CallStep = {
@@ -19,6 +21,13 @@ export const childMarksStep: CallStep = {
     }
     // Chromium's own words do not say who blocked it: the person did, on purpose.
     if (marks.originBlocked) call.result.noteAfter(`The address is ${ORIGIN_RULES_NOTE}, set by the person. Do not try to reach it another way.`);
+    if (marks.devtools) {
+      const answer = devtoolsText(marks.devtools, call.name);
+      if (answer.refused) call.result.refuse(answer.text);
+      else call.result.respond(answer.text);
+    }
+    // The agent's next call after a "nextCall" trace: its own answer first, then what the trace measured of it.
+    if (marks.traceOfCall) call.result.noteAfter(traceText(marks.traceOfCall));
     if (marks.bridgeTool) {
       const answer = bridgeToolText(marks.bridgeTool);
       if (answer.refused) call.result.refuse(answer.text);

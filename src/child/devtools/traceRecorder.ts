@@ -1,0 +1,60 @@
+/**
+ * Records a performance trace of one page as Chrome DevTools' Performance panel does: the browser's own
+ * tracing over a CDP session of that page (Playwright's `newCDPSession`, on the pipe Playwright already
+ * holds: no port is opened to other processes), with DevTools' default categories and its JS sampling.
+ * Screenshots are not recorded: a trace's film strip would hold pictures of what the page showed, a password
+ * field's dots and the person's data included, and no insight needs them.
+ */
+import type { BrowserContext, CDPSession, Page } from 'playwright';
+
+/** DevTools' own default categories (its TracingManager) and JS sampling; not its screenshots. */
+const CATEGORIES = [
+  'blink.console', 'blink.user_timing', 'loading', 'devtools.timeline',
+  'disabled-by-default-devtools.target-rundown', 'disabled-by-default-devtools.timeline.frame',
+  'disabled-by-default-devtools.timeline.stack', 'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.v8-source-rundown-sources', 'disabled-by-default-devtools.v8-source-rundown',
+  'disabled-by-default-layout_shift.debug', 'disabled-by-default-v8.inspector', 'disabled-by-default-v8.cpu_profiler.hires',
+  'disabled-by-default-lighthouse', 'v8.execute', 'v8', 'cppgc', 'navigation', 'rail', 'disabled-by-default-v8.cpu_profiler',
+];
+
+/** The longest a trace may record, whatever it waits for: a page that never settles still gives a trace. */
+export const MAX_TRACE_MS = 60_000;
+/** A trace holds at most this many events (a busy page's minute is far fewer): the rest is dropped, not kept in memory. */
+const MAX_EVENTS = 2_000_000;
+
+export type TraceEvent = Record<string, unknown>;
+
+/** A trace being recorded: `stop` ends it and hands over its events. */
+export interface RunningTrace {
+  readonly page: Page;
+  /** The trace's CDP session, still open until `close` (the elements a trace names are resolved over it). */
+  readonly cdp: CDPSession;
+  stop(): Promise<TraceEvent[]>;
+  close(): Promise<void>;
+}
+
+export async function startTrace(context: BrowserContext, page: Page): Promise<RunningTrace> {
+  const cdp = await context.newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => {
+    for (const event of value as TraceEvent[]) if (events.length < MAX_EVENTS) events.push(event);
+  });
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: { includedCategories: CATEGORIES, excludedCategories: ['*'] },
+  });
+  let stopped: Promise<TraceEvent[]> | undefined;
+  return {
+    page, cdp,
+    stop: () => stopped ??= (async () => {
+      const complete = new Promise<void>(resolve => cdp.once('Tracing.tracingComplete', () => resolve()));
+      await cdp.send('Tracing.end');
+      await complete;
+      return events;
+    })(),
+    close: async () => {
+      await stopped?.catch(() => undefined);
+      await cdp.detach().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * What the browser emulates on one context: the Network pane's throttling and "Disable cache", and the agent's
+ * bridge_emulate (the same network presets or its own figures, CPU slowdown, colour scheme, reduced motion).
+ * One owner, so the panel's header and the agent's tool never disagree about what is on.
+ *
+ * Network and CPU go through Chromium's DevTools protocol, one CDP session per page (Playwright's
+ * `newCDPSession`: a session on the browser's own pipe, no port opened), attached only while one of them is on.
+ * A session with the Network domain enabled is sent every request's events; kept always, it slowed the panel
+ * during a burst of requests (the panel bench's long tasks doubled), so it is there only while it does
+ * something. Colour scheme and reduced motion are Playwright's `emulateMedia`, which every engine has. Other
+ * engines have no such protocol: offline goes through Playwright's own `setOffline`, the rest is refused in words.
+ */
+import type { BrowserContext, CDPSession, Page } from 'playwright';
+import { type Emulation, NO_EMULATION } from '../protocol/devtoolsFacts';
+
+/** DevTools' own presets (its NetworkManager): bytes a second and added round-trip latency. */
+const PRESETS = {
+  slow4g: { downloadThroughput: (1.6 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (750 * 1000) / 8 * 0.9, latency: 150 * 3.75 },
+  fast4g: { downloadThroughput: (9 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (1.5 * 1000 * 1000) / 8 * 0.9, latency: 60 * 2.75 },
+};
+
+/** What the DevTools protocol is asked for this emulation's network. */
+function networkOf(emulation: Emulation): { offline: boolean; latency: number; downloadThroughput: number; uploadThroughput: number } {
+  const { throttling, custom } = emulation;
+  if (throttling === 'custom' && custom) {
+    return { offline: false, latency: custom.latencyMs, downloadThroughput: custom.downloadKbps * 1000 / 8, uploadThroughput: custom.uploadKbps * 1000 / 8 };
+  }
+  const preset = throttling === 'slow4g' || throttling === 'fast4g' ? PRESETS[throttling] : undefined;
+  return { offline: throttling === 'offline', latency: preset?.latency ?? 0, downloadThroughput: preset?.downloadThroughput ?? -1, uploadThroughput: preset?.uploadThroughput ?? -1 };
+}
+
+/** True when the emulation needs a CDP session on each page (network or CPU). */
+function needsProtocol(emulation: Emulation): boolean {
+  return emulation.throttling !== 'none' || emulation.cacheDisabled || (emulation.cpuSlowdown ?? 1) > 1;
+}
+
+/** The words of what is on, for the trace's facts ("CPU 4× slower", "slow 4G"). */
+export function emulationWords(emulation: Emulation): string[] {
+  const words: string[] = [];
+  if (emulation.throttling === 'offline') words.push('offline');
+  if (emulation.throttling === 'slow4g') words.push('network: slow 4G');
+  if (emulation.throttling === 'fast4g') words.push('network: fast 4G');
+  if (emulation.throttling === 'custom' && emulation.custom) {
+    words.push(`network: ${emulation.custom.downloadKbps} kbit/s down, ${emulation.custom.uploadKbps} kbit/s up, ${emulation.custom.latencyMs} ms latency`);
+  }
+  if (emulation.cacheDisabled) words.push('cache disabled');
+  if ((emulation.cpuSlowdown ?? 1) > 1) words.push(`CPU ${emulation.cpuSlowdown}× slower`);
+  if (emulation.colorScheme) words.push(`colour scheme ${emulation.colorScheme}`);
+  if (emulation.reducedMotion) words.push(`reduced motion ${emulation.reducedMotion}`);
+  return words;
+}
+
+export class EmulationControl {
+  private wanted: Emulation = NO_EMULATION;
+  private readonly sessions = new Map<Page, Promise<CDPSession | undefined>>();
+  private readonly onPage = (page: Page) => this.attach(page);
+  private readonly onPageForMedia = (page: Page) => void this.applyMedia(page);
+
+  constructor(
+    private readonly context: BrowserContext,
+    private readonly engine: string,
+    private readonly log: (line: string) => void,
+    /** Told every change, whoever made it (the panel's header shows it). */
+    private readonly changed: (emulation: Emulation) => void = () => undefined,
+  ) {}
+
+  get conditions(): Emulation {
+    return this.wanted;
+  }
+
+  /** Applies the choice to every page of the context, and to pages it opens later; all off detaches. */
+  async set(wanted: Emulation): Promise<Emulation> {
+    if (this.engine !== 'chromium') {
+      if (wanted.throttling !== 'none' && wanted.throttling !== 'offline') {
+        throw new Error(`Throttling the network needs Chromium's DevTools protocol; this browser is ${this.engine}. Offline works.`);
+      }
+      if (wanted.cacheDisabled) throw new Error(`Disable cache needs Chromium's DevTools protocol; this browser is ${this.engine}.`);
+      if ((wanted.cpuSlowdown ?? 1) > 1) throw new Error(`CPU slowdown needs Chromium's DevTools protocol; this browser is ${this.engine}.`);
+      await this.context.setOffline(wanted.throttling === 'offline');
+    } else {
+      const on = needsProtocol(wanted);
+      const before = this.wanted;
+      this.wanted = wanted;
+      if (on && !this.sessions.size) {
+        this.context.on('page', this.onPage);
+        for (const page of this.context.pages()) this.attach(page);
+      }
+      await Promise.all([...this.sessions.values()].map(async session => {
+        const cdp = await session;
+        if (cdp) await this.apply(cdp);
+      }));
+      if (!on) this.detach();
+      this.wanted = before;
+    }
+    const mediaChanged = wanted.colorScheme !== this.wanted.colorScheme || wanted.reducedMotion !== this.wanted.reducedMotion;
+    this.wanted = wanted;
+    if (mediaChanged) {
+      this.context.off('page', this.onPageForMedia);
+      if (wanted.colorScheme || wanted.reducedMotion) this.context.on('page', this.onPageForMedia);
+      await Promise.all(this.context.pages().map(page => this.applyMedia(page)));
+    }
+    this.changed(wanted);
+    return wanted;
+  }
+
+  private async applyMedia(page: Page): Promise<void> {
+    // null puts the browser's own preference back.
+    await page.emulateMedia({ colorScheme: this.wanted.colorScheme ?? null, reducedMotion: this.wanted.reducedMotion ?? null }).catch(error => {
+      if (!page.isClosed()) this.log(`Emulation: ${(error as Error).message.split('\n')[0]}`);
+    });
+  }
+
+  private attach(page: Page): void {
+    const session = this.context.newCDPSession(page).then(async cdp => {
+      // This session keeps no bodies of its own: Playwright's session has them.
+      await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+      await this.apply(cdp);
+      return cdp;
+    }).catch(error => {
+      // A page that closed while it opened: nothing to control.
+      if (!page.isClosed()) this.log(`Emulation: ${(error as Error).message.split('\n')[0]}`);
+      return undefined;
+    });
+    this.sessions.set(page, session);
+    page.once('close', () => this.sessions.delete(page));
+  }
+
+  private async apply(cdp: CDPSession): Promise<void> {
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: this.wanted.cacheDisabled });
+    await cdp.send('Network.emulateNetworkConditions', networkOf(this.wanted));
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: this.wanted.cpuSlowdown ?? 1 });
+  }
+
+  private detach(): void {
+    this.context.off('page', this.onPage);
+    for (const session of this.sessions.values()) void session.then(cdp => cdp?.detach().catch(() => undefined));
+    this.sessions.clear();
+  }
+
+  dispose(): void {
+    this.detach();
+    this.context.off('page', this.onPageForMedia);
+  }
+}

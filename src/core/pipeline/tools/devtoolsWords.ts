@@ -1,0 +1,115 @@
+/**
+ * The DevTools tools in words: the child answers bridge_performance_trace, bridge_accessibility_audit and
+ * bridge_emulate with facts (protocol/devtoolsFacts.ts); this is where the model's sentences for them are
+ * written, short enough to act on: the vitals with their ratings, then each finding with what to change.
+ */
+import type { AuditFacts, DevtoolsAnswer, DevtoolsRefusal, Emulation, Rating, TraceFacts, TraceInsight } from '../../../protocol/devtoolsFacts';
+
+const RATING_WORDS: Record<Rating, string> = { good: 'good', 'needs-improvement': 'needs improvement', poor: 'poor' };
+
+/** What to change for each insight DevTools names (its own advice, said as a step). */
+const ADVICE: Record<string, string> = {
+  RenderBlocking: 'Defer or inline these requests (async/defer scripts, inline critical CSS, media queries on other stylesheets) so the first paint does not wait for them.',
+  LCPDiscovery: 'Make the LCP image discoverable in the HTML (an <img> with src, or <link rel="preload">), give it fetchpriority="high", and never loading="lazy".',
+  LCPBreakdown: 'Work on the largest phase: a slow first byte is the server, a load delay is late discovery, load duration is the file\'s size, render delay is blocking CSS or script.',
+  DocumentLatency: 'Answer the document faster: avoid redirects, cache or speed up the server\'s response (under 600 ms), compress the HTML.',
+  ForcedReflow: 'Do not read layout (offsetWidth, getBoundingClientRect…) right after changing the DOM or styles in the same task: batch the reads before the writes.',
+  ThirdParties: 'Load third-party code later, or less of it (facades, async, only where needed).',
+  CLSCulprits: 'Give images, iframes and ads a size (width/height or aspect-ratio), reserve space for late content, and use font-display: optional or size-adjusted fallbacks.',
+  INPBreakdown: 'Shorten the handler\'s work: yield to the main thread (await scheduler.yield(), setTimeout), move heavy work off it, and update the screen first.',
+  NetworkDependencyTree: 'Shorten the chain of critical requests: preload or preconnect what is found late, and load less before the first paint.',
+  Cache: 'Serve static files with a long cache lifetime (Cache-Control: max-age) and versioned names.',
+  ImageDelivery: 'Serve images at the size shown, in a modern format (WebP, AVIF), compressed.',
+  FontDisplay: 'Use font-display: swap or optional so text shows while the font loads.',
+  DOMSize: 'Keep the DOM smaller: fewer elements, shallower trees; render long lists lazily.',
+  Viewport: 'Add <meta name="viewport" content="width=device-width, initial-scale=1"> so taps are not delayed on mobile.',
+  CharacterSet: 'Declare the encoding: <meta charset="utf-8"> in the first 1024 bytes, or charset in the Content-Type header.',
+  ModernHTTP: 'Serve over HTTP/2 or HTTP/3.',
+  SlowCSSSelector: 'Simplify the costly selectors DevTools names.',
+  DuplicatedJavaScript: 'Bundle shared modules once.',
+  LegacyJavaScript: 'Ship modern JavaScript to modern browsers (no polyfills they do not need).',
+  LongTasks: 'Break tasks over 50 ms into smaller ones (yield between them) or move the work off the main thread.',
+};
+
+function insightLine(insight: TraceInsight): string {
+  const saves = [insight.savingsMs ? `may save ${insight.savingsMs} ms` : '', insight.savingsBytes ? `${Math.round(insight.savingsBytes / 1024)} KB` : ''].filter(Boolean).join(', ');
+  const items = insight.items.length ? `\n    ${insight.items.slice(0, 5).join('\n    ')}` : '';
+  const advice = ADVICE[insight.name] ? `\n    What to change: ${ADVICE[insight.name]}` : '';
+  return `- ${insight.title} (${insight.name}, ${insight.state}${saves ? `; ${saves}` : ''})${items}${advice}`;
+}
+
+export function traceText(trace: TraceFacts): string {
+  const what = trace.during === 'nextCall' ? `of ${trace.measuredCall ?? 'the call'}` : trace.during === 'seconds' ? 'of the seconds recorded' : `of the page's ${trace.during === 'reload' ? 'reload' : 'navigation'}`;
+  const lines = [`Performance trace ${what} on ${trace.url} (${trace.actionMs} ms${trace.conditions.length ? `; ${trace.conditions.join(', ')}` : ''}).`, '', 'Core Web Vitals (lab):'];
+  if (trace.lcp) {
+    const phases = trace.lcp.phases;
+    const phaseWords = phases ? ` — time to first byte ${phases.ttfbMs} ms${phases.loadDelayMs !== undefined ? `, load delay ${phases.loadDelayMs} ms` : ''}` +
+      `${phases.loadDurationMs !== undefined ? `, load duration ${phases.loadDurationMs} ms` : ''}, render delay ${phases.renderDelayMs} ms` : '';
+    const element = trace.lcp.element ? `; element ${trace.lcp.element.description}${trace.lcp.element.ref ? ` [ref=${trace.lcp.element.ref}]` : ''}` : '';
+    lines.push(`- LCP ${trace.lcp.ms} ms (${RATING_WORDS[trace.lcp.rating]})${phaseWords}${element}${trace.lcp.url ? `; image ${trace.lcp.url}` : ''}`);
+  } else {
+    lines.push('- LCP: none in this trace (no page load was recorded, or nothing was painted).');
+  }
+  lines.push(`- CLS ${trace.cls.value} (${RATING_WORDS[trace.cls.rating]})${trace.cls.culprits.length ? ` — culprits: ${trace.cls.culprits.join('; ')}` : ''}`);
+  lines.push(trace.inp ? `- INP ${trace.inp.ms} ms (${RATING_WORDS[trace.inp.rating]})${trace.inp.interaction ? `, a ${trace.inp.interaction}` : ''}`
+    : '- INP: no interaction in this trace (record with during "nextCall" and click or type in that call).');
+  lines.push('', trace.insights.length ? 'Insights (DevTools\' names):' : 'Insights: none failed.');
+  for (const insight of trace.insights) lines.push(insightLine(insight));
+  if (trace.file) lines.push('', `The whole trace is in the output folder as ${trace.file}: load it in Chrome DevTools' Performance panel. It holds no screenshots, cookies or authorization headers; secrets are masked.`);
+  return lines.join('\n');
+}
+
+export function auditText(audit: AuditFacts): string {
+  const scope = audit.scope ? `element ${audit.scope}` : 'the page';
+  if (!audit.violations.length) {
+    return `Accessibility audit of ${scope} on ${audit.url} (${audit.engine}): no violations. ${audit.passes} rules passed; ${audit.incomplete} need a person's look (axe could not decide).`;
+  }
+  const count = audit.violations.reduce((sum, v) => sum + v.nodes.length + v.more, 0);
+  const lines = [`Accessibility audit of ${scope} on ${audit.url} (${audit.engine}): ${audit.violations.length} rule${audit.violations.length === 1 ? '' : 's'} violated on ${count} element${count === 1 ? '' : 's'}, by impact:`];
+  for (const v of audit.violations) {
+    lines.push('', `- ${v.impact}: ${v.help} (${v.rule}, ${v.helpUrl})`);
+    for (const node of v.nodes) {
+      const fix = node.fix.replace(/\s+/g, ' ').replace(/^Fix (any|all) of the following: ?/, '').trim();
+      lines.push(`  - ${node.ref ? `[ref=${node.ref}] ` : ''}${node.description}${fix ? ` — fix: ${fix.slice(0, 300)}` : ''}`);
+    }
+    if (v.more) lines.push(`  - and ${v.more} more element${v.more === 1 ? '' : 's'}`);
+  }
+  lines.push('', `${audit.passes} rules passed; ${audit.incomplete} need a person's look. Frames were not audited.`);
+  return lines.join('\n');
+}
+
+export function emulationText(emulation: Emulation): string {
+  const on: string[] = [];
+  if (emulation.throttling === 'offline') on.push('network offline');
+  if (emulation.throttling === 'slow4g') on.push('network slow 4G (DevTools\' preset)');
+  if (emulation.throttling === 'fast4g') on.push('network fast 4G (DevTools\' preset)');
+  if (emulation.throttling === 'custom' && emulation.custom) on.push(`network ${emulation.custom.downloadKbps} kbit/s down, ${emulation.custom.uploadKbps} kbit/s up, ${emulation.custom.latencyMs} ms latency`);
+  if (emulation.cacheDisabled) on.push('cache disabled (the person\'s Network pane)');
+  if ((emulation.cpuSlowdown ?? 1) > 1) on.push(`CPU ${emulation.cpuSlowdown}× slower`);
+  if (emulation.colorScheme) on.push(`prefers-color-scheme: ${emulation.colorScheme}`);
+  if (emulation.reducedMotion) on.push(`prefers-reduced-motion: ${emulation.reducedMotion}`);
+  return on.length ? `The browser now emulates: ${on.join('; ')}. It stays on for this session until changed or reset (reset: true).`
+    : 'The browser emulates nothing now: network, CPU and media are the machine\'s own.';
+}
+
+function refusalText(refusal: DevtoolsRefusal, tool: string): string {
+  switch (refusal.why) {
+    case 'engine': return `${tool} needs Chromium's DevTools protocol; this browser is ${refusal.engine}. Set playwrightBridge.browser to chromium, chrome or msedge to use it. Nothing was done.`;
+    case 'noPage': return `${tool} works on the current tab, and no page is open yet: open one with browser_navigate first.`;
+    case 'busy': return 'A performance trace is already waiting for your next call (during "nextCall"): make that call first; its answer carries the trace.';
+    case 'badArgs': return `Invalid arguments for tool "${tool}": ${refusal.detail}. Nothing was done.`;
+    case 'refNotFound': return `No element with ref "${refusal.ref}" is on the page now (or it is not visible): take a new snapshot and use a ref from it.`;
+    case 'failed': return `${tool} failed: ${refusal.detail}`;
+  }
+}
+
+/** A DevTools tool's answer as the model reads it; `refused` when it did nothing. */
+export function devtoolsText(answer: DevtoolsAnswer, tool: string): { text: string; refused: boolean } {
+  switch (answer.kind) {
+    case 'trace': return { text: traceText(answer.trace), refused: false };
+    case 'traceStarted': return { text: 'Recording a performance trace: make your next browser call now (a click, typing, a navigation). Its answer ends with the trace.', refused: false };
+    case 'audit': return { text: auditText(answer.audit), refused: false };
+    case 'emulation': return { text: emulationText(answer.emulation), refused: false };
+    case 'refused': return { text: refusalText(answer.refusal, tool), refused: true };
+  }
+}

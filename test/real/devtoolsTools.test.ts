@@ -1,0 +1,111 @@
+/**
+ * The DevTools tools on the agent's own browser (real child and Chromium, pages served by the fixture):
+ * a performance trace of a reload with its vitals, insights and the LCP element's ref; INP of the agent's
+ * next call; an accessibility audit whose refs the ordinary tools act on; emulation the browser applies.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { PLANTED_RULES } from '../fixtures/devtoolsPages';
+import { makeRealBridge, RealBridge, textOf } from '../support/realBridge';
+import type { ToolCallRecord } from '../../src/core/supervision/supervisor';
+
+describe('the DevTools tools (real child and Chromium)', function () {
+  this.timeout(180000);
+  let fixture: FixtureServer;
+  let bridge: RealBridge | undefined;
+  beforeEach(async () => {
+    fixture = new FixtureServer();
+    await fixture.start();
+  });
+  afterEach(async () => {
+    await bridge?.dispose();
+    bridge = undefined;
+    await fixture.stop().catch(() => undefined);
+  });
+
+  /** The record of each finished call, by tool name (the last one). */
+  function records(real: RealBridge): Map<string, ToolCallRecord> {
+    const seen = new Map<string, ToolCallRecord>();
+    real.supervisor.onToolCall(record => { if (record.outcome) seen.set(record.name, record); });
+    return seen;
+  }
+
+  it('a trace of a reload: LCP with its phases and element ref, CLS, the insights with what to change, and the trace file DevTools opens', async () => {
+    bridge = makeRealBridge();
+    const done = records(bridge);
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/hero` });
+    const result = await bridge.supervisor.callTool('bridge_performance_trace', {});
+    const text = textOf(result);
+    assert.ok(!result.isError, text);
+    assert.match(text, /LCP (\d+) ms \((good|needs improvement|poor)\) — time to first byte \d+ ms/);
+    const lcp = Number(/LCP (\d+) ms/.exec(text)![1]);
+    assert.ok(lcp >= 700, `LCP is the late hero image (shown after about 800 ms), not the heading: ${lcp} ms`);
+    assert.match(text, /element img src=\/perf\/hero\.png\?delay=600 "Hero" \[ref=(f\d+)?e\d+\]/);
+    assert.match(text, /Render-blocking requests \(RenderBlocking, fail[^)]*\)\n {4}http:\/\/127\.0\.0\.1:\d+\/perf\/slow\.css/);
+    assert.match(text, /LCPDiscovery/);
+    assert.match(text, /What to change: Defer or inline/);
+    const file = /output folder as (\S+):/.exec(text)![1];
+    const trace = JSON.parse(fs.readFileSync(path.join(bridge.config.mcp.outputDir, file), 'utf8')) as { traceEvents: { name: string }[] };
+    assert.ok(trace.traceEvents.some(event => event.name === 'largestContentfulPaint::Candidate'), 'the file is the whole trace');
+    assert.ok(!trace.traceEvents.some(event => event.name === 'Screenshot'), 'it holds no screenshots');
+    const card = done.get('bridge_performance_trace')?.card;
+    assert.strictEqual(card?.kind, 'trace');
+    assert.strictEqual(card.kind === 'trace' && card.trace.lcp?.ms, lcp, 'the card shows what the model read');
+    // The ref the trace named is one the ordinary tools act on.
+    const ref = /\[ref=((f\d+)?e\d+)\]/.exec(text)![1];
+    const hovered = await bridge.supervisor.callTool('browser_hover', { element: 'hero', target: ref });
+    assert.ok(!hovered.isError, textOf(hovered));
+  });
+
+  it('INP of the agent\'s next call: a click whose handler runs 350 ms', async () => {
+    bridge = makeRealBridge();
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/slow-click` });
+    const snapshot = textOf(await bridge.supervisor.callTool('browser_snapshot', {}));
+    const ref = /button "Do the slow thing" \[ref=(e\d+)\]/.exec(snapshot)![1];
+    const started = await bridge.supervisor.callTool('bridge_performance_trace', { during: 'nextCall' });
+    assert.match(textOf(started), /make your next browser call now/);
+    const clicked = await bridge.supervisor.callTool('browser_click', { element: 'slow button', target: ref });
+    const text = textOf(clicked);
+    assert.ok(!clicked.isError, text);
+    assert.match(text, /Performance trace of browser_click/);
+    const inp = Number(/INP (\d+) ms/.exec(text)?.[1]);
+    assert.ok(inp >= 340, `INP covers the 350 ms handler: ${text.slice(0, 600)}`);
+  });
+
+  it('an audit finds each planted violation with refs the agent can act on; a clean page has none', async () => {
+    bridge = makeRealBridge();
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/planted` });
+    // A ref the agent held before the audit still works after it.
+    const before = /textbox \[ref=(e\d+)\]/.exec(textOf(await bridge.supervisor.callTool('browser_snapshot', {})))![1];
+    const result = await bridge.supervisor.callTool('bridge_accessibility_audit', {});
+    const text = textOf(result);
+    assert.ok(!result.isError, text);
+    for (const rule of PLANTED_RULES) assert.match(text, new RegExp(`\\(${rule}, https://dequeuniversity`), `${rule} found:\n${text}`);
+    const labelRef = new RegExp(`\\(label, [^)]+\\)\\n  - \\[ref=(e\\d+)\\] input#email`).exec(text)?.[1];
+    assert.ok(labelRef, `the unlabelled input has a ref:\n${text}`);
+    const typed = await bridge.supervisor.callTool('browser_type', { element: 'email', target: labelRef, text: 'a@b.c' });
+    assert.ok(!typed.isError, textOf(typed));
+    const again = await bridge.supervisor.callTool('browser_type', { element: 'email', target: before, text: 'x@y.z' });
+    assert.ok(!again.isError, `an earlier ref still works: ${textOf(again)}`);
+
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/clean` });
+    assert.match(textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {})), /: no violations\. \d+ rules passed/);
+  });
+
+  it('emulation: CPU slowdown, dark scheme and reduced motion are what the page sees; reset takes them off', async () => {
+    bridge = makeRealBridge();
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/clean` });
+    const set = await bridge.supervisor.callTool('bridge_emulate', { network: 'slow4g', cpuSlowdown: 4, colorScheme: 'dark', reducedMotion: 'reduce' });
+    assert.match(textOf(set), /network slow 4G.*CPU 4× slower.*prefers-color-scheme: dark.*prefers-reduced-motion: reduce/);
+    const seen = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => [matchMedia("(prefers-color-scheme: dark)").matches, matchMedia("(prefers-reduced-motion: reduce)").matches].join()' }));
+    assert.match(seen, /true,true/);
+    const bad = await bridge.supervisor.callTool('bridge_emulate', { cpuSlowdown: 100 });
+    assert.ok(bad.isError);
+    assert.match(textOf(bad), /cpuSlowdown must be a number from 1/);
+    assert.match(textOf(await bridge.supervisor.callTool('bridge_emulate', { reset: true })), /emulates nothing now/);
+    const after = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => matchMedia("(prefers-color-scheme: dark)").matches' }));
+    assert.doesNotMatch(after, /true/);
+  });
+});
