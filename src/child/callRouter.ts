@@ -50,7 +50,9 @@ export class CallRouter {
       dropSession: session => sessions.drop(session),
       checkpointAfter: session => checkpoints.after(session),
     };
-    this.devtools = { engine: config.launch.engine, outputDir: config.mcp.outputDir, mask, currentPage: session => upstreamCurrentPage(session) };
+    // The observer follows upstream's current tab by upstream's rules (asking upstream's tab list would miss a tab whose
+    // address holds a secret: upstream lists it masked).
+    this.devtools = { engine: config.launch.engine, outputDir: config.mcp.outputDir, mask, currentPage: session => Promise.resolve(session.observer?.currentPage) };
   }
 
   async list(params: ListToolsRequest['params']): Promise<ListToolsResult> {

@@ -11,6 +11,7 @@ import { ConsoleRow, FrameMessage, HostToPanel, PanelCommand, PanelReport, Panel
 import { isMarker } from '../protocol/panelRows';
 import type { PickParams } from '../protocol/childMessages';
 import { attachToChat, describeConsoleErrors, describeElement } from './addToChat';
+import { runCardAction } from './devtoolsCards';
 import type { TimeTravel } from './timeTravel';
 import { pickDevice, type PanelBridge } from './devicePicker';
 import { requestDetailMessage, runRequestAction } from './requestDetails';
@@ -93,6 +94,9 @@ class PanelConnection implements vscodeTypes.Disposable {
         return;
       case 'frameDrawn':
         this.gate.ack();
+        return;
+      case 'devtoolsCard':
+        void this.hub.devtoolsCard(message.callId, message.action);
         return;
       case 'resize':
         this.size = { width: Math.round(message.width * message.devicePixelRatio), height: Math.round(message.height * message.devicePixelRatio) };
@@ -274,6 +278,15 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     } catch (error) {
       // Without a browser there is nothing to pick (the panel shows no page then).
       if (!(error instanceof NoBrowserError)) this.log.warn(`Add to Chat: ${(error as Error).message}`);
+    }
+  }
+
+  /** A DevTools card's Open trace or Add to Chat (devtoolsCards.ts). */
+  async devtoolsCard(callId: number, action: 'openTrace' | 'addToChat'): Promise<void> {
+    try {
+      await runCardAction(this.vscode, this.store.cardOf(callId), action, this.outputDir());
+    } catch (error) {
+      void this.vscode.window.showErrorMessage(`${action === 'openTrace' ? 'Open trace' : 'Add to Chat'} failed: ${(error as Error).message}`);
     }
   }
 

@@ -51,6 +51,28 @@ export async function drawFrame(message: Extract<HostToPanel, { type: 'frame' }>
   }
 }
 
+/**
+ * Outlines a region of the page on the picture (a DevTools finding's element, in the page's CSS pixels as it
+ * was measured), or takes the outline away. The picture's declared page size scales it.
+ */
+export function outlineOnPicture(box: { x: number; y: number; width: number; height: number } | undefined): void {
+  const outline = $('finding-outline');
+  const [pageWidth, pageHeight] = (frameImage.dataset.pageSize ?? '').split('x').map(Number);
+  if (!box || !frameDrawn || !pageWidth || !pageHeight) {
+    outline.hidden = true;
+    return;
+  }
+  const picture = frameImage.getBoundingClientRect();
+  const viewBox = view.getBoundingClientRect();
+  const scaleX = picture.width / pageWidth;
+  const scaleY = picture.height / pageHeight;
+  Object.assign(outline.style, {
+    left: `${picture.left - viewBox.left + box.x * scaleX}px`, top: `${picture.top - viewBox.top + box.y * scaleY}px`,
+    width: `${Math.max(2, box.width * scaleX)}px`, height: `${Math.max(2, box.height * scaleY)}px`,
+  });
+  outline.hidden = false;
+}
+
 /** Picking on or off; turned off unfinished (Escape, the button) it tells the host to cancel, after a pick it does not. */
 function setPicking(on: boolean, finished = false): void {
   if (picking && !on && !finished) post({ type: 'pick', pick: { phase: 'cancel' } });

@@ -9,6 +9,7 @@ import type { ActivityRow, ConsoleRow, MarkerRow, NetworkRow } from '../protocol
 import type { ConsoleLevel } from '../protocol/childMessages';
 import { isMarker } from '../protocol/panelRows';
 import { decorateActivityRow } from './activityExport';
+import { cardElement } from './devtoolsCards';
 import { $, el, vscode } from './dom';
 import { openRequestId, startRequestDetail } from './requestDetail';
 import { PendingRows } from './pendingRows';
@@ -287,6 +288,8 @@ export function startLists(): PanelLists {
       thumb.alt = `Image returned by ${row.tool}`;
       item.append(thumb);
     }
+    const card = cardElement(row);
+    if (card) item.append(card);
     item.title = `${row.tool} at ${time(row.startedAt)}`;
     decorateActivityRow(item, row);
     return item;

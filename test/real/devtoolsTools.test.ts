@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { PLANTED_RULES } from '../fixtures/devtoolsPages';
-import { makeRealBridge, RealBridge, textOf } from '../support/realBridge';
+import { makeRealBridge, openDoor, RealBridge, textOf } from '../support/realBridge';
 import type { ToolCallRecord } from '../../src/core/supervision/supervisor';
 
 describe('the DevTools tools (real child and Chromium)', function () {
@@ -107,5 +107,51 @@ describe('the DevTools tools (real child and Chromium)', function () {
     assert.match(textOf(await bridge.supervisor.callTool('bridge_emulate', { reset: true })), /emulates nothing now/);
     const after = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => matchMedia("(prefers-color-scheme: dark)").matches' }));
     assert.doesNotMatch(after, /true/);
+  });
+
+  it('attacked by a second client: its trace, audit and emulation act on its own context only, never the window\'s page', async () => {
+    const d = await openDoor({ isolation: 'perClient' });
+    try {
+      const token = `tok-${Date.now()}`;
+      await d.bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/planted?reset=${token}` }, { door: 'tool' });
+      const a = await d.connect('attacker-a');
+      // A has no page of its own yet: nothing to measure, and the window's page is not offered instead.
+      for (const tool of ['bridge_accessibility_audit', 'bridge_performance_trace', 'bridge_emulate']) {
+        const before = await a.call(tool, tool === 'bridge_emulate' ? { colorScheme: 'dark' } : {});
+        assert.ok(before.result.isError, `${tool} without a page of A's: ${before.text}`);
+        assert.match(before.text, /no page is open yet/);
+        assert.ok(!before.text.includes(token), before.text);
+      }
+      await a.call('browser_navigate', { url: `${fixture.url}/perf/clean` });
+      const audit = await a.call('bridge_accessibility_audit', {});
+      assert.match(audit.text, /\/perf\/clean/);
+      assert.ok(!audit.text.includes(token) && !audit.text.includes('/a11y/planted'), `A's audit is of A's page: ${audit.text}`);
+      const trace = await a.call('bridge_performance_trace', {});
+      assert.ok(!trace.text.includes(token) && !trace.text.includes('/a11y/planted'), `A's trace is of A's page: ${trace.text.slice(0, 300)}`);
+      await a.call('bridge_emulate', { colorScheme: 'dark', cpuSlowdown: 6 });
+      const windowSees = textOf(await d.bridge.supervisor.callTool('browser_evaluate', { function: '() => matchMedia("(prefers-color-scheme: dark)").matches' }, { door: 'tool' }));
+      assert.doesNotMatch(windowSees, /true/, 'A\'s emulation did not reach the window\'s page');
+      const aSees = await a.call('browser_evaluate', { function: '() => matchMedia("(prefers-color-scheme: dark)").matches' });
+      assert.match(aSees.text, /true/, 'A\'s own page is dark');
+    } finally {
+      await d.dispose();
+    }
+  });
+
+  it('a trace and an audit hold no secret\'s value: the answer, the card and the trace file have its placeholder', async () => {
+    const secret = 'Trace-s3cret-5521';
+    bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: secret, origins: [fixture.url] } } });
+    const done = records(bridge);
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/hero?name=${secret}` });
+    const trace = textOf(await bridge.supervisor.callTool('bridge_performance_trace', {}));
+    assert.ok(!trace.includes(secret), 'not in the answer');
+    assert.match(trace, /<secret>LAB_TOKEN<\/secret>/);
+    const file = /output folder as (\S+):/.exec(trace)![1];
+    const written = fs.readFileSync(path.join(bridge.config.mcp.outputDir, file), 'utf8');
+    assert.ok(written.length > 10000 && !written.includes(secret), 'not in the trace file');
+    assert.ok(!JSON.stringify(done.get('bridge_performance_trace')?.card).includes(secret), 'not on the card');
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/planted?name=${secret}` });
+    const audit = textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {}));
+    assert.ok(!audit.includes(secret) && /<secret>LAB_TOKEN<\/secret>/.test(audit), audit.slice(0, 200));
   });
 });

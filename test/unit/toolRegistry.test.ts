@@ -32,7 +32,9 @@ describe('tool registry', () => {
     for (const record of TOOL_RECORDS) {
       if (record.observation && record.actsOnPage) assert.strictEqual(record.name, 'browser_tabs', 'only browser_tabs acts and observes (readonly allows its "list" alone)');
       assert.strictEqual(record.handler !== 'upstream', record.definition?.name === record.name, record.name);
-      assert.strictEqual(record.handler !== 'upstream', record.exportAs === 'own', `${record.name}: only the bridge's own tools export as "own"`);
+      // The DevTools tools leave a comment where they ran; every other tool of the bridge's is left out as its own.
+      assert.strictEqual(record.handler !== 'upstream', record.exportAs === 'own' || record.exportAs === 'comment', `${record.name}: only the bridge's own tools export as "own" or "comment"`);
+      assert.strictEqual(record.exportAs === 'comment', record.onPage === true, `${record.name}: the DevTools tools, and only they, export as a comment`);
     }
   });
 

@@ -116,7 +116,8 @@ export async function finishTrace(pending: PendingTrace, actionMs: number, mask:
       insights,
       conditions: pending.conditions,
     };
-    return mask.deep(facts);
+    // Not masked here: the facts leave as the call's marks, which the router masks once with the whole answer.
+    return facts;
   } finally {
     await running.close();
   }

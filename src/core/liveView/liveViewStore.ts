@@ -1,6 +1,6 @@
 import { Emitter, Event } from '../emitter';
 import { ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
-import { type Emulation, NO_EMULATION } from '../../protocol/devtoolsFacts';
+import { type DevtoolsCard, type Emulation, NO_EMULATION } from '../../protocol/devtoolsFacts';
 import { approximateBytes, RingBuffer } from './ringBuffer';
 import { keptCard, keptLine, MAX_KEPT_NOTE_CHARS } from '../egress/byteBounds';
 import type { ToolCallRecord } from '../supervision/supervisor';
@@ -142,6 +142,12 @@ export class LiveViewStore {
   showNetworkConditions(conditions: Emulation): void {
     this.networkConditions = conditions;
     this.emitState();
+  }
+
+  /** The card of the activity row of this call (a trace's, an audit's), as the panel shows it. */
+  cardOf(callId: number): DevtoolsCard | undefined {
+    for (const row of this.activity.toArray()) if (!('marker' in row) && row.id === callId) return row.card;
+    return undefined;
   }
 
   /** The last export as a Playwright test, as the Activity pane shows it. */

@@ -1,0 +1,44 @@
+/**
+ * A DevTools card's buttons in the panel's Activity: Open trace opens the trace file the card's call wrote (in
+ * the output folder, found by the call's id in the host's own copy of the card: the webview never names a
+ * path), and Add to Chat puts the card's findings on the chat input, in the words the model read.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type * as vscodeTypes from 'vscode';
+import type { DevtoolsCard } from '../protocol/devtoolsFacts';
+import { isInside } from '../core/tools/fileTools';
+import { auditText, traceText } from '../core/pipeline/tools/devtoolsWords';
+import { attachToChat } from './addToChat';
+
+type VSCode = typeof vscodeTypes;
+
+/** The trace file of a card, if it is still in the output folder. */
+export function traceFileOf(card: DevtoolsCard | undefined, outputDir: string): string | undefined {
+  if (card?.kind !== 'trace' || !card.trace.file) return undefined;
+  const file = path.resolve(outputDir, card.trace.file);
+  return isInside(outputDir, file) && fs.existsSync(file) ? file : undefined;
+}
+
+export async function runCardAction(vscode: VSCode, card: DevtoolsCard | undefined, action: 'openTrace' | 'addToChat', outputDir: string): Promise<void> {
+  if (!card) {
+    void vscode.window.showWarningMessage('That card is no longer kept: run the trace or audit again.');
+    return;
+  }
+  if (action === 'addToChat') {
+    const text = card.kind === 'trace' ? traceText(card.trace) : auditText(card.audit);
+    await attachToChat(vscode, outputDir, card.kind === 'trace' ? 'performance-trace' : 'accessibility-audit', `# ${card.kind === 'trace' ? 'Performance trace' : 'Accessibility audit'}\n\n${text}\n`);
+    return;
+  }
+  const file = traceFileOf(card, outputDir);
+  if (!file) {
+    void vscode.window.showWarningMessage('The trace file is gone from the output folder (its size budget may have removed it): record the trace again.');
+    return;
+  }
+  const uri = vscode.Uri.file(file);
+  await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
+  const reveal = await vscode.window.showInformationMessage(
+    `The trace is ${path.basename(file)}. Chrome DevTools opens it: Performance panel, Load profile (or drop the file there).`, 'Reveal in File Explorer', 'Copy Path');
+  if (reveal === 'Reveal in File Explorer') await vscode.commands.executeCommand('revealFileInOS', uri);
+  if (reveal === 'Copy Path') await vscode.env.clipboard.writeText(file);
+}
