@@ -158,6 +158,8 @@ export const PanelReportSchema = z.object({
   activityTitles: z.array(z.string()),
   /** The error line under each failed Activity row. */
   activityErrors: z.array(z.string()),
+  /** Each DevTools card in Activity: its vitals with their ratings ("LCP1161 ms (good)"), then its lines. */
+  activityCards: z.array(z.string()),
   header: z.string(),
   layout: PanelLayoutSchema,
   /** The Activity pane's export line, and each marked row as "verdict: title". */

@@ -37,8 +37,11 @@ export async function runCardAction(vscode: VSCode, card: DevtoolsCard | undefin
   }
   const uri = vscode.Uri.file(file);
   await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
-  const reveal = await vscode.window.showInformationMessage(
-    `The trace is ${path.basename(file)}. Chrome DevTools opens it: Performance panel, Load profile (or drop the file there).`, 'Reveal in File Explorer', 'Copy Path');
-  if (reveal === 'Reveal in File Explorer') await vscode.commands.executeCommand('revealFileInOS', uri);
-  if (reveal === 'Copy Path') await vscode.env.clipboard.writeText(file);
+  // Not awaited: the notice stays until the person answers it, and the file is already open.
+  void vscode.window.showInformationMessage(
+    `The trace is ${path.basename(file)}. Chrome DevTools opens it: Performance panel, Load profile (or drop the file there).`, 'Reveal in File Explorer', 'Copy Path',
+  ).then(async reveal => {
+    if (reveal === 'Reveal in File Explorer') await vscode.commands.executeCommand('revealFileInOS', uri);
+    if (reveal === 'Copy Path') await vscode.env.clipboard.writeText(file);
+  });
 }

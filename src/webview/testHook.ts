@@ -57,6 +57,10 @@ function report(): PanelReport {
     networkUrls: panelLists?.networkList.visibleTexts(row => ('url' in row ? row.url : '')) ?? [],
     activityTitles: visibleRows('activity-list', 'li.call', '.call-title'),
     activityErrors: visibleRows('activity-list', 'li.call', '.call-error'),
+    activityCards: [...$('activity-list').querySelectorAll<HTMLElement>('li.call .card')].map(card => [
+      ...[...card.querySelectorAll('.vital')].map(vital => `${vital.textContent} (${vital.className.replace('vital ', '')})`),
+      ...[...card.querySelectorAll('.card-line, li.finding')].map(line => line.textContent ?? ''),
+    ].join('\n')),
     header: [$('state').textContent, $<HTMLInputElement>('address').value, $('address').title.split('\n')[0], ...($('network-note').hidden ? [] : [$('network-note').textContent])].join(' | '),
     layout: layout(),
     ...exportReport(),

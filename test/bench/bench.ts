@@ -9,7 +9,8 @@
  * the transparency count (bare @playwright/mcp against the bridge, test/support/transparency.ts);
  * `node out/test/bench/testExport.js` only the sessions exported as Playwright tests (testExport);
  * `node out/test/bench/timeTravel.js` only time travel's checkpoints, scrub, forks and trace (timeTravel);
- * `node out/test/bench/panel.js` only the panel's figures in a real VS Code (panel).
+ * `node out/test/bench/panel.js` only the panel's figures in a real VS Code (panel);
+ * `node out/test/bench/devtools.js` only the DevTools tools' agreement, audit and trace overhead (devtools).
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -33,6 +34,7 @@ import { DoorCostFigures, measureDoorCost } from './doorCost';
 import { measureTestExport } from './testExport';
 import { measureTimeTravel } from './timeTravel';
 import { measurePanel } from './panel';
+import { measureDevtools } from './devtools';
 import { median } from '../support/median';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -624,6 +626,7 @@ async function main(): Promise<void> {
   const testExport = await measureTestExport();
   const timeTravel = await measureTimeTravel();
   const panel = await measurePanel();
+  const devtoolsFigures = await measureDevtools();
   const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
   const figures = {
     rounds,
@@ -641,6 +644,8 @@ async function main(): Promise<void> {
     testExport,
     timeTravel,
     panel,
+    // The ordinary tools' cost with the DevTools tools available and not in use is the session's own perCallRatio.
+    devtools: { ...devtoolsFigures, perCallRatio: m(r => r.ratio) },
     callPath,
     liveView: {
       fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
@@ -675,6 +680,10 @@ async function main(): Promise<void> {
   console.log(`panel in a real VS Code (${panel.rounds} windows): filter keystroke p95 ${panel.filterKeystrokeMsP95} ms over 2,000 rows (target <= 50), ` +
     `${panel.rowsPerSecondSustained} requests listed a second in a 300/s burst with frames p95 ${panel.frameMsP95} ms, max ${panel.frameMsMax} (target < 50), ` +
     `a 1 MB request opened p95 ${panel.detailOpenMsP95} ms (target <= 150)`);
+  const agree = devtoolsFigures.agreement;
+  console.log(`DevTools tools (${agree.pages} pages, against chrome-devtools-mcp): LCP within 10 % on ${agree.lcpWithin10pct}, CLS on ${agree.clsWithin10pct}, ` +
+    `INP on ${agree.inpWithin10pct} of ${agree.inpPages}, same insights on ${agree.insightsSame} (target: all); audit found ${devtoolsFigures.audit.found} of ` +
+    `${devtoolsFigures.audit.planted} planted, ${devtoolsFigures.audit.falsePositivesOnCleanPage} on the clean page (target 0); a trace's overhead x${devtoolsFigures.traceOverheadRatio}`);
   console.log(`one call's path:                      ${callPath.hostFiles} host files, ${callPath.childFiles} child files; ` +
     `refusal sites ${callPath.refusalSites}, result edit sites ${callPath.resultEditSites} (target 1 each)`);
   if (process.env.BENCH_OUT) {

@@ -40,6 +40,18 @@ export const FORM_SCENARIO: ScenarioTurn[] = [
   },
 ];
 
+/** "Why is this page slow?": a trace of a reload, the answer built from its vitals. */
+export const TRACE_SCENARIO: ScenarioTurn[] = [
+  {
+    prompt: 'Why is the hero page slow? Trace a reload.',
+    steps: [
+      { tool: 'browser_navigate', args: { url: '{{base}}/perf/hero' } },
+      { tool: 'bridge_performance_trace', args: { during: 'reload' } },
+    ],
+    answer: 'Traced: {{last:(LCP \\d+ ms \\([a-z ]+\\))}}; {{last:(Render-blocking requests)}}',
+  },
+];
+
 /** A turn whose only call needs the person's confirmation, to check that declining leaves the page alone. */
 export const DECLINE_SCENARIO: ScenarioTurn[] = [
   {

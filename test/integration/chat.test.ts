@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { DECLINE_SCENARIO, EXPORT_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn, TIME_TRAVEL_SCENARIO } from '../chatHelper/scenario';
+import { DECLINE_SCENARIO, EXPORT_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn, TIME_TRAVEL_SCENARIO, TRACE_SCENARIO } from '../chatHelper/scenario';
 import { ExportApps } from '../fixtures/exportApps';
 import { TimeTravelApps } from '../fixtures/timeTravelApps';
 import type { RecordedRequest } from '../chatHelper/extension';
@@ -195,6 +195,30 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     assert.ok(written.length >= 1, 'the element was written to the output folder');
     assert.match(fs.readFileSync(path.join(api.outputDir, 'chat', written.at(-1)!), 'utf8'), /- Role: button\n- Name: "Press"\n- Ref: (f\d+)?e\d+ /);
     assert.strictEqual(fixture.count('/press'), 0, 'picking did not press the button');
+  });
+
+  // About the panel, not the door: it runs once, in the language-model tools' window.
+  if (door === 'tool') it('"why is this page slow?": chat traces a reload, the Activity card shows the vitals, and Open trace opens the trace file', async function () {
+    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+    await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: TRACE_SCENARIO, base: fixture.url, door });
+    const traced = await chatTurn(TRACE_SCENARIO[0]);
+    note(`    trace (${door}): ${traced.ms} ms: ${traced.answer}`);
+    assert.match(traced.answer, /^Traced: LCP \d+ ms \((good|needs improvement|poor)\); Render-blocking requests$/, 'the model read the vitals and the insight');
+    let card = '';
+    await waitFor(async () => !!(card = (await api.describePanels())[0]?.activityCards.at(-1) ?? ''), 20000, 'the trace card in Activity', 250);
+    assert.match(card, /^LCP\d+ ms \((good|needs-improvement|poor)\)\nCLS[\d.]+ \(good\)\nINP— \(none\)/, `the card's vitals, rated: ${card}`);
+    assert.match(card, /Render-blocking requests/, card);
+    await panelHands({ action: 'button', id: 'tab-activity' });
+    await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/performance-card.png`);
+    await panelHands({ action: 'cardButton', label: 'Open trace' });
+    let opened = '';
+    await waitFor(() => /trace-[^/]*\.json$/.test(opened = vscode.window.activeTextEditor?.document.uri.fsPath ?? vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? ''),
+      20000, () => `the trace file to open: ${opened}`, 250);
+    const file = vscode.window.activeTextEditor?.document.uri.fsPath;
+    if (file) {
+      assert.ok(file.startsWith(api.outputDir), `the file is in the bridge's output folder: ${file}`);
+      assert.match(fs.readFileSync(file, 'utf8').slice(0, 200), /^\{"traceEvents":\[/, 'it is a trace DevTools opens');
+    }
   });
 
   // About the panel and the workspace, not the door: it runs once, in the language-model tools' window.

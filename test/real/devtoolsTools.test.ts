@@ -90,6 +90,13 @@ describe('the DevTools tools (real child and Chromium)', function () {
     const again = await bridge.supervisor.callTool('browser_type', { element: 'email', target: before, text: 'x@y.z' });
     assert.ok(!again.isError, `an earlier ref still works: ${textOf(again)}`);
 
+    // A page cannot point a finding on a wrapper at the control inside it.
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/forged` });
+    const forged = textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {}));
+    const payRef = /button "Pay now" \[ref=(\w+)\]/.exec(textOf(await bridge.supervisor.callTool('browser_snapshot', {})))![1];
+    assert.match(forged, /div#wrap/, `the wrapper's violation is listed: ${forged}`);
+    assert.ok(!forged.includes(`[ref=${payRef}] div#wrap`), `the wrapper is not given the button's ref: ${forged}`);
+
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/clean` });
     assert.match(textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {})), /: no violations\. \d+ rules passed/);
   });
@@ -123,6 +130,9 @@ describe('the DevTools tools (real child and Chromium)', function () {
         assert.ok(!before.text.includes(token), before.text);
       }
       await a.call('browser_navigate', { url: `${fixture.url}/perf/clean` });
+      // Its trace may not open a local file, which upstream's own rules keep from pages.
+      const local = await a.call('bridge_performance_trace', { during: 'navigate', url: 'file:///etc/passwd' });
+      assert.ok(local.result.isError && /an http or https address/.test(local.text) && !/root:/.test(local.text), local.text);
       const audit = await a.call('bridge_accessibility_audit', {});
       assert.match(audit.text, /\/perf\/clean/);
       assert.ok(!audit.text.includes(token) && !audit.text.includes('/a11y/planted'), `A's audit is of A's page: ${audit.text}`);
@@ -149,7 +159,15 @@ describe('the DevTools tools (real child and Chromium)', function () {
     const file = /output folder as (\S+):/.exec(trace)![1];
     const written = fs.readFileSync(path.join(bridge.config.mcp.outputDir, file), 'utf8');
     assert.ok(written.length > 10000 && !written.includes(secret), 'not in the trace file');
+    const record = JSON.parse(fs.readFileSync(path.join(bridge.config.mcp.outputDir, '.playwright-bridge-written.json'), 'utf8')) as unknown;
+    assert.match(JSON.stringify(record), new RegExp(file.replace(/[.]/g, '\\.')), 'the trace file is the bridge\'s: it counts against the output budget');
     assert.ok(!JSON.stringify(done.get('bridge_performance_trace')?.card).includes(secret), 'not on the card');
+    // A signed-in page: its HttpOnly session cookie is in no header the trace file keeps.
+    const sid = `sid-${Date.now()}`;
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/session-login?sid=${sid}` });
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/clean` });
+    const signedIn = /output folder as (\S+):/.exec(textOf(await bridge.supervisor.callTool('bridge_performance_trace', {})))![1];
+    assert.ok(!fs.readFileSync(path.join(bridge.config.mcp.outputDir, signedIn), 'utf8').includes(sid), 'the cookie is not in the trace file');
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/planted?name=${secret}` });
     const audit = textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {}));
     assert.ok(!audit.includes(secret) && /<secret>LAB_TOKEN<\/secret>/.test(audit), audit.slice(0, 200));

@@ -375,7 +375,7 @@ describe('VS Code glue against a fake vscode', () => {
       const asked = h.panels.describe();
       const request = h.view.posted.find(m => m.type === 'describe') as Extract<HostToPanel, { type: 'describe' }>;
       const layout = { width: 300, cutControls: [], filterWidth: 200, levelsOnOneLine: true, frameBands: 0 };
-      const report = { frameDrawn: false, consoleTexts: [], networkUrls: [], activityTitles: [], activityErrors: [], header: 'Ready', layout, exportStatus: '', exportMarks: [], stepBanner: '', stepConsole: [], stepFrameShown: false, requestDetail: '', sizeLabel: '1280×720', loadError: '', addressMessage: '', headerRows: 1 };
+      const report = { frameDrawn: false, consoleTexts: [], networkUrls: [], activityTitles: [], activityErrors: [], activityCards: [], header: 'Ready', layout, exportStatus: '', exportMarks: [], stepBanner: '', stepConsole: [], stepFrameShown: false, requestDetail: '', sizeLabel: '1280×720', loadError: '', addressMessage: '', headerRows: 1 };
       h.view.send({ type: 'report', id: request.id + 1, report: { ...report, header: 'someone else\'s' } });
       h.view.send({ type: 'report', id: request.id, report });
       assert.deepStrictEqual(await asked, [report]);

@@ -334,6 +334,38 @@ describe('panel webview in a DOM', () => {
     }
   });
 
+  it('draws a trace\'s card (vitals by rating, insights, Open trace) and an audit\'s (rows that outline their element), each with Add to Chat by call id', () => {
+    const panel = openPanel();
+    try {
+      const trace = {
+        url: 'http://127.0.0.1/perf/hero', during: 'reload' as const, actionMs: 400, file: 'trace-1.json',
+        lcp: { ms: 4200, rating: 'poor' as const, element: { description: 'img "Hero"', ref: 'e3' } },
+        cls: { value: 0.12, rating: 'needs-improvement' as const, culprits: [] }, conditions: ['CPU 4× slower'],
+        insights: [{ name: 'RenderBlocking', title: 'Render-blocking requests', state: 'fail' as const, savingsMs: 300, items: ['http://127.0.0.1/slow.css'] }],
+      };
+      const audit = { url: 'http://127.0.0.1/a11y', engine: 'axe-core 4', passes: 20, incomplete: 0, violations: [
+        { rule: 'label', impact: 'critical' as const, help: 'Form elements must have labels', helpUrl: 'https://x', more: 0,
+          nodes: [{ description: '<img src=x onerror=alert(1)>', ref: 'e5', box: { x: 10, y: 20, width: 100, height: 30 }, fix: 'Add a label' }] },
+      ] };
+      const row = (id: number, card: unknown) => ({ seq: id, id, title: `call ${id}`, tool: 'bridge_performance_trace', door: 'tool' as const, startedAt: 0, durationMs: 10, outcome: 'ok' as const, card });
+      panel.send({ type: 'activity', rows: [row(1, { kind: 'trace', trace }), row(2, { kind: 'audit', audit })], dropBefore: 0 });
+      const cards = panel.describe().activityCards;
+      assert.match(cards[0], /^LCP4200 ms \(poor\)\nCLS0\.12 \(needs-improvement\)\nINP— \(none\)\nLCP element: img "Hero" \[e3\]\nWhile: CPU 4× slower\nRender-blocking requests · may save 300 ms$/);
+      assert.match(cards[1], /1 rule violated on 1 element · 20 passed\ncriticalForm elements must have labels: <img src=x onerror=alert\(1\)> \[e5\]/);
+      assert.strictEqual(panel.window.document.querySelectorAll('#activity-list img').length, 0, 'a page\'s text is text, never markup');
+      const buttons = [...panel.window.document.querySelectorAll<HTMLButtonElement>('#activity-list .card button')];
+      assert.deepStrictEqual(buttons.map(b => b.textContent), ['Open trace', 'Add to Chat', 'Add to Chat']);
+      buttons[0].click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'devtoolsCard', callId: 1, action: 'openTrace' });
+      buttons[2].click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'devtoolsCard', callId: 2, action: 'addToChat' });
+      const finding = panel.window.document.querySelector<HTMLElement>('#activity-list .audit-card li.finding')!;
+      assert.strictEqual(finding.dataset.box, '10,20,100,30');
+    } finally {
+      panel.close();
+    }
+  });
+
   it('is a timeline: a click or the arrow keys ask for a step, its banner and console show, Live and Esc go back, Continue from here posts the step', async () => {
     const panel = openPanel();
     try {

@@ -13,6 +13,8 @@ export type PanelAct =
   | { action: 'button'; id: string }
   /** Clicks the last Activity row whose title holds this text (time travel: shows that step). */
   | { action: 'row'; text: string }
+  /** Clicks a button of the last DevTools card in Activity (Open trace, Add to Chat), the Activity pane shown first. */
+  | { action: 'cardButton'; label: string }
   /** Reads what the chat input holds as attachments (their labels), from the workbench's DOM. */
   | { action: 'chatAttachments' }
   /** Chooses an option of a select (the size picker, a filter). */
@@ -79,6 +81,10 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
     }
     case 'row':
       await frame.locator('#activity-list li.call', { hasText: act.text }).last().click();
+      return;
+    case 'cardButton':
+      await frame.locator('#tab-activity').click();
+      await frame.locator('#activity-list .card button', { hasText: act.label }).last().click();
       return;
     case 'select':
       await frame.locator(`#${act.id}`).selectOption(act.value);

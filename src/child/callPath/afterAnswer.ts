@@ -3,6 +3,7 @@
  * observer's note and the checkpoint (time travel), the files the call wrote (masked, then counted against the
  * output budget), the inner session's end (a failed launch, browser_close), and the marks for the host.
  */
+import * as path from 'path';
 import { frameOriginsOf } from '../secretSites';
 import { maskWrittenFiles } from '../secretFiles';
 import { noteRoutes } from '../tools/browserRoute';
@@ -51,7 +52,10 @@ export const writtenFiles: ChildCallStep = {
     if (!env.mask.empty) await maskWrittenFiles(env.config.mcp.outputDir, text(), call.startedAt, env.mask, env.log);
     // Only files the call reported writing count as the bridge's (a file the person dropped in the folder is theirs).
     const named = typeof call.args?.filename === 'string' ? call.args.filename : '';
-    env.outputBudget.afterCall(`${text()}\n${named}`);
+    // A trace the DevTools tools wrote is named in the call's marks, not in its answer's text (the child writes none).
+    const traced = [call.marks.devtools?.kind === 'trace' ? call.marks.devtools.trace.file : undefined, call.marks.traceOfCall?.file]
+      .filter((file): file is string => !!file).map(file => path.join(env.config.mcp.outputDir, file));
+    env.outputBudget.afterCall([text(), named, ...traced].join('\n'));
   },
 };
 

@@ -59,7 +59,8 @@ export async function auditPage(context: BrowserContext, page: Page, scope: { re
       const describeElement = ${DESCRIBE_ELEMENT};
       const context = ${within};
       if (!context) return { missing: true };
-      const results = await axe.run(context, { elementRef: true, resultTypes: ['violations'] });
+      // iframes: false: axe talks to frames over postMessage, which a hostile frame could answer with violations of its own.
+      const results = await axe.run(context, { elementRef: true, resultTypes: ['violations'], iframes: false });
       return {
         passes: results.passes.length,
         incomplete: results.incomplete.length,
@@ -75,7 +76,7 @@ export async function auditPage(context: BrowserContext, page: Page, scope: { re
     for (const v of run.violations.sort((a, b) => IMPACT_ORDER.indexOf(a.impact ?? 'minor') - IMPACT_ORDER.indexOf(b.impact ?? 'minor'))) {
       const nodes = [];
       for (const node of v.nodes) {
-        const ref = await refs.of(node.selector);
+        const ref = await refs.of(node);
         nodes.push({ description: node.description, ...(ref ? { ref } : {}), box: node.box, fix: node.fix.slice(0, 1000) });
       }
       violations.push({ rule: v.id, impact: v.impact ?? 'minor', help: v.help, helpUrl: v.helpUrl, nodes, more: v.count - nodes.length });

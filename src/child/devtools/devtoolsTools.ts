@@ -13,6 +13,7 @@ import { CustomNetworkSchema } from '../../protocol/devtoolsFacts';
 import type { InnerSession } from '../callPath/innerSession';
 import { auditPage } from './accessibilityAudit';
 import { beginTrace, finishTrace, traceAction, type TraceRequest } from './performanceTrace';
+import { MAX_TRACE_MS } from './traceRecorder';
 
 export const DEVTOOLS_TOOLS: readonly string[] = [PERFORMANCE_TRACE_TOOL, ACCESSIBILITY_AUDIT_TOOL, EMULATE_TOOL];
 
@@ -59,8 +60,10 @@ export function emulationAsked(now: Emulation, args: Record<string, unknown>): E
 function traceRequestOf(args: Record<string, unknown>): TraceRequest | { badArgs: string } {
   const during = (args.during ?? 'reload') as TraceRequest['during'];
   if (!['reload', 'navigate', 'nextCall', 'seconds'].includes(during)) return { badArgs: `during must be reload, navigate, nextCall or seconds; got ${JSON.stringify(args.during)}` };
-  if (during === 'navigate' && (typeof args.url !== 'string' || !/^(https?|file|data|about):/i.test(args.url))) {
-    return { badArgs: 'during "navigate" needs url: the address to open while recording (http, https, file, data or about)' };
+  // http and https only: the trace opens the address itself, so a file: or data: address would pass by upstream's own
+  // rules for them (a page's text could have the agent trace file:///home/…/.aws/credentials and read it back).
+  if (during === 'navigate' && (typeof args.url !== 'string' || !/^https?:\/\//i.test(args.url))) {
+    return { badArgs: 'during "navigate" needs url: an http or https address to open while recording' };
   }
   const seconds = args.seconds === undefined ? 5 : Number(args.seconds);
   if (during === 'seconds' && (!Number.isFinite(seconds) || seconds < 1 || seconds > 60)) return { badArgs: 'seconds must be from 1 to 60' };
@@ -92,7 +95,15 @@ export async function runDevtoolsTool(name: string, args: Record<string, unknown
     if ('badArgs' in request) return refused({ why: 'badArgs', detail: request.badArgs });
     const target = { context, page, outputDir: env.outputDir, mask: env.mask, emulation: observer.network.conditions };
     if (request.during === 'nextCall') {
-      session.pendingTrace = await beginTrace(target, request);
+      const pending = await beginTrace(target, request);
+      session.pendingTrace = pending;
+      // A next call that never comes does not keep the browser tracing: after the longest trace it is dropped.
+      const expire = setTimeout(() => {
+        if (session.pendingTrace !== pending) return;
+        session.pendingTrace = undefined;
+        void pending.running.stop().catch(() => undefined).then(() => pending.running.close());
+      }, MAX_TRACE_MS);
+      expire.unref?.();
       return { kind: 'traceStarted' };
     }
     return { kind: 'trace', trace: await traceAction(target, request) };

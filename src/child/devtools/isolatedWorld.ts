@@ -6,6 +6,7 @@
  * nothing of an earlier audit stays in the page.
  */
 import type { CDPSession } from 'playwright';
+import { withDeadline } from '../../core/supervision/deadline';
 
 export interface IsolatedWorld {
   /** Runs an expression in the world and returns its value (awaited; by value). */
@@ -15,6 +16,11 @@ export interface IsolatedWorld {
 }
 
 const WORLD_NAME = 'playwright-bridge-devtools';
+/**
+ * The world shares the page's main thread: a page that never yields would hold a script of ours for ever. Each
+ * script gets this long (an audit of a large page takes a few seconds).
+ */
+const SCRIPT_DEADLINE_MS = 30_000;
 
 export async function isolatedWorld(cdp: CDPSession): Promise<IsolatedWorld> {
   const { frameTree } = await cdp.send('Page.getFrameTree');
@@ -23,7 +29,8 @@ export async function isolatedWorld(cdp: CDPSession): Promise<IsolatedWorld> {
     new Error(`${where}: ${details.exception?.description?.split('\n')[0] ?? details.text ?? 'failed'}`);
   return {
     async evaluate<T>(expression: string): Promise<T> {
-      const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression, contextId: executionContextId, awaitPromise: true, returnByValue: true });
+      const { result, exceptionDetails } = await withDeadline(cdp.send('Runtime.evaluate', { expression, contextId: executionContextId, awaitPromise: true, returnByValue: true }),
+        SCRIPT_DEADLINE_MS, `The page kept its main thread busy for ${SCRIPT_DEADLINE_MS / 1000} s: nothing could run in it.`);
       if (exceptionDetails) throw failed('In the page', exceptionDetails);
       return result.value as T;
     },
@@ -35,7 +42,9 @@ export async function isolatedWorld(cdp: CDPSession): Promise<IsolatedWorld> {
       if (!objectId) return undefined;
       try {
         // The protocol calls it with the element as `this`: handed on as the function's argument.
-        const { result, exceptionDetails } = await cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: `function () { return (${functionDeclaration})(this); }`, returnByValue: true, awaitPromise: true });
+        const { result, exceptionDetails } = await withDeadline(cdp.send('Runtime.callFunctionOn', {
+          objectId, functionDeclaration: `function () { return (${functionDeclaration})(this); }`, returnByValue: true, awaitPromise: true,
+        }), SCRIPT_DEADLINE_MS, `The page kept its main thread busy for ${SCRIPT_DEADLINE_MS / 1000} s: nothing could run in it.`);
         if (exceptionDetails) throw failed('In the page', exceptionDetails);
         return result.value as T;
       } finally {
@@ -66,7 +75,12 @@ export const DESCRIBE_ELEMENT = `function describeElement(element) {
     path.unshift(node.tagName.toLowerCase() + ':nth-child(' + index + ')');
   }
   if (!path.length) path.push('html');
+  // A descendant with exactly its box: the element's own snapshot would start with that descendant's ref (a
+  // wrapper outside the accessibility tree), which a page could use to point a finding at another control.
+  const same = other => { const r = other.getBoundingClientRect(); return Math.abs(r.x - rect.x) < 1 && Math.abs(r.y - rect.y) < 1 && Math.abs(r.width - rect.width) < 1 && Math.abs(r.height - rect.height) < 1; };
+  const wrapsItsTwin = Array.prototype.some.call(element.querySelectorAll('*'), same);
   return {
+    wrapsItsTwin,
     description: tag + id + src + (text ? ' "' + text + '"' : ''),
     selector: path.join(' > '),
     box: { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) },
@@ -75,6 +89,8 @@ export const DESCRIBE_ELEMENT = `function describeElement(element) {
 
 export interface DescribedElement {
   description: string;
+  /** A descendant has its very box: no ref is given for it (see DESCRIBE_ELEMENT). */
+  wrapsItsTwin: boolean;
   selector: string;
   box: { x: number; y: number; width: number; height: number };
 }

@@ -75,7 +75,7 @@ async function lcpElement(running: RunningTrace, nodeId: number | undefined): Pr
     const element = await world.onNode<DescribedElement>(nodeId, DESCRIBE_ELEMENT);
     if (!element) return undefined;
     const refs = new SnapshotRefs(running.page);
-    const ref = await refs.of(element.selector);
+    const ref = await refs.of(element);
     await refs.done();
     return { description: element.description, ...(ref ? { ref } : {}), box: element.box };
   } catch {

@@ -6,6 +6,7 @@
  * field's dots and the person's data included, and no insight needs them.
  */
 import type { BrowserContext, CDPSession, Page } from 'playwright';
+import { withDeadline } from '../../core/supervision/deadline';
 
 /** DevTools' own default categories (its TracingManager) and JS sampling; not its screenshots. */
 const CATEGORIES = [
@@ -20,7 +21,9 @@ const CATEGORIES = [
 /** The longest a trace may record, whatever it waits for: a page that never settles still gives a trace. */
 export const MAX_TRACE_MS = 60_000;
 /** A trace holds at most this many events (a busy page's minute is far fewer): the rest is dropped, not kept in memory. */
-const MAX_EVENTS = 2_000_000;
+const MAX_EVENTS = 500_000;
+/** The browser hands a trace over in this long, or the trace is given up (a renderer that hangs). */
+const END_DEADLINE_MS = 30_000;
 
 export type TraceEvent = Record<string, unknown>;
 
@@ -49,7 +52,7 @@ export async function startTrace(context: BrowserContext, page: Page): Promise<R
     stop: () => stopped ??= (async () => {
       const complete = new Promise<void>(resolve => cdp.once('Tracing.tracingComplete', () => resolve()));
       await cdp.send('Tracing.end');
-      await complete;
+      await withDeadline(complete, END_DEADLINE_MS, `The browser did not hand the trace over in ${END_DEADLINE_MS / 1000} s.`);
       return events;
     })(),
     close: async () => {

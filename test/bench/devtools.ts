@@ -1,0 +1,211 @@
+/**
+ * The DevTools tools' figures (key `devtools`): agreement of our traces with bare Chrome DevTools MCP
+ * (`chrome-devtools-mcp`, a dev dependency for this check only) on the same fixture pages and the same
+ * Chromium and viewport (1280x720, the bridge's default), side by side; the audit's planted violations found and its false positives on a clean page; a
+ * trace's own overhead on the action it measures. Medians of BENCH_DEVTOOLS_ROUNDS (default 3) rounds.
+ *   node out/test/bench/devtools.js   (after node esbuild.mjs --tests)
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { chromium } from 'playwright-core';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { PERF_PAGES, PLANTED_RULES } from '../fixtures/devtoolsPages';
+import { makeRealBridge, REPO_ROOT, TEST_BROWSER, textOf } from '../support/realBridge';
+import { startTrace } from '../../src/child/devtools/traceRecorder';
+import type { TraceFacts } from '../../src/protocol/devtoolsFacts';
+
+interface Vitals { lcp?: number; cls: number; inp?: number; insights: string[] }
+
+export interface DevtoolsFigures {
+  rounds: number;
+  agreement: {
+    pages: number;
+    /** Pages whose median LCP (CLS, INP) is within 10 % of the anchor's (CLS: or both under 0.01). */
+    lcpWithin10pct: number;
+    clsWithin10pct: number;
+    inpWithin10pct: number;
+    /** Pages where the anchor reports an INP (only the slow-click page has an interaction). */
+    inpPages: number;
+    /** Pages where both name the same insights (those that did not pass; the bridge's own LongTasks left out). */
+    insightsSame: number;
+    perPage: Record<string, { ours: Vitals; anchor: Vitals }>;
+  };
+  audit: { planted: number; found: number; extra: string[]; falsePositivesOnCleanPage: number };
+  /** A reload's time while our trace records it, over the same reload without: median of rounds. */
+  traceOverheadRatio: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : NaN;
+};
+const within = (ours: number | undefined, anchor: number | undefined, floor = 0) =>
+  ours !== undefined && anchor !== undefined && (Math.abs(ours - anchor) <= 0.1 * anchor || (ours <= floor && anchor <= floor));
+
+function medianVitals(rounds: Vitals[]): Vitals {
+  const defined = (pick: (v: Vitals) => number | undefined) => rounds.map(pick).filter((v): v is number => v !== undefined);
+  const lcps = defined(v => v.lcp), inps = defined(v => v.inp);
+  // The insights the rounds agree on most: those named in most of them.
+  const names = [...new Set(rounds.flatMap(r => r.insights))].filter(name => rounds.filter(r => r.insights.includes(name)).length * 2 > rounds.length).sort();
+  return { ...(lcps.length ? { lcp: median(lcps) } : {}), cls: median(rounds.map(r => r.cls)), ...(inps.length ? { inp: median(inps) } : {}), insights: names };
+}
+
+/** Ours: the bridge's tool on a fresh browser, as chat calls it; the figures are the card's (what the model read). */
+async function ourVitals(url: string, click: boolean): Promise<Vitals> {
+  const bridge = makeRealBridge();
+  try {
+    let card: TraceFacts | undefined;
+    bridge.supervisor.onToolCall(record => { if (record.card?.kind === 'trace') card = record.card.trace; });
+    await bridge.supervisor.callTool('browser_navigate', { url });
+    if (click) {
+      const ref = /button "Do the slow thing" \[ref=(\w+)\]/.exec(textOf(await bridge.supervisor.callTool('browser_snapshot', {})))![1];
+      await bridge.supervisor.callTool('bridge_performance_trace', { during: 'nextCall' });
+      await bridge.supervisor.callTool('browser_click', { element: 'slow button', target: ref });
+    } else {
+      const answer = await bridge.supervisor.callTool('bridge_performance_trace', {});
+      if (answer.isError) throw new Error(textOf(answer));
+    }
+    if (!card) throw new Error(`no trace card for ${url}`);
+    return { lcp: card.lcp?.ms, cls: card.cls.value, inp: card.inp?.ms, insights: card.insights.map(i => i.name).filter(name => name !== 'LongTasks').sort() };
+  } finally {
+    await bridge.dispose();
+  }
+}
+
+/** The anchor: bare chrome-devtools-mcp over stdio, its own browser on the same Chromium, its text answer read. */
+async function anchorVitals(url: string, click: boolean): Promise<Vitals> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-cdm-'));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(REPO_ROOT, 'node_modules', 'chrome-devtools-mcp', 'build', 'src', 'bin', 'chrome-devtools-mcp.js'),
+      '--executablePath', TEST_BROWSER, '--headless', '--isolated', '--no-usage-statistics', '--no-performance-crux', '--viewport', '1280x720', '--chrome-arg=--no-sandbox'],
+    env: { ...process.env, HOME: profile } as Record<string, string>,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'devtools-bench', version: '1' });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: { pageId: 1, ...args } }, undefined, { timeout: 120000 });
+    return (result.content as { type: string; text?: string }[]).map(part => part.text ?? '').join('\n');
+  };
+  try {
+    await call('navigate_page', { type: 'url', url });
+    let text: string;
+    if (click) {
+      await call('performance_start_trace', { reload: false, autoStop: false });
+      const uid = /uid=(\S+) button "Do the slow thing"/.exec(await call('take_snapshot', {}))![1];
+      await call('click', { uid });
+      await new Promise(resolve => setTimeout(resolve, 1000));
+      text = await call('performance_stop_trace', {});
+    } else {
+      text = await call('performance_start_trace', { reload: true, autoStop: true });
+    }
+    const set = text.split('## insight set id:').slice(1).find(part => !/URL: about:blank/.test(part)) ?? text;
+    const lcp = /- LCP: (\d+) ms/.exec(set)?.[1];
+    const inp = /- INP: (\d+) ms/.exec(set)?.[1];
+    const insights = [...set.split('## Details')[0].matchAll(/- insight name: (\w+)/g)].map(m => m[1]).sort();
+    return { ...(lcp ? { lcp: Number(lcp) } : {}), cls: Number(/- CLS: ([\d.]+)/.exec(set)?.[1] ?? 0), ...(inp ? { inp: Number(inp) } : {}), insights };
+  } finally {
+    await client.close().catch(() => undefined);
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** A reload timed with our recorder on and off, on the same browser. */
+async function traceOverhead(url: string, rounds: number): Promise<number> {
+  const browser = await chromium.launch({ executablePath: TEST_BROWSER, args: ['--no-sandbox'] });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const load = async () => {
+      await page.goto('about:blank');
+      const started = performance.now();
+      await page.goto(url, { waitUntil: 'load' });
+      return performance.now() - started;
+    };
+    await load();
+    const ratios: number[] = [];
+    for (let i = 0; i < rounds * 3; i++) {
+      const bare = await load();
+      await page.goto('about:blank');
+      const trace = await startTrace(context, page);
+      const started = performance.now();
+      await page.goto(url, { waitUntil: 'load' });
+      const traced = performance.now() - started;
+      await trace.stop();
+      await trace.close();
+      ratios.push(traced / bare);
+    }
+    return Math.round(median(ratios) * 1000) / 1000;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function auditFigures(fixture: FixtureServer): Promise<DevtoolsFigures['audit']> {
+  const bridge = makeRealBridge();
+  try {
+    const rulesOf = (text: string) => [...text.matchAll(/\(([a-z0-9-]+), https:\/\/dequeuniversity/g)].map(m => m[1]);
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/planted` });
+    const planted = rulesOf(textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {})));
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/clean` });
+    const clean = rulesOf(textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {})));
+    return {
+      planted: PLANTED_RULES.length,
+      found: PLANTED_RULES.filter(rule => planted.includes(rule)).length,
+      extra: planted.filter(rule => !(PLANTED_RULES as readonly string[]).includes(rule)),
+      falsePositivesOnCleanPage: clean.length,
+    };
+  } finally {
+    await bridge.dispose();
+  }
+}
+
+export async function measureDevtools(rounds = Number(process.env.BENCH_DEVTOOLS_ROUNDS ?? 3)): Promise<DevtoolsFigures> {
+  const fixture = new FixtureServer();
+  await fixture.start();
+  const verbose = process.env.BENCH_VERBOSE === '1';
+  try {
+    const perPage: DevtoolsFigures['agreement']['perPage'] = {};
+    for (const [name, pagePath] of Object.entries(PERF_PAGES)) {
+      const url = `${fixture.url}${pagePath}`;
+      const click = name === 'slowClick';
+      const ours: Vitals[] = [], anchor: Vitals[] = [];
+      for (let round = 0; round < rounds; round++) {
+        // Which goes first alternates: neither always meets a warm machine.
+        const pair = round % 2 ? [() => anchorVitals(url, click), () => ourVitals(url, click)] : [() => ourVitals(url, click), () => anchorVitals(url, click)];
+        const [first, second] = [await pair[0](), await pair[1]()];
+        (round % 2 ? anchor : ours).push(first);
+        (round % 2 ? ours : anchor).push(second);
+        if (verbose) console.log(name, round, JSON.stringify({ ours: ours.at(-1), anchor: anchor.at(-1) }));
+      }
+      perPage[name] = { ours: medianVitals(ours), anchor: medianVitals(anchor) };
+    }
+    const pages = Object.values(perPage);
+    const agreement = {
+      pages: pages.length,
+      lcpWithin10pct: pages.filter(p => within(p.ours.lcp, p.anchor.lcp)).length,
+      clsWithin10pct: pages.filter(p => within(p.ours.cls, p.anchor.cls, 0.01)).length,
+      inpWithin10pct: pages.filter(p => p.anchor.inp !== undefined && within(p.ours.inp, p.anchor.inp)).length,
+      inpPages: pages.filter(p => p.anchor.inp !== undefined).length,
+      insightsSame: pages.filter(p => p.ours.insights.join() === p.anchor.insights.join()).length,
+      perPage,
+    };
+    return { rounds, agreement, audit: await auditFigures(fixture), traceOverheadRatio: await traceOverhead(`${fixture.url}${PERF_PAGES.hero}`, rounds) };
+  } finally {
+    await fixture.stop();
+  }
+}
+
+if (require.main === module) {
+  measureDevtools().then(figures => {
+    console.log(JSON.stringify({ devtools: figures }, null, 2));
+    if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ devtools: figures }, null, 2)}\n`);
+  }, error => {
+    console.error(error);
+    process.exit(1);
+  });
+}
