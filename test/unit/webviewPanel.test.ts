@@ -4,6 +4,7 @@
  * fed the messages the host sends: what a person would see in the panel, and what it posts back.
  */
 import * as assert from 'assert';
+import type { DevtoolsCard } from '../../src/protocol/devtoolsFacts';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { BridgeState, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelReport, PanelState, PanelToHost } from '../../src/protocol/panelMessages';
@@ -347,7 +348,7 @@ describe('panel webview in a DOM', () => {
         { rule: 'label', impact: 'critical' as const, help: 'Form elements must have labels', helpUrl: 'https://x', more: 0,
           nodes: [{ description: '<img src=x onerror=alert(1)>', ref: 'e5', box: { x: 10, y: 20, width: 100, height: 30 }, fix: 'Add a label' }] },
       ] };
-      const row = (id: number, card: unknown) => ({ seq: id, id, title: `call ${id}`, tool: 'bridge_performance_trace', door: 'tool' as const, startedAt: 0, durationMs: 10, outcome: 'ok' as const, card });
+      const row = (id: number, card: DevtoolsCard) => ({ seq: id, id, title: `call ${id}`, tool: 'bridge_performance_trace', door: 'tool' as const, startedAt: 0, durationMs: 10, outcome: 'ok' as const, card });
       panel.send({ type: 'activity', rows: [row(1, { kind: 'trace', trace }), row(2, { kind: 'audit', audit })], dropBefore: 0 });
       const cards = panel.describe().activityCards;
       assert.match(cards[0], /^LCP4200 ms \(poor\)\nCLS0\.12 \(needs-improvement\)\nINP— \(none\)\nLCP element: img "Hero" \[e3\]\nWhile: CPU 4× slower\nRender-blocking requests · may save 300 ms$/);
