@@ -219,6 +219,10 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
       assert.ok(file.startsWith(api.outputDir), `the file is in the bridge's output folder: ${file}`);
       assert.match(fs.readFileSync(file, 'utf8').slice(0, 200), /^\{"traceEvents":\[/, 'it is a trace DevTools opens');
     }
+    // As the person would: close the trace and look at the panel again (the next tests watch it), on its Console.
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await showPanelInEditor(api);
+    await panelHands({ action: 'button', id: 'tab-console' });
   });
 
   // About the panel and the workspace, not the door: it runs once, in the language-model tools' window.

@@ -5,6 +5,7 @@
  * (learned by running bare against bare). Used by test/real/transparency.test.ts and npm run bench.
  */
 import { ShownCodeFiles } from '../../src/core/tools/codeFromFile';
+import { toolRecord } from '../../src/core/tools/toolRegistry';
 import * as fs from 'fs';
 import * as path from 'path';
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -452,7 +453,8 @@ function compareTexts(
 function normalizedTools(tools: Tool[], bridge: boolean, used: Set<string>): Tool[] {
   if (!bridge) return tools;
   return tools.flatMap(tool => {
-    if (tool.name.startsWith('bridge_session_')) {
+    // The bridge's own tools the child publishes (its session tools, its DevTools tools): their registry records say so.
+    if (toolRecord(tool.name)?.handler === 'child') {
       used.add('the bridge\'s own tools');
       return [];
     }
