@@ -34,22 +34,6 @@ function needsProtocol(emulation: Emulation): boolean {
   return emulation.throttling !== 'none' || emulation.cacheDisabled || (emulation.cpuSlowdown ?? 1) > 1;
 }
 
-/** The words of what is on, for the trace's facts ("CPU 4× slower", "slow 4G"). */
-export function emulationWords(emulation: Emulation): string[] {
-  const words: string[] = [];
-  if (emulation.throttling === 'offline') words.push('offline');
-  if (emulation.throttling === 'slow4g') words.push('network: slow 4G');
-  if (emulation.throttling === 'fast4g') words.push('network: fast 4G');
-  if (emulation.throttling === 'custom' && emulation.custom) {
-    words.push(`network: ${emulation.custom.downloadKbps} kbit/s down, ${emulation.custom.uploadKbps} kbit/s up, ${emulation.custom.latencyMs} ms latency`);
-  }
-  if (emulation.cacheDisabled) words.push('cache disabled');
-  if ((emulation.cpuSlowdown ?? 1) > 1) words.push(`CPU ${emulation.cpuSlowdown}× slower`);
-  if (emulation.colorScheme) words.push(`colour scheme ${emulation.colorScheme}`);
-  if (emulation.reducedMotion) words.push(`reduced motion ${emulation.reducedMotion}`);
-  return words;
-}
-
 export class EmulationControl {
   private wanted: Emulation = NO_EMULATION;
   private readonly sessions = new Map<Page, Promise<CDPSession | undefined>>();
@@ -70,6 +54,7 @@ export class EmulationControl {
 
   /** Applies the choice to every page of the context, and to pages it opens later; all off detaches. */
   async set(wanted: Emulation): Promise<Emulation> {
+    const mediaChanged = wanted.colorScheme !== this.wanted.colorScheme || wanted.reducedMotion !== this.wanted.reducedMotion;
     if (this.engine !== 'chromium') {
       if (wanted.throttling !== 'none' && wanted.throttling !== 'offline') {
         throw new Error(`Throttling the network needs Chromium's DevTools protocol; this browser is ${this.engine}. Offline works.`);
@@ -77,10 +62,10 @@ export class EmulationControl {
       if (wanted.cacheDisabled) throw new Error(`Disable cache needs Chromium's DevTools protocol; this browser is ${this.engine}.`);
       if ((wanted.cpuSlowdown ?? 1) > 1) throw new Error(`CPU slowdown needs Chromium's DevTools protocol; this browser is ${this.engine}.`);
       await this.context.setOffline(wanted.throttling === 'offline');
-    } else {
-      const on = needsProtocol(wanted);
-      const before = this.wanted;
       this.wanted = wanted;
+    } else {
+      this.wanted = wanted;
+      const on = needsProtocol(wanted);
       if (on && !this.sessions.size) {
         this.context.on('page', this.onPage);
         for (const page of this.context.pages()) this.attach(page);
@@ -90,10 +75,7 @@ export class EmulationControl {
         if (cdp) await this.apply(cdp);
       }));
       if (!on) this.detach();
-      this.wanted = before;
     }
-    const mediaChanged = wanted.colorScheme !== this.wanted.colorScheme || wanted.reducedMotion !== this.wanted.reducedMotion;
-    this.wanted = wanted;
     if (mediaChanged) {
       this.context.off('page', this.onPageForMedia);
       if (wanted.colorScheme || wanted.reducedMotion) this.context.on('page', this.onPageForMedia);

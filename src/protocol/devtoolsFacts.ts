@@ -19,6 +19,32 @@ export const FindingElementSchema = z.object({
 });
 export type FindingElement = z.infer<typeof FindingElementSchema>;
 
+/** The throttling of the network: none, offline, DevTools' slow or fast 4G, or the agent's own figures. */
+export const ThrottlingSchema = z.enum(['none', 'offline', 'slow4g', 'fast4g', 'custom']);
+export type Throttling = z.infer<typeof ThrottlingSchema>;
+
+/** The agent's own network figures (throttling `custom`). */
+export const CustomNetworkSchema = z.object({ downloadKbps: z.number().positive(), uploadKbps: z.number().positive(), latencyMs: z.number().min(0) });
+export type CustomNetwork = z.infer<typeof CustomNetworkSchema>;
+
+/**
+ * What the browser emulates on a context: the network (the Network pane's throttling and Disable cache, or
+ * the agent's bridge_emulate), CPU slowdown, colour scheme and reduced motion. Shown in the panel's header
+ * while anything is on; gone with the context.
+ */
+export const EmulationSchema = z.object({
+  throttling: ThrottlingSchema,
+  custom: CustomNetworkSchema.optional(),
+  cacheDisabled: z.boolean(),
+  /** 1: the machine's own speed; 4 or 6 as DevTools offers, up to 20. */
+  cpuSlowdown: z.number().min(1).max(20).optional(),
+  colorScheme: z.enum(['light', 'dark', 'no-preference']).optional(),
+  reducedMotion: z.enum(['reduce', 'no-preference']).optional(),
+});
+export type Emulation = z.infer<typeof EmulationSchema>;
+
+export const NO_EMULATION: Emulation = { throttling: 'none', cacheDisabled: false };
+
 export const TraceInsightSchema = z.object({
   /** The trace engine's name (`RenderBlocking`, `LCPDiscovery`, …): the same names Chrome DevTools shows. */
   name: z.string(),
@@ -55,8 +81,8 @@ export const TraceFactsSchema = z.object({
   cls: z.object({ value: z.number(), rating: RatingSchema, culprits: z.array(z.string()).max(10) }),
   inp: z.object({ ms: z.number(), rating: RatingSchema, interaction: z.string().optional() }).optional(),
   insights: z.array(TraceInsightSchema),
-  /** Throttling that was on while it was recorded (it shapes every figure). */
-  conditions: z.array(z.string()),
+  /** What the browser emulated while it was recorded (it shapes every figure). */
+  emulation: EmulationSchema,
 });
 export type TraceFacts = z.infer<typeof TraceFactsSchema>;
 
@@ -88,31 +114,6 @@ export const AuditFactsSchema = z.object({
 });
 export type AuditFacts = z.infer<typeof AuditFactsSchema>;
 
-/** The throttling of the network: none, offline, DevTools' slow or fast 4G, or the agent's own figures. */
-export const ThrottlingSchema = z.enum(['none', 'offline', 'slow4g', 'fast4g', 'custom']);
-export type Throttling = z.infer<typeof ThrottlingSchema>;
-
-/** The agent's own network figures (throttling `custom`). */
-export const CustomNetworkSchema = z.object({ downloadKbps: z.number().positive(), uploadKbps: z.number().positive(), latencyMs: z.number().min(0) });
-export type CustomNetwork = z.infer<typeof CustomNetworkSchema>;
-
-/**
- * What the browser emulates on a context: the network (the Network pane's throttling and Disable cache, or
- * the agent's bridge_emulate), CPU slowdown, colour scheme and reduced motion. Shown in the panel's header
- * while anything is on; gone with the context.
- */
-export const EmulationSchema = z.object({
-  throttling: ThrottlingSchema,
-  custom: CustomNetworkSchema.optional(),
-  cacheDisabled: z.boolean(),
-  /** 1: the machine's own speed; 4 or 6 as DevTools offers, up to 20. */
-  cpuSlowdown: z.number().min(1).max(20).optional(),
-  colorScheme: z.enum(['light', 'dark', 'no-preference']).optional(),
-  reducedMotion: z.enum(['reduce', 'no-preference']).optional(),
-});
-export type Emulation = z.infer<typeof EmulationSchema>;
-
-export const NO_EMULATION: Emulation = { throttling: 'none', cacheDisabled: false };
 
 /** Why a DevTools tool did nothing. */
 export const DevtoolsRefusalSchema = z.discriminatedUnion('why', [

@@ -8,6 +8,7 @@ import type { AuditFacts, DevtoolsCard, Rating, TraceFacts } from '../protocol/d
 import type { ActivityRow } from '../protocol/panelMessages';
 import { el, post } from './dom';
 import { outlineOnPicture } from './frameView';
+import { emulationNote } from './networkControls';
 
 const RATING_WORDS: Record<Rating, string> = { good: 'good', 'needs-improvement': 'needs improvement', poor: 'poor' };
 
@@ -49,7 +50,8 @@ function traceCard(trace: TraceFacts): HTMLElement {
   );
   card.append(vitals);
   if (trace.lcp?.element) card.append(el('div', 'card-line', `LCP element: ${trace.lcp.element.description}${trace.lcp.element.ref ? ` [${trace.lcp.element.ref}]` : ''}`));
-  if (trace.conditions.length) card.append(el('div', 'card-line', `While: ${trace.conditions.join(', ')}`));
+  const emulated = emulationNote(trace.emulation);
+  if (emulated) card.append(el('div', 'card-line', `While: ${emulated}`));
   if (trace.insights.length) {
     const list = el('ul', 'insights');
     for (const insight of trace.insights) {

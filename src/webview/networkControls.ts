@@ -71,6 +71,16 @@ export function startNetworkControls(list: VirtualRows<NetworkRow | MarkerRow>):
   });
 }
 
+/** Everything the browser emulates, the agent's bridge_emulate included, in the header's words (empty: nothing). */
+export function emulationNote(emulation: Emulation): string {
+  return [
+    THROTTLING_WORDS[emulation.throttling], emulation.cacheDisabled ? 'Cache off' : '',
+    (emulation.cpuSlowdown ?? 1) > 1 ? `CPU ${emulation.cpuSlowdown}× slower` : '',
+    emulation.colorScheme ? `${emulation.colorScheme === 'no-preference' ? 'No colour preference' : emulation.colorScheme === 'dark' ? 'Dark' : 'Light'} scheme` : '',
+    emulation.reducedMotion === 'reduce' ? 'Reduced motion' : emulation.reducedMotion ? 'Motion allowed' : '',
+  ].filter(Boolean).join(' · ');
+}
+
 /** The controls and the header's note as the browser applies them now. */
 export function showNetworkState(network: PanelState['network']): void {
   const { preserveLog: _preserveLog, ...emulation } = network;
@@ -78,13 +88,7 @@ export function showNetworkState(network: PanelState['network']): void {
   $<HTMLInputElement>('preserve-log').checked = network.preserveLog;
   $<HTMLInputElement>('disable-cache').checked = network.cacheDisabled;
   $<HTMLSelectElement>('throttling').value = network.throttling;
-  // Everything the browser emulates, the agent's bridge_emulate included: the header says it while it is on.
-  const note = [
-    THROTTLING_WORDS[network.throttling], network.cacheDisabled ? 'Cache off' : '',
-    (network.cpuSlowdown ?? 1) > 1 ? `CPU ${network.cpuSlowdown}× slower` : '',
-    network.colorScheme ? `${network.colorScheme === 'no-preference' ? 'No colour preference' : network.colorScheme === 'dark' ? 'Dark' : 'Light'} scheme` : '',
-    network.reducedMotion === 'reduce' ? 'Reduced motion' : network.reducedMotion ? 'Motion allowed' : '',
-  ].filter(Boolean).join(' · ');
+  const note = emulationNote(emulation);
   const badge = $('network-note');
   badge.textContent = note;
   badge.hidden = !note;

@@ -31,7 +31,7 @@ describe('the DevTools tools\' facts, words and export', () => {
 
   it('words a trace and an audit so the model can act: ratings, refs, what to change; a refusal is an error that says what to do', () => {
     const text = traceText({
-      url: 'http://x/', during: 'reload', actionMs: 500, file: 'trace-1.json', conditions: [],
+      url: 'http://x/', during: 'reload', actionMs: 500, file: 'trace-1.json', emulation: NO_EMULATION,
       lcp: { ms: 3000, rating: 'needs-improvement', phases: { ttfbMs: 10, loadDelayMs: 900, loadDurationMs: 100, renderDelayMs: 5 }, element: { description: 'img "Hero"', ref: 'e4' } },
       cls: { value: 0, rating: 'good', culprits: [] },
       insights: [{ name: 'LCPDiscovery', title: 'LCP request discovery', state: 'fail', items: ['fetchpriority=high should be applied'] }],

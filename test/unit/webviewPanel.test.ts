@@ -341,7 +341,7 @@ describe('panel webview in a DOM', () => {
       const trace = {
         url: 'http://127.0.0.1/perf/hero', during: 'reload' as const, actionMs: 400, file: 'trace-1.json',
         lcp: { ms: 4200, rating: 'poor' as const, element: { description: 'img "Hero"', ref: 'e3' } },
-        cls: { value: 0.12, rating: 'needs-improvement' as const, culprits: [] }, conditions: ['CPU 4× slower'],
+        cls: { value: 0.12, rating: 'needs-improvement' as const, culprits: [] }, emulation: { throttling: 'none' as const, cacheDisabled: false, cpuSlowdown: 4 },
         insights: [{ name: 'RenderBlocking', title: 'Render-blocking requests', state: 'fail' as const, savingsMs: 300, items: ['http://127.0.0.1/slow.css'] }],
       };
       const audit = { url: 'http://127.0.0.1/a11y', engine: 'axe-core 4', passes: 20, incomplete: 0, violations: [

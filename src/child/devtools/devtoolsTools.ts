@@ -7,15 +7,13 @@
  */
 import type { Page } from 'playwright';
 import type { SecretMask } from '../../core/egress/secretMask';
-import { ACCESSIBILITY_AUDIT_TOOL, EMULATE_TOOL, PERFORMANCE_TRACE_TOOL } from '../../core/tools/ownTools';
+import { ACCESSIBILITY_AUDIT_TOOL, EMULATE_TOOL } from '../../core/tools/ownTools';
 import type { DevtoolsAnswer, DevtoolsRefusal, Emulation, TraceFacts } from '../../protocol/devtoolsFacts';
 import { CustomNetworkSchema } from '../../protocol/devtoolsFacts';
 import type { InnerSession } from '../callPath/innerSession';
 import { auditPage } from './accessibilityAudit';
 import { beginTrace, finishTrace, traceAction, type TraceRequest } from './performanceTrace';
 import { MAX_TRACE_MS } from './traceRecorder';
-
-export const DEVTOOLS_TOOLS: readonly string[] = [PERFORMANCE_TRACE_TOOL, ACCESSIBILITY_AUDIT_TOOL, EMULATE_TOOL];
 
 export interface DevtoolsEnv {
   engine: string;

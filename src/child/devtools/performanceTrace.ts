@@ -12,7 +12,6 @@ import * as path from 'path';
 import type { BrowserContext, Page } from 'playwright';
 import type { SecretMask } from '../../core/egress/secretMask';
 import { type Emulation, type FindingElement, rate, type TraceFacts } from '../../protocol/devtoolsFacts';
-import { emulationWords } from '../emulationControl';
 import { DESCRIBE_ELEMENT, type DescribedElement, isolatedWorld } from './isolatedWorld';
 import { SnapshotRefs } from './snapshotRefs';
 import { parseTrace } from './traceFacts';
@@ -44,7 +43,7 @@ export interface PendingTrace {
   running: RunningTrace;
   request: TraceRequest;
   startedAt: number;
-  conditions: string[];
+  emulation: Emulation;
   outputDir: string;
 }
 
@@ -114,7 +113,7 @@ export async function finishTrace(pending: PendingTrace, actionMs: number, mask:
       cls: { value: parsed.cls.value, rating: rate('cls', parsed.cls.value), culprits: parsed.cls.culprits },
       ...(parsed.inp ? { inp: { ms: parsed.inp.ms, rating: rate('inp', parsed.inp.ms), ...(parsed.inp.interaction ? { interaction: parsed.inp.interaction } : {}) } } : {}),
       insights,
-      conditions: pending.conditions,
+      emulation: pending.emulation,
     };
     // Not masked here: the facts leave as the call's marks, which the router masks once with the whole answer.
     return facts;
@@ -131,7 +130,7 @@ export async function beginTrace(target: TraceContext, request: TraceRequest): P
     await target.page.goto('about:blank');
   }
   const running = await startTrace(target.context, target.page);
-  return { running, request, startedAt: Date.now(), conditions: emulationWords(target.emulation), outputDir: target.outputDir };
+  return { running, request, startedAt: Date.now(), emulation: target.emulation, outputDir: target.outputDir };
 }
 
 /** Records the trace of a reload, a navigation or some seconds, and reads it. */

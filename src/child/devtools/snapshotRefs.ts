@@ -10,7 +10,7 @@ import type { DescribedElement } from './isolatedWorld';
 
 const FIRST_REF = /\[ref=([a-z0-9]+)\]/;
 /** The refs looked up per finding: one small snapshot each. */
-export const MAX_REFS = 40;
+const MAX_REFS = 40;
 
 export class SnapshotRefs {
   private looked = 0;

@@ -40,7 +40,8 @@ function insightLine(insight: TraceInsight): string {
 
 export function traceText(trace: TraceFacts): string {
   const what = trace.during === 'nextCall' ? `of ${trace.measuredCall ?? 'the call'}` : trace.during === 'seconds' ? 'of the seconds recorded' : `of the page's ${trace.during === 'reload' ? 'reload' : 'navigation'}`;
-  const lines = [`Performance trace ${what} on ${trace.url} (${trace.actionMs} ms${trace.conditions.length ? `; ${trace.conditions.join(', ')}` : ''}).`, '', 'Core Web Vitals (lab):'];
+  const emulated = emulationParts(trace.emulation);
+  const lines = [`Performance trace ${what} on ${trace.url} (${trace.actionMs} ms${emulated.length ? `; while emulating ${emulated.join(', ')}` : ''}).`, '', 'Core Web Vitals (lab):'];
   if (trace.lcp) {
     const phases = trace.lcp.phases;
     const phaseWords = phases ? ` — time to first byte ${phases.ttfbMs} ms${phases.loadDelayMs !== undefined ? `, load delay ${phases.loadDelayMs} ms` : ''}` +
@@ -78,7 +79,8 @@ export function auditText(audit: AuditFacts): string {
   return lines.join('\n');
 }
 
-export function emulationText(emulation: Emulation): string {
+/** What the browser emulates, one phrase each (empty: nothing). */
+function emulationParts(emulation: Emulation): string[] {
   const on: string[] = [];
   if (emulation.throttling === 'offline') on.push('network offline');
   if (emulation.throttling === 'slow4g') on.push('network slow 4G (DevTools\' preset)');
@@ -88,6 +90,11 @@ export function emulationText(emulation: Emulation): string {
   if ((emulation.cpuSlowdown ?? 1) > 1) on.push(`CPU ${emulation.cpuSlowdown}× slower`);
   if (emulation.colorScheme) on.push(`prefers-color-scheme: ${emulation.colorScheme}`);
   if (emulation.reducedMotion) on.push(`prefers-reduced-motion: ${emulation.reducedMotion}`);
+  return on;
+}
+
+export function emulationText(emulation: Emulation): string {
+  const on = emulationParts(emulation);
   return on.length ? `The browser now emulates: ${on.join('; ')}. It stays on for this session until changed or reset (reset: true).`
     : 'The browser emulates nothing now: network, CPU and media are the machine\'s own.';
 }
