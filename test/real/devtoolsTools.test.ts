@@ -148,6 +148,35 @@ describe('the DevTools tools (real child and Chromium)', function () {
     }
   });
 
+  it('attacked by a second client in the same browser: A\'s trace holds none of B\'s pages, and B\'s trace meanwhile is refused in words with its tab kept', async () => {
+    const d = await openDoor({ isolation: 'perClient' });
+    try {
+      const marker = `b-private-${Date.now()}`;
+      const a = await d.connect('client-a');
+      const b = await d.connect('client-b');
+      await a.call('browser_navigate', { url: `${fixture.url}/perf/clean` });
+      await b.call('browser_navigate', { url: `${fixture.url}/perf/clean` });
+      // A records a few seconds; B browses to a page of its own meanwhile (the clients' contexts share one browser).
+      const traced = a.call('bridge_performance_trace', { during: 'seconds', seconds: 4 });
+      await new Promise(resolve => setTimeout(resolve, 1000));
+      await b.call('browser_navigate', { url: `${fixture.url}/perf/shifts?account=${marker}` });
+      const refused = await b.call('bridge_performance_trace', {});
+      assert.ok(refused.result.isError, refused.text);
+      assert.match(refused.text, /Another trace is recording in this browser/);
+      const bTab = await b.call('browser_evaluate', { function: '() => location.href' });
+      assert.match(bTab.text, new RegExp(marker), `B's tab went back to its page, not left blank: ${bTab.text}`);
+      const answer = await traced;
+      assert.ok(!answer.result.isError, answer.text);
+      assert.ok(!answer.text.includes(marker), `A's answer names none of B's pages: ${answer.text}`);
+      const file = /output folder as (\S+):/.exec(answer.text)![1];
+      const written = fs.readFileSync(path.join(d.bridge.config.mcp.outputDir, file), 'utf8');
+      assert.ok(written.includes('/perf/clean') && written.length > 10000, 'A\'s own page is in its trace');
+      assert.ok(!written.includes(marker), 'B\'s address is in no event of A\'s trace file');
+    } finally {
+      await d.dispose();
+    }
+  });
+
   it('a trace and an audit hold no secret\'s value: the answer, the card and the trace file have its placeholder', async () => {
     const secret = 'Trace-s3cret-5521';
     bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: secret, origins: [fixture.url] } } });

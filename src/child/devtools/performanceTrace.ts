@@ -16,6 +16,7 @@ import { DESCRIBE_ELEMENT, type DescribedElement, isolatedWorld } from './isolat
 import { SnapshotRefs } from './snapshotRefs';
 import { parseTrace } from './traceFacts';
 import { MAX_TRACE_MS, type RunningTrace, startTrace, type TraceEvent } from './traceRecorder';
+import { eventsOfTracedTab } from './traceScope';
 
 /** After the action, the trace records this long more: late shifts and paints (DevTools MCP waits 5 s). */
 export const SETTLE_MS = 3000;
@@ -87,7 +88,8 @@ async function lcpElement(running: RunningTrace, nodeId: number | undefined): Pr
 export async function finishTrace(pending: PendingTrace, actionMs: number, mask: SecretMask, measuredCall?: string): Promise<TraceFacts> {
   const { running, request } = pending;
   try {
-    const events = await running.stop();
+    // Of a browser-wide recording, the traced tab's part only: the file, the engine and the answer read the same.
+    const events = eventsOfTracedTab(await running.stop());
     const parsed = await parseTrace(events);
     const element = await lcpElement(running, parsed.lcp?.nodeId);
     const file = await saveTrace(events, request, pending.outputDir, mask);
@@ -129,7 +131,14 @@ export async function beginTrace(target: TraceContext, request: TraceRequest): P
     request = { ...request, url: target.page.url() };
     await target.page.goto('about:blank');
   }
-  const running = await startTrace(target.context, target.page);
+  let running: RunningTrace;
+  try {
+    running = await startTrace(target.context, target.page);
+  } catch (error) {
+    // No trace (another is recording in this browser): the tab goes back to the page it showed, not left blank.
+    if (request.during === 'reload') await target.page.goto(request.url!, { timeout: MAX_TRACE_MS }).catch(() => undefined);
+    throw error;
+  }
   return { running, request, startedAt: Date.now(), emulation: target.emulation, outputDir: target.outputDir };
 }
 

@@ -36,6 +36,9 @@ export interface RunningTrace {
   close(): Promise<void>;
 }
 
+/** Chromium's refusal of a second trace in one browser, said as what to do. */
+export const ANOTHER_TRACE = 'Another trace is recording in this browser (another client\'s, or a `nextCall` trace still waiting): try again when it ends (at most a minute).';
+
 /** How long the page may take to run the one expression that starts JS sampling: a page that never yields is traced anyway. */
 const SAMPLING_START_DEADLINE_MS = 2_000;
 
@@ -56,10 +59,17 @@ export async function startTrace(context: BrowserContext, page: Page): Promise<R
   cdp.on('Tracing.dataCollected', ({ value }) => {
     for (const event of value as TraceEvent[]) if (events.length < MAX_EVENTS) events.push(event);
   });
-  await cdp.send('Tracing.start', {
-    transferMode: 'ReportEvents',
-    traceConfig: { includedCategories: CATEGORIES, excludedCategories: ['*'] },
-  });
+  try {
+    await cdp.send('Tracing.start', {
+      transferMode: 'ReportEvents',
+      traceConfig: { includedCategories: CATEGORIES, excludedCategories: ['*'] },
+    });
+  } catch (error) {
+    await cdp.detach().catch(() => undefined);
+    // Chromium records one trace at a time in a browser, whichever tab or client started it.
+    if (/already been started/i.test((error as Error).message)) throw new Error(ANOTHER_TRACE, { cause: error });
+    throw error;
+  }
   await startSamplingNow(cdp);
   let stopped: Promise<TraceEvent[]> | undefined;
   return {
