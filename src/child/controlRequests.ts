@@ -155,9 +155,11 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
         case 'resize': {
           const resized = await inner('browser_resize', { width: action.width, height: action.height }, `Resized the page to ${action.width}×${action.height}`);
           // The page lays itself out for its new size in its next frame (its resize handlers run then): the model's
-          // next snapshot must see that, not the old layout. A page that holds its frames back gets a second.
+          // next snapshot must see that, not the old layout. A page that holds its frames back gets three seconds: one
+          // was too short on a loaded machine (VS Code, the browser and the screencast on two cores), where the
+          // model's next snapshot still read the old width.
           if (resized.ok && page) {
-            await withDeadline(page.evaluate('new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)))'), 1000, 'no frame')
+            await withDeadline(page.evaluate('new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)))'), 3000, 'no frame')
               .catch(() => undefined);
           }
           return resized;
