@@ -21,6 +21,7 @@ import { restartBrowser, startBrowser } from './browserCommands';
 import { createLog } from './log';
 import { PanelReport } from '../protocol/panelMessages';
 import { copyMcpClientConfig, PlaywrightMcpServerProvider } from './mcpServerProvider';
+import type { BridgeSettings } from '../core/settings/settings';
 import { StepJournal } from '../core/testExport/stepJournal';
 import { readSnapshotFile } from '../core/testExport/specFiles';
 import { Timeline } from '../core/timeTravel/timeline';
@@ -47,6 +48,10 @@ export interface PlaywrightBridgeApi {
   readonly outputDir: string;
   /** Time travel's scrubs, ms from the panel's request to its picture drawn. */
   readonly scrubTimes: readonly number[];
+  /** The settings as the bridge read them last (every level combined by who may set what). */
+  readonly settings: BridgeSettings;
+  /** What that reading could not use as set, as the log says it: `playwrightBridge.<key> <why>`. */
+  readonly settingProblems: readonly string[];
 }
 
 /** The running extension: what it hands out, and the one way to stop it (its whole process tree with it). */
@@ -68,7 +73,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     // A client that called a tool within its context's idle window still holds that context: never evicted for a newcomer.
     inUseAfterCallMs: () => bridge.currentSettings.sessionIdleMinutes * 60_000,
   });
-  const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint);
+  const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint, () => bridge.currentSettings.exposure);
 
   const statusBar = new BridgeStatusBar(vscode, () => supervisor.health, () => bridge.browserLabel, () => {
     const address = mcpEndpoint.address;
@@ -211,6 +216,8 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     get personHasControl() { return supervisor.personHasControl; },
     get outputDir() { return bridge.outputDir; },
     get scrubTimes() { return timeTravel.scrubTimes; },
+    get settings() { return bridge.currentSettings; },
+    get settingProblems() { return bridge.settingProblems; },
   };
   return {
     api,

@@ -6,7 +6,7 @@ import { buildChildConfig, childSpawnSpec } from '../core/childProcess/childConf
 import { ChildFactory, childFactoryFor } from '../core/childProcess/childProcess';
 import { BrowserLaunchPlan, planBrowserLaunch } from '../core/settings/browserDiscovery';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
-import { BridgeSettings, BrowserName, readSettings, RESTRICTIONS, restrictiveValue, USER_ONLY_SETTINGS } from '../core/settings/settings';
+import { BridgeSettings, BrowserName, readSettingLevels } from '../core/settings/settings';
 import { Supervisor } from '../core/supervision/supervisor';
 import { toolPolicyOf, ToolPolicySettings } from '../core/tools/toolPolicy';
 import { capabilityHint } from '../core/tools/toolManifest';
@@ -43,6 +43,7 @@ export class BridgeHost implements vscodeTypes.Disposable {
   private device: string | undefined;
   private outputFolder = '';
   private readonly policyKeys: ToolPolicyKeys;
+  private problems: readonly string[] = [];
   /** Values typed where the model writes their names; kept in SecretStorage. */
   readonly secrets: BrowserSecrets;
   /** Saved logins new contexts can start from; the person's, in global storage. */
@@ -73,8 +74,8 @@ export class BridgeHost implements vscodeTypes.Disposable {
         return entry && capabilityHint(entry, this.settings.capabilities, this.runningSettings?.capabilities);
       },
     });
-    this.policyKeys = new ToolPolicyKeys(vscode, manifest.map(tool => tool.name));
-    this.policyKeys.apply(this.toolPolicy);
+    this.policyKeys = new ToolPolicyKeys(vscode, manifest);
+    this.policyKeys.apply(this.toolPolicy, this.settings);
     this.disposables.push(vscode.workspace.onDidChangeConfiguration(event => {
       if (event.affectsConfiguration(SETTINGS_SECTION)) void this.onSettingsChanged();
     }));
@@ -87,6 +88,11 @@ export class BridgeHost implements vscodeTypes.Disposable {
 
   get currentSettings(): BridgeSettings {
     return this.settings;
+  }
+
+  /** What the last reading of the settings could not use as set, one line each as the log says it. */
+  get settingProblems(): readonly string[] {
+    return this.problems;
   }
 
   /** The browser that runs, or runs on the first call: "Chromium at /usr/bin/chromium, picked automatically…". */
@@ -156,8 +162,8 @@ export class BridgeHost implements vscodeTypes.Disposable {
   private async onSettingsChanged(): Promise<void> {
     const before = this.settings;
     this.settings = this.readSettings();
+    this.policyKeys.apply(this.toolPolicy, this.settings);
     if (JSON.stringify(toolPolicyOf(before)) !== JSON.stringify(this.toolPolicy)) {
-      this.policyKeys.apply(this.toolPolicy);
       this.supervisor.toolPolicyChanged();
       this.log.info(`Tool policy: ${this.toolPolicy.readonly ? 'readonly mode, ' : ''}allow [${this.toolPolicy.allow.join(', ')}], ` +
         `deny [${this.toolPolicy.deny.join(', ')}]`);
@@ -191,29 +197,21 @@ export class BridgeHost implements vscodeTypes.Disposable {
 
   private readSettings(): BridgeSettings {
     const configuration = this.vscode.workspace.getConfiguration(SETTINGS_SECTION);
-    const userOnly = new Set<string>(USER_ONLY_SETTINGS);
-    const { settings, problems } = readSettings(
-      key => {
-        // VS Code already keeps machine-scoped values out of workspaces; read the person's own value regardless.
-        if (userOnly.has(key)) return configuration.inspect(key)?.globalValue;
-        // Restrictions add up across levels: a cloned workspace can narrow what agents may do, never widen it.
-        if (RESTRICTIONS.has(key)) return restrictiveValue(key, configuration.inspect(key));
-        return configuration.get(key);
-      },
-      key => {
-        const inspected = configuration.inspect(key);
-        return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
-      },
-    );
+    // Every level on its own: the reader types each alone and combines them by who may set what (scopePolicy.ts).
+    const { settings, problems } = readSettingLevels(key => {
+      const inspected = configuration.inspect(key);
+      return { user: inspected?.globalValue, workspace: inspected?.workspaceValue, folder: inspected?.workspaceFolderValue };
+    });
     const summary = problems.map(p => `${p.key} ${p.message}`).join('\n');
     if (summary && summary !== this.reportedProblems) {
       for (const problem of problems) this.log.warn(`Setting ${problem.key} ${problem.message}`);
       const what = problems.length === 1
         ? `${problems[0].key} ${problems[0].message}`
-        : `${problems.length} settings are invalid and use their defaults; see the log.`;
+        : `${problems.length} settings could not be used as they are set; the log says which, and what applies instead.`;
       void this.vscode.window.showWarningMessage(`Playwright Bridge: ${what}`);
     }
     this.reportedProblems = summary;
+    this.problems = problems.map(p => `${p.key} ${p.message}`);
     return settings;
   }
 

@@ -1,7 +1,7 @@
 import type * as vscodeTypes from 'vscode';
 import { McpEndpoint, mcpDefinitionVersion } from '../core/mcpDoor/mcpEndpoint';
 import { SETTINGS_SECTION } from '../core/contributionIds';
-import { Exposure, readExposure } from '../core/settings/settings';
+import type { Exposure } from '../core/settings/settings';
 
 type VSCode = typeof vscodeTypes;
 
@@ -18,7 +18,8 @@ export class PlaywrightMcpServerProvider implements vscodeTypes.McpServerDefinit
   readonly onDidChangeMcpServerDefinitions: vscodeTypes.Event<void>;
   private readonly disposables: vscodeTypes.Disposable[] = [];
 
-  constructor(private readonly vscode: VSCode, private readonly endpoint: McpEndpoint) {
+  /** `exposure`: the doors as the bridge reads its settings (a workspace may close a door, never open one). */
+  constructor(private readonly vscode: VSCode, private readonly endpoint: McpEndpoint, private readonly doors: () => Exposure) {
     this.changed = new vscode.EventEmitter<void>();
     this.onDidChangeMcpServerDefinitions = this.changed.event;
     this.disposables.push(
@@ -30,7 +31,7 @@ export class PlaywrightMcpServerProvider implements vscodeTypes.McpServerDefinit
   }
 
   get exposure(): Exposure {
-    return readExposure(this.vscode.workspace.getConfiguration(SETTINGS_SECTION).get('exposure'));
+    return this.doors();
   }
 
   async provideMcpServerDefinitions(): Promise<vscodeTypes.McpHttpServerDefinition[]> {

@@ -11,6 +11,7 @@ import { endpointProbes, killLoop, malformed, outputDirVictim, soak } from './sc
 import { isolationProbes } from './isolation';
 import { secretLeaks } from './secretLeaks';
 import { egressAttacks, egressFigures } from './egress';
+import { workspaceWidening } from './workspaceWidening';
 
 async function main(): Promise<void> {
   const out = process.env.HARDEN_OUT ?? path.join(REPO_ROOT, '.test-artifacts', 'harden.json');
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
         const { forms, places, leaks, leakDetails, refusals, signedIn } = await secretLeaks();
         return { forms, places, leaks, hostileTypingRefused: refusals.length, signedIn, leakDetails };
       }),
+      workspace: await step('workspace', () => workspaceWidening()),
       egress: await step('egress', async () => ({
         ...await egressAttacks(),
         ...await egressFigures({ calls: size('HARDEN_EGRESS_CALLS', 60), rounds: size('HARDEN_EGRESS_ROUNDS', 3) }),
@@ -57,7 +59,7 @@ async function main(): Promise<void> {
     };
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify({ ...figures, seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
-    const { malformed: m, killLoop: k, soak: s, endpoint: e, outputDirVictim: v, isolation: i, secrets: sc, egress: eg } = figures;
+    const { malformed: m, killLoop: k, soak: s, endpoint: e, outputDirVictim: v, isolation: i, secrets: sc, workspace: w, egress: eg } = figures;
     const targets: [string, boolean | undefined][] = [
       ['malformed: every call gets a clear error, no restart', m && m.clearErrors === m.total && m.serverRestarts === 0],
       ['killLoop: no lost or repeated press, nothing left running', k && k.lost === 0 && k.duplicated === 0 && k.orphans === 0],
@@ -67,6 +69,8 @@ async function main(): Promise<void> {
       ['outputDirVictim: every project file kept', v && v.filesAfter === v.filesBefore],
       ['isolation: every attack of one client on another behaved as promised', i && i.asExpected === i.probes],
       ['secrets: no value in any spelling in any place, every hostile attempt refused', sc && sc.leaks === 0 && sc.hostileTypingRefused === 7 && sc.signedIn],
+      ['workspace: every key tried at workspace and folder level, wider and wrongly typed: nothing widened, every wrong type named by its level',
+        w && w.keys > 0 && w.widenings === 0 && w.unnamed === 0],
       ['egress: every attack on what leaves the bridge held; the host heap grows at most 20 MB after 60 refused 3 MB calls (MCP door and language-model path), every one refused',
         eg && eg.attacks > 0 && eg.held === eg.attacks && eg.hostHeapAfterRefusedMB <= 20 && eg.notRefused === 0],
     ];

@@ -106,8 +106,14 @@ describe('Playwright Bridge in a real VS Code', function () {
     assert.match(off.text, /browser_pdf_save is one of the pdf tools, which are turned off\. Turn on the setting playwrightBridge\.capabilities\.pdf/);
 
     const config = vscode.workspace.getConfiguration('playwrightBridge');
+    // A cloned workspace cannot turn a tool group on: only the person's own settings can.
     await config.update('capabilities.pdf', true, vscode.ConfigurationTarget.Workspace);
     try {
+      await waitFor(() => api.settingProblems.some(line => /capabilities\.pdf in this workspace's settings is true, which would turn it on/.test(line)),
+        10000, 'the bridge to read the workspace\'s value and refuse it');
+      assert.match((await invoke('browser_pdf_save', {})).text, /which are turned off\. Turn on the setting playwrightBridge\.capabilities\.pdf/);
+      await config.update('capabilities.pdf', true, vscode.ConfigurationTarget.Global);
+      await waitFor(() => api.settings.capabilities.includes('pdf'), 10000, 'the bridge to read the person\'s value');
       const stale = await invoke('browser_pdf_save', {});
       assert.match(stale.text, /turned on after the browser started: run "Playwright Bridge: Restart Browser"/);
       await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
@@ -119,6 +125,7 @@ describe('Playwright Bridge in a real VS Code', function () {
       assert.strictEqual(fs.readFileSync(pdfPath).subarray(0, 4).toString(), '%PDF');
     } finally {
       await config.update('capabilities.pdf', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('capabilities.pdf', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
@@ -162,7 +169,8 @@ describe('Playwright Bridge in a real VS Code', function () {
 
   it('with exposure on MCP, VS Code\'s MCP client starts our server and drives the same browser', async () => {
     const config = vscode.workspace.getConfiguration('playwrightBridge');
-    await config.update('exposure', 'mcp', vscode.ConfigurationTarget.Workspace);
+    // The person's own choice: a workspace may close a door, never open one.
+    await config.update('exposure', 'mcp', vscode.ConfigurationTarget.Global);
     try {
       await invoke('browser_tabs', { action: 'list' });
       const childBefore = api.childPid;
@@ -185,7 +193,7 @@ describe('Playwright Bridge in a real VS Code', function () {
       const seen = await invoke('browser_snapshot', {});
       assert.match(seen.text, /Visit number/, 'the language-model tools see the page the MCP door opened');
     } finally {
-      await config.update('exposure', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('exposure', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

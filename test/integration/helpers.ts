@@ -10,20 +10,12 @@ import { listDescendants } from '../../src/core/childProcess/processTree';
 export { isAlive } from '../../src/core/childProcess/processTree';
 export { refOf, waitFor } from '../support/realBridge';
 import { waitFor } from '../support/realBridge';
-import type { PanelReport } from '../../src/protocol/panelMessages';
+import type { PlaywrightBridgeApi } from '../../src/vscode/bridgeExtension';
 
 export const EXTENSION_ID = 'playwright-bridge.playwright-bridge';
 
-export interface Api {
-  activationMs: number;
-  childPid: number | undefined;
-  state: string;
-  describePanels(): Promise<PanelReport[]>;
-  mcpSessions: { live: number; opened: number };
-  personHasControl: boolean;
-  outputDir: string;
-  scrubTimes: readonly number[];
-}
+/** What the extension hands its integration tests (its activate() result). */
+export type Api = PlaywrightBridgeApi;
 
 /** Prints a line of the suite's own (a figure, a step) to the console; VS Code's log lines go to a file. */
 export function note(...args: unknown[]): void {

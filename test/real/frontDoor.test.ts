@@ -8,7 +8,6 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type * as vscodeTypes from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isAlive, listDescendants } from '../../src/core/childProcess/processTree';
@@ -16,27 +15,10 @@ import { MCP_PROVIDER_ID, PANEL_VIEW_ID } from '../../src/core/contributionIds';
 import { startBridgeExtension } from '../../src/vscode/bridgeExtension';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { CancellationTokenSource, createFakeVscode, LanguageModelTextPart, McpHttpServerDefinition, Uri } from '../support/fakeVscode';
+import { contextFor } from '../support/extensionContext';
 import { REPO_ROOT, TEST_BROWSER, waitFor } from '../support/realBridge';
 
 const packageJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-
-/** The extension context VS Code would hand activate(): this checkout as the extension, fresh storage. */
-function contextFor(storage: string): vscodeTypes.ExtensionContext {
-  const secrets = new Map<string, string>();
-  const state = new Map<string, unknown>();
-  return {
-    subscriptions: [],
-    extension: { packageJSON: packageJson },
-    extensionUri: Uri.file(REPO_ROOT),
-    extensionPath: REPO_ROOT,
-    asAbsolutePath: (relative: string) => path.join(REPO_ROOT, relative),
-    storageUri: Uri.file(path.join(storage, 'workspace')),
-    globalStorageUri: Uri.file(path.join(storage, 'global')),
-    secrets: { get: async (key: string) => secrets.get(key), store: async (key: string, value: string) => void secrets.set(key, value), delete: async (key: string) => void secrets.delete(key) },
-    globalState: { get: (key: string) => state.get(key), update: async (key: string, value: unknown) => void state.set(key, value), keys: () => [...state.keys()] },
-    workspaceState: { get: (key: string) => state.get(`workspace:${key}`), update: async (key: string, value: unknown) => void state.set(`workspace:${key}`, value), keys: () => [] },
-  } as unknown as vscodeTypes.ExtensionContext;
-}
 
 describe('the whole extension started against a fake vscode, on a real child and Chromium', () => {
   const fixture = new FixtureServer();

@@ -108,9 +108,13 @@ export interface FakeStatusBarItem {
 }
 
 /** The fake module and its records. `answers` picks the button a message "clicks" (by its text). */
-export function createFakeVscode(options: { settings?: Record<string, unknown>; workspaceSettings?: Record<string, unknown>; workspaceFolders?: string[] } = {}) {
+export function createFakeVscode(options: {
+  settings?: Record<string, unknown>; workspaceSettings?: Record<string, unknown>; folderSettings?: Record<string, unknown>; workspaceFolders?: string[];
+} = {}) {
   const userSettings: Record<string, unknown> = { ...options.settings };
   const workspaceSettings: Record<string, unknown> = { ...options.workspaceSettings };
+  // A workspace folder's own .vscode/settings.json (a multi-root workspace): VS Code's `workspaceFolderValue`.
+  const folderSettings: Record<string, unknown> = { ...options.folderSettings };
   const configurationChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
   const shown: ShownMessage[] = [];
   const executed: { command: string; args: unknown[] }[] = [];
@@ -139,10 +143,13 @@ export function createFakeVscode(options: { settings?: Record<string, unknown>; 
       getConfiguration: (section: string) => {
         const key = (k: string) => `${section}.${k}`;
         return {
-          get: (k: string, fallback?: unknown) => workspaceSettings[key(k)] ?? userSettings[key(k)] ?? fallback,
-          inspect: (k: string) => ({ key: key(k), globalValue: userSettings[key(k)], workspaceValue: workspaceSettings[key(k)] }),
+          get: (k: string, fallback?: unknown) => folderSettings[key(k)] ?? workspaceSettings[key(k)] ?? userSettings[key(k)] ?? fallback,
+          inspect: (k: string) => ({
+            key: key(k), globalValue: userSettings[key(k)], workspaceValue: workspaceSettings[key(k)], workspaceFolderValue: folderSettings[key(k)],
+          }),
           update: async (k: string, value: unknown, target?: number) => {
-            const store = target === ConfigurationTarget.Global ? userSettings : workspaceSettings;
+            const store = target === ConfigurationTarget.Global ? userSettings
+              : target === ConfigurationTarget.WorkspaceFolder ? folderSettings : workspaceSettings;
             if (value === undefined) delete store[key(k)];
             else store[key(k)] = value;
             configurationChanged.fire({ affectsConfiguration: (s: string) => key(k) === s || key(k).startsWith(`${s}.`) });
@@ -215,7 +222,7 @@ export function createFakeVscode(options: { settings?: Record<string, unknown>; 
   return {
     /** Pass this where the glue takes `typeof vscode`. */
     vscode: vscode as unknown as typeof import('vscode'),
-    shown, executed, commands, tools, providers, viewProviders, statusBarItems, clipboard, userSettings, workspaceSettings, answers, inputs, logLines,
+    shown, executed, commands, tools, providers, viewProviders, statusBarItems, clipboard, userSettings, workspaceSettings, folderSettings, answers, inputs, logLines,
     /** Which button each message "clicks": return its text (or undefined to dismiss it). */
     answerWith(pick: (message: string, items: unknown[]) => unknown) {
       answer = pick;

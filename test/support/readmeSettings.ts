@@ -1,12 +1,14 @@
 /**
  * README's settings table, generated from package.json's `contributes.configuration` (descriptions that
- * are `%key%` placeholders resolved from package.nls.json), so the table cannot drift from what VS Code
- * shows. test/unit/readmeSettings.test.ts fails when README's copy differs.
+ * are `%key%` placeholders resolved from package.nls.json) and from who may set each key (the scope policy,
+ * src/core/settings/scopePolicy.ts), so the table cannot drift from what VS Code shows or the bridge does. test/unit/readmeSettings.test.ts fails when README's copy differs.
  *   node out/test/support/readmeSettings.js           prints the table
  *   node out/test/support/readmeSettings.js --write   rewrites it in README.md, between the markers
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { scopeRuleOf, type ScopeRule } from '../../src/core/settings/scopePolicy';
+import type { SettingKey } from '../../src/core/settings/settingsTable';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const README = path.join(REPO_ROOT, 'README.md');
@@ -22,12 +24,23 @@ interface Contributed {
   markdownDescription?: string;
 }
 
-/** Who may set a setting, by its VS Code scope; scopes a workspace may set get no words. */
-const SCOPE_WORDS: Record<string, string> = {
-  application: '**User settings only.**',
-  machine: '**User settings only.**',
-  'machine-overridable': '**User settings, or a workspace only to override them.**',
-};
+/** What a workspace's settings may do with a setting, in words, from its rule in the scope policy. */
+function workspaceWords(rule: ScopeRule): string {
+  if (rule.workspace === 'sets') return 'sets it';
+  if (rule.workspace === 'ignored') return '**ignored**: user settings only';
+  const { narrowing } = rule;
+  switch (narrowing.by) {
+    case 'turningOn': return 'may only turn it on';
+    case 'turningOff': return 'may only turn it off';
+    case 'lowering': return 'may only lower it';
+    case 'adding': return 'adds to your list';
+    case 'within': return 'may only narrow your list';
+    case 'granting': {
+      const narrowest = Object.keys(narrowing.grants).filter(value => !narrowing.grants[value].length);
+      return narrowest.length ? `may only choose ${narrowest.map(value => `\`${value}\``).join(' or ')}` : 'may only choose one within yours';
+    }
+  }
+}
 
 function readJson(file: string): unknown {
   return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'));
@@ -65,13 +78,13 @@ export function settingsTable(): string {
   const pkg = readJson('package.json') as { contributes: { configuration: { properties: Record<string, Contributed> } | { properties: Record<string, Contributed> }[] } };
   const nls = readJson('package.nls.json') as Record<string, string>;
   const configurations = ([] as { properties: Record<string, Contributed> }[]).concat(pkg.contributes.configuration);
-  const rows = ['| setting | default | what it does |', '|---|---|---|'];
+  const rows = ['| setting | default | what it does | a workspace |', '|---|---|---|---|'];
   for (const configuration of configurations) {
     for (const [key, setting] of Object.entries(configuration.properties)) {
       const description = firstSentence(cell(resolve(setting.markdownDescription ?? setting.description ?? '', nls)));
       const values = setting.enum ? ` One of ${setting.enum.map(v => `\`${String(v)}\``).join(', ')}.` : '';
-      const scope = setting.scope && SCOPE_WORDS[setting.scope] ? ` ${SCOPE_WORDS[setting.scope]}` : '';
-      rows.push(`| \`${key}\` | ${defaultOf(setting.default)} | ${description}${values}${scope} |`);
+      const rule = scopeRuleOf(key.slice(key.indexOf('.') + 1) as SettingKey);
+      rows.push(`| \`${key}\` | ${defaultOf(setting.default)} | ${description}${values} | ${workspaceWords(rule)} |`);
     }
   }
   return rows.join('\n');

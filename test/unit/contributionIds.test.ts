@@ -17,8 +17,7 @@ describe('contribution ids against package.json', () => {
     assert.deepStrictEqual(declared, [...SETTING_KEYS].sort());
     const read = new Set<string>();
     readSettings(key => void read.add(key));
-    // exposure is read on its own by the tools' when clauses and the MCP provider.
-    assert.deepStrictEqual([...read, 'exposure'].sort(), [...SETTING_KEYS].sort());
+    assert.deepStrictEqual([...read].sort(), [...SETTING_KEYS].sort());
   });
 
   it('names the views and the MCP provider as package.json does', () => {

@@ -4,6 +4,7 @@
  * and the commands do with what VS Code hands them. The real-VS-Code suite covers the workbench.
  */
 import * as assert from 'assert';
+import { readLevels } from '../support/settingLevels';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -203,7 +204,9 @@ describe('VS Code glue against a fake vscode', () => {
       const fake = createFakeVscode({ settings: { 'playwrightBridge.exposure': 'languageModelTools' } });
       const { supervisor, children } = scriptedSupervisor();
       const endpoint = new McpEndpoint(supervisor, '0.0.0-test', () => undefined);
-      const provider = new PlaywrightMcpServerProvider(fake.vscode, endpoint);
+      // The doors as the host reads them (a user setting here, so every value applies).
+      const provider = new PlaywrightMcpServerProvider(fake.vscode, endpoint,
+        () => readLevels({ exposure: { user: fake.userSettings['playwrightBridge.exposure'] } }).settings.exposure);
       let changes = 0;
       provider.onDidChangeMcpServerDefinitions(() => changes++);
       try {

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { NO_ORIGIN_ALLOWED, readSettings, restrictiveValue } from '../../src/core/settings/settings';
+import { NO_ORIGIN_ALLOWED, readSettings } from '../../src/core/settings/settings';
+import { readLevels } from '../support/settingLevels';
 import { originRuleCovers } from '../../src/core/settings/originRules';
 
 function origins(values: Record<string, unknown>) {
@@ -51,12 +52,10 @@ describe('network origin rules read as upstream reads them', () => {
   });
 
   it('narrows host-name allow lists across levels like origin ones', () => {
-    const hostAndOrigins = { globalValue: ['*.example.com'], workspaceValue: ['https://app.example.com', 'evil.test'] };
-    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', hostAndOrigins), ['https://app.example.com']);
-    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { globalValue: ['https://example.com'], workspaceValue: ['example.com'] }),
-      ['https://example.com'], 'the workspace\'s host rule would add http');
-    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { globalValue: ['example.com'], workspaceValue: ['*'] }), ['example.com']);
-    const disjoint = { globalValue: ['example.com'], workspaceValue: ['*.evil.test'] };
-    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', disjoint), [NO_ORIGIN_ALLOWED]);
+    const allowed = (user: string[], workspace: string[]) => readLevels({ 'network.allowedOrigins': { user, workspace } }).settings.allowedOrigins;
+    assert.deepStrictEqual(allowed(['*.example.com'], ['https://app.example.com', 'evil.test']), ['https://app.example.com']);
+    assert.deepStrictEqual(allowed(['https://example.com'], ['example.com']), ['https://example.com'], 'the workspace\'s host rule would add http');
+    assert.deepStrictEqual(allowed(['example.com'], ['*']), ['example.com']);
+    assert.deepStrictEqual(allowed(['example.com'], ['*.evil.test']), [NO_ORIGIN_ALLOWED]);
   });
 });

@@ -1,7 +1,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { buildChildConfig, childSpawnSpec } from '../../src/core/childProcess/childConfig';
-import { DEFAULT_SETTINGS, readSettings, restrictiveValue } from '../../src/core/settings/settings';
+import { DEFAULT_SETTINGS, readSettings, type SettingLevel } from '../../src/core/settings/settings';
+import { readLevels } from '../support/settingLevels';
 
 function fromObject(values: Record<string, unknown>) {
   return readSettings(key => values[key]);
@@ -24,7 +25,7 @@ describe('settings', () => {
     });
     assert.deepStrictEqual(problems, []);
     assert.deepStrictEqual(settings, {
-      browser: 'msedge', executablePath: '/opt/edge', headless: false, profile: 'isolated', viewport: { width: 1024, height: 768 },
+      browser: 'msedge', executablePath: '/opt/edge', exposure: 'languageModelTools', headless: false, profile: 'isolated', viewport: { width: 1024, height: 768 },
       capabilities: ['vision', 'storage'], launchArgs: ['--lang=de'], outputDir: '/tmp/out', outputMaxSizeMB: 10,
       actionTimeoutMs: 2000, navigationTimeoutMs: 30000, callTimeoutSeconds: 60, mcpSessionIdleMinutes: 30, handBackTimeoutMinutes: 10,
       readonly: false, toolsAllow: [], toolsDeny: [], snapshotMode: 'full', imageResponses: 'allow', consoleLevel: 'info',
@@ -50,15 +51,18 @@ describe('settings a workspace may not set', () => {
   it('allowRunCodeForClients: read as the person set it, off by default, and a workspace value is reported as ignored', () => {
     assert.strictEqual(readSettings(() => undefined).settings.allowRunCodeForClients, false);
     assert.strictEqual(readSettings(key => (key === 'allowRunCodeForClients' ? true : undefined)).settings.allowRunCodeForClients, true);
-    const { problems } = readSettings(() => undefined, key => key === 'allowRunCodeForClients');
+    const { settings, problems } = readLevels({ allowRunCodeForClients: { workspace: true } });
+    assert.strictEqual(settings.allowRunCodeForClients, false);
     assert.deepStrictEqual(problems.map(p => p.key), ['playwrightBridge.allowRunCodeForClients']);
     assert.match(problems[0].message, /the workspace value is ignored/);
   });
 
   it('says a workspace value of a program, its arguments or the output folder is ignored', () => {
-    const { problems } = readSettings(() => undefined, key => key === 'executablePath' || key === 'outputDir');
+    const { settings, problems } = readLevels({ executablePath: { workspace: '/bin/false' }, outputDir: { folder: '/' } });
+    assert.deepStrictEqual([settings.executablePath, settings.outputDir], [undefined, undefined]);
     assert.deepStrictEqual(problems.map(p => p.key), ['playwrightBridge.executablePath', 'playwrightBridge.outputDir']);
-    assert.match(problems[0].message, /workspace's settings, which may not choose a program to run.*Set it in your user settings; the workspace value is ignored\./);
+    assert.match(problems[0].message, /in this workspace's settings is set, but a workspace may not choose a program to run.*Set it in your user settings; the workspace value is ignored\./);
+    assert.match(problems[1].message, /in a workspace folder's settings is set, but a workspace may not choose where files go/);
   });
 
   it('refuses launch arguments that open a debugging port or swap the profile, naming the setting', () => {
@@ -74,10 +78,11 @@ describe('settings a workspace may not set', () => {
 
 describe('isolation a workspace cannot loosen', () => {
   it('perClient from any level wins: a cloned workspace cannot set shared over the person\'s perClient', () => {
-    assert.strictEqual(restrictiveValue('isolation', { globalValue: 'perClient', workspaceValue: 'shared' }), 'perClient');
-    assert.strictEqual(restrictiveValue('isolation', { globalValue: 'shared', workspaceFolderValue: 'perClient' }), 'perClient');
-    assert.strictEqual(restrictiveValue('isolation', { workspaceValue: 'shared' }), 'shared');
-    assert.strictEqual(restrictiveValue('isolation', undefined), undefined);
+    const isolation = (levels: Partial<Record<SettingLevel, unknown>>) => readLevels({ isolation: levels }).settings.isolation;
+    assert.strictEqual(isolation({ user: 'perClient', workspace: 'shared' }), 'perClient');
+    assert.strictEqual(isolation({ user: 'shared', folder: 'perClient' }), 'perClient');
+    assert.strictEqual(isolation({ workspace: 'shared' }), 'shared');
+    assert.strictEqual(isolation({}), 'shared');
   });
 });
 

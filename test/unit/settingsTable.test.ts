@@ -3,7 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { SETTINGS_SECTION } from '../../src/core/contributionIds';
 import { DEFAULT_SETTINGS, readSettings } from '../../src/core/settings/settings';
-import { FIELDS_APPLIED_AT_ONCE, SETTINGS_TABLE, type SettingSpec } from '../../src/core/settings/settingsTable';
+import { FIELDS_APPLIED_AT_ONCE, SETTINGS_TABLE, type SettingKey, type SettingSpec } from '../../src/core/settings/settingsTable';
+import { scopeRuleOf } from '../../src/core/settings/scopePolicy';
 import { REPO_ROOT } from '../support/realBridge';
 
 interface Contributed {
@@ -25,7 +26,8 @@ const contributed: Record<string, Contributed> = packageJson.contributes.configu
 
 /** What package.json must say of a setting, from its row in the table. */
 function expectedContribution(spec: SettingSpec): Contributed {
-  const scope = spec.userOnly ? 'machine' : 'window';
+  // Who may set it is the scope policy's (scopePolicy.ts); VS Code keeps a workspace's value of a machine setting out.
+  const scope = scopeRuleOf(spec.key as SettingKey).workspace === 'ignored' ? 'machine' : 'window';
   switch (spec.kind) {
     case 'boolean': return { type: 'boolean', default: spec.default, scope };
     case 'number': return { type: 'number', default: spec.default, minimum: spec.min, maximum: spec.max, scope };
@@ -81,10 +83,9 @@ describe('Settings: one table (settingsTable.ts) that package.json, the reader a
 
   it('names the field each setting is read into, every field of BridgeSettings has its settings, and says which apply at once', () => {
     const specs = SETTINGS_TABLE as readonly SettingSpec[];
-    assert.deepStrictEqual(specs.filter(spec => !spec.field).map(spec => spec.key), ['exposure'], 'only exposure is read by the wiring, not into BridgeSettings');
     assert.deepStrictEqual([...new Set(specs.map(spec => spec.field).filter(Boolean))].sort(), Object.keys(DEFAULT_SETTINGS).sort());
     // Read per call or per use (the endpoint's idle sweep reads mcpSessionIdleMinutes each time): no restart is offered for these.
-    assert.deepStrictEqual([...FIELDS_APPLIED_AT_ONCE].sort(), ['callTimeoutSeconds', 'handBackTimeoutMinutes', 'mcpSessionIdleMinutes', 'readonly', 'toolsAllow', 'toolsDeny']);
+    assert.deepStrictEqual([...FIELDS_APPLIED_AT_ONCE].sort(), ['callTimeoutSeconds', 'exposure', 'handBackTimeoutMinutes', 'mcpSessionIdleMinutes', 'readonly', 'toolsAllow', 'toolsDeny']);
     // The doors offered follow the exposure setting at once (the MCP provider listens for it).
     assert.strictEqual(specs.find(spec => spec.key === 'exposure')?.applies, 'atOnce');
     // A field made of several keys, or a map, is read by its own parser: the kind alone cannot say how they combine.

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { readSettings, restrictiveValue } from '../../src/core/settings/settings';
+import { DEFAULT_SETTINGS, NO_TOOL_ALLOWED, readSettings } from '../../src/core/settings/settings';
+import { readLevels, type LevelValues } from '../support/settingLevels';
 import { isToolOffered, OPEN_POLICY, toolOffContextKey, toolRefusal } from '../../src/core/tools/toolPolicy';
 import { ToolPolicyKeys } from '../../src/vscode/toolPolicyKeys';
 import { createFakeVscode } from '../support/fakeVscode';
@@ -32,14 +33,18 @@ describe('tool policy: readonly mode, allow and deny lists', () => {
   });
 
   it('lets a workspace narrow, never widen, what the user allows', () => {
-    assert.strictEqual(restrictiveValue('readonly', { globalValue: false, workspaceValue: true }), true);
-    assert.strictEqual(restrictiveValue('readonly', { globalValue: true, workspaceValue: false }), true, 'a workspace cannot turn it off');
-    assert.deepStrictEqual(restrictiveValue('tools.deny', { globalValue: ['a'], workspaceValue: ['b', 'a'] }), ['a', 'b']);
-    assert.deepStrictEqual(restrictiveValue('tools.allow', { globalValue: ['a'], workspaceValue: ['a', 'b'] }), ['a'], 'the user\'s allow list stands');
-    assert.deepStrictEqual(restrictiveValue('tools.allow', { workspaceValue: ['b'] }), ['b'], 'a workspace may narrow "everything"');
-    assert.deepStrictEqual(restrictiveValue('network.blockedOrigins', { globalValue: ['https://a.test'], workspaceFolderValue: ['https://b.test'] }),
+    const settings = (levels: LevelValues) => readLevels(levels).settings;
+    assert.strictEqual(settings({ readonly: { user: false, workspace: true } }).readonly, true);
+    assert.strictEqual(settings({ readonly: { user: true, workspace: false } }).readonly, true, 'a workspace cannot turn it off');
+    assert.deepStrictEqual(settings({ 'tools.deny': { user: ['a'], workspace: ['b', 'a'] } }).toolsDeny, ['a', 'b']);
+    assert.deepStrictEqual(settings({ 'tools.allow': { user: ['a'], workspace: ['a', 'b'] } }).toolsAllow, ['a'], 'the workspace adds nothing');
+    assert.deepStrictEqual(settings({ 'tools.allow': { user: ['browser_*'], workspace: ['browser_click', 'bridge_emulate'] } }).toolsAllow,
+      ['browser_click'], 'a workspace narrows the user\'s pattern to what both allow');
+    assert.deepStrictEqual(settings({ 'tools.allow': { workspace: ['b'] } }).toolsAllow, ['b'], 'a workspace may narrow "everything"');
+    assert.deepStrictEqual(settings({ 'tools.allow': { user: ['a'], workspace: ['b'] } }).toolsAllow, [NO_TOOL_ALLOWED], 'none in common: none, never all');
+    assert.deepStrictEqual(settings({ 'network.blockedOrigins': { user: ['https://a.test'], folder: ['https://b.test'] } }).blockedOrigins,
       ['https://a.test', 'https://b.test']);
-    assert.strictEqual(restrictiveValue('readonly', undefined), undefined);
+    assert.strictEqual(settings({}).readonly, false);
   });
 
   it('reads the lean-output and origin settings, refusing what upstream would not understand', () => {
@@ -59,12 +64,12 @@ describe('tool policy: readonly mode, allow and deny lists', () => {
 
   it('hides the language-model tools it turns off with one context key each, sending only changes', () => {
     const fake = createFakeVscode();
-    const keys = new ToolPolicyKeys(fake.vscode, ['browser_click', 'browser_snapshot']);
-    keys.apply(OPEN_POLICY);
+    const keys = new ToolPolicyKeys(fake.vscode, [{ name: 'browser_click' }, { name: 'browser_snapshot' }]);
+    keys.apply(OPEN_POLICY, DEFAULT_SETTINGS);
     assert.strictEqual(fake.executed.length, 0, 'nothing to hide');
-    keys.apply({ ...OPEN_POLICY, readonly: true });
+    keys.apply({ ...OPEN_POLICY, readonly: true }, DEFAULT_SETTINGS);
     assert.deepStrictEqual(fake.executed.map(e => [e.command, ...e.args]), [['setContext', toolOffContextKey('browser_click'), true]]);
-    keys.apply(OPEN_POLICY);
+    keys.apply(OPEN_POLICY, DEFAULT_SETTINGS);
     assert.deepStrictEqual(fake.executed.at(-1)?.args, [toolOffContextKey('browser_click'), false]);
     assert.strictEqual(fake.executed.length, 2);
   });

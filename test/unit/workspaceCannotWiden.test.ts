@@ -4,35 +4,44 @@
  * hand the person's logins to agents, and an endpoint's credentials never reach what the person sees.
  */
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
-import { NO_ORIGIN_ALLOWED, restrictiveValue } from '../../src/core/settings/settings';
+import { NO_ORIGIN_ALLOWED, type SettingLevel } from '../../src/core/settings/settings';
+import { readLevels } from '../support/settingLevels';
+import { SETTING_KEYS } from '../../src/core/settings/settingsTable';
 import { buildChildConfig } from '../../src/core/childProcess/childConfig';
-import { BridgeHost } from '../../src/vscode/bridgeHost';
 import { BridgeStatusBar } from '../../src/vscode/statusBar';
 import { createFakeVscode } from '../support/fakeVscode';
-
-type Fake = ReturnType<typeof createFakeVscode>;
-
-function hostFor(fake: Fake): { host: BridgeHost; logged: string[]; cleanup: () => Promise<void> } {
-  const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-host-'));
-  const logged: string[] = [];
-  const log = { info: (line: string) => logged.push(line), warn: (line: string) => logged.push(line), error: (line: string) => logged.push(line) };
-  const context = {
-    storageUri: { fsPath: path.join(storage, 'workspace') },
-    globalStorageUri: { fsPath: path.join(storage, 'global') },
-    extension: { packageJSON: { contributes: { languageModelTools: [] } } },
-    asAbsolutePath: (relative: string) => path.join(storage, relative),
-    secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined },
-    globalState: { get: () => undefined, update: async () => undefined },
-  } as unknown as vscodeTypes.ExtensionContext;
-  const host = new BridgeHost(fake.vscode as unknown as typeof vscodeTypes, context, log as unknown as vscodeTypes.LogOutputChannel);
-  return { host, logged, cleanup: async () => { await host.dispose(); fs.rmSync(storage, { recursive: true, force: true }); } };
-}
+import { hostFor, workspaceWidening } from '../harden/workspaceWidening';
 
 describe('what a workspace may set (the extension\'s own reading of the settings levels)', () => {
+  it('a cloned workspace tries every key at workspace and folder level, wider and wrongly typed: nothing widens, every wrong type is named by its level', async () => {
+    const figures = await workspaceWidening();
+    assert.strictEqual(figures.keys, SETTING_KEYS.length, 'every setting is tried');
+    assert.deepStrictEqual(figures.details, []);
+    assert.strictEqual(figures.widenings, 0);
+    assert.strictEqual(figures.unnamed, 0);
+  });
+
+  it('a workspace\'s "tools.deny": "none" (or {}, true, 0) drops only itself: the person\'s deny list and blocked origins stay, and the warning says so', async () => {
+    for (const wrong of ['none', {}, true, 0]) {
+      const fake = createFakeVscode({
+        settings: { 'playwrightBridge.tools.deny': ['browser_evaluate'], 'playwrightBridge.network.blockedOrigins': ['https://blocked.example.test'] },
+        workspaceSettings: { 'playwrightBridge.tools.deny': wrong, 'playwrightBridge.network.blockedOrigins': wrong, 'playwrightBridge.tools.allow': '*' },
+      });
+      const { host, logged, cleanup } = hostFor(fake);
+      try {
+        assert.deepStrictEqual(host.currentSettings.toolsDeny, ['browser_evaluate'], JSON.stringify(wrong));
+        assert.deepStrictEqual(host.currentSettings.blockedOrigins, ['https://blocked.example.test'], JSON.stringify(wrong));
+        assert.deepStrictEqual(host.currentSettings.toolsAllow, []);
+        assert.ok(logged.some(line => /tools\.deny in this workspace's settings must be a list of strings; got .*The workspace's value is ignored; your own list still applies\./.test(line)),
+          logged.join('\n'));
+        assert.ok(fake.shown.some(m => m.level === 'warning'), 'the person is told');
+      } finally {
+        await cleanup();
+      }
+    }
+  });
+
   it('ignores a workspace turning on capabilities.storage while a login profile is in use, and says so', async () => {
     const fake = createFakeVscode({
       settings: { 'playwrightBridge.loginProfile': 'work' },
@@ -42,7 +51,7 @@ describe('what a workspace may set (the extension\'s own reading of the settings
     try {
       assert.strictEqual(host.currentSettings.loginProfile, 'work');
       assert.deepStrictEqual(host.currentSettings.capabilities, [], 'the cookie tools stay off: the workspace cannot turn them on');
-      assert.ok(logged.some(line => /capabilities\.storage is set in this workspace's settings.*ignored/.test(line)), logged.join('\n'));
+      assert.ok(logged.some(line => /capabilities\.storage in this workspace's settings is set, but a workspace may not.*ignored/.test(line)), logged.join('\n'));
       assert.ok(fake.shown.some(m => m.level === 'warning' && /capabilities\.storage/.test(m.message)), 'the person is told');
     } finally {
       await cleanup();
@@ -107,7 +116,8 @@ describe('what a workspace may set (the extension\'s own reading of the settings
     assert.match(disjoint.warnings.join('\n'), /allowedOrigins.*share no origin/);
     assert.deepStrictEqual((await allowed('https://evil.example.test')).origins, user, 'a workspace value that is not a list is no way around it');
     // The rule itself, for the folder level too.
-    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { workspaceValue: ['https://a.test'], workspaceFolderValue: [] }), ['https://a.test']);
-    assert.deepStrictEqual(restrictiveValue('network.allowedOrigins', { globalValue: [], workspaceValue: [] }), []);
+    const levels = (origins: Partial<Record<SettingLevel, unknown>>) => readLevels({ 'network.allowedOrigins': origins }).settings.allowedOrigins;
+    assert.deepStrictEqual(levels({ workspace: ['https://a.test'], folder: [] }), ['https://a.test']);
+    assert.deepStrictEqual(levels({ user: [], workspace: [] }), []);
   });
 });

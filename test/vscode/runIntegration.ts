@@ -57,7 +57,7 @@ async function main(): Promise<void> {
 export interface SuiteWindow {
   name: string;
   files: string[];
-  /** Workspace settings besides the test browser's. */
+  /** The person's own settings for this window besides the test browser's (user settings: a workspace may not open a door). */
   settings: Record<string, unknown>;
 }
 
@@ -83,16 +83,18 @@ export async function runWindow(executable: string, window: SuiteWindow, vsix: s
   const artifacts = path.join(REPO_ROOT, '.test-artifacts', vsix ? 'vsix' : 'dev');
   const vscodeLog = path.join(artifacts, `vscode-${window.name.replace(/\W+/g, '-')}.log`);
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-  // The test browser is Debian's Chromium; an isolated profile keeps runs independent.
-  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({
-    'playwrightBridge.browser': 'chromium',
-    'playwrightBridge.profile': 'isolated',
-    ...window.settings,
-  }, null, 2));
-  // Which program runs is the person's choice, not the workspace's: the browser path is a user setting.
+  // An isolated profile keeps runs independent; a workspace may choose it (it narrows what agents keep).
+  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'playwrightBridge.profile': 'isolated' }, null, 2));
+  // Which program runs and which doors chat has are the person's choice, not the workspace's: the test browser
+  // (Debian's Chromium) and the window's settings are user settings.
   const userSettings = path.join(scratch, 'user-data', 'User', 'settings.json');
   fs.mkdirSync(path.dirname(userSettings), { recursive: true });
-  fs.writeFileSync(userSettings, JSON.stringify({ 'workbench.startupEditor': 'none', 'playwrightBridge.executablePath': TEST_BROWSER }, null, 2));
+  fs.writeFileSync(userSettings, JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'playwrightBridge.browser': 'chromium',
+    'playwrightBridge.executablePath': TEST_BROWSER,
+    ...window.settings,
+  }, null, 2));
   try {
     const code = await runTests({
       vscodeExecutablePath: executable,

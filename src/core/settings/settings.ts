@@ -2,13 +2,12 @@ import { SETTINGS_SECTION } from '../contributionIds';
 import { ALL_CAPABILITIES, CapabilityId } from './capabilities';
 import { PROFILE_NAME } from '../profiles/loginProfiles';
 import { BrowserConnection, endpointHoldsCredentials, parseConnection } from './browserConnection';
-import { ORIGIN_FORMS, originRuleCovers, parseOriginRule } from './originRules';
-
-
+import { ORIGIN_FORMS, parseOriginRule } from './originRules';
 import type { BrowserChoice } from '../../protocol/childConfig';
-import { SETTINGS_TABLE, specOf, USER_ONLY_SETTINGS, type FieldParser, type SettingSpec } from './settingsTable';
+import { NO_ORIGIN_ALLOWED, narrowed, scopeRuleOf, withinLists, type SettingLevel } from './scopePolicy';
+import { SETTINGS_TABLE, specOf, type SettingKey, type SettingSpec } from './settingsTable';
 export { BROWSERS, type BrowserChoice, type BrowserName } from '../../protocol/childConfig';
-export { RESTRICTIONS, USER_ONLY_SETTINGS } from './settingsTable';
+export type { SettingLevel } from './scopePolicy';
 
 export const PROFILE_MODES = specOf('profile').values;
 export type ProfileMode = (typeof PROFILE_MODES)[number];
@@ -17,14 +16,12 @@ export type ProfileMode = (typeof PROFILE_MODES)[number];
 export const EXPOSURES = specOf('exposure').values;
 export type Exposure = (typeof EXPOSURES)[number];
 
-export function readExposure(raw: unknown): Exposure {
-  return (EXPOSURES as readonly unknown[]).includes(raw) ? (raw as Exposure) : specOf('exposure').default;
-}
-
 /** Everything the user can set that shapes the child and its browser. Validated, never raw. */
 export interface BridgeSettings {
   browser: BrowserChoice;
   executablePath: string | undefined;
+  /** Which doors chat reaches the browser by (read at once: which doors are offered follow it). */
+  exposure: Exposure;
   headless: boolean;
   profile: ProfileMode;
   viewport: { width: number; height: number };
@@ -86,53 +83,20 @@ export type ImageResponses = (typeof IMAGE_RESPONSES)[number];
 export const CONSOLE_LEVELS = specOf('consoleLevel').values;
 export type ConsoleLevel = (typeof CONSOLE_LEVELS)[number];
 
-/** A setting that could not be used as given; the default stands in and the user is told why. */
+/** A setting that could not be used as given (at one level); what applies instead is said in the message. */
 export interface SettingProblem {
   key: string;
   message: string;
+  /** The level whose value it is about. */
+  level: SettingLevel;
 }
 
 /** Reads one setting by its key below the section (for example `browser` or `capabilities.vision`). */
 export type SettingReader = (key: string) => unknown;
+/** Reads one setting at every level it is set (VS Code's `inspect`): the person's own, the workspace's, a folder's. */
+export type SettingLevelsReader = (key: SettingKey) => Partial<Record<SettingLevel, unknown>>;
 
-/**
- * What allowedOrigins becomes when the levels' lists share no origin: an origin no request can have
- * (`.invalid` is reserved), because upstream reads an empty list as "all".
- */
-export const NO_ORIGIN_ALLOWED = 'https://no-origin-allowed.invalid';
-
-/**
- * Readonly is on if any level turns it on, and so is isolation `perClient`; deny and block lists from all levels add up; an allow
- * list comes from the person's user settings, or from the workspace only where the user has none.
- * Allowed origins narrow: only origins every level's list allows (an empty list, upstream's "all",
- * narrows nothing), so a workspace's list, even `[]`, can never widen the person's.
- */
-export function restrictiveValue(
-  key: string,
-  inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined,
-): unknown {
-  const levels = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].filter(v => v !== undefined);
-  if (!levels.length) return undefined;
-  if (key === 'readonly') return levels.some(v => v === true) ? true : levels.find(v => typeof v !== 'boolean') ?? false;
-  // perClient keeps clients apart: any level may turn it on, none (a cloned workspace) may turn the person's off.
-  if (key === 'isolation') return levels.includes('perClient') ? 'perClient' : levels[levels.length - 1];
-  if (key === 'network.allowedOrigins') return narrowedOrigins(levels);
-  if (levels.some(v => !Array.isArray(v))) return levels.find(v => !Array.isArray(v));
-  const lists = levels as unknown[][];
-  if (key === 'tools.allow') return lists.find(list => list.length) ?? [];
-  return [...new Set(lists.flat())];
-}
-
-/** The origins every level allows; a level that is not a list of strings is left out (readSettings reports it if none is). */
-function narrowedOrigins(levels: unknown[]): unknown {
-  const lists = levels.filter((v): v is string[] => Array.isArray(v) && v.every(item => typeof item === 'string'))
-    .map(list => list.map(origin => origin.trim()).filter(origin => origin !== ''));
-  if (!lists.length) return levels[0];
-  const narrowing = lists.filter(list => list.length);
-  if (!narrowing.length) return [];
-  const kept = [...new Set(narrowing.flat())].filter(origin => narrowing.every(list => list.some(other => originRuleCovers(other, origin))));
-  return kept.length ? kept : [NO_ORIGIN_ALLOWED];
-}
+export { NO_ORIGIN_ALLOWED, NO_TOOL_ALLOWED, USER_ONLY_SETTINGS } from './scopePolicy';
 
 /** Browser flags refused in launchArgs: they open a control port or swap the browser's profile. */
 const REFUSED_LAUNCH_ARGS: { pattern: RegExp; why: string }[] = [
@@ -144,121 +108,190 @@ const REFUSED_LAUNCH_ARGS: { pattern: RegExp; why: string }[] = [
   },
 ];
 
-/** How a problem is reported: the key below the section, and a sentence ready to show. */
-type Problem = (key: string, message: string) => void;
+const LEVELS: readonly SettingLevel[] = ['user', 'workspace', 'folder'];
+/** How a problem names the level it is about: the person's own settings say nothing more, as they always did. */
+const WHERE: Record<SettingLevel, string> = { user: '', workspace: 'in this workspace\'s settings ', folder: 'in a workspace folder\'s settings ' };
+
+/** One level's value typed on its own: the key's value, or what is wrong with it (an entry may be left out and said). */
+type Typed = { value: unknown } | { wrong: string };
+
+/** The person's words for a value (a list or map as JSON, text in quotes). */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * One level's raw value, typed by the key's kind and parser (settingsTable.ts): the table's range and values, a
+ * viewport's shape, each launch argument and origin checked (a bad entry is left out and said through `entry`).
+ */
+function typedValue(spec: SettingSpec, raw: unknown, entry: (message: string) => void): Typed {
+  // A viewport, launch arguments and origins have a shape or entries of their own; every other key is typed by its kind.
+  const typing = spec.parser === 'viewport' || spec.parser === 'launchArgs' || spec.parser === 'origins' ? spec.parser : spec.kind;
+  switch (typing) {
+    case 'boolean':
+      return typeof raw === 'boolean' ? { value: raw } : { wrong: `must be true or false; got ${shown(raw)}.` };
+    case 'number': {
+      const { min, max } = spec as Extract<SettingSpec, { kind: 'number' }>;
+      return typeof raw === 'number' && Number.isFinite(raw) && raw >= min && raw <= max
+        ? { value: raw } : { wrong: `must be a number from ${min} to ${max}; got ${shown(raw)}.` };
+    }
+    case 'enum': {
+      const { values } = spec as Extract<SettingSpec, { kind: 'enum' }>;
+      return (values as readonly unknown[]).includes(raw) ? { value: raw } : { wrong: `must be one of ${values.join(', ')}; got ${shown(raw)}.` };
+    }
+    case 'viewport':
+      return raw === '' || parseViewport(raw) ? { value: raw } : { wrong: `must look like 1280x720 (each side 100 to 8000); got ${shown(raw)}.` };
+    case 'string':
+      return typeof raw === 'string' ? { value: raw.trim() } : { wrong: `must be text; got ${shown(raw)}.` };
+    case 'stringMap':
+      return raw && typeof raw === 'object' && !Array.isArray(raw) && Object.values(raw).every(v => typeof v === 'string')
+        ? { value: raw } : { wrong: 'must be an object of header names to string values.' };
+    case 'stringList':
+    case 'launchArgs':
+    case 'origins': {
+      if (!Array.isArray(raw) || !raw.every(item => typeof item === 'string')) return { wrong: `must be a list of strings; got ${shown(raw)}.` };
+      const given = raw.map(item => item.trim()).filter(item => item !== '');
+      if (spec.parser === 'launchArgs') {
+        return {
+          value: given.filter(arg => {
+            const refused = REFUSED_LAUNCH_ARGS.find(r => r.pattern.test(arg));
+            if (refused) entry(`holds "${arg}", which ${refused.why}. It is left out.`);
+            return !refused;
+          }),
+        };
+      }
+      if (spec.parser !== 'origins') return { value: given };
+      const kept = given.filter(origin => {
+        const rule = parseOriginRule(origin);
+        if ('problem' in rule) entry(`holds "${origin}", which ${rule.problem}. It is left out.`);
+        return !('problem' in rule);
+      });
+      // Upstream reads an empty list as "all": an allow list whose every entry was left out must still allow nothing.
+      if (spec.key === 'network.allowedOrigins' && !kept.length && given.length) {
+        entry(`has no entry left, so the browser may request none (an empty list would allow all). Write ${ORIGIN_FORMS}.`);
+        return { value: [NO_ORIGIN_ALLOWED] };
+      }
+      return { value: kept };
+    }
+  }
+}
+
+/** What stands when the person's own value is dropped, in their words: the default, or nothing for a list. */
+function fallbackWords(spec: SettingSpec): string {
+  if (spec.kind === 'stringList' || spec.kind === 'stringMap') return 'Ignoring it.';
+  return `Using ${spec.kind === 'string' && spec.default === '' ? 'none' : String(spec.default)}.`;
+}
+
+/**
+ * One setting's value from all its levels: each typed alone (a wrong one is dropped alone, and the problem names
+ * its level and what still applies), then combined by the key's scope rule (scopePolicy.ts).
+ */
+function settingValue(spec: SettingSpec, levels: Partial<Record<SettingLevel, unknown>>, problem: Problem): unknown {
+  const rule = scopeRuleOf(spec.key as SettingKey);
+  const typed: Partial<Record<SettingLevel, unknown>> = {};
+  for (const level of LEVELS) {
+    const raw = levels[level];
+    if (raw === undefined) continue;
+    const say = (message: string) => problem(spec.key, `${WHERE[level]}${message}`, level);
+    if (level !== 'user' && rule.workspace === 'ignored') {
+      say(`is set, but a workspace may not ${rule.why}. Set it in your user settings; the workspace value is ignored.`);
+      continue;
+    }
+    const value = typedValue(spec, raw, say);
+    if ('value' in value) {
+      typed[level] = value.value;
+      continue;
+    }
+    const what = spec.kind === 'stringList' ? 'list' : 'value';
+    say(level === 'user' ? `${value.wrong} ${fallbackWords(spec)}`
+      : `${value.wrong} The ${level === 'folder' ? 'folder' : 'workspace'}'s value is ignored; ${typed.user !== undefined ? `your own ${what}` : 'the default'} still applies.`);
+  }
+  const base = 'user' in typed ? typed.user : spec.default;
+  if (rule.workspace === 'ignored') return base;
+  if (rule.workspace === 'sets') return typed.folder ?? typed.workspace ?? base;
+  const { narrowing } = rule;
+  if (narrowing.by === 'within') {
+    const lists = LEVELS.filter(level => level in typed).map(level => typed[level] as string[]);
+    const within = withinLists(narrowing, lists);
+    if (within.length === 1 && within[0] === narrowing.nothing && lists.filter(list => list.length).length > 1) {
+      problem(spec.key, `lists in your user settings and this workspace's share no ${spec.key === 'tools.allow' ? 'tool' : 'origin'}, so agents may use none. ` +
+        'A workspace can only narrow your list.', 'workspace');
+    }
+    return within;
+  }
+  let value = base;
+  for (const level of ['workspace', 'folder'] as const) {
+    if (!(level in typed)) continue;
+    const outcome = narrowed(narrowing, value, typed[level]);
+    if ('value' in outcome) value = outcome.value;
+    else {
+      problem(spec.key, `${WHERE[level]}is ${shown(typed[level])}, which ${outcome.widens}: a workspace may narrow this setting, never ${rule.why}. ` +
+        `${shown(value)} stays; only your user settings can change that.`, level);
+    }
+  }
+  return value;
+}
+
+/** How a problem is reported: the key below the section, a sentence ready to show, the level it is about. */
+type Problem = (key: string, message: string, level: SettingLevel) => void;
 type FieldValue = BridgeSettings[keyof BridgeSettings];
 
 /**
- * The fields whose settings need more than their kind (settingsTable.ts `parser`): one parser each, reading
- * every key of its field. The rest are read by their kind alone, with the table's default, range and values.
+ * The fields made from their keys' values: most are their key's value as it is (text's "" meaning not set); a viewport
+ * is parsed, a login profile's name checked, and several keys make `capabilities` and `connection`.
  */
-const FIELD_PARSERS: Record<FieldParser, (read: SettingReader, problem: Problem, key: string) => FieldValue> = {
-  viewport: (read, problem) => {
-    const fallback = parseViewport(specOf('viewport').default)!;
-    const raw = read('viewport');
-    if (raw === undefined || raw === '') return fallback;
-    const parsed = parseViewport(raw);
-    if (!parsed) problem('viewport', `must look like 1280x720 (each side 100 to 8000); got ${JSON.stringify(raw)}. Using ${fallback.width}x${fallback.height}.`);
-    return parsed ?? fallback;
-  },
-  capabilities: (read, problem) => ALL_CAPABILITIES.filter(id => bool(read(`capabilities.${id}`), false, `capabilities.${id}`, problem)),
-  launchArgs: (read, problem) => {
-    const raw = read('launchArgs');
-    if (raw === undefined) return [];
-    if (!Array.isArray(raw) || !raw.every(a => typeof a === 'string')) {
-      problem('launchArgs', 'must be a list of strings. Ignoring it.');
-      return [];
+function fieldValue(spec: SettingSpec, value: (key: SettingKey) => unknown, problem: Problem): FieldValue {
+  switch (spec.parser) {
+    case 'viewport':
+      return parseViewport(value('viewport')) ?? parseViewport(specOf('viewport').default)!;
+    case 'capabilities':
+      return ALL_CAPABILITIES.filter(id => value(`capabilities.${id}`) === true);
+    case 'loginProfile': {
+      const name = optionalString(value('loginProfile'));
+      if (!name || PROFILE_NAME.test(name)) return name;
+      problem('loginProfile', `"${name}" is not a profile name (see Playwright Bridge: List Login Profiles). Starting without one.`, 'user');
+      return undefined;
     }
-    return raw.map(a => a.trim()).filter(a => a !== '').filter(arg => {
-      const refused = REFUSED_LAUNCH_ARGS.find(r => r.pattern.test(arg));
-      if (refused) problem('launchArgs', `holds "${arg}", which ${refused.why}. It is left out.`);
-      return !refused;
-    });
-  },
-  origins: (read, problem, key) => {
-    const given = stringList(read(key), key, problem);
-    const kept = given.filter(origin => {
-      const rule = parseOriginRule(origin);
-      if ('problem' in rule) problem(key, `holds "${origin}", which ${rule.problem}. It is left out.`);
-      return !('problem' in rule);
-    });
-    if (key !== 'network.allowedOrigins') return kept;
-    if (kept.length === 1 && kept[0] === NO_ORIGIN_ALLOWED) {
-      problem(key, 'lists in your user settings and this workspace\'s share no origin, so the browser may request none. ' +
-        'A workspace can only narrow your list.');
-    } else if (!kept.length && given.length) {
-      // Upstream reads an empty list as "all": a list whose every entry was left out must still allow nothing.
-      problem(key, `has no entry left, so the browser may request none (an empty list would allow all). Write ${ORIGIN_FORMS}.`);
-      return [NO_ORIGIN_ALLOWED];
+    case 'connection': {
+      const endpoint = optionalString(value('connect.endpoint'));
+      if (!endpoint) return undefined;
+      const parsed = parseConnection(endpoint, value('connect.headers') as Record<string, string>, value('connect.allowNonLoopback') as boolean);
+      if ('problem' in parsed) problem('connect.endpoint', `${parsed.problem} Launching a browser here instead.`, 'user');
+      if (endpointHoldsCredentials(endpoint)) {
+        // Used as written (and never shown with them), but a settings file is plain text and often synced or shared.
+        problem('connect.endpoint', 'holds credentials (a user name and password, or a token in its query). The bridge keeps them out of ' +
+          'everything it shows, but settings files are plain text: put them in a header with Playwright Bridge: Set Connection Credentials ' +
+          '(kept in VS Code\'s secret storage) and remove them from the address.', 'user');
+      }
+      return 'problem' in parsed ? undefined : parsed.connection;
     }
-    return kept;
-  },
-  loginProfile: (read, problem) => {
-    const name = optionalString(read('loginProfile'));
-    if (!name || PROFILE_NAME.test(name)) return name;
-    problem('loginProfile', `"${name}" is not a profile name (see Playwright Bridge: List Login Profiles). Starting without one.`);
-    return undefined;
-  },
-  connection: (read, problem) => {
-    const endpoint = optionalString(read('connect.endpoint'));
-    const headersRaw = read('connect.headers') ?? {};
-    const allowNonLoopback = bool(read('connect.allowNonLoopback'), false, 'connect.allowNonLoopback', problem);
-    if (!endpoint) return undefined;
-    const headers = headersRaw && typeof headersRaw === 'object' && !Array.isArray(headersRaw) &&
-      Object.values(headersRaw).every(v => typeof v === 'string') ? headersRaw as Record<string, string> : undefined;
-    if (!headers) problem('connect.headers', 'must be an object of header names to string values. Ignoring it.');
-    const parsed = parseConnection(endpoint, headers ?? {}, allowNonLoopback);
-    if ('problem' in parsed) problem('connect.endpoint', `${parsed.problem} Launching a browser here instead.`);
-    if (endpointHoldsCredentials(endpoint)) {
-      // Used as written (and never shown with them), but a settings file is plain text and often synced or shared.
-      problem('connect.endpoint', 'holds credentials (a user name and password, or a token in its query). The bridge keeps them out of ' +
-        'everything it shows, but settings files are plain text: put them in a header with Playwright Bridge: Set Connection Credentials ' +
-        '(kept in VS Code\'s secret storage) and remove them from the address.');
+    default: {
+      const own = value(spec.key as SettingKey);
+      return (spec.kind === 'string' ? optionalString(own) : own) as FieldValue;
     }
-    return 'problem' in parsed ? undefined : parsed.connection;
-  },
-};
-
-/** A setting read by its kind alone: the table's default, range or values; a bad value is reported and the default stands. */
-function byKind(spec: SettingSpec, raw: unknown, problem: Problem): FieldValue {
-  switch (spec.kind) {
-    case 'boolean': return bool(raw, spec.default, spec.key, problem);
-    case 'number': return num(raw, spec.default, spec.min, spec.max, spec.key, problem);
-    case 'enum': return oneOf(raw, spec.values, spec.default, spec.key, problem) as FieldValue;
-    // An empty string means "not set" (a path, a name, an address).
-    case 'string': return optionalString(raw);
-    case 'stringList': return stringList(raw, spec.key, problem);
-    case 'stringMap': throw new Error(`${spec.key}: a map is read by its field's parser`);
   }
 }
 
 /**
- * Turns raw configuration values into settings, field by field as the table (settingsTable.ts) names them.
- * Never throws: a bad value falls back to its default and is reported, so one typo cannot keep the browser from starting.
+ * Turns the configuration's levels into settings: each key's levels typed alone and combined by its scope rule
+ * (scopePolicy.ts), then the fields as the table (settingsTable.ts) names them. Never throws: a bad value is dropped
+ * and reported, so one typo cannot keep the browser from starting, nor a cloned workspace's typo undo your settings.
  */
-export function readSettings(
-  read: SettingReader,
-  setByWorkspace: (key: string) => boolean = () => false,
-): { settings: BridgeSettings; problems: SettingProblem[] } {
+export function readSettingLevels(read: SettingLevelsReader): { settings: BridgeSettings; problems: SettingProblem[] } {
   const problems: SettingProblem[] = [];
-  const problem: Problem = (key, message) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message });
-  for (const key of USER_ONLY_SETTINGS) {
-    // `read` gives only the person's own value for these; say why the workspace's one has no effect.
-    if (setByWorkspace(key)) {
-      problem(key, 'is set in this workspace\'s settings, which may not choose a program to run, its arguments, where files go or ' +
-        'which browser to reach, nor hand your logins, cookies or other clients\' sessions to agents. ' +
-        'Set it in your user settings; the workspace value is ignored.');
-    }
-  }
+  const problem: Problem = (key, message, level) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message, level });
+  const values = new Map<string, unknown>();
+  for (const spec of SETTINGS_TABLE as readonly SettingSpec[]) values.set(spec.key, settingValue(spec, read(spec.key as SettingKey), problem));
   const settings: Record<string, FieldValue> = {};
   for (const spec of SETTINGS_TABLE as readonly SettingSpec[]) {
-    if (!spec.field) continue;
-    if (!spec.parser) settings[spec.field] = byKind(spec, read(spec.key), problem);
-    // A parser reads its field once, all of its keys (several keys make `capabilities` and `connection`); origins read per key.
-    else if (spec.parser === 'origins') settings[spec.field] = FIELD_PARSERS.origins(read, problem, spec.key);
-    else if (!(spec.field in settings)) settings[spec.field] = FIELD_PARSERS[spec.parser](read, problem, spec.key);
+    if (!(spec.field in settings)) settings[spec.field] = fieldValue(spec, key => values.get(key), problem);
   }
   return { settings: settings as unknown as BridgeSettings, problems };
+}
+
+/** The person's own settings alone (no workspace): each key's value as read. */
+export function readSettings(read: SettingReader): { settings: BridgeSettings; problems: SettingProblem[] } {
+  return readSettingLevels(key => ({ user: read(key) }));
 }
 
 /** The settings as they are when nobody set anything: read from the table's defaults, so there is no second copy. */
@@ -276,32 +309,4 @@ export function parseViewport(raw: unknown): { width: number; height: number } |
 
 function optionalString(raw: unknown): string | undefined {
   return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined;
-}
-
-function stringList(raw: unknown, key: string, problem: (k: string, m: string) => void): string[] {
-  if (raw === undefined) return [];
-  if (Array.isArray(raw) && raw.every(item => typeof item === 'string')) return raw.map(item => item.trim()).filter(item => item !== '');
-  problem(key, 'must be a list of strings. Ignoring it.');
-  return [];
-}
-
-function oneOf<T extends string>(raw: unknown, allowed: readonly T[], fallback: T, key: string, problem: (k: string, m: string) => void): T {
-  if (raw === undefined) return fallback;
-  if ((allowed as readonly unknown[]).includes(raw)) return raw as T;
-  problem(key, `must be one of ${allowed.join(', ')}; got ${JSON.stringify(raw)}. Using ${fallback}.`);
-  return fallback;
-}
-
-function bool(raw: unknown, fallback: boolean, key: string, problem: (k: string, m: string) => void): boolean {
-  if (raw === undefined) return fallback;
-  if (typeof raw === 'boolean') return raw;
-  problem(key, `must be true or false; got ${JSON.stringify(raw)}. Using ${fallback}.`);
-  return fallback;
-}
-
-function num(raw: unknown, fallback: number, min: number, max: number, key: string, problem: (k: string, m: string) => void): number {
-  if (raw === undefined) return fallback;
-  if (typeof raw === 'number' && Number.isFinite(raw) && raw >= min && raw <= max) return raw;
-  problem(key, `must be a number from ${min} to ${max}; got ${JSON.stringify(raw)}. Using ${fallback}.`);
-  return fallback;
 }

@@ -1,7 +1,7 @@
 /**
  * Every setting of `playwrightBridge.*`, declared once: its key, kind, default, range or values, who
- * may set it and how its levels merge. The reader (settings.ts) takes defaults and ranges from here,
- * the host (vscode/bridgeHost.ts) takes which keys are the person's own and which only restrict, and
+ * is read into. Who may set it, and how a workspace's value combines with the person's own, is the
+ * table beside this one (scopePolicy.ts). The reader (settings.ts) takes defaults and ranges from here, and
  * a test (test/unit/settingsTable.test.ts) holds package.json's `contributes.configuration` to it:
  * type, default, minimum/maximum, enum, scope, and a description in package.nls.json.
  */
@@ -13,16 +13,8 @@ import type { BridgeSettings } from './settings';
 interface SpecBase {
   /** Below the section: `timeouts.actionMs` is `playwrightBridge.timeouts.actionMs`. */
   key: string;
-  /**
-   * Only the person's own (user or remote machine) settings may set it: it starts a program, chooses
-   * where files go or which browser to reach, or hands logins to agents. A workspace's value is ignored
-   * and reported. package.json gives these `"scope": "machine"`.
-   */
-  userOnly?: true;
-  /** It only ever restricts agents: every level is read and the most restrictive wins (settings.restrictiveValue). */
-  restricts?: true;
   /** The field of BridgeSettings it is read into (several keys may make one field: `connect.*` is `connection`). */
-  field?: keyof BridgeSettings;
+  field: keyof BridgeSettings;
   /**
    * When a change applies: `atOnce`, read per call or per use (the tool policy, timeouts, idle limits, which doors
    * are offered); else (the default) when the browser next starts, and the person is offered a restart. No setting
@@ -49,49 +41,42 @@ export type SettingSpec = SpecBase & (
   | { kind: 'stringMap'; default: Readonly<Record<string, string>> }
 );
 
-/** One boolean per tool group; the storage tools hand a login profile's cookies to agents, so that one is the person's own choice. */
-function capabilitySpec(id: CapabilityId): {
-  key: `capabilities.${CapabilityId}`; field: 'capabilities'; parser: 'capabilities'; kind: 'boolean'; default: false; userOnly?: true;
-} {
-  return id === 'storage'
-    ? { key: `capabilities.${id}`, field: 'capabilities', parser: 'capabilities', kind: 'boolean', default: false, userOnly: true }
-    : { key: `capabilities.${id}`, field: 'capabilities', parser: 'capabilities', kind: 'boolean', default: false };
+/** One boolean per tool group, all making the field `capabilities`. */
+function capabilitySpec(id: CapabilityId): { key: `capabilities.${CapabilityId}`; field: 'capabilities'; parser: 'capabilities'; kind: 'boolean'; default: false } {
+  return { key: `capabilities.${id}`, field: 'capabilities', parser: 'capabilities', kind: 'boolean', default: false };
 }
 
 export const SETTINGS_TABLE = [
   { key: 'browser', field: 'browser', kind: 'enum', values: BROWSERS, default: 'auto' },
-  { key: 'executablePath', field: 'executablePath', kind: 'string', default: '', userOnly: true },
+  { key: 'executablePath', field: 'executablePath', kind: 'string', default: '' },
   { key: 'headless', field: 'headless', kind: 'boolean', default: true },
   { key: 'profile', field: 'profile', kind: 'enum', values: ['persistent', 'isolated'], default: 'persistent' },
   { key: 'viewport', field: 'viewport', parser: 'viewport', kind: 'string', default: '1280x720' },
-  // Read by the extension's wiring (which doors are registered), not a field of BridgeSettings.
-  { key: 'exposure', applies: 'atOnce', kind: 'enum', values: ['languageModelTools', 'mcp', 'both'], default: 'languageModelTools' },
+  { key: 'exposure', field: 'exposure', applies: 'atOnce', kind: 'enum', values: ['languageModelTools', 'mcp', 'both'], default: 'languageModelTools' },
   ...ALL_CAPABILITIES.map(capabilitySpec),
-  { key: 'launchArgs', field: 'launchArgs', parser: 'launchArgs', kind: 'stringList', default: [], userOnly: true },
-  { key: 'outputDir', field: 'outputDir', kind: 'string', default: '', userOnly: true },
+  { key: 'launchArgs', field: 'launchArgs', parser: 'launchArgs', kind: 'stringList', default: [] },
+  { key: 'outputDir', field: 'outputDir', kind: 'string', default: '' },
   { key: 'outputMaxSizeMB', field: 'outputMaxSizeMB', kind: 'number', default: 50, min: 1, max: 100000 },
   { key: 'mcpSessionIdleMinutes', field: 'mcpSessionIdleMinutes', applies: 'atOnce', kind: 'number', default: 30, min: 1, max: 1440 },
   { key: 'handBackTimeoutMinutes', field: 'handBackTimeoutMinutes', applies: 'atOnce', kind: 'number', default: 10, min: 1, max: 240 },
-  { key: 'readonly', field: 'readonly', applies: 'atOnce', kind: 'boolean', default: false, restricts: true },
-  { key: 'tools.allow', field: 'toolsAllow', applies: 'atOnce', kind: 'stringList', default: [], restricts: true },
-  { key: 'tools.deny', field: 'toolsDeny', applies: 'atOnce', kind: 'stringList', default: [], restricts: true },
+  { key: 'readonly', field: 'readonly', applies: 'atOnce', kind: 'boolean', default: false },
+  { key: 'tools.allow', field: 'toolsAllow', applies: 'atOnce', kind: 'stringList', default: [] },
+  { key: 'tools.deny', field: 'toolsDeny', applies: 'atOnce', kind: 'stringList', default: [] },
   { key: 'snapshotMode', field: 'snapshotMode', kind: 'enum', values: SnapshotModeSchema.options, default: 'full' },
   { key: 'imageResponses', field: 'imageResponses', kind: 'enum', values: ImageResponsesSchema.options, default: 'allow' },
   { key: 'consoleLevel', field: 'consoleLevel', kind: 'enum', values: ConsoleLevelSchema.options, default: 'info' },
-  { key: 'network.allowedOrigins', field: 'allowedOrigins', parser: 'origins', kind: 'stringList', default: [], restricts: true },
-  { key: 'network.blockedOrigins', field: 'blockedOrigins', parser: 'origins', kind: 'stringList', default: [], restricts: true },
-  { key: 'isolation', field: 'isolation', kind: 'enum', values: IsolationSchema.options, default: 'shared', restricts: true },
+  { key: 'network.allowedOrigins', field: 'allowedOrigins', parser: 'origins', kind: 'stringList', default: [] },
+  { key: 'network.blockedOrigins', field: 'blockedOrigins', parser: 'origins', kind: 'stringList', default: [] },
+  { key: 'isolation', field: 'isolation', kind: 'enum', values: IsolationSchema.options, default: 'shared' },
   { key: 'sessionIdleMinutes', field: 'sessionIdleMinutes', kind: 'number', default: 15, min: 1, max: 1440 },
-  { key: 'allowRunCodeForClients', field: 'allowRunCodeForClients', kind: 'boolean', default: false, userOnly: true },
-  { key: 'loginProfile', field: 'loginProfile', parser: 'loginProfile', kind: 'string', default: '', userOnly: true },
-  // A folder inside the workspace (checked where it is used): a workspace may name its own tests folder.
+  { key: 'allowRunCodeForClients', field: 'allowRunCodeForClients', kind: 'boolean', default: false },
+  { key: 'loginProfile', field: 'loginProfile', parser: 'loginProfile', kind: 'string', default: '' },
   { key: 'testExport.folder', field: 'testExportFolder', kind: 'string', default: '' },
   { key: 'timeTravel.enabled', field: 'timeTravel', kind: 'boolean', default: true },
-  // The extension host's memory is the person's: a cloned workspace may not raise it.
-  { key: 'timeTravel.maxMB', field: 'timeTravelMaxMB', kind: 'number', default: 64, min: 4, max: 4096, userOnly: true },
-  { key: 'connect.endpoint', field: 'connection', parser: 'connection', kind: 'string', default: '', userOnly: true },
-  { key: 'connect.headers', field: 'connection', parser: 'connection', kind: 'stringMap', default: {}, userOnly: true },
-  { key: 'connect.allowNonLoopback', field: 'connection', parser: 'connection', kind: 'boolean', default: false, userOnly: true },
+  { key: 'timeTravel.maxMB', field: 'timeTravelMaxMB', kind: 'number', default: 64, min: 4, max: 4096 },
+  { key: 'connect.endpoint', field: 'connection', parser: 'connection', kind: 'string', default: '' },
+  { key: 'connect.headers', field: 'connection', parser: 'connection', kind: 'stringMap', default: {} },
+  { key: 'connect.allowNonLoopback', field: 'connection', parser: 'connection', kind: 'boolean', default: false },
   { key: 'timeouts.actionMs', field: 'actionTimeoutMs', kind: 'number', default: 5000, min: 100, max: 600000 },
   { key: 'timeouts.navigationMs', field: 'navigationTimeoutMs', kind: 'number', default: 60000, min: 1000, max: 600000 },
   { key: 'timeouts.callSeconds', field: 'callTimeoutSeconds', applies: 'atOnce', kind: 'number', default: 300, min: 5, max: 3600 },
@@ -114,12 +99,8 @@ export function specOf<K extends SettingKey>(key: K): SpecOf<K> {
 
 /** Every key, in package.json's order. */
 export const SETTING_KEYS: readonly SettingKey[] = SETTINGS_TABLE.map(spec => spec.key);
-/** Keys only the person's own settings may set (see SpecBase.userOnly). */
-export const USER_ONLY_SETTINGS: readonly SettingKey[] = SETTINGS_TABLE.filter(spec => 'userOnly' in spec).map(spec => spec.key);
-/** Keys that only restrict agents; their levels merge (see SpecBase.restricts). */
-export const RESTRICTIONS: ReadonlySet<string> = new Set(SETTINGS_TABLE.filter(spec => 'restricts' in spec).map(spec => spec.key));
 
 /** The fields whose changes apply at once (read per call or per use): no restart is offered for them. */
 export const FIELDS_APPLIED_AT_ONCE: ReadonlySet<string> = new Set(
-  (SETTINGS_TABLE as readonly SettingSpec[]).filter(spec => spec.applies === 'atOnce' && spec.field).map(spec => spec.field!),
+  (SETTINGS_TABLE as readonly SettingSpec[]).filter(spec => spec.applies === 'atOnce').map(spec => spec.field),
 );

@@ -1,6 +1,7 @@
 import { SETTINGS_SECTION } from '../contributionIds';
 import type { BridgeSettings } from '../settings/settings';
 import { toolRecord } from './toolRegistry';
+import { toolPatternMatches } from './toolPatterns';
 
 /**
  * Which tools the person lets agents use: readonly mode (observation only) and the allow and deny
@@ -35,17 +36,11 @@ export function toolOffContextKey(name: string): string {
   return `${SETTINGS_SECTION}.toolOff.${name}`;
 }
 
-function matches(pattern: string, name: string): boolean {
-  if (!pattern.includes('*')) return pattern === name;
-  const escaped = pattern.split('*').map(part => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(`^${escaped}$`).test(name);
-}
-
 /** Is the tool offered at all (whatever its arguments)? */
 export function isToolOffered(name: string, policy: ToolPolicySettings): boolean {
   if (policy.readonly && !isObservationTool(name)) return false;
-  if (policy.allow.length && !policy.allow.some(pattern => matches(pattern, name))) return false;
-  return !policy.deny.some(pattern => matches(pattern, name));
+  if (policy.allow.length && !policy.allow.some(pattern => toolPatternMatches(pattern, name))) return false;
+  return !policy.deny.some(pattern => toolPatternMatches(pattern, name));
 }
 
 /** Why this call may not run, or undefined when it may. */
@@ -64,10 +59,10 @@ export function toolRefusal(name: string, args: Record<string, unknown> | undefi
       return `${name} cannot save to a file in readonly mode (${setting('readonly')}). Call it without "filename" to get the result inline.`;
     }
   }
-  if (policy.allow.length && !policy.allow.some(pattern => matches(pattern, name))) {
+  if (policy.allow.length && !policy.allow.some(pattern => toolPatternMatches(pattern, name))) {
     return `${name} is not available: it is not in the allowed tools (${setting('tools.allow')}). Nothing was done.`;
   }
-  const denied = policy.deny.find(pattern => matches(pattern, name));
+  const denied = policy.deny.find(pattern => toolPatternMatches(pattern, name));
   if (denied) return `${name} is not available: the person turned it off (${setting('tools.deny')} holds "${denied}"). Nothing was done.`;
   return undefined;
 }
