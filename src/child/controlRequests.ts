@@ -7,7 +7,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildConfig } from '../core/childProcess/childConfig';
 import type { SecretMask } from '../core/egress/secretMask';
-import { withDeadline } from '../core/supervision/deadline';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
 import type { PageAction, PageActionResult, PickParams, PickResult, ScreenshotResult } from '../protocol/childMessages';
 import type { ControlHandlers } from './controlHandlers';
@@ -24,6 +23,7 @@ import { failedLoadMessage } from './netErrorWords';
 import { buildHar } from './harExport';
 import { writeFile } from 'fs/promises';
 import { NO_TIMEOUT_MS } from './callPath/innerSession';
+import { untilDrawnAtSize } from './drawnAtSize';
 
 export function controlRequests(config: ChildConfig, sessions: SessionRegistry, checkpoints: Checkpoints, mask: SecretMask, log: (line: string) => void): ControlHandlers {
   // The person's input, one event after another as they made it: a key must not overtake the click that focused its field.
@@ -153,16 +153,13 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
         case 'back': return await inner('browser_navigate_back', {}, 'Went back');
         case 'newTab': return await inner('browser_tabs', { action: 'new' }, 'Opened a new tab');
         case 'resize': {
-          const resized = await inner('browser_resize', { width: action.width, height: action.height }, `Resized the page to ${action.width}×${action.height}`);
-          // The page lays itself out for its new size in its next frame (its resize handlers run then): the model's
-          // next snapshot must see that, not the old layout. A page that holds its frames back gets three seconds: one
-          // was too short on a loaded machine (VS Code, the browser and the screencast on two cores), where the
-          // model's next snapshot still read the old width.
-          if (resized.ok && page) {
-            await withDeadline(page.evaluate('new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)))'), 3000, 'no frame')
-              .catch(() => undefined);
-          }
-          return resized;
+          const size = { width: action.width, height: action.height };
+          const resized = await inner('browser_resize', size, `Resized the page to ${size.width}×${size.height}`);
+          if (!resized.ok || !page) return resized;
+          // In the browser's turn (pageAction below), so the next call, the person's input and the next checkpoint all
+          // wait until the page is at its new size and has drawn itself at it: the model's next snapshot has the new layout.
+          return await untilDrawnAtSize(page, size).then(() => resized,
+            (error: Error) => ({ ok: false, message: `Resized the page to ${size.width}×${size.height}, but ${error.message.split('\n')[0]}` }));
         }
         case 'selectTab':
         case 'closeTab': {

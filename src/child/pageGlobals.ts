@@ -27,6 +27,12 @@ export interface PageGlobals {
     querySelector(selector: string): PageElement | null;
   };
   CSS: { escape(text: string): string };
+  /** The viewport's size as the page's script reads it (the person's resize waits until it is the chosen one). */
+  innerWidth: number;
+  innerHeight: number;
+  /** What is on screen, in CSS pixels at its zoom (a mobile page zoomed out to its layout: scale under 1). */
+  visualViewport: { width: number; height: number; scale: number };
+  requestAnimationFrame(callback: () => void): number;
   location: { href: string; origin: string };
   stop(): void;
   /** The tab's sessionStorage (time travel keeps and puts it back: Playwright's storage state leaves it out). */

@@ -54,9 +54,12 @@ export class Checkpoints {
    */
   after(session: InnerSession): { seq: number } {
     const seq = ++this.seq;
-    this.taking = this.facts(session).then(facts => {
+    const taken = this.facts(session).then(facts => {
       if (facts) this.send({ kind: 'checkpoint', seq, facts });
     }, () => undefined);
+    // Beside what is still in its turn, not in its place: a call that ends while the person's resize waits for the
+    // page to draw itself must not let the next call past that resize.
+    this.taking = Promise.all([this.taking, taken]).then(() => undefined);
     return { seq };
   }
 
