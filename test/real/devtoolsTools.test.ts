@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { PLANTED_RULES } from '../fixtures/devtoolsPages';
-import { makeRealBridge, openDoor, RealBridge, textOf } from '../support/realBridge';
+import { makeRealBridge, openDoor, RealBridge, refOf, textOf } from '../support/realBridge';
 import type { ToolCallRecord } from '../../src/core/supervision/supervisor';
 
 describe('the DevTools tools (real child and Chromium)', function () {
@@ -99,6 +99,42 @@ describe('the DevTools tools (real child and Chromium)', function () {
 
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/clean` });
     assert.match(textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {})), /: no violations\. \d+ rules passed/);
+  });
+
+  it('attacked by elements that name a control without being it (aria-owns over its box, aria-controls, labels): each finding\'s ref and the LCP element\'s is that element\'s own or none, and clicking one presses nothing', async () => {
+    bridge = makeRealBridge();
+    const call = (name: string, args: Record<string, unknown>) => bridge!.supervisor.callTool(name, args);
+    await call('browser_navigate', { url: `${fixture.url}/a11y/borrowed` });
+    const snapshot = textOf(await call('browser_snapshot', {}));
+    const controls = new Map([[refOf(snapshot, /button "Pay now"/), 'Pay'], [refOf(snapshot, /button "Buy now"/), 'Buy'], [refOf(snapshot, /checkbox "I agree"/), 'Agree']]);
+    /** What a ref names, as the page's own id of the element Playwright finds for it. */
+    const idOf = async (ref: string) => /"([^"]*)"/.exec(textOf(await call('browser_evaluate', { element: 'a finding', target: ref, function: '(element) => element.id' })))?.[1];
+    /** Each ref an answer gives the element `tag#id` (its lines without a ref give none). */
+    const refsGiven = (text: string, element: string) => [...text.matchAll(new RegExp(`(?:^ +- |element )(?:\\[ref=(\\w+)\\] )?${element}\\b(?:[^\\n[]*\\[ref=(\\w+)\\])?`, 'gm'))].map(m => m[1] ?? m[2]);
+
+    const audit = textOf(await call('bridge_accessibility_audit', {}));
+    for (const element of ['div#over', 'div#banner', 'div#controls', 'label#names', 'label#wraps']) {
+      const given = refsGiven(audit, element);
+      assert.ok(given.length, `the finding on ${element} is listed:\n${audit}`);
+      for (const ref of given.filter((r): r is string => r !== undefined)) {
+        assert.ok(!controls.has(ref), `the finding on ${element} is given the ${controls.get(ref)} control's ref ${ref}:\n${audit}`);
+        assert.strictEqual(await idOf(ref), element.split('#')[1], `the ref given to ${element} names ${element} itself`);
+      }
+    }
+    for (const element of ['div#over', 'div#banner']) {
+      for (const ref of refsGiven(audit, element).filter((r): r is string => r !== undefined)) await call('browser_click', { element, target: ref });
+    }
+    assert.match(textOf(await call('browser_evaluate', { function: '() => "pressed: [" + pressed.join() + "]"' })), /pressed: \[\]/, 'clicking the refs of the overlays pressed no control');
+
+    // The banner is the page's largest paint: the trace's LCP element, which owns the Buy button under it.
+    const trace = textOf(await call('bridge_performance_trace', {}));
+    assert.match(trace, /element div#banner\b/, trace);
+    const after = textOf(await call('browser_snapshot', {}));
+    const buy = refOf(after, /button "Buy now"/);
+    for (const ref of refsGiven(trace, 'div#banner').filter((r): r is string => r !== undefined)) {
+      assert.notStrictEqual(ref, buy, `the LCP element is given the Buy button's ref:\n${trace}`);
+      assert.strictEqual(await idOf(ref), 'banner', 'the LCP element\'s ref names the banner itself');
+    }
   });
 
   it('emulation: CPU slowdown, dark scheme and reduced motion are what the page sees; reset takes them off', async () => {

@@ -2,7 +2,7 @@
  * An accessibility audit of the agent's page (or one element of it) with axe-core, run in an isolated world
  * of the page's main frame (isolatedWorld.ts): the page's scripts cannot see axe, call it, or change what it
  * reports by replacing DOM methods, and nothing of it stays in the page. Violations only, by impact, each
- * element with its snapshot ref (snapshotRefs.ts), its box for the panel's outline, and axe's fix.
+ * element with its own snapshot ref or none (snapshotRefs.ts), its box for the panel's outline, and axe's fix.
  * Frames are not audited (axe would have to be injected into each).
  */
 import { readFileSync } from 'fs';
@@ -31,9 +31,13 @@ interface WorldViolation {
   impact: Impact | null;
   help: string;
   helpUrl: string;
-  nodes: (DescribedElement & { fix: string; target: unknown[] })[];
+  /** `element`: the element's place in the world's list of finding elements (FINDING_ELEMENTS). */
+  nodes: (DescribedElement & { fix: string; target: unknown[]; element: number })[];
   count: number;
 }
+
+/** Our world's global list of the elements findings name (the page's scripts cannot see it), for their node ids. */
+const FINDING_ELEMENTS = 'bridgeFindingElements';
 
 /** The element a ref names, found again in our world: the topmost element at its centre with exactly its box. */
 const ELEMENT_AT_BOX = (box: { x: number; y: number; width: number; height: number }) => `(() => {
@@ -61,27 +65,28 @@ export async function auditPage(context: BrowserContext, page: Page, scope: { re
       if (!context) return { missing: true };
       // iframes: false: axe talks to frames over postMessage, which a hostile frame could answer with violations of its own.
       const results = await axe.run(context, { elementRef: true, resultTypes: ['violations'], iframes: false });
+      const elements = globalThis.${FINDING_ELEMENTS} = [];
       return {
         passes: results.passes.length,
         incomplete: results.incomplete.length,
         violations: results.violations.map(v => ({
           id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, count: v.nodes.length,
-          nodes: v.nodes.slice(0, ${NODES_PER_RULE}).map(n => ({ ...describeElement(n.element), fix: n.failureSummary || '', target: n.target })),
+          nodes: v.nodes.slice(0, ${NODES_PER_RULE}).map(n => ({ ...describeElement(n.element), fix: n.failureSummary || '', target: n.target, element: elements.push(n.element) - 1 })),
         })),
       };
     })()`);
     if ('missing' in run) return { refNotFound: scope.ref ?? '' };
-    const refs = new SnapshotRefs(page);
+    const refs = await SnapshotRefs.take(page, cdp);
     const violations: AuditViolation[] = [];
     for (const v of run.violations.sort((a, b) => IMPACT_ORDER.indexOf(a.impact ?? 'minor') - IMPACT_ORDER.indexOf(b.impact ?? 'minor'))) {
       const nodes = [];
       for (const node of v.nodes) {
-        const ref = await refs.of(node);
+        const nodeId = await world.backendNodeId(`${FINDING_ELEMENTS}[${node.element}]`);
+        const ref = nodeId === undefined ? undefined : await refs.of(nodeId);
         nodes.push({ description: node.description, ...(ref ? { ref } : {}), box: node.box, fix: node.fix.slice(0, 1000) });
       }
       violations.push({ rule: v.id, impact: v.impact ?? 'minor', help: v.help, helpUrl: v.helpUrl, nodes, more: v.count - nodes.length });
     }
-    await refs.done();
     return { ...(scope.ref ? { scope: scope.ref } : {}), violations, passes: run.passes, incomplete: run.incomplete, engine: `axe-core ${axeVersion()}` };
   } finally {
     await cdp.detach().catch(() => undefined);

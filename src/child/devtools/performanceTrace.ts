@@ -74,9 +74,7 @@ async function lcpElement(running: RunningTrace, nodeId: number | undefined): Pr
     const world = await isolatedWorld(running.cdp);
     const element = await world.onNode<DescribedElement>(nodeId, DESCRIBE_ELEMENT);
     if (!element) return undefined;
-    const refs = new SnapshotRefs(running.page);
-    const ref = await refs.of(element);
-    await refs.done();
+    const ref = await (await SnapshotRefs.take(running.page, running.cdp)).of(nodeId);
     return { description: element.description, ...(ref ? { ref } : {}), box: element.box };
   } catch {
     // The page navigated since (its nodes are gone): the vitals stand without it.
