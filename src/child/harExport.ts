@@ -3,7 +3,8 @@
  * cleared), as HAR 1.2 with their bodies, so Playwright's own `routeFromHAR` can replay them. Sanitized as
  * DevTools' default export is (no Cookie, Set-Cookie or Authorization headers). Bodies are read as the panel
  * reads them (their charset, JSON's escapes written plain) so the caller's mask sees a secret however the
- * server spelled it; a binary body that holds a secret is left out. Never waits on a request still running.
+ * server spelled it; a binary body that holds a secret is left out. Request and response bodies share one budget.
+ * Never waits on a request still running.
  */
 import type { Request, Response } from 'playwright';
 import type { NetworkEntry } from '../protocol/childMessages';
@@ -13,8 +14,9 @@ import { withDeadline } from '../core/supervision/deadline';
 /** Headers that hold a session or a credential: dropped, as DevTools' sanitized export drops them. */
 const SANITIZED = new Set(['cookie', 'set-cookie', 'authorization', 'proxy-authorization']);
 /**
- * A body kept whole up to this; the whole file's bodies up to BODIES_BUDGET, counted as they are written out
- * (a body of control characters grows sevenfold in JSON). Past it, entries say so and keep none.
+ * A body kept whole up to this; the whole file's bodies, requests' and responses' alike, up to BODIES_BUDGET,
+ * counted as they are written out (a body of control characters grows sevenfold in JSON). Past it, entries say
+ * so and keep none.
  */
 const BODY_LIMIT = 5 * 1024 * 1024;
 const BODIES_BUDGET = 20 * 1024 * 1024;
@@ -45,7 +47,7 @@ interface HarEntry {
   time: number;
   request: {
     method: string; url: string; httpVersion: string; cookies: []; headers: HarHeader[]; queryString: HarHeader[];
-    postData?: { mimeType: string; text: string }; headersSize: -1; bodySize: number;
+    postData?: { mimeType: string; text: string; comment?: string }; headersSize: -1; bodySize: number;
   };
   response: {
     status: number; statusText: string; httpVersion: string; cookies: []; headers: HarHeader[];
@@ -59,6 +61,9 @@ interface HarEntry {
   _initiator?: string;
   _failureText?: string;
 }
+
+/** What an entry says of a body past the limits. */
+const notKept = (bytes: number) => `Body not kept (${bytes} bytes; the bridge keeps bodies up to ${BODY_LIMIT} bytes, ${BODIES_BUDGET} in all, requests' and responses' alike).`;
 
 const sanitized = (headers: HarHeader[]) => headers.filter(header => !header.name.startsWith(':') && !SANITIZED.has(header.name.toLowerCase()));
 const span = (from: number, to: number) => (from >= 0 && to >= from ? Math.round((to - from) * 1000) / 1000 : -1);
@@ -97,7 +102,7 @@ export async function buildHar(listed: { request: Request; entry: NetworkEntry }
         const text = read?.text !== undefined && !read.truncated ? (read.kind === 'json' ? plainAsciiEscapes(read.text) : read.text) : undefined;
         const written = text !== undefined ? JSON.stringify(text).length : body.length <= BODY_LIMIT ? Math.ceil(body.length / 3) * 4 : Infinity;
         if (written > budget) {
-          content.comment = `Body not kept (${body.length} bytes; the bridge keeps bodies up to ${BODY_LIMIT} bytes, ${BODIES_BUDGET} in all).`;
+          content.comment = notKept(body.length);
           omittedBodies++;
         } else if (text !== undefined) {
           budget -= written;
@@ -113,6 +118,19 @@ export async function buildHar(listed: { request: Request; entry: NetworkEntry }
       }
     }
     const postData = request.postData();
+    let requestBody: HarEntry['request']['postData'];
+    if (postData !== null) {
+      const mimeType = requestHeaders.find(h => h.name.toLowerCase() === 'content-type')?.value ?? '';
+      const bytes = Buffer.byteLength(postData);
+      const written = bytes <= BODY_LIMIT ? JSON.stringify(postData).length : Infinity;
+      if (written > budget) {
+        requestBody = { mimeType, text: '', comment: notKept(bytes) };
+        omittedBodies++;
+      } else {
+        budget -= written;
+        requestBody = { mimeType, text: postData };
+      }
+    }
     const measured = requestSpan(request);
     const query = (() => {
       try {
@@ -128,7 +146,7 @@ export async function buildHar(listed: { request: Request; entry: NetworkEntry }
       time: measured?.totalMs ?? entry.durationMs ?? 0,
       request: {
         method: request.method(), url: request.url(), httpVersion: 'HTTP/1.1', cookies: [], headers: sanitized(requestHeaders), queryString: query,
-        ...(postData !== null ? { postData: { mimeType: requestHeaders.find(h => h.name.toLowerCase() === 'content-type')?.value ?? '', text: postData } } : {}),
+        ...(requestBody ? { postData: requestBody } : {}),
         headersSize: -1, bodySize: postData !== null ? Buffer.byteLength(postData) : 0,
       },
       response: {

@@ -42,7 +42,8 @@ export async function saveNetworkHar(vscode: VSCode, supervisor: Supervisor, sto
     void vscode.window.showInformationMessage('No HAR file: the browser no longer has the listed requests (it restarted).');
     return undefined;
   }
-  const omitted = built.omittedBodies ? ` ${built.omittedBodies} bod${built.omittedBodies === 1 ? 'y was' : 'ies were'} left out (too large, or holding a secret in binary).` : '';
+  const omitted = built.omittedBodies
+    ? ` ${built.omittedBodies} request or response bod${built.omittedBodies === 1 ? 'y was' : 'ies were'} left out (too large, or holding a secret in binary).` : '';
   void vscode.window.showInformationMessage(
     `Saved ${built.entries} requests to ${vscode.workspace.asRelativePath(target)}. Cookie and authorization headers are left out and the bridge's secrets masked; ` +
     `other tokens in headers, addresses and bodies stay.${omitted}`);

@@ -104,6 +104,36 @@ describe('the Network pane\'s controls and HAR (real child and Chromium)', funct
     store.dispose();
   });
 
+  it('attacked by a page that posts 16 bodies of 4 MB: Save as HAR counts request bodies against its budget as it counts responses\', and says how many it left out', async () => {
+    bridge = makeRealBridge();
+    const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/clean` });
+    const posted = await bridge.supervisor.callTool('browser_evaluate', { function: `async () => {
+      const body = 'p'.repeat(4 * 1024 * 1024);
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => fetch('/net/sink?n=' + i, { method: 'POST', body }).then(r => r.json())));
+      return 'received ' + answers.filter(a => a.length === body.length).length;
+    }` });
+    assert.match(textOf(posted), /received 16/, textOf(posted));
+    const sinks = () => store.snapshot().network.filter(row => 'url' in row && row.url.includes('/net/sink') && row.sizeBytes !== undefined);
+    await waitFor(() => sinks().length === 16, 30000, () => `the 16 posts listed as finished: ${sinks().length}`);
+    const file = path.join(scratch, 'posts.har');
+    const built = await bridge.supervisor.ask('har', { version: '0.0.0-test', ids: idsOf(store), file });
+    const size = fs.statSync(file).size;
+    // The bridge keeps 20 MB of bodies in one file (harExport.ts); the rest of an entry is a few hundred bytes.
+    assert.ok(size < 21 * 1024 * 1024, `the HAR stays within the bodies' budget: ${(size / 1024 / 1024).toFixed(1)} MB with omittedBodies ${built.omittedBodies}`);
+    const har = JSON.parse(fs.readFileSync(file, 'utf8')) as { log: { entries: { request: { url: string; bodySize: number; postData?: { text: string; comment?: string } } }[] } };
+    const posts = har.log.entries.filter(entry => entry.request.url.includes('/net/sink'));
+    const cut = posts.filter(entry => entry.request.postData?.text === '');
+    assert.strictEqual(posts.length, 16);
+    assert.ok(cut.length >= 11, `at most 4 bodies of 4 MB fit in 20 MB: ${cut.length} left out`);
+    assert.strictEqual(built.omittedBodies, cut.length, 'the figure counts every body left out');
+    for (const entry of cut) {
+      assert.match(entry.request.postData?.comment ?? '', /not kept/, 'the entry says its body was left out');
+      assert.strictEqual(entry.request.bodySize, 4 * 1024 * 1024, 'and still says how large it was');
+    }
+    store.dispose();
+  });
+
   it('throttling to slow 4G and offline is applied by the browser, and undone; Disable cache makes it fetch a cached script anew', async () => {
     bridge = makeRealBridge();
     const listed = listen(bridge);
