@@ -131,12 +131,13 @@ export async function egressFigures(options: { calls?: number; rounds?: number; 
 
 /**
  * The attacks on what leaves the bridge, each written once as a test (a hostile page, a second MCP client, a
- * refused URL, a hostile request pasted into real shells): test/real/egressAttacks.test.ts and
- * test/real/curlPaste.test.ts. `attacks` counts them, `held` those that held; `held === attacks` is the target.
+ * refused URL, a hostile request pasted into real shells, secrets of every printable ASCII character spread by their
+ * own site into everything a browser writes): test/real/egressAttacks.test.ts, test/real/curlPaste.test.ts and
+ * test/real/secretSpellings.test.ts. `attacks` counts them, `held` those that held; `held === attacks` is the target.
  */
 export async function egressAttacks(): Promise<{ attacks: number; held: number; broken: string[] }> {
   const mocha = new Mocha({ timeout: 180_000, reporter: 'dot' });
-  for (const file of ['egressAttacks.test.js', 'curlPaste.test.js']) mocha.addFile(path.join(REPO_ROOT, 'out', 'test', 'real', file));
+  for (const file of ['egressAttacks.test.js', 'curlPaste.test.js', 'secretSpellings.test.js']) mocha.addFile(path.join(REPO_ROOT, 'out', 'test', 'real', file));
   const broken: string[] = [];
   return new Promise(resolve => {
     const runner = mocha.run(() => resolve({ attacks: (runner.stats?.passes ?? 0) + broken.length + (runner.stats?.pending ?? 0), held: runner.stats?.passes ?? 0, broken }));

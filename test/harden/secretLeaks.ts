@@ -2,7 +2,7 @@
  * Secrets against an attacker: a hostile page that asks for one, a frame of another site inside the
  * secret's own site, and a password with quotes, backslashes and markup characters sent as JSON,
  * logged to the console, mirrored into a `value` attribute and written into files. Every place text
- * leaves the bridge is searched for the value in every spelling. Shared by the real test (which
+ * leaves the bridge is decoded every way and searched for the value. Shared by the real test (which
  * asserts no leak) and `npm run harden` (which writes the figures).
  */
 import * as fs from 'fs';
@@ -13,28 +13,15 @@ import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { McpEndpoint } from '../../src/core/mcpDoor/mcpEndpoint';
 import { bankSite, evilSite } from '../fixtures/secretSites';
 import { connectMcpClient, makeRealBridge, processesMentioning, refOf, textOf } from '../support/realBridge';
+import { encodingsOf, reveals } from '../support/secretSpellings';
 
 /** Quotes, a backslash, a slash, markup characters and a space: every escaping rule has work to do. */
 export const TRICKY_SECRET = 'Zq8 "hun\\ter2"/<K&x7>\'!';
 /** A second secret the agent never types: it must not be readable anywhere either. */
 export const UNTYPED_SECRET = 'never-typed-7Rw9';
 
-/** The spellings searched, written out here independently of the bridge's own mask. */
-export function spellingsOf(value: string): Record<string, string[]> {
-  const json = JSON.stringify(value).slice(1, -1);
-  const html = value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  return {
-    raw: [value],
-    urlEncoded: [encodeURIComponent(value)],
-    formEncoded: [new URLSearchParams({ v: value }).toString().slice(2)],
-    jsonEscaped: [json],
-    htmlEscaped: [html.replaceAll('"', '&quot;'), html.replaceAll('"', '&quot;').replaceAll('\'', '&#39;')],
-    base64: [Buffer.from(value).toString('base64'), Buffer.from(`ada:${value}`).toString('base64')],
-  };
-}
-
 export interface SecretLeakFigures {
-  /** Spellings searched for (raw, URL-, form-, JSON-, HTML-escaped). */
+  /** Encodings the search decodes (URL builders, forms, JSON, HTML, base64, twice over): test/support/secretSpellings.ts. */
   forms: number;
   /** Places searched: results at both doors, panel messages, log, picked element, written files, environments, hostile sites. */
   places: number;
@@ -49,14 +36,13 @@ export interface SecretLeakFigures {
   filesSearched: number;
 }
 
+/** Each place whose text, decoded every way (the tests' own decoders, apart from the mask), holds a value. */
 function search(places: Record<string, string[]>, values: string[]): string[] {
   const found: string[] = [];
   for (const value of values) {
-    for (const [form, spellings] of Object.entries(spellingsOf(value))) {
-      for (const [place, texts] of Object.entries(places)) {
-        const hit = texts.find(text => spellings.some(spelling => text.includes(spelling)));
-        if (hit !== undefined) found.push(`${place} holds the ${form} value: ${hit.slice(0, 200)}`);
-      }
+    for (const [place, texts] of Object.entries(places)) {
+      const hit = texts.find(text => reveals(text, value));
+      if (hit !== undefined) found.push(`${place} holds the value, as written or encoded: ${hit.slice(0, 200)}`);
     }
   }
   return found;
@@ -201,7 +187,7 @@ export async function secretLeaks(): Promise<SecretLeakFigures> {
     const reversed = [...TRICKY_SECRET].reverse().join('');
     if ([...lmResults, ...mcpResults].some(r => r.includes(reversed))) leakDetails.push('the hostile page\'s reversed echo reached a result');
     return {
-      forms: Object.keys(spellingsOf(TRICKY_SECRET)).length,
+      forms: Object.keys(encodingsOf(TRICKY_SECRET)).length,
       places: Object.keys(places).length,
       leaks: leakDetails.length,
       leakDetails,

@@ -5,21 +5,17 @@ import { parseSecretSites } from '../../src/core/settings/secretSites';
 import { SecretMask } from '../../src/core/egress/secretMask';
 import { originOf, secretUses } from '../../src/child/secretSites';
 import { filesNamedIn } from '../../src/child/secretFiles';
-import { spellingsOf, TRICKY_SECRET } from '../harden/secretLeaks';
+import { TRICKY_SECRET } from '../harden/secretLeaks';
+import { encodingsOf, reveals } from '../support/secretSpellings';
 
 describe('secret rules (plain Node)', () => {
-  it('masks the value raw, URL-encoded, form-encoded, JSON-escaped and HTML-escaped, longest secret first', () => {
+  it('masks the tricky value in each encoding whole, longest secret first', () => {
     const mask = new SecretMask({ SITE_PASSWORD: TRICKY_SECRET, SHORT: 'hun' });
-    for (const [form, spellings] of Object.entries(spellingsOf(TRICKY_SECRET))) {
-      for (const spelling of spellings) {
-        const masked = mask.text(`before ${spelling} after`);
-        if (form === 'base64') {
-          // Base64 is masked at its stable middle: a few characters of the neighbours' bits may stay beside the name.
-          assert.ok(masked.includes('<secret>SITE_PASSWORD</secret>') && !masked.includes(spelling), `${form}: ${spelling} -> ${masked}`);
-          continue;
-        }
-        assert.strictEqual(masked, 'before <secret>SITE_PASSWORD</secret> after', `${form}: ${spelling}`);
-      }
+    for (const [form, spelling] of Object.entries(encodingsOf(TRICKY_SECRET))) {
+      const masked = mask.text(`before ${spelling} after`);
+      // A base64 run goes whole (what else it encodes with the value goes with it); so does a URL's or JSON's text around it.
+      assert.match(masked, /^before .*<secret>SITE_PASSWORD<\/secret>.* after$/, `${form}: ${spelling} -> ${masked}`);
+      assert.ok(!reveals(masked, TRICKY_SECRET), `${form}: ${masked}`);
     }
     // As Chromium serializes an attribute: & < > " escaped, the apostrophe left as it is.
     const attribute = TRICKY_SECRET.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');

@@ -1,69 +1,32 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ObservationEvent, secretPlaceholder } from '../../protocol/childMessages';
 import { neutralisePlaceholders } from './pagePlaceholders';
+import { base64Length, base64Runs, encodedTextPattern } from './encodedText';
 
-/** The spellings masking follows, by the name the README and the harden figures use. */
-export const SECRET_FORMS: Record<string, (value: string) => string[]> = {
-  raw: value => [value],
-  // A query string or a path (encodeURI leaves more characters as they are); some clients write %2f, not %2F.
-  urlEncoded: value => [encodeURIComponent(value), encodeURI(value)].flatMap(v => [v, v.replace(/%[0-9A-F]{2}/g, h => h.toLowerCase())]),
-  // A form body or a GET form (space as +).
-  formEncoded: value => [new URLSearchParams({ v: value }).toString().slice(2)],
-  // A JSON body, a console line of JSON.stringify: quotes and backslashes escaped, some servers also escape / and non-ASCII.
-  jsonEscaped: value => {
-    const json = JSON.stringify(value).slice(1, -1);
-    return [json, json.replaceAll('/', '\\/'), json.replace(/[\u007f-\uffff]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)];
-  },
-  // HTML text and attributes (an element's outer HTML, a page that echoes the value).
-  // Every serializer's choice: < and > escaped or not (attributes), each quote left or escaped one of three ways.
-  htmlEscaped: value => {
-    const amp = value.replaceAll('&', '&amp;');
-    const spellings: string[] = [];
-    for (const angled of [amp.replaceAll('<', '&lt;').replaceAll('>', '&gt;'), amp]) {
-      for (const quote of ['"', '&quot;', '&#34;', '&#x22;']) {
-        for (const apostrophe of ['\'', '&#39;', '&#x27;', '&apos;']) spellings.push(angled.replaceAll('"', quote).replaceAll('\'', apostrophe));
-      }
-    }
-    return spellings;
-  },
-  // Base64 (an Authorization: Basic header holds base64 of "user:value", a page may btoa it): the value
-  // may start at any of the three offsets in a 3-byte group, so each alignment's stable middle is masked.
-  base64: value => base64Cores(value),
-};
-
-/** The part of base64(prefix + value + suffix) that depends on the value alone, for each alignment; plain and URL-safe. */
-function base64Cores(value: string): string[] {
-  const bytes = Buffer.from(value, 'utf8');
-  const cores: string[] = [];
-  for (let skip = 0; skip < 3; skip++) {
-    const whole = bytes.subarray(skip, skip + Math.floor((bytes.length - skip) / 3) * 3);
-    // Under 6 characters a match could be chance: such short cores are left out (the raw forms still hold).
-    if (whole.length < 6) continue;
-    const core = whole.toString('base64');
-    cores.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
-  }
-  return cores;
-}
+/** Under this many bytes a secret found in decoded base64 could be chance: such short values are matched as written only. */
+const BASE64_MIN_BYTES = 6;
 
 /**
  * Replaces every secret value with its name, as upstream does in its results, everywhere else the
  * bridge shows text: the panel's console, network and tab lists, the log, picked elements, files it
- * writes, the person's recorded code, and (again, to be sure) results. Each value in every spelling of
- * SECRET_FORMS; longest first, so one secret inside another is masked whole. A page that transforms the
+ * writes, the person's recorded code, and (again, to be sure) results. Each value is found however a
+ * browser or server wrote it (encodedText.ts: percent, form, JSON and HTML encodings in any mix, twice
+ * over, and base64 decoded), and one secret inside another is masked whole. A page that transforms the
  * value (reverses, hashes, splits it) is beyond any mask: the README says so. Every text masked here is
  * the page's (or upstream's words about it): a placeholder it wrote itself is made inert first
  * (pagePlaceholders.ts), also when no secret is set (one may be set before an export reads the text).
  * So each text passes the mask once, where it leaves the child.
  */
 export class SecretMask {
-  private readonly entries: { name: string; spellings: string[] }[];
+  private readonly entries: { name: string; pattern: RegExp; base64From: number | undefined }[];
 
   constructor(secrets: Record<string, string>) {
     this.entries = Object.entries(secrets)
       .filter(([, value]) => value.length > 0)
-      .map(([name, value]) => ({ name, spellings: [...new Set(Object.values(SECRET_FORMS).flatMap(form => form(value)))] }))
-      .map(entry => ({ ...entry, spellings: entry.spellings.sort((a, b) => b.length - a.length) }));
-    this.entries.sort((a, b) => b.spellings[0].length - a.spellings[0].length);
+      .map(([name, value]) => {
+        const bytes = Buffer.byteLength(value, 'utf8');
+        return { name, pattern: new RegExp(encodedTextPattern(value), 'g'), base64From: bytes >= BASE64_MIN_BYTES ? base64Length(bytes) : undefined };
+      });
   }
 
   get empty(): boolean {
@@ -71,11 +34,26 @@ export class SecretMask {
   }
 
   text(value: string): string {
-    let masked = neutralisePlaceholders(value);
-    for (const { name, spellings } of this.entries) {
-      for (const form of spellings) if (masked.includes(form)) masked = masked.replaceAll(form, secretPlaceholder(name));
+    const text = neutralisePlaceholders(value);
+    if (!this.entries.length) return text;
+    const spans: { start: number; end: number; name: string }[] = [];
+    for (const { name, pattern } of this.entries) {
+      pattern.lastIndex = 0;
+      for (let match = pattern.exec(text); match; match = pattern.exec(text)) spans.push({ start: match.index, end: match.index + match[0].length, name });
     }
-    return masked;
+    const base64Entries = this.entries.filter(entry => entry.base64From !== undefined);
+    if (base64Entries.length) {
+      const shortest = Math.min(...base64Entries.map(entry => entry.base64From!));
+      for (const run of base64Runs(text, shortest)) {
+        const found = base64Entries.find(entry => run.end - run.start >= entry.base64From! && run.decoded.some(decoded => {
+          entry.pattern.lastIndex = 0;
+          return entry.pattern.test(decoded);
+        }));
+        // The whole run: what else it encodes (a user name before the value, a JSON body around it) goes with it.
+        if (found) spans.push({ start: run.start, end: run.end, name: found.name });
+      }
+    }
+    return spans.length ? withPlaceholders(text, spans) : text;
   }
 
   /** Every string inside a plain JSON value (a picked element, a page action's answer), masked. */
@@ -112,4 +90,27 @@ export class SecretMask {
         return event;
     }
   }
+}
+
+/**
+ * The text with each span replaced by its secret's placeholder; overlapping spans (one secret inside another, a
+ * value inside a base64 run that also holds it as written) become one, named by the longest of them.
+ */
+function withPlaceholders(text: string, spans: { start: number; end: number; name: string }[]): string {
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = '';
+  let at = 0;
+  let i = 0;
+  while (i < spans.length) {
+    const first = spans[i];
+    let end = first.end;
+    let named = first;
+    for (i++; i < spans.length && spans[i].start < end; i++) {
+      if (spans[i].end - spans[i].start > named.end - named.start) named = spans[i];
+      end = Math.max(end, spans[i].end);
+    }
+    out += text.slice(at, first.start) + secretPlaceholder(named.name);
+    at = end;
+  }
+  return out + text.slice(at);
 }
