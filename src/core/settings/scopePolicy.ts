@@ -77,7 +77,7 @@ export const SCOPE_POLICY: { readonly [K in SettingKey]: RuleOf<K> } = {
   headless: { workspace: 'sets', why: 'a window on your screen widens nothing an agent may do' },
   profile: {
     workspace: 'narrows',
-    narrowing: { by: 'granting', grants: { isolated: [], persistent: ['keep cookies and logins between browsers'] } },
+    narrowing: { by: 'granting', grants: { isolated: [], persistent: ['cookies and logins kept between browsers'] } },
     why: 'keep the browser\'s cookies and logins between restarts',
   },
   viewport: { workspace: 'sets', why: 'the page\'s size widens nothing an agent may do' },
@@ -104,7 +104,7 @@ export const SCOPE_POLICY: { readonly [K in SettingKey]: RuleOf<K> } = {
   'network.blockedOrigins': { workspace: 'narrows', narrowing: { by: 'adding' }, why: 'unblock an origin your list blocks' },
   isolation: {
     workspace: 'narrows',
-    narrowing: { by: 'granting', grants: { perClient: [], shared: ['let MCP clients share one browser context'] } },
+    narrowing: { by: 'granting', grants: { perClient: [], shared: ['one browser context shared by MCP clients'] } },
     why: 'let MCP clients share one browser context',
   },
   sessionIdleMinutes: BUDGET('how long an idle client keeps its browser context'),
