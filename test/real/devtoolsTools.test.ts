@@ -10,6 +10,8 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 import { PLANTED_RULES } from '../fixtures/devtoolsPages';
 import { makeRealBridge, openDoor, RealBridge, refOf, textOf } from '../support/realBridge';
 import type { ToolCallRecord } from '../../src/core/supervision/supervisor';
+import { SETTLE_MS } from '../../src/child/devtools/performanceTrace';
+import { END_DEADLINE_MS } from '../../src/child/devtools/traceRecorder';
 
 describe('the DevTools tools (real child and Chromium)', function () {
   this.timeout(180000);
@@ -135,6 +137,26 @@ describe('the DevTools tools (real child and Chromium)', function () {
       assert.notStrictEqual(ref, buy, `the LCP element is given the Buy button's ref:\n${trace}`);
       assert.strictEqual(await idOf(ref), 'banner', 'the LCP element\'s ref names the banner itself');
     }
+  });
+
+  it('attacked by a page that floods user timing (40 marks of 1 MB): its trace answers within its deadline, every mark kept and cut', async () => {
+    bridge = makeRealBridge();
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/user-timing-flood` });
+    const started = Date.now();
+    const result = await bridge.supervisor.callTool('bridge_performance_trace', {});
+    const took = Date.now() - started;
+    const text = textOf(result);
+    assert.ok(!result.isError, `the trace answers (after ${took} ms): ${text.slice(0, 300)}`);
+    // Sooner than a trace whose hand-over ran out its deadline would have failed, after the page settled.
+    assert.ok(took < SETTLE_MS + END_DEADLINE_MS, `the trace answered within its deadline: ${took} ms`);
+    const file = path.join(bridge.config.mcp.outputDir, /output folder as (\S+):/.exec(text)![1]);
+    assert.ok(fs.existsSync(file), `the trace file the answer names is in the output folder (one over the output budget is deleted at once): ${file}`);
+    const written = fs.readFileSync(file, 'utf8');
+    assert.ok(written.length < 8 * 1024 * 1024, `the file holds the marks cut, not their 40 MB: ${written.length} bytes`);
+    const events = (JSON.parse(written) as { traceEvents: { cat: string; name: string }[] }).traceEvents;
+    const marks = new Set(events.filter(event => event.cat === 'blink.user_timing' && event.name.startsWith('flood-')).map(event => /^flood-\d+/.exec(event.name)![0]));
+    assert.strictEqual(marks.size, 40, 'every mark is in the trace, by its name\'s start');
+    assert.ok(events.some(event => /^flood-0-m+… \[cut: \d+ characters\]$/.test(event.name)), 'a long name is cut and says how long it was');
   });
 
   it('emulation: CPU slowdown, dark scheme and reduced motion are what the page sees; reset takes them off', async () => {

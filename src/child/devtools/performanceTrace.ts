@@ -4,8 +4,8 @@
  * keeps the whole trace in the output folder, openable in Chrome DevTools' Performance panel.
  *
  * What leaves: facts (the vitals, the insights, the LCP element with its ref) and the file. Both pass the
- * secret mask like every output; the file keeps no Cookie, Set-Cookie or Authorization header, and no
- * screenshots are recorded (traceRecorder.ts).
+ * secret mask like every output; the file keeps no Cookie, Set-Cookie or Authorization header, no screenshots
+ * are recorded (traceRecorder.ts), and the long texts a page writes into it are cut (traceCut.ts).
  */
 import { mkdir, writeFile } from 'fs/promises';
 import * as path from 'path';
@@ -14,6 +14,7 @@ import type { SecretMask } from '../../core/egress/secretMask';
 import { type Emulation, type FindingElement, rate, type TraceFacts } from '../../protocol/devtoolsFacts';
 import { DESCRIBE_ELEMENT, type DescribedElement, isolatedWorld } from './isolatedWorld';
 import { SnapshotRefs } from './snapshotRefs';
+import { TraceCut } from './traceCut';
 import { parseTrace } from './traceFacts';
 import { MAX_TRACE_MS, type RunningTrace, startTrace, type TraceEvent } from './traceRecorder';
 import { eventsOfTracedTab } from './traceScope';
@@ -131,7 +132,7 @@ export async function beginTrace(target: TraceContext, request: TraceRequest): P
   }
   let running: RunningTrace;
   try {
-    running = await startTrace(target.context, target.page);
+    running = await startTrace(target.context, target.page, new TraceCut(text => target.mask.text(text)));
   } catch (error) {
     // No trace (another is recording in this browser): the tab goes back to the page it showed, not left blank.
     if (request.during === 'reload') await target.page.goto(request.url!, { timeout: MAX_TRACE_MS }).catch(() => undefined);

@@ -1,12 +1,15 @@
 /**
  * Records a performance trace of one page as Chrome DevTools' Performance panel does: the browser's own
  * tracing over a CDP session of that page (Playwright's `newCDPSession`, on the pipe Playwright already
- * holds: no port is opened to other processes), with DevTools' default categories and its JS sampling.
- * Screenshots are not recorded: a trace's film strip would hold pictures of what the page showed, a password
+ * holds: no port is opened to other processes), with DevTools' default categories and its JS sampling. The
+ * browser hands the trace over at its end as a compressed stream (traceStream.ts), its long texts cut as it is
+ * read (traceCut.ts), within END_DEADLINE_MS. Screenshots are not recorded: a trace's film strip would hold pictures of what the page showed, a password
  * field's dots and the person's data included, and no insight needs them.
  */
 import type { BrowserContext, CDPSession, Page } from 'playwright';
 import { withDeadline } from '../../core/supervision/deadline';
+import { TraceCut } from './traceCut';
+import { readTraceStream } from './traceStream';
 
 /** DevTools' own default categories (its TracingManager) and JS sampling; not its screenshots. */
 const CATEGORIES = [
@@ -22,8 +25,8 @@ const CATEGORIES = [
 export const MAX_TRACE_MS = 60_000;
 /** A trace holds at most this many events (a busy page's minute is far fewer): the rest is dropped, not kept in memory. */
 const MAX_EVENTS = 500_000;
-/** The browser hands a trace over in this long, or the trace is given up (a renderer that hangs). */
-const END_DEADLINE_MS = 30_000;
+/** The browser hands a trace over, and it is read, in this long, or the trace is given up (a renderer that hangs). */
+export const END_DEADLINE_MS = 30_000;
 
 export type TraceEvent = Record<string, unknown>;
 
@@ -53,15 +56,12 @@ async function startSamplingNow(cdp: CDPSession): Promise<void> {
     .catch(() => undefined);
 }
 
-export async function startTrace(context: BrowserContext, page: Page): Promise<RunningTrace> {
+/** `cut`: what the trace keeps of the page's text, with the secrets' mask (the bench, which has none, takes the default). */
+export async function startTrace(context: BrowserContext, page: Page, cut = new TraceCut(text => text)): Promise<RunningTrace> {
   const cdp = await context.newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', ({ value }) => {
-    for (const event of value as TraceEvent[]) if (events.length < MAX_EVENTS) events.push(event);
-  });
   try {
     await cdp.send('Tracing.start', {
-      transferMode: 'ReportEvents',
+      transferMode: 'ReturnAsStream', streamFormat: 'json', streamCompression: 'gzip',
       traceConfig: { includedCategories: CATEGORIES, excludedCategories: ['*'] },
     });
   } catch (error) {
@@ -75,10 +75,17 @@ export async function startTrace(context: BrowserContext, page: Page): Promise<R
   return {
     page, cdp,
     stop: () => stopped ??= (async () => {
-      const complete = new Promise<void>(resolve => cdp.once('Tracing.tracingComplete', () => resolve()));
+      const complete = new Promise<string | undefined>(resolve => cdp.once('Tracing.tracingComplete', ({ stream }) => resolve(stream)));
       await cdp.send('Tracing.end');
-      await withDeadline(complete, END_DEADLINE_MS, `The browser did not hand the trace over in ${END_DEADLINE_MS / 1000} s.`);
-      return events;
+      return withDeadline((async () => {
+        const stream = await complete;
+        if (!stream) throw new Error('The browser ended the trace without handing it over.');
+        const events: TraceEvent[] = [];
+        await readTraceStream(cdp, stream, event => {
+          if (events.length < MAX_EVENTS) events.push(cut.event(event));
+        });
+        return events;
+      })(), END_DEADLINE_MS, `The browser did not hand the trace over in ${END_DEADLINE_MS / 1000} s.`);
     })(),
     close: async () => {
       await stopped?.catch(() => undefined);
