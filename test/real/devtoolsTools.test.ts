@@ -108,7 +108,8 @@ describe('the DevTools tools (real child and Chromium)', function () {
     const call = (name: string, args: Record<string, unknown>) => bridge!.supervisor.callTool(name, args);
     await call('browser_navigate', { url: `${fixture.url}/a11y/borrowed` });
     const snapshot = textOf(await call('browser_snapshot', {}));
-    const controls = new Map([[refOf(snapshot, /button "Pay now"/), 'Pay'], [refOf(snapshot, /button "Buy now"/), 'Buy'], [refOf(snapshot, /checkbox "I agree"/), 'Agree']]);
+    const pay = refOf(snapshot, /button "Pay now"/);
+    const controls = new Map([[pay, 'Pay'], [refOf(snapshot, /button "Buy now"/), 'Buy'], [refOf(snapshot, /checkbox "I agree"/), 'Agree']]);
     /** What a ref names, as the page's own id of the element Playwright finds for it. */
     const idOf = async (ref: string) => /"([^"]*)"/.exec(textOf(await call('browser_evaluate', { element: 'a finding', target: ref, function: '(element) => element.id' })))?.[1];
     /** Each ref an answer gives the element `tag#id` (its lines without a ref give none). */
@@ -127,6 +128,11 @@ describe('the DevTools tools (real child and Chromium)', function () {
       for (const ref of refsGiven(audit, element).filter((r): r is string => r !== undefined)) await call('browser_click', { element, target: ref });
     }
     assert.match(textOf(await call('browser_evaluate', { function: '() => "pressed: [" + pressed.join() + "]"' })), /pressed: \[\]/, 'clicking the refs of the overlays pressed no control');
+    // Nor the other way round: an audit of the Pay button's ref is of the button, not of the overlay with its box.
+    const scoped = textOf(await call('bridge_accessibility_audit', { ref: pay }));
+    assert.match(scoped, new RegExp(`^Accessibility audit of element ${pay} `), scoped);
+    assert.doesNotMatch(scoped, /div#over/, `the audit of the Pay button's ref audits the button, not the overlay over it:\n${scoped}`);
+    assert.match(textOf(await call('bridge_accessibility_audit', { ref: 'e9999' })), /No element with ref "e9999" is on the page now/);
 
     // The banner is the page's largest paint: the trace's LCP element, which owns the Buy button under it.
     const trace = textOf(await call('bridge_performance_trace', {}));

@@ -39,44 +39,37 @@ interface WorldViolation {
 /** Our world's global list of the elements findings name (the page's scripts cannot see it), for their node ids. */
 const FINDING_ELEMENTS = 'bridgeFindingElements';
 
-/** The element a ref names, found again in our world: the topmost element at its centre with exactly its box. */
-const ELEMENT_AT_BOX = (box: { x: number; y: number; width: number; height: number }) => `(() => {
-  const box = ${JSON.stringify(box)};
-  const same = rect => Math.abs(rect.x - box.x) < 1 && Math.abs(rect.y - box.y) < 1 && Math.abs(rect.width - box.width) < 1 && Math.abs(rect.height - box.height) < 1;
-  return document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2).find(element => same(element.getBoundingClientRect()));
-})()`;
+/** In our world: axe's run on an element or the document (given), its violations with their elements described and kept. */
+const RUN_AXE = `async function (context) {
+  const describeElement = ${DESCRIBE_ELEMENT};
+  // iframes: false: axe talks to frames over postMessage, which a hostile frame could answer with violations of its own.
+  const results = await axe.run(context, { elementRef: true, resultTypes: ['violations'], iframes: false });
+  const elements = globalThis.${FINDING_ELEMENTS} = [];
+  return {
+    passes: results.passes.length,
+    incomplete: results.incomplete.length,
+    violations: results.violations.map(v => ({
+      id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, count: v.nodes.length,
+      nodes: v.nodes.slice(0, ${NODES_PER_RULE}).map(n => ({ ...describeElement(n.element), fix: n.failureSummary || '', target: n.target, element: elements.push(n.element) - 1 })),
+    })),
+  };
+}`;
+
+type AxeRun = { violations: WorldViolation[]; passes: number; incomplete: number };
 
 export async function auditPage(context: BrowserContext, page: Page, scope: { ref?: string }): Promise<Omit<AuditFacts, 'url'> | { refNotFound: string }> {
-  let within = 'document';
-  if (scope.ref) {
-    const locator = page.locator(`aria-ref=${scope.ref}`);
-    await locator.scrollIntoViewIfNeeded({ timeout: 2000 }).catch(() => undefined);
-    const box = await locator.boundingBox({ timeout: 2000 }).catch(() => null);
-    if (!box) return { refNotFound: scope.ref };
-    within = ELEMENT_AT_BOX(box);
-  }
   const cdp = await context.newCDPSession(page);
   try {
+    // The page's snapshot first: the refs of findings, and the element a scope's ref names, are read from it.
+    const refs = await SnapshotRefs.take(page, cdp);
+    // The element that carries the scope's ref itself, not one found again by its box (an overlay can have the box).
+    const scopeNode = scope.ref ? await refs.nodeOf(scope.ref) : undefined;
+    if (scope.ref && scopeNode === undefined) return { refNotFound: scope.ref };
+    if (scope.ref) await page.locator(`aria-ref=${scope.ref}`).scrollIntoViewIfNeeded({ timeout: 2000 }).catch(() => undefined);
     const world = await isolatedWorld(cdp);
     await world.evaluate(`${axe()};void 0`);
-    const run = await world.evaluate<{ violations: WorldViolation[]; passes: number; incomplete: number } | { missing: true }>(`(async () => {
-      const describeElement = ${DESCRIBE_ELEMENT};
-      const context = ${within};
-      if (!context) return { missing: true };
-      // iframes: false: axe talks to frames over postMessage, which a hostile frame could answer with violations of its own.
-      const results = await axe.run(context, { elementRef: true, resultTypes: ['violations'], iframes: false });
-      const elements = globalThis.${FINDING_ELEMENTS} = [];
-      return {
-        passes: results.passes.length,
-        incomplete: results.incomplete.length,
-        violations: results.violations.map(v => ({
-          id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, count: v.nodes.length,
-          nodes: v.nodes.slice(0, ${NODES_PER_RULE}).map(n => ({ ...describeElement(n.element), fix: n.failureSummary || '', target: n.target, element: elements.push(n.element) - 1 })),
-        })),
-      };
-    })()`);
-    if ('missing' in run) return { refNotFound: scope.ref ?? '' };
-    const refs = await SnapshotRefs.take(page, cdp);
+    const run = scopeNode === undefined ? await world.evaluate<AxeRun>(`(${RUN_AXE})(document)`) : await world.onNode<AxeRun>(scopeNode, RUN_AXE);
+    if (!run) return { refNotFound: scope.ref ?? '' };
     const violations: AuditViolation[] = [];
     for (const v of run.violations.sort((a, b) => IMPACT_ORDER.indexOf(a.impact ?? 'minor') - IMPACT_ORDER.indexOf(b.impact ?? 'minor'))) {
       const nodes = [];

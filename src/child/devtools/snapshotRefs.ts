@@ -8,7 +8,8 @@
  * there, the node found by the browser's own id for it; then Playwright's lookup of that ref must find one element.
  * Playwright never gives a number twice, so that element is the node. An element that owns a control
  * (`aria-owns`), controls or labels one, wraps one or lies over one with the same box has a ref of its own or
- * none: never the control's.
+ * none: never the control's. The other way round, the element a ref the agent gives names (an audit's scope) is
+ * the one that carries it there.
  *
  * The page's whole snapshot is taken first, as upstream's browser_snapshot takes it: each element in it carries its
  * current ref, and the refs the agent already holds still work after.
@@ -19,6 +20,18 @@ import type { CDPSession, Page } from 'playwright';
 const UTILITY_WORLD = '__playwright_utility_world_';
 /** In Playwright's world: the ref it wrote on the element (`this`) when it took a snapshot. */
 const OWN_REF = 'function () { const ref = this._ariaRef && this._ariaRef.ref; return typeof ref === "string" ? ref : undefined; }';
+/** In Playwright's world: the element (in the document or an open shadow root) it wrote this ref on. */
+const CARRIER = (ref: string) => `(() => {
+  const ref = ${JSON.stringify(ref)};
+  const within = root => {
+    for (const element of root.querySelectorAll('*')) {
+      if (element._ariaRef && element._ariaRef.ref === ref) return element;
+      const inShadow = element.shadowRoot && within(element.shadowRoot);
+      if (inShadow) return inShadow;
+    }
+  };
+  return within(document);
+})()`;
 /** The refs looked up per finding, each a lookup in the page. */
 const MAX_REFS = 40;
 
@@ -68,12 +81,29 @@ export class SnapshotRefs {
     try {
       const { result } = await this.cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: OWN_REF, returnByValue: true });
       const ref = typeof result.value === 'string' ? result.value : undefined;
-      if (!ref) return undefined;
-      // Written by an earlier snapshot on a node this one left out: its lookup finds nothing, so it is no ref to give.
-      const found = await this.page.locator(`aria-ref=${ref}`).count().catch(() => 0);
-      return found === 1 ? ref : undefined;
+      return ref && (await this.found(ref)) ? ref : undefined;
     } finally {
       await this.cdp.send('Runtime.releaseObject', { objectId }).catch(() => undefined);
     }
+  }
+
+  /** The backend node id of the element that carries this ref, or undefined: no element does, or its lookup finds none. */
+  async nodeOf(ref: string): Promise<number | undefined> {
+    if (this.world === undefined || !(await this.found(ref))) return undefined;
+    const { result } = await this.cdp.send('Runtime.evaluate', { expression: CARRIER(ref), contextId: this.world, returnByValue: false });
+    if (!result.objectId) return undefined;
+    try {
+      return (await this.cdp.send('DOM.describeNode', { objectId: result.objectId })).node.backendNodeId;
+    } finally {
+      await this.cdp.send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Whether Playwright's lookup of the ref finds one element. A ref written by an earlier snapshot on a node this
+   * one left out finds nothing: it is no ref to give or take.
+   */
+  private async found(ref: string): Promise<boolean> {
+    return (await this.page.locator(`aria-ref=${ref}`).count().catch(() => 0)) === 1;
   }
 }
