@@ -126,6 +126,13 @@ export class BrowserObserver {
   private resumeTimer: NodeJS.Timeout | undefined;
   private startRetries = 0;
   private lastFrameAt = 0;
+  /**
+   * The still being taken, if any. Chromium puts back the size the page had when a capture began once it ends, so a
+   * resize made while one is taken is undone (a still begun on a page slow to draw read the old size back into it).
+   */
+  private stillTaking: Promise<void> = Promise.resolve();
+  /** Changes of the page's size running now (changingSize): no still begins meanwhile. */
+  private sizeChanges = 0;
   private readonly consoleBudget = new EventBudget(MAX_CONSOLE_PER_SECOND, count => this.options.send({ kind: 'console', entry: {
     level: 'warning',
     text: `${count} console message${count === 1 ? ' was' : 's were'} not shown: the page logged more than ${MAX_CONSOLE_PER_SECOND} a second.`,
@@ -397,7 +404,11 @@ export class BrowserObserver {
 
   /** A frame made with a screenshot instead of the stream (it has the page's CSS size). */
   private async sendScreenshotFrame(page: Page, source: 'screenshot' | 'still'): Promise<void> {
-    const data = await page.screenshot({ type: 'jpeg', quality: this.liveView.quality ?? 70, scale: 'css', timeout: 5000 });
+    // A size change running now: a capture begun before it lands would put the old size back (changingSize).
+    if (this.sizeChanges) return;
+    const taking = page.screenshot({ type: 'jpeg', quality: this.liveView.quality ?? 70, scale: 'css', timeout: 5000 });
+    this.stillTaking = taking.then(() => undefined, () => undefined);
+    const data = await taking;
     const { width, height } = page.viewportSize() ?? this.options.viewport;
     this.lastFrameAt = Date.now();
     this.options.send({ kind: 'frame', frame: { pageId: this.pageId(page), data: data.toString('base64'), width, height, timestamp: Date.now(), source } });
@@ -460,6 +471,21 @@ export class BrowserObserver {
       return;
     }
     this.startRetries = 0;
+  }
+
+  /**
+   * The person's resize, with no still taken across it: one being taken ends first (within its own 5 s timeout),
+   * none begins until the work is done (the page at its new size and drawn), and the stream then shows the page as it is.
+   */
+  async changingSize<T>(work: () => Promise<T>): Promise<T> {
+    this.sizeChanges++;
+    try {
+      await this.stillTaking;
+      return await work();
+    } finally {
+      this.sizeChanges--;
+      if (this.streaming && !this.sizeChanges) this.sendStillIfQuiet(this.streaming.page);
+    }
   }
 
   /** If a fresh stream brings no frame soon (a static page), show the page as it is. */

@@ -154,12 +154,16 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
         case 'newTab': return await inner('browser_tabs', { action: 'new' }, 'Opened a new tab');
         case 'resize': {
           const size = { width: action.width, height: action.height };
-          const resized = await inner('browser_resize', size, `Resized the page to ${size.width}×${size.height}`);
-          if (!resized.ok || !page) return resized;
-          // In the browser's turn (pageAction below), so the next call, the person's input and the next checkpoint all
-          // wait until the page is at its new size and has drawn itself at it: the model's next snapshot has the new layout.
-          return await untilDrawnAtSize(page, size).then(() => resized,
-            (error: Error) => ({ ok: false, message: `Resized the page to ${size.width}×${size.height}, but ${error.message.split('\n')[0]}` }));
+          const resize = async (): Promise<PageActionResult> => {
+            const resized = await inner('browser_resize', size, `Resized the page to ${size.width}×${size.height}`);
+            if (!resized.ok || !page) return resized;
+            // In the browser's turn (pageAction below), so the next call, the person's input and the next checkpoint all
+            // wait until the page is at its new size and has drawn itself at it: the model's next snapshot has the new layout.
+            return await untilDrawnAtSize(page, size).then(() => resized,
+              (error: Error) => ({ ok: false, message: `Resized the page to ${size.width}×${size.height}, but ${error.message.split('\n')[0]}` }));
+          };
+          // With no live-view still taken across it: one that began at the old size would put that size back.
+          return await (session.observer ? session.observer.changingSize(resize) : resize());
         }
         case 'selectTab':
         case 'closeTab': {

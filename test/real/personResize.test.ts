@@ -29,20 +29,30 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
     await fixture.stop();
   });
 
-  /** A bridge on the held-frames page, the header's size followed as the panel follows it. */
-  async function onHeldFrames(): Promise<{ bridge: RealBridge; headerSays: (width: number) => Promise<void> }> {
+  /**
+   * A bridge on the held-frames page, its frames held, the header's size followed as the panel follows it.
+   * `panelOpen`: the panel as an editor tab, as the person has it when they pick a size: the live view streams, and
+   * on a page that draws nothing it shows a still (a screenshot); `stillsSinceHeld` counts those begun since the hold.
+   */
+  async function onHeldFrames(panelOpen = false): Promise<{ bridge: RealBridge; headerSays: (width: number) => Promise<void>; stillsSinceHeld: () => number }> {
     bridge = makeRealBridge();
     const tabs: TabInfo[][] = [];
-    bridge.supervisor.onObservation(event => { if (event.kind === 'tabs') tabs.push(event.tabs); });
+    let stills = 0;
+    bridge.supervisor.onObservation(event => {
+      if (event.kind === 'tabs') tabs.push(event.tabs);
+      if (event.kind === 'console' && event.entry.text === 'held-frames: a screenshot began') stills++;
+    });
+    if (panelOpen) bridge.supervisor.setLiveView({ enabled: true, maxWidth: 1200, maxHeight: 700 });
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/held-frames` });
     assert.match(textOf(await bridge.supervisor.callTool('browser_snapshot', {})), /Size: 1280x720/);
+    const stillsBefore = stills;
     const held = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => holdFrames()' }));
     assert.match(held, /"held"/);
     // What the integration test waits for before the model's next call: the header shows the new size once the
     // resize reached upstream, which is before the page has drawn itself at it.
     const headerSays = (width: number) => waitFor(() => tabs.at(-1)?.find(tab => tab.current)?.viewport?.width === width, 30000,
       () => `the header to show the width ${width}: ${JSON.stringify(tabs.at(-1))}`);
-    return { bridge, headerSays };
+    return { bridge, headerSays, stillsSinceHeld: () => stills - stillsBefore };
   }
 
   /** What the page itself says of its size, and whether its resize handler ran only after its frames were held. */
@@ -61,6 +71,21 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
     assert.match(after, /The person resized the page to 390×844/);
     assert.deepStrictEqual(await resized, { ok: true, message: 'Resized the page to 390×844' });
     assert.match(await pageFacts(real), /"390,844,true"/, 'the page held its frames across the resize, and its handler ran after');
+  });
+
+  it('with the panel open, the live view\'s still of a page slow to draw does not put the old size back', async () => {
+    // Chromium puts back the size a page had when a capture began once it ends: a still begun as the person resized,
+    // and ended once the page drew again, read the old size back into the page (the real VS Code run's "1280x720").
+    const { bridge: real, headerSays, stillsSinceHeld } = await onHeldFrames(true);
+    // The live view's still of the held page begins (the stream shows nothing of a page that draws nothing), and
+    // lasts as long as the page holds its frames: the person resizes while it is being taken.
+    await waitFor(() => stillsSinceHeld() > 0, 30000, 'the live view to begin a still of the held page');
+    const resized = real.supervisor.pageAction({ action: 'resize', width: 390, height: 844 });
+    await headerSays(390);
+    const after = textOf(await real.supervisor.callTool('browser_snapshot', {}));
+    assert.match(after, /Size: 390x844/, `the model's next snapshot, taken once the header followed:\n${after.slice(0, 800)}`);
+    assert.deepStrictEqual(await resized, { ok: true, message: 'Resized the page to 390×844' });
+    assert.match(await pageFacts(real), /"390,844,true"/, 'the page is still at the chosen size');
   });
 
   it('a call that ends while the resize waits for the page\'s frame does not let the next call past it', async () => {
