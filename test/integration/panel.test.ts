@@ -1,7 +1,8 @@
 /**
  * The panel a web developer reaches for, in a real VS Code: a request opened in the Network pane shows
  * both bodies and headers, Copy as cURL puts a command on the clipboard that gets the same answer from
- * the server, and the size picker's phone preset changes the page's width in the model's next snapshot.
+ * the server, and the size picker's phone preset changes the page's size in the model's next snapshot, on a
+ * loaded machine too.
  */
 import * as assert from 'assert';
 import { execFile } from 'child_process';
@@ -13,6 +14,7 @@ import { promisify } from 'util';
 import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import type { PanelReport } from '../../src/protocol/panelMessages';
+import { startBusyLoops } from '../support/busyLoops';
 import { checkHar } from '../support/harRoundTrip';
 import { Api, EXTENSION_ID, invoke, note, panelHands, screenshotWorkbench, waitFor } from './helpers';
 
@@ -78,16 +80,25 @@ describe('The panel for a web developer in a real VS Code', function () {
     assert.deepStrictEqual(JSON.parse(stdout), ECHO_ANSWER, 'the copied command gets the answer the page got');
   });
 
-  it('the size picker\'s phone preset resizes the page at once: the header says so and the model\'s next snapshot has the new width', async () => {
-    const report = await editorPanelOn(`${fixture.url}/network-lab`, r => /Network Lab/.test(r.header), 'the panel to show the lab');
-    assert.strictEqual(report.sizeLabel, '1280×720', 'the header shows the size the agent works at');
-    const before = await invoke('browser_snapshot', {});
-    assert.match(before.text, /Width: 1280/);
-    await panelHands({ action: 'select', id: 'size', value: '390x844' });
-    await waitFor(async () => (await api.describePanels())[0]?.sizeLabel === '390×844', 15000, 'the header to show the phone size', 250);
-    const after = await invoke('browser_snapshot', {});
-    assert.match(after.text, /Width: 390/, after.text.slice(0, 600));
-    assert.match(after.text, /The person resized the page to 390×844/);
+  it('the size picker\'s phone preset resizes the page at once: the header says so and the model\'s next snapshot has the new size, two busy loops beside it and the page\'s next frame seconds late', async () => {
+    // The machine loaded (two cores kept busy), and a page that draws nothing for a few seconds (holdFrames: a view
+    // transition waiting for its data), which the open panel's live view shows as a still: the model's next call must
+    // still find the page at the chosen size, drawn at it.
+    const busy = startBusyLoops(2);
+    try {
+      const report = await editorPanelOn(`${fixture.url}/held-frames`, r => /Held Frames/.test(r.header), 'the panel to show the page');
+      assert.strictEqual(report.sizeLabel, '1280×720', 'the header shows the size the agent works at');
+      const before = await invoke('browser_snapshot', {});
+      assert.match(before.text, /Size: 1280x720/);
+      assert.match((await invoke('browser_evaluate', { function: '() => holdFrames()' })).text, /"held"/);
+      await panelHands({ action: 'select', id: 'size', value: '390x844' });
+      await waitFor(async () => (await api.describePanels())[0]?.sizeLabel === '390×844', 15000, 'the header to show the phone size', 250);
+      const after = await invoke('browser_snapshot', {});
+      assert.match(after.text, /Size: 390x844/, after.text.slice(0, 600));
+      assert.match(after.text, /The person resized the page to 390×844/);
+    } finally {
+      await busy.stop();
+    }
   });
 
   it('the Network pane: columns that sort, a waterfall, throttling shown in the header; Save all as HAR writes a file a validator accepts and routeFromHAR replays', async () => {
