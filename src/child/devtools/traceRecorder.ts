@@ -84,6 +84,8 @@ export async function startTrace(context: BrowserContext, page: Page, cut = new 
         await readTraceStream(cdp, stream, event => {
           if (events.length < MAX_EVENTS) events.push(cut.event(event));
         });
+        // A stream in a form the reader does not know (one event a line) is said so, not read as an empty trace.
+        if (!events.length) throw new Error('The browser handed the trace over in a form the bridge cannot read: no events in it.');
         return events;
       })(), END_DEADLINE_MS, `The browser did not hand the trace over in ${END_DEADLINE_MS / 1000} s.`);
     })(),

@@ -12,7 +12,8 @@ import { createGunzip } from 'zlib';
 import type { TraceEvent } from './traceRecorder';
 
 const CHUNK_BYTES = 1024 * 1024;
-const MAX_LINE_CHARS = 64 * 1024 * 1024;
+/** An event line past this is skipped: a mark name or detail of more than 16 MB is dropped, not cut. */
+const MAX_LINE_CHARS = 16 * 1024 * 1024;
 /** How the stream opens its list of events, and how the last event's line ends it (the trace's metadata follows). */
 const EVENTS_OPEN = '{"traceEvents":[';
 const EVENTS_CLOSE = '],"metadata":';
