@@ -10,7 +10,11 @@
  * `node out/test/bench/testExport.js` only the sessions exported as Playwright tests (testExport);
  * `node out/test/bench/timeTravel.js` only time travel's checkpoints, scrub, forks and trace (timeTravel);
  * `node out/test/bench/panel.js` only the panel's figures in a real VS Code (panel);
- * `node out/test/bench/devtools.js` only the DevTools tools' agreement, audit and trace overhead (devtools).
+ * `node out/test/bench/devtools.js` only the DevTools tools' agreement, audit and trace overhead (devtools);
+ * BENCH_LIVE_ONLY=1 only the live view's rounds (liveView).
+ * Each figure and each round is measured on its own (benchFigures.ts): one that throws is written as
+ * `{ failed: "<reason>" }` under its key and listed under `failed`, the run goes on to the next, the JSON is
+ * written all the same, and the exit code is 1.
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -36,6 +40,7 @@ import { measureTimeTravel } from './timeTravel';
 import { measurePanel } from './panel';
 import { measureDevtools } from './devtools';
 import { median } from '../support/median';
+import { BenchRun, Figure, isFailed, medianOf } from './benchFigures';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -295,11 +300,11 @@ async function sessionsWithRawContexts(fixture: FixtureServer) {
   return { ...sessions, rawContextMB, bridgePerRawContext };
 }
 
-function printSessions(sessions: Awaited<ReturnType<typeof sessionsWithRawContexts>>): void {
-  console.log(`sessions (perClient): a new client's context +${sessions.openMs} ms on its first call, +${sessions.extraMBPerSession} MB PSS each ` +
+function sessionsLine(sessions: Awaited<ReturnType<typeof sessionsWithRawContexts>>): string {
+  return `sessions (perClient): a new client's context +${sessions.openMs} ms on its first call, +${sessions.extraMBPerSession} MB PSS each ` +
     `(a bare Playwright context with one page: ${sessions.rawContextMB} MB, ratio x${sessions.bridgePerRawContext}, target <= 1.10; ` +
     `a browser server with its first: ${sessions.browserServerMB} MB); ` +
-    `${sessions.concurrentClients} clients x ${session('').length} calls at once in ${sessions.concurrentSeconds} s, ${sessions.failures} failures`);
+    `${sessions.concurrentClients} clients x ${session('').length} calls at once in ${sessions.concurrentSeconds} s, ${sessions.failures} failures`;
 }
 
 /**
@@ -342,17 +347,27 @@ async function remoteRound(fixture: FixtureServer) {
   }
 }
 
-function printDoorCost(cost: DoorCostFigures): void {
-  console.log(`MCP door alone (instant backend), ms:  a fetch to an empty server ${cost.plainFetchMs}, through the door ${cost.doorFetchMs} ` +
-    `(the door's own ${(cost.doorFetchMs - cost.plainFetchMs).toFixed(3)}), with the MCP SDK's client ${cost.doorSdkClientMs}`);
+function doorCostLine(cost: DoorCostFigures): string {
+  return `MCP door alone (instant backend), ms:  a fetch to an empty server ${cost.plainFetchMs}, through the door ${cost.doorFetchMs} ` +
+    `(the door's own ${(cost.doorFetchMs - cost.plainFetchMs).toFixed(3)}), with the MCP SDK's client ${cost.doorSdkClientMs}`;
 }
 
 async function round(fixture: FixtureServer, index: number) {
   // Rotate which door starts first so none always gets the warmer machine.
   const openers = [openBridge, openHttp, openBare];
   const opened: { door: Door; readyMs: number }[] = [];
-  for (let k = 0; k < openers.length; k++) opened.push(await openers[(k + index) % openers.length]());
-  const byName = Object.fromEntries(opened.map(d => [d.door.name, d])) as Record<DoorName, { door: Door; readyMs: number }>;
+  // A round that fails (a door that does not open, a step that errs) still closes every door it opened: the bench
+  // goes on to the next round, and a bare child or browser left running would weigh on every figure after it.
+  try {
+    for (let k = 0; k < openers.length; k++) opened.push(await openers[(k + index) % openers.length]());
+    return await sessionThroughDoors(fixture, index, Object.fromEntries(opened.map(d => [d.door.name, d])) as Record<DoorName, { door: Door; readyMs: number }>);
+  } finally {
+    for (const d of opened) await d.door.close().catch(() => undefined);
+  }
+}
+
+/** The scripted session step by step through the three open doors, rotating which goes first. */
+async function sessionThroughDoors(fixture: FixtureServer, index: number, byName: Record<DoorName, { door: Door; readyMs: number }>) {
   const names: DoorName[] = ['bridge', 'http', 'bare'];
   const states = new Map<DoorName, Map<string, string>>(names.map(n => [n, new Map()]));
   const ratios = { bridge: [] as number[], http: [] as number[] };
@@ -383,7 +398,6 @@ async function round(fixture: FixtureServer, index: number) {
     rss: { bridge: treeMemoryMB(byName.bridge.door.pid()!, 'VmRSS'), bare: treeMemoryMB(byName.bare.door.pid()!, 'VmRSS') },
     pss: { bridge: treeMemoryMB(byName.bridge.door.pid()!, 'Pss'), bare: treeMemoryMB(byName.bare.door.pid()!, 'Pss') },
   };
-  for (const d of opened) await d.door.close();
   return {
     ratio: median(ratios.bridge),
     httpRatio: median(ratios.http),
@@ -508,9 +522,12 @@ async function liveViewRound(fixture: FixtureServer) {
  */
 async function inputLatency(bridge: RealBridge): Promise<{ median: number; p95: number }> {
   const seen = new Map<number, number>();
+  const arrived = new Map<number, () => void>();
   const subscription = bridge.supervisor.onObservation(event => {
     const match = event.kind === 'console' ? /^input-seen (\d+) (\d+)$/.exec(event.entry.text) : null;
-    if (match) seen.set(Number(match[1]), Number(match[2]));
+    if (!match) return;
+    seen.set(Number(match[1]), Number(match[2]));
+    arrived.get(Number(match[1]))?.();
   });
   try {
     await bridge.supervisor.callTool('browser_evaluate', {
@@ -518,10 +535,11 @@ async function inputLatency(bridge: RealBridge): Promise<{ median: number; p95: 
     });
     const sent: number[] = [];
     for (let i = 0; i < 40; i++) {
+      const reached = new Promise<void>(resolve => arrived.set(i, resolve));
       sent.push(Date.now());
       bridge.supervisor.sendInput({ kind: 'mouse', action: 'down', x: 0.9, y: 0.9, button: 'left', clickCount: 1 });
       bridge.supervisor.sendInput({ kind: 'mouse', action: 'up', x: 0.9, y: 0.9, button: 'left', clickCount: 1 });
-      await waitFor(() => seen.has(i), 5000, `click ${i} to reach the page`, 2);
+      await clickReached(reached, i, bridge);
       await new Promise(resolve => setTimeout(resolve, 50));
     }
     const latencies = sent.map((at, i) => seen.get(i)! - at).sort((a, b) => a - b);
@@ -529,6 +547,26 @@ async function inputLatency(bridge: RealBridge): Promise<{ median: number; p95: 
   } finally {
     subscription.dispose();
   }
+}
+
+/** Long enough for any machine that still works; a click not in the page by then was lost, not slow. */
+const CLICK_BOUND_MS = 60000;
+
+/**
+ * Until the page reports the click: its latency is the figure, so a slow one is measured, not cut off (a 5 s
+ * deadline under load ended the whole bench at "click 7"). Only a click lost fails, in words: the child's own
+ * reason when it said it could not apply the input.
+ */
+async function clickReached(reached: Promise<void>, index: number, bridge: RealBridge): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const lost = new Promise<'lost'>(resolve => { timer = setTimeout(() => resolve('lost'), CLICK_BOUND_MS); });
+  try {
+    if ((await Promise.race([reached, lost])) !== 'lost') return;
+  } finally {
+    clearTimeout(timer);
+  }
+  const why = bridge.logs.filter(line => /Input not applied/.test(line)).at(-1);
+  throw new Error(`click ${index} did not reach the page within ${CLICK_BOUND_MS / 1000} s${why ? `: ${why}` : ''}`);
 }
 
 async function withFixture<T>(work: (fixture: FixtureServer) => Promise<T>): Promise<T> {
@@ -550,92 +588,128 @@ async function transparency(fixture: FixtureServer) {
   return { steps: report.steps, identical: report.identical, normalized: report.normalized, differing: report.differing };
 }
 
+/** The per-call rounds' figures: medians over the rounds that finished. */
+function perCallFigures(run: BenchRun, rounds: Figure<Awaited<ReturnType<typeof round>>>[]) {
+  const over = <T>(summarize: (finished: Awaited<ReturnType<typeof round>>[]) => T) => run.overRounds(rounds, summarize);
+  return {
+    perCallRatio: over(done => medianOf(done, r => r.ratio)),
+    httpDoorRatio: over(done => medianOf(done, r => r.httpRatio)),
+    coldStartMs: over(done => ({ bridge: medianOf(done, r => r.readyMs.bridge), bare: medianOf(done, r => r.readyMs.bare) })),
+    firstNavigateMs: over(done => ({ bridge: medianOf(done, r => r.firstNavigateMs.bridge), bare: medianOf(done, r => r.firstNavigateMs.bare) })),
+    rssMB: over(done => ({ bridge: medianOf(done, r => r.memory.rss.bridge), bare: medianOf(done, r => r.memory.rss.bare) })),
+    pssMB: over(done => ({ bridge: medianOf(done, r => r.memory.pss.bridge), bare: medianOf(done, r => r.memory.pss.bare) })),
+    perRound: rounds.map(r => (isFailed(r) ? r : { perCallRatio: Math.round(r.ratio * 1000) / 1000, httpDoorRatio: Math.round(r.httpRatio * 1000) / 1000 })),
+  };
+}
+
+/** The live view's figures: medians over the rounds that finished. */
+function liveViewFigures(run: BenchRun, rounds: Figure<Awaited<ReturnType<typeof liveViewRound>>>[]) {
+  return run.overRounds(rounds, live => ({
+    fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
+    frameLatencyMs: Math.round(median(live.map(l => l.frameLatencyMs))),
+    toolCallRatio: Math.round(median(live.map(l => l.toolCallRatio)) * 1000) / 1000,
+    fpsDuringCallBursts: Math.round(median(live.map(l => l.fpsDuringCallBursts)) * 10) / 10,
+    cpuPercent: Math.round(median(live.map(l => l.cpuPercent)) * 10) / 10,
+    inputLatencyMs: { median: Math.round(median(live.map(l => l.inputLatencyMs.median))), p95: Math.round(median(live.map(l => l.inputLatencyMs.p95))) },
+    floodHostLagMs: Math.round(median(live.map(l => l.floodHostLagMs))),
+  }));
+}
+
 async function main(): Promise<void> {
+  const run = new BenchRun();
   if (process.env.BENCH_TRANSPARENCY_ONLY) {
-    const counts = await withFixture(transparency);
+    const counts = await run.figure('transparency', () => withFixture(transparency));
     console.log(JSON.stringify({ transparency: counts }));
-    if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ transparency: counts }, null, 2)}\n`);
+    run.finish({ transparency: counts });
     return;
   }
   // BENCH_SESSIONS_ONLY=1 measures only the sessions (perClient) figures, with rawContextMB beside them.
   if (process.env.BENCH_SESSIONS_ONLY) {
-    const sessions = await withFixture(sessionsWithRawContexts);
-    printSessions(sessions);
+    const sessions = await run.figure('sessions', () => withFixture(sessionsWithRawContexts));
+    run.say('sessions', sessions, sessionsLine);
     console.log(JSON.stringify({ sessions }));
+    run.finish({ sessions }, { write: false });
     return;
   }
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   // BENCH_CALLS_ONLY=1 measures only the per-call rounds (perCallRatio, httpDoorRatio) and the call path.
   if (process.env.BENCH_CALLS_ONLY) {
     const perRound = await withFixture(async fixture => {
-      const all: Awaited<ReturnType<typeof round>>[] = [];
+      const all: Figure<Awaited<ReturnType<typeof round>>>[] = [];
       for (let i = 0; i < rounds; i++) {
-        const r = await round(fixture, i);
+        const r = await run.figure(`calls round ${i + 1}/${rounds}`, () => round(fixture, i));
         all.push(r);
-        console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls`);
+        if (!isFailed(r)) console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls`);
       }
       return all;
     });
+    const { perCallRatio, httpDoorRatio, perRound: byRound } = perCallFigures(run, perRound);
     const figures = {
       rounds,
-      perCallRatio: Math.round(median(perRound.map(r => r.ratio)) * 1000) / 1000,
-      httpDoorRatio: Math.round(median(perRound.map(r => r.httpRatio)) * 1000) / 1000,
-      perRound: perRound.map(r => ({ perCallRatio: Math.round(r.ratio * 1000) / 1000, httpDoorRatio: Math.round(r.httpRatio * 1000) / 1000 })),
-      httpDoorCost: await measureDoorCost(),
-      callPath: measureCallPath(),
+      perCallRatio,
+      httpDoorRatio,
+      perRound: byRound,
+      httpDoorCost: await run.figure('httpDoorCost', measureDoorCost),
+      callPath: await run.figure('callPath', measureCallPath),
     };
-    printDoorCost(figures.httpDoorCost);
+    run.say('httpDoorCost', figures.httpDoorCost, doorCostLine);
     console.log(JSON.stringify(figures));
-    if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(figures, null, 2)}\n`);
+    run.finish(figures);
     return;
   }
   const fixture = new FixtureServer();
   await fixture.start();
-  const results: Awaited<ReturnType<typeof round>>[] = [];
-  const live: Awaited<ReturnType<typeof liveViewRound>>[] = [];
+  const results: Figure<Awaited<ReturnType<typeof round>>>[] = [];
+  const live: Figure<Awaited<ReturnType<typeof liveViewRound>>>[] = [];
   try {
     for (let i = 0; i < rounds; i++) {
-      const l = await liveViewRound(fixture);
+      const l = await run.figure(`liveView round ${i + 1}/${rounds}`, () => liveViewRound(fixture));
       live.push(l);
-      console.log(`round ${i + 1}/${rounds}: live view ${l.fps.toFixed(1)} fps, frame latency ${l.frameLatencyMs.toFixed(0)} ms, host CPU ${l.cpuPercent.toFixed(1)}%, ` +
-        `tool calls while streaming x${l.toolCallRatio.toFixed(3)}, input ${l.inputLatencyMs.median}/${l.inputLatencyMs.p95} ms (median/p95)`);
+      if (!isFailed(l)) {
+        console.log(`round ${i + 1}/${rounds}: live view ${l.fps.toFixed(1)} fps, frame latency ${l.frameLatencyMs.toFixed(0)} ms, host CPU ${l.cpuPercent.toFixed(1)}%, ` +
+          `tool calls while streaming x${l.toolCallRatio.toFixed(3)}, input ${l.inputLatencyMs.median}/${l.inputLatencyMs.p95} ms (median/p95)`);
+      }
       // BENCH_LIVE_ONLY=1 measures only the live view (while working on it).
       if (process.env.BENCH_LIVE_ONLY) continue;
-      const r = await round(fixture, i);
+      const r = await run.figure(`calls round ${i + 1}/${rounds}`, () => round(fixture, i));
       results.push(r);
-      console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls; ready ${r.readyMs.bridge.toFixed(0)} / ${r.readyMs.bare.toFixed(0)} ms; ` +
-        `first navigate ${r.firstNavigateMs.bridge.toFixed(0)} / ${r.firstNavigateMs.bare.toFixed(0)} ms; tree PSS ${r.memory.pss.bridge.toFixed(0)} / ${r.memory.pss.bare.toFixed(0)} MB (bridge / bare)`);
+      if (!isFailed(r)) {
+        console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls; ready ${r.readyMs.bridge.toFixed(0)} / ${r.readyMs.bare.toFixed(0)} ms; ` +
+          `first navigate ${r.firstNavigateMs.bridge.toFixed(0)} / ${r.firstNavigateMs.bare.toFixed(0)} ms; tree PSS ${r.memory.pss.bridge.toFixed(0)} / ${r.memory.pss.bare.toFixed(0)} MB (bridge / bare)`);
+      }
     }
   } finally {
     await fixture.stop();
   }
   if (process.env.BENCH_LIVE_ONLY) {
-    console.log(JSON.stringify(live.map(l => ({ fps: l.fps, toolCallRatio: l.toolCallRatio, inputLatencyMs: l.inputLatencyMs }))));
+    const liveView = liveViewFigures(run, live);
+    console.log(JSON.stringify({ liveView }));
+    run.finish({ rounds, liveView });
     return;
   }
-  const lean = await withFixture(leanOutputs);
-  console.log(`characters per step: ${lean.defaultCharsPerStep} with upstream's defaults, ${lean.leanCharsPerStep} lean`);
-  const sessions = await withFixture(sessionsWithRawContexts);
-  const remote = await withFixture(remoteRound);
-  console.log(`remote (loopback Playwright server): per-call x${remote.perCallRatio} of a local launch; ${remote.sessions} isolated clients at once, ` +
-    `${remote.calls} calls, ${remote.failures} failures`);
-  printSessions(sessions);
-  const transparent = await withFixture(transparency);
-  const callPath = measureCallPath();
-  const httpDoorCost = await measureDoorCost();
-  const testExport = await measureTestExport();
-  const timeTravel = await measureTimeTravel();
-  const panel = await measurePanel();
-  const devtoolsFigures = await measureDevtools();
-  const m = (pick: (r: (typeof results)[number]) => number) => Math.round(median(results.map(pick)) * 1000) / 1000;
+  const lean = await run.figure('leanOutputs', () => withFixture(leanOutputs));
+  run.say('leanOutputs', lean, l => `characters per step: ${l.defaultCharsPerStep} with upstream's defaults, ${l.leanCharsPerStep} lean`);
+  const sessions = await run.figure('sessions', () => withFixture(sessionsWithRawContexts));
+  const remote = await run.figure('remote', () => withFixture(remoteRound));
+  run.say('remote', remote, r => `remote (loopback Playwright server): per-call x${r.perCallRatio} of a local launch; ${r.sessions} isolated clients at once, ` +
+    `${r.calls} calls, ${r.failures} failures`);
+  run.say('sessions', sessions, sessionsLine);
+  const transparent = await run.figure('transparency', () => withFixture(transparency));
+  const callPath = await run.figure('callPath', measureCallPath);
+  const httpDoorCost = await run.figure('httpDoorCost', measureDoorCost);
+  const testExport = await run.figure('testExport', measureTestExport);
+  const timeTravel = await run.figure('timeTravel', measureTimeTravel);
+  const panel = await run.figure('panel', measurePanel);
+  const devtoolsFigures = await run.figure('devtools', measureDevtools);
+  const perCall = perCallFigures(run, results);
   const figures = {
     rounds,
-    perCallRatio: m(r => r.ratio),
-    httpDoorRatio: m(r => r.httpRatio),
-    coldStartMs: { bridge: m(r => r.readyMs.bridge), bare: m(r => r.readyMs.bare) },
-    firstNavigateMs: { bridge: m(r => r.firstNavigateMs.bridge), bare: m(r => r.firstNavigateMs.bare) },
-    rssMB: { bridge: m(r => r.memory.rss.bridge), bare: m(r => r.memory.rss.bare) },
-    pssMB: { bridge: m(r => r.memory.pss.bridge), bare: m(r => r.memory.pss.bare) },
+    perCallRatio: perCall.perCallRatio,
+    httpDoorRatio: perCall.httpDoorRatio,
+    coldStartMs: perCall.coldStartMs,
+    firstNavigateMs: perCall.firstNavigateMs,
+    rssMB: perCall.rssMB,
+    pssMB: perCall.pssMB,
     leanOutputs: lean,
     sessions,
     remote,
@@ -645,52 +719,39 @@ async function main(): Promise<void> {
     timeTravel,
     panel,
     // The ordinary tools' cost with the DevTools tools available and not in use is the session's own perCallRatio.
-    devtools: { ...devtoolsFigures, perCallRatio: m(r => r.ratio) },
+    devtools: isFailed(devtoolsFigures) ? devtoolsFigures : { ...devtoolsFigures, perCallRatio: perCall.perCallRatio },
     callPath,
-    liveView: {
-      fps: Math.round(median(live.map(l => l.fps)) * 10) / 10,
-      frameLatencyMs: Math.round(median(live.map(l => l.frameLatencyMs))),
-      toolCallRatio: Math.round(median(live.map(l => l.toolCallRatio)) * 1000) / 1000,
-      fpsDuringCallBursts: Math.round(median(live.map(l => l.fpsDuringCallBursts)) * 10) / 10,
-      cpuPercent: Math.round(median(live.map(l => l.cpuPercent)) * 10) / 10,
-      inputLatencyMs: { median: Math.round(median(live.map(l => l.inputLatencyMs.median))), p95: Math.round(median(live.map(l => l.inputLatencyMs.p95))) },
-      floodHostLagMs: Math.round(median(live.map(l => l.floodHostLagMs))),
-    },
+    liveView: liveViewFigures(run, live),
   };
   console.log('');
-  console.log(`median per-call ratio (bridge / bare): ${figures.perCallRatio.toFixed(3)}   (target <= 1.02)`);
-  console.log(`MCP door per-call ratio (HTTP / bare): ${figures.httpDoorRatio.toFixed(3)}   (target <= 1.02)`);
-  printDoorCost(figures.httpDoorCost);
-  console.log(`cold start to ready, ms:              bridge ${figures.coldStartMs.bridge.toFixed(0)}, bare ${figures.coldStartMs.bare.toFixed(0)}`);
-  console.log(`first navigate (browser launch), ms:  bridge ${figures.firstNavigateMs.bridge.toFixed(0)}, bare ${figures.firstNavigateMs.bare.toFixed(0)}`);
-  console.log(`process tree RSS, MB:                 bridge ${figures.rssMB.bridge.toFixed(0)}, bare ${figures.rssMB.bare.toFixed(0)} (RSS counts shared pages once per process)`);
-  console.log(`process tree PSS, MB:                 bridge ${figures.pssMB.bridge.toFixed(0)}, bare ${figures.pssMB.bare.toFixed(0)}; difference ${(figures.pssMB.bridge - figures.pssMB.bare).toFixed(0)} MB (target <= 60)`);
-  console.log(`live view (1280x720 animated page):   ${figures.liveView.fps} fps (target >= 20), frame latency ${figures.liveView.frameLatencyMs} ms, extension-host CPU ${figures.liveView.cpuPercent}% of one core`);
-  console.log(`tool calls while streaming:           x${figures.liveView.toolCallRatio.toFixed(3)} (target <= 1.10); ` +
-    `the stream stops for back-to-back calls: ${figures.liveView.fpsDuringCallBursts} fps during them`);
-  console.log(`the person's input to the page, ms:   median ${figures.liveView.inputLatencyMs.median} (target <= 50), p95 ${figures.liveView.inputLatencyMs.p95} (target <= 100), while streaming`);
-  console.log(`sessions exported as tests:          ${testExport.greenAllRepeats} of ${testExport.scenarios} green in all ${testExport.repeats} runs ` +
-    `(target >= 0.9 of them), ${testExport.greenFirstTry} green first try, red when the app broke: ${testExport.detectsBreakage} (target 1.0), ` +
-    `model calls in replay ${testExport.modelCallsInReplay}, export ${testExport.exportMs} ms`);
-  console.log(`time travel (${timeTravel.steps}-step session):     scrub p95 ${timeTravel.scrubP95Ms} ms (target <= 150), ${timeTravel.bytesPerStep} bytes a step ` +
-    `(target <= 61440), fork p95 ${timeTravel.forkP95Ms} ms (target <= 1500), fidelity ${timeTravel.fidelity} over ${timeTravel.forksCompared} forks (target 1.0), ` +
-    `per call with checkpoints x${timeTravel.perCallRatioWithCheckpoints} (target <= 1.05), trace read back in order: ${timeTravel.traceActionsInOrder}; ` +
-    `on a page with 48 MB in IndexedDB per call x${timeTravel.hostilePerCallRatio} (target <= 1.10), child peak ` +
-    `${timeTravel.hostileChildPeakMB >= 0 ? '+' : ''}${timeTravel.hostileChildPeakMB} MB (target <= +100)`);
-  console.log(`panel in a real VS Code (${panel.rounds} windows): filter keystroke p95 ${panel.filterKeystrokeMsP95} ms over 2,000 rows (target <= 50), ` +
-    `${panel.rowsPerSecondSustained} requests listed a second in a 300/s burst with frames p95 ${panel.frameMsP95} ms, max ${panel.frameMsMax} (target < 50), ` +
-    `a 1 MB request opened p95 ${panel.detailOpenMsP95} ms (target <= 150)`);
-  const agree = devtoolsFigures.agreement;
-  console.log(`DevTools tools (${agree.pages} pages, against chrome-devtools-mcp): LCP within 10 % on ${agree.lcpWithin10pct} of ${agree.lcpPages} ` +
-    `(or a frame apart: ${agree.lcpWithin10pctOrOneFrame}), CLS on ${agree.clsWithin10pct}, ` +
-    `INP on ${agree.inpWithin10pct} of ${agree.inpPages}, same insights on ${agree.insightsSame} (target: all); audit found ${devtoolsFigures.audit.found} of ` +
-    `${devtoolsFigures.audit.planted} planted, ${devtoolsFigures.audit.falsePositivesOnCleanPage} on the clean page (target 0); a trace's overhead x${devtoolsFigures.traceOverheadRatio}`);
-  console.log(`one call's path:                      ${callPath.hostFiles} host files, ${callPath.childFiles} child files; ` +
-    `refusal sites ${callPath.refusalSites}, result edit sites ${callPath.resultEditSites} (target 1 each)`);
-  if (process.env.BENCH_OUT) {
-    fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(figures, null, 2)}\n`);
-    console.log(`wrote ${process.env.BENCH_OUT}`);
-  }
+  run.say('perCallRatio', figures.perCallRatio, ratio => `median per-call ratio (bridge / bare): ${ratio.toFixed(3)}   (target <= 1.02)`);
+  run.say('httpDoorRatio', figures.httpDoorRatio, ratio => `MCP door per-call ratio (HTTP / bare): ${ratio.toFixed(3)}   (target <= 1.02)`);
+  run.say('httpDoorCost', figures.httpDoorCost, doorCostLine);
+  run.say('coldStartMs', figures.coldStartMs, ms => `cold start to ready, ms:              bridge ${ms.bridge.toFixed(0)}, bare ${ms.bare.toFixed(0)}`);
+  run.say('firstNavigateMs', figures.firstNavigateMs, ms => `first navigate (browser launch), ms:  bridge ${ms.bridge.toFixed(0)}, bare ${ms.bare.toFixed(0)}`);
+  run.say('rssMB', figures.rssMB, mb => `process tree RSS, MB:                 bridge ${mb.bridge.toFixed(0)}, bare ${mb.bare.toFixed(0)} (RSS counts shared pages once per process)`);
+  run.say('pssMB', figures.pssMB, mb => `process tree PSS, MB:                 bridge ${mb.bridge.toFixed(0)}, bare ${mb.bare.toFixed(0)}; difference ${(mb.bridge - mb.bare).toFixed(0)} MB (target <= 60)`);
+  run.say('liveView', figures.liveView, l => `live view (1280x720 animated page):   ${l.fps} fps (target >= 20), frame latency ${l.frameLatencyMs} ms, extension-host CPU ${l.cpuPercent}% of one core\n` +
+    `tool calls while streaming:           x${l.toolCallRatio.toFixed(3)} (target <= 1.10); the stream stops for back-to-back calls: ${l.fpsDuringCallBursts} fps during them\n` +
+    `the person's input to the page, ms:   median ${l.inputLatencyMs.median} (target <= 50), p95 ${l.inputLatencyMs.p95} (target <= 100), while streaming`);
+  run.say('testExport', testExport, t => `sessions exported as tests:          ${t.greenAllRepeats} of ${t.scenarios} green in all ${t.repeats} runs ` +
+    `(target >= 0.9 of them), ${t.greenFirstTry} green first try, red when the app broke: ${t.detectsBreakage} (target 1.0), ` +
+    `model calls in replay ${t.modelCallsInReplay}, export ${t.exportMs} ms`);
+  run.say('timeTravel', timeTravel, t => `time travel (${t.steps}-step session):     scrub p95 ${t.scrubP95Ms} ms (target <= 150), ${t.bytesPerStep} bytes a step ` +
+    `(target <= 61440), fork p95 ${t.forkP95Ms} ms (target <= 1500), fidelity ${t.fidelity} over ${t.forksCompared} forks (target 1.0), ` +
+    `per call with checkpoints x${t.perCallRatioWithCheckpoints} (target <= 1.05), trace read back in order: ${t.traceActionsInOrder}; ` +
+    `on a page with 48 MB in IndexedDB per call x${t.hostilePerCallRatio} (target <= 1.10), child peak ` +
+    `${t.hostileChildPeakMB >= 0 ? '+' : ''}${t.hostileChildPeakMB} MB (target <= +100)`);
+  run.say('panel', panel, p => `panel in a real VS Code (${p.rounds} windows): filter keystroke p95 ${p.filterKeystrokeMsP95} ms over 2,000 rows (target <= 50), ` +
+    `${p.rowsPerSecondSustained} requests listed a second in a 300/s burst with frames p95 ${p.frameMsP95} ms, max ${p.frameMsMax} (target < 50), ` +
+    `a 1 MB request opened p95 ${p.detailOpenMsP95} ms (target <= 150)`);
+  run.say('devtools', devtoolsFigures, d => `DevTools tools (${d.agreement.pages} pages, against chrome-devtools-mcp): LCP within 10 % on ${d.agreement.lcpWithin10pct} of ${d.agreement.lcpPages} ` +
+    `(or a frame apart: ${d.agreement.lcpWithin10pctOrOneFrame}), CLS on ${d.agreement.clsWithin10pct}, ` +
+    `INP on ${d.agreement.inpWithin10pct} of ${d.agreement.inpPages}, same insights on ${d.agreement.insightsSame} (target: all); audit found ${d.audit.found} of ` +
+    `${d.audit.planted} planted, ${d.audit.falsePositivesOnCleanPage} on the clean page (target 0); a trace's overhead x${d.traceOverheadRatio}`);
+  run.say('callPath', callPath, c => `one call's path:                      ${c.hostFiles} host files, ${c.childFiles} child files; ` +
+    `refusal sites ${c.refusalSites}, result edit sites ${c.resultEditSites} (target 1 each)`);
+  run.finish(figures);
 }
 
 main().catch(error => {
