@@ -474,7 +474,7 @@ export class BrowserObserver {
   }
 
   /**
-   * The person's resize, with no still taken across it: one being taken ends first (within its own 5 s timeout),
+   * A change of the page's size (the person's resize, the agent's browser_resize), with no still taken across it: one being taken ends first (within its own 5 s timeout),
    * none begins until the work is done (the page at its new size and drawn), and the stream then shows the page as it is.
    */
   async changingSize<T>(work: () => Promise<T>): Promise<T> {

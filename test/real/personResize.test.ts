@@ -34,13 +34,17 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
    * `panelOpen`: the panel as an editor tab, as the person has it when they pick a size: the live view streams, and
    * on a page that draws nothing it shows a still (a screenshot); `stillsSinceHeld` counts those begun since the hold.
    */
-  async function onHeldFrames(panelOpen = false): Promise<{ bridge: RealBridge; headerSays: (width: number) => Promise<void>; stillsSinceHeld: () => number }> {
+  async function onHeldFrames(panelOpen = false): Promise<{
+    bridge: RealBridge; headerSays: (width: number) => Promise<void>; stillsSinceHeld: () => number; stillsEnded: () => number;
+  }> {
     bridge = makeRealBridge();
     const tabs: TabInfo[][] = [];
     let stills = 0;
+    let ended = 0;
     bridge.supervisor.onObservation(event => {
       if (event.kind === 'tabs') tabs.push(event.tabs);
       if (event.kind === 'console' && event.entry.text === 'held-frames: a screenshot began') stills++;
+      if (event.kind === 'console' && event.entry.text === 'held-frames: a screenshot ended') ended++;
     });
     if (panelOpen) bridge.supervisor.setLiveView({ enabled: true, maxWidth: 1200, maxHeight: 700 });
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/held-frames` });
@@ -52,7 +56,7 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
     // resize reached upstream, which is before the page has drawn itself at it.
     const headerSays = (width: number) => waitFor(() => tabs.at(-1)?.find(tab => tab.current)?.viewport?.width === width, 30000,
       () => `the header to show the width ${width}: ${JSON.stringify(tabs.at(-1))}`);
-    return { bridge, headerSays, stillsSinceHeld: () => stills - stillsBefore };
+    return { bridge, headerSays, stillsSinceHeld: () => stills - stillsBefore, stillsEnded: () => ended };
   }
 
   /** What the page itself says of its size, and whether its resize handler ran only after its frames were held. */
@@ -86,6 +90,17 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
     assert.match(after, /Size: 390x844/, `the model's next snapshot, taken once the header followed:\n${after.slice(0, 800)}`);
     assert.deepStrictEqual(await resized, { ok: true, message: 'Resized the page to 390×844' });
     assert.match(await pageFacts(real), /"390,844,true"/, 'the page is still at the chosen size');
+  });
+
+  it('the agent\'s own browser_resize, while the live view takes a still of a page slow to draw, keeps its size once the still ends', async () => {
+    const { bridge: real, stillsSinceHeld, stillsEnded } = await onHeldFrames(true);
+    await waitFor(() => stillsSinceHeld() > 0, 30000, 'the live view to begin a still of the held page');
+    const resized = textOf(await real.supervisor.callTool('browser_resize', { width: 390, height: 844 }));
+    assert.doesNotMatch(resized, /Error/, resized);
+    // Every still begun so far has ended: one begun before the resize and ended after it would put 1280x720 back.
+    const begun = stillsSinceHeld();
+    await waitFor(() => stillsEnded() >= begun, 30000, 'the stills begun so far to end');
+    assert.match(await pageFacts(real), /"390,844,/, 'the page is at the size the agent chose');
   });
 
   it('a call that ends while the resize waits for the page\'s frame does not let the next call past it', async () => {

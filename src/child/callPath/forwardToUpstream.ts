@@ -1,10 +1,12 @@
 /**
- * The call goes to upstream, with the live stream paused as the tool's `capture` trait says. A browser lost
- * during it (a dropped connection comes back as upstream's "has been closed" error, sometimes just before the
- * browser says it disconnected) ends the call with that cause, not upstream's words.
+ * The call goes to upstream, with the live stream paused as the tool's `capture` trait says, and no still taken
+ * across a change of the page's size (its `resizesPage` trait). A browser lost during it (a dropped connection
+ * comes back as upstream's "has been closed" error, sometimes just before the browser says it disconnected) ends
+ * the call with that cause, not upstream's words.
  */
 import { redactEndpoint } from '../../core/settings/browserConnection';
 import { resultText } from '../../core/results/resultText';
+import { toolRecord } from '../../core/tools/toolRegistry';
 import { streamPauseMs } from '../tools/captureTools';
 import type { ChildCall, ChildCallEnv, ChildCallStep } from './childCall';
 
@@ -12,8 +14,11 @@ export const forwardToUpstream: ChildCallStep = {
   name: 'forwardToUpstream',
   async run(call, env) {
     const { session } = call;
+    const { observer } = session;
     try {
-      call.result = session.observer ? await session.observer.duringCall(call.forward, streamPauseMs(call.name)) : await call.forward();
+      const forward = observer ? () => observer.duringCall(call.forward, streamPauseMs(call.name)) : call.forward;
+      // A resize (the agent's own, as the person's) with no still of the live view across it.
+      call.result = observer && toolRecord(call.name)?.resizesPage ? await observer.changingSize(forward) : await forward();
     } catch (error) {
       if (!session.health.lostReason) throw error;
       lostDuring(call, env);

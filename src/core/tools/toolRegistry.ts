@@ -42,6 +42,11 @@ export interface ToolRecord {
   readsPaths: boolean;
   /** It captures the page (a screenshot, a PDF): the live stream stays stopped for all of its run. */
   capture: boolean;
+  /**
+   * It changes the page's size: no still of the live view is taken across it (Chromium puts back the size a page had
+   * when a capture began once the capture ends, so a still begun before the change would undo it).
+   */
+  resizesPage?: true;
   exportAs: ExportAs;
   /** What a call does, in one line for the person ("Clicking “Send” (e12)"); absent: its title and key argument. */
   says?: (args: CallArgs) => string;
@@ -57,7 +62,7 @@ export interface ToolRecord {
 }
 
 type Traits = Omit<ToolRecord, 'name' | 'handler' | 'definition' | 'onPage'>;
-type More = Partial<Pick<Traits, 'capability' | 'observation' | 'filename' | 'readsPaths' | 'capture' | 'says' | 'runsCode'>>;
+type More = Partial<Pick<Traits, 'capability' | 'observation' | 'filename' | 'readsPaths' | 'capture' | 'resizesPage' | 'says' | 'runsCode'>>;
 
 const acts = (exportAs: ExportAs, more: More = {}): Traits => ({ actsOnPage: true, observation: false, readsPaths: false, capture: false, exportAs, ...more });
 const reads = (exportAs: ExportAs, more: More = {}): Traits => ({ actsOnPage: false, observation: false, readsPaths: false, capture: false, exportAs, ...more });
@@ -78,7 +83,7 @@ const UPSTREAM: Record<string, Traits> = {
       return `Filling ${count ?? 'the'} form field${count === 1 ? '' : 's'}`;
     },
   }),
-  browser_resize: acts('code'),
+  browser_resize: acts('code', { resizesPage: true }),
   browser_tabs: acts('written', { observation: true, says: a => `Tabs: ${short(a.action)}${a.index !== undefined ? ` #${a.index}` : ''}${a.url ? ` ${short(a.url)}` : ''}` }),
   browser_handle_dialog: acts('written'),
   browser_file_upload: acts('written', { readsPaths: true }),
