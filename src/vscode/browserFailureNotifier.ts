@@ -2,7 +2,7 @@ import type * as vscodeTypes from 'vscode';
 import { COMMANDS, SETTINGS_SECTION } from '../core/contributionIds';
 import type { HostHealth } from '../core/supervision/browserHealth';
 import { leadingFix } from '../core/settings/browserDiscovery';
-import { USER_ONLY_SETTINGS } from '../core/settings/scopePolicy';
+import { USER_ONLY_SETTINGS } from '../core/settings/settingsTable';
 
 /** "playwrightBridge.executablePath" as the Settings editor titles it: "Executable Path". */
 function settingTitle(key: string): string {

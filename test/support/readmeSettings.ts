@@ -1,14 +1,15 @@
 /**
  * README's settings table, generated from package.json's `contributes.configuration` (descriptions that
- * are `%key%` placeholders resolved from package.nls.json) and from who may set each key (the scope policy,
- * src/core/settings/scopePolicy.ts), so the table cannot drift from what VS Code shows or the bridge does. test/unit/readmeSettings.test.ts fails when README's copy differs.
+ * are `%key%` placeholders resolved from package.nls.json) and from who may set each key (its row's
+ * `workspace` rule in src/core/settings/settingsTable.ts), so the table cannot drift from what VS Code shows
+ * or the bridge does. test/unit/readmeSettings.test.ts fails when README's copy differs.
  *   node out/test/support/readmeSettings.js           prints the table
  *   node out/test/support/readmeSettings.js --write   rewrites it in README.md, between the markers
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { scopeRuleOf, type ScopeRule } from '../../src/core/settings/scopePolicy';
-import type { SettingKey } from '../../src/core/settings/settingsTable';
+import type { ScopeRule } from '../../src/core/settings/scopePolicy';
+import { scopeRuleOf, type SettingKey } from '../../src/core/settings/settingsTable';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const README = path.join(REPO_ROOT, 'README.md');

@@ -3,8 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { SETTINGS_SECTION } from '../../src/core/contributionIds';
 import { DEFAULT_SETTINGS, readSettings } from '../../src/core/settings/settings';
-import { FIELDS_APPLIED_AT_ONCE, SETTINGS_TABLE, type SettingKey, type SettingSpec } from '../../src/core/settings/settingsTable';
-import { scopeRuleOf } from '../../src/core/settings/scopePolicy';
+import { FIELDS_APPLIED_AT_ONCE, scopeRuleOf, SETTINGS_TABLE, USER_ONLY_SETTINGS, type SettingKey, type SettingSpec } from '../../src/core/settings/settingsTable';
 import { REPO_ROOT } from '../support/realBridge';
 
 interface Contributed {
@@ -26,7 +25,7 @@ const contributed: Record<string, Contributed> = packageJson.contributes.configu
 
 /** What package.json must say of a setting, from its row in the table. */
 function expectedContribution(spec: SettingSpec): Contributed {
-  // Who may set it is the scope policy's (scopePolicy.ts); VS Code keeps a workspace's value of a machine setting out.
+  // Who may set it is its row's `workspace` rule; VS Code keeps a workspace's value of a machine setting out.
   const scope = scopeRuleOf(spec.key as SettingKey).workspace === 'ignored' ? 'machine' : 'window';
   switch (spec.kind) {
     case 'boolean': return { type: 'boolean', default: spec.default, scope };
@@ -51,6 +50,15 @@ describe('Settings: one table (settingsTable.ts) that package.json, the reader a
       const description = entry.markdownDescription ?? entry.description ?? '';
       const text = /^%(.+)%$/.exec(description) ? nls[description.slice(1, -1)] : description;
       assert.ok(text && text.length > 20, `playwrightBridge.${spec.key} has a description people can read`);
+    }
+  });
+
+  it('the scope rules: package.json restricts exactly the user-only keys in untrusted workspaces, and an enum\'s grants name each of its values', () => {
+    const restricted: string[] = packageJson.capabilities.untrustedWorkspaces.restrictedConfigurations;
+    assert.deepStrictEqual([...restricted].sort(), USER_ONLY_SETTINGS.map(key => `${SETTINGS_SECTION}.${key}`).sort());
+    for (const spec of SETTINGS_TABLE as readonly SettingSpec[]) {
+      if (spec.kind !== 'enum' || spec.workspace.workspace !== 'narrows') continue;
+      assert.deepStrictEqual(Object.keys(spec.workspace.narrowing.grants).sort(), [...spec.values].sort(), spec.key);
     }
   });
 

@@ -1,13 +1,13 @@
 import { SETTINGS_SECTION } from '../contributionIds';
-import { ALL_CAPABILITIES, CapabilityId } from './capabilities';
+import { ALL_CAPABILITIES } from './capabilities';
 import { PROFILE_NAME } from '../profiles/loginProfiles';
-import { BrowserConnection, endpointHoldsCredentials, parseConnection } from './browserConnection';
+import { endpointHoldsCredentials, parseConnection } from './browserConnection';
 import { ORIGIN_FORMS, parseOriginRule } from './originRules';
-import type { BrowserChoice } from '../../protocol/childConfig';
-import { NO_ORIGIN_ALLOWED, narrowed, scopeRuleOf, withinLists, type SettingLevel } from './scopePolicy';
-import { SETTINGS_TABLE, specOf, type SettingKey, type SettingSpec } from './settingsTable';
+import { NO_ORIGIN_ALLOWED, narrowed, withinLists, type SettingLevel } from './scopePolicy';
+import { SETTINGS_TABLE, specOf, type BridgeSettings, type SettingKey, type SettingSpec } from './settingsTable';
 export { BROWSERS, type BrowserChoice, type BrowserName } from '../../protocol/childConfig';
 export type { SettingLevel } from './scopePolicy';
+export type { BridgeSettings } from './settingsTable';
 
 export const PROFILE_MODES = specOf('profile').values;
 export type ProfileMode = (typeof PROFILE_MODES)[number];
@@ -15,63 +15,6 @@ export type ProfileMode = (typeof PROFILE_MODES)[number];
 /** How chat sees the browser: our language-model tools, VS Code's MCP client on our endpoint, or both. */
 export const EXPOSURES = specOf('exposure').values;
 export type Exposure = (typeof EXPOSURES)[number];
-
-/** Everything the user can set that shapes the child and its browser. Validated, never raw. */
-export interface BridgeSettings {
-  browser: BrowserChoice;
-  executablePath: string | undefined;
-  /** Which doors chat reaches the browser by (read at once: which doors are offered follow it). */
-  exposure: Exposure;
-  headless: boolean;
-  profile: ProfileMode;
-  viewport: { width: number; height: number };
-  capabilities: CapabilityId[];
-  launchArgs: string[];
-  /** Empty means "under the extension's storage". */
-  outputDir: string | undefined;
-  outputMaxSizeMB: number;
-  actionTimeoutMs: number;
-  navigationTimeoutMs: number;
-  /** How long one tool call may take before the bridge gives up on it. */
-  callTimeoutSeconds: number;
-  /** An MCP client session that sends nothing for this long is closed. */
-  mcpSessionIdleMinutes: number;
-  /** How long an agent's call waits while the person has taken control of the browser. */
-  handBackTimeoutMinutes: number;
-  /** Only observation tools, at every door. */
-  readonly: boolean;
-  /** Tool names or `*` patterns agents may use (empty: all) and may not use. */
-  toolsAllow: string[];
-  toolsDeny: string[];
-  /** Upstream's page snapshot after actions: `full`, or `none` to leave it out (fewer characters). */
-  snapshotMode: SnapshotMode;
-  /** Upstream's image responses: `allow`, `omit` (text only) or `only`. */
-  imageResponses: ImageResponses;
-  /** The lowest console level upstream returns. */
-  consoleLevel: ConsoleLevel;
-  /** Origins the browser may request (empty: all) and may not; upstream's rules. */
-  allowedOrigins: string[];
-  blockedOrigins: string[];
-  /** `shared`: every door drives one browser context. `perClient`: each MCP client session gets its own. */
-  isolation: Isolation;
-  /** A client's own context closes after this long without a call (isolation `perClient`). */
-  sessionIdleMinutes: number;
-  /**
-   * With isolation `perClient`: MCP clients may call browser_run_code_unsafe, whose Node code reaches every
-   * context of the browser (other clients' cookies too). User settings only.
-   */
-  allowRunCodeForClients: boolean;
-  /** The login profile new contexts start from (a name from Save Login Profile); undefined for none. */
-  loginProfile: string | undefined;
-  /** Connect to this browser instead of launching one (see browserConnection.ts); undefined: launch. */
-  connection: BrowserConnection | undefined;
-  /** Where exported tests go, relative to the workspace folder; undefined: ask the first time. */
-  testExportFolder: string | undefined;
-  /** Time travel: a checkpoint after each step of the window's browser. */
-  timeTravel: boolean;
-  /** What the checkpoints may keep in the extension host, in megabytes (the oldest go first). */
-  timeTravelMaxMB: number;
-}
 
 export const ISOLATIONS = specOf('isolation').values;
 export type Isolation = (typeof ISOLATIONS)[number];
@@ -96,7 +39,8 @@ export type SettingReader = (key: string) => unknown;
 /** Reads one setting at every level it is set (VS Code's `inspect`): the person's own, the workspace's, a folder's. */
 export type SettingLevelsReader = (key: SettingKey) => Partial<Record<SettingLevel, unknown>>;
 
-export { NO_ORIGIN_ALLOWED, NO_TOOL_ALLOWED, USER_ONLY_SETTINGS } from './scopePolicy';
+export { NO_ORIGIN_ALLOWED, NO_TOOL_ALLOWED } from './scopePolicy';
+export { USER_ONLY_SETTINGS } from './settingsTable';
 
 /** Browser flags refused in launchArgs: they open a control port or swap the browser's profile. */
 const REFUSED_LAUNCH_ARGS: { pattern: RegExp; why: string }[] = [
@@ -187,7 +131,7 @@ function fallbackWords(spec: SettingSpec): string {
  * its level and what still applies), then combined by the key's scope rule (scopePolicy.ts).
  */
 function settingValue(spec: SettingSpec, levels: Partial<Record<SettingLevel, unknown>>, problem: Problem): unknown {
-  const rule = scopeRuleOf(spec.key as SettingKey);
+  const rule = spec.workspace;
   const typed: Partial<Record<SettingLevel, unknown>> = {};
   for (const level of LEVELS) {
     const raw = levels[level];
