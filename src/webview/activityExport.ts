@@ -7,7 +7,6 @@
  */
 import type { ActivityRow, ExportStatus, ExportVerdict } from '../protocol/panelMessages';
 import { $, el, post } from './dom';
-import { requestStep } from './timeTravel';
 
 const selected = new Set<number>();
 let lastClicked: number | undefined;
@@ -94,6 +93,11 @@ export function startActivityExport(): void {
 }
 
 /** The rows from the first selected to the last (two or more selected), or none: every step. For export and for a trace. */
+/** Asks for the step listed as this activity row (the host answers with a `stepView`; null: the live page again). */
+export function requestStep(callId: number | null): void {
+  post({ type: 'showStep', callId });
+}
+
 export function selectedRange(): number[] {
   const ids = rowIds();
   const chosen = exportRange() ? ids.filter(id => selected.has(id)) : [];

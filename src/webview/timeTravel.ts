@@ -7,16 +7,11 @@
 import type { StepView } from '../protocol/panelMessages';
 import { showStepAddress } from './header';
 import { $, el, post } from './dom';
-import { selectedRange } from './activityExport';
+import { requestStep, selectedRange } from './activityExport';
 
 let shown: StepView | undefined;
 
 const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour12: false });
-
-/** Asks for the step listed as this activity row (the host answers with a `stepView`). */
-export function requestStep(callId: number | null): void {
-  post({ type: 'showStep', callId });
-}
 
 export function showStep(view: StepView | null, problem: string | undefined): void {
   shown = view ?? undefined;

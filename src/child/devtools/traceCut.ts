@@ -8,7 +8,7 @@
  * DevTools' JavaScript insights read whole, up to SOURCES_CHARS in all, then cut as any text. A text is masked
  * before it is cut, so a secret across the cut leaves no part of itself in the trace.
  */
-import type { TraceEvent } from './traceRecorder';
+import type { TraceEvent } from './traceEvent';
 
 /** Longer than any mark name, console label or address a page means to be read (DevTools shows a line of one). */
 const TEXT_CHARS = 4096;

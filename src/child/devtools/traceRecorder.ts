@@ -9,6 +9,8 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright';
 import { withDeadline } from '../../core/supervision/deadline';
 import { TraceCut } from './traceCut';
+import type { TraceEvent } from './traceEvent';
+export type { TraceEvent } from './traceEvent';
 import { readTraceStream } from './traceStream';
 
 /** DevTools' own default categories (its TracingManager) and JS sampling; not its screenshots. */
@@ -28,7 +30,6 @@ const MAX_EVENTS = 500_000;
 /** The browser hands a trace over, and it is read, in this long, or the trace is given up (a renderer that hangs). */
 export const END_DEADLINE_MS = 30_000;
 
-export type TraceEvent = Record<string, unknown>;
 
 /** A trace being recorded: `stop` ends it and hands over its events. */
 export interface RunningTrace {

@@ -9,7 +9,7 @@
 import type { CDPSession } from 'playwright';
 import { StringDecoder } from 'string_decoder';
 import { createGunzip } from 'zlib';
-import type { TraceEvent } from './traceRecorder';
+import type { TraceEvent } from './traceEvent';
 
 const CHUNK_BYTES = 1024 * 1024;
 /** An event line past this is skipped: a mark name or detail of more than 16 MB is dropped, not cut. */

@@ -10,6 +10,7 @@ import type { CheckpointFacts } from '../../protocol/childMessages';
 import type { ChildConnection, ClientSession } from '../childProcess/childProcess';
 import type { PersonControl } from '../supervision/personControl';
 import type { ContextNotes } from '../supervision/contextNotes';
+export type { PendingNote } from '../supervision/pendingNote';
 import type { ToolPolicySettings } from '../tools/toolPolicy';
 import type { CallResult } from './callResult';
 
@@ -81,13 +82,6 @@ export interface CallEnvironment {
   hostTool(name: string): HostTool | undefined;
   /** The notes a model reads before its next result, per context (the browser lost, what the person or the panel changed): one owner, the supervisor's. */
   readonly notes: ContextNotes;
-}
-
-/** A note the model reads once (its browser was lost, or put back to a step), kept until a model's call takes it. */
-export interface PendingNote {
-  /** Keeps a note unless one is already pending (the first is the one to tell). */
-  keep(note: string): void;
-  take(): string | undefined;
 }
 
 /** One named step: what it decides goes into `call.result`; a refusal stops the steps before the call. */

@@ -5,8 +5,19 @@
  */
 import { Emitter } from '../emitter';
 import type { BrowserStateParams } from '../../protocol/childMessages';
-import type { BrowserHealth, HealthState } from '../../protocol/panelMessages';
-import type { BridgeStatus as ServerStatus } from './supervisor';
+import type { BridgeState, BrowserHealth, HealthState } from '../../protocol/panelMessages';
+
+/** The browser server's own state (the child process): which start it is, and why it is in that state. */
+export interface BridgeStatus {
+  state: BridgeState;
+  /** Which child this is: 1 for the first, one more for each restart. */
+  generation: number;
+  /** Why the state is what it is, for people (a failure, an exit). */
+  detail?: string;
+  pid?: number;
+}
+
+type ServerStatus = BridgeStatus;
 
 /** What the host shows: the panel's fields, and which server process it is. */
 export type HostHealth = BrowserHealth & { generation: number; pid?: number };

@@ -7,7 +7,6 @@
  * address from a note meant for the window).
  */
 import type { ObservationEvent } from '../../protocol/childMessages';
-import type { CallContext } from '../pipeline/callContext';
 import { HeldNote } from './pendingNote';
 
 export const WINDOW_CONTEXT = 'window';
@@ -18,11 +17,17 @@ export interface HeldNotes {
   readonly panel: HeldNote;
 }
 
+/** What of a call says which context it drives: its MCP session, and the isolation the child said it has. */
+export interface CallPlace {
+  options: { session?: { id: string } };
+  connection?: { facts?: { isolation?: string } };
+}
+
 /**
  * Which context a call drives: an MCP session's own under isolation `perClient` (also when the child did not say
  * which isolation it has: a note kept from a context is never a leak), else the window's.
  */
-export function contextOfCall(call: Pick<CallContext, 'options' | 'connection'>): string {
+export function contextOfCall(call: CallPlace): string {
   const session = call.options.session;
   if (!session) return WINDOW_CONTEXT;
   return (call.connection?.facts?.isolation ?? 'perClient') === 'perClient' ? session.id : WINDOW_CONTEXT;

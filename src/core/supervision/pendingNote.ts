@@ -1,5 +1,11 @@
-import type { PendingNote } from '../pipeline/callContext';
 import { MAX_KEPT_NOTE_CHARS } from '../egress/byteBounds';
+
+/** A note the model reads once (its browser was lost, or put back to a step), kept until a model's call takes it. */
+export interface PendingNote {
+  /** Keeps a note unless one is already pending (the first is the one to tell). */
+  keep(note: string): void;
+  take(): string | undefined;
+}
 
 /**
  * A note the model reads once, before its next result (the browser was lost, the browser was put back to a

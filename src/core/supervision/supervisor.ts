@@ -20,7 +20,8 @@ import { withDeadline } from './deadline';
 import { Emitter, Event } from '../emitter';
 import { pageActionTitle, PersonControl, personInputDoing } from './personControl';
 import { WatchedTabs } from './watchedTabs';
-import { BrowserHealthTracker, type HostHealth } from './browserHealth';
+import { BrowserHealthTracker, type BridgeStatus, type HostHealth } from './browserHealth';
+export type { BridgeStatus } from './browserHealth';
 import { ContextNotes, WINDOW_CONTEXT } from './contextNotes';
 
 export type { BridgeState, Door };
@@ -29,15 +30,6 @@ export { CancelledError };
 import type { CallContext, HostTool, SupervisedCallOptions } from '../pipeline/callContext';
 import { toolRecord } from '../tools/toolRegistry';
 import { RESTORE_STEP_TOOL } from '../tools/ownTools';
-
-export interface BridgeStatus {
-  state: BridgeState;
-  /** Which child this is: 1 for the first, one more for each restart. */
-  generation: number;
-  /** Why the state is what it is, for people (a failure, an exit). */
-  detail?: string;
-  pid?: number;
-}
 
 export interface SupervisorOptions {
   factory: ChildFactory;

@@ -7,10 +7,10 @@ import type { CheckpointFacts } from '../../protocol/childMessages';
 import type { Door } from '../../protocol/panelMessages';
 import type { Supervisor } from '../supervision/supervisor';
 import type { Timeline } from './timeline';
+export { RESTORE_OFF } from './timeline';
 
 /** What is never brought back, in the words README uses too. */
 /** Why no step can be restored in this window: one sentence for the panel's view and the refused restore. */
-export const RESTORE_OFF = 'Time travel cannot put this browser back: it is off (playwrightBridge.timeTravel.enabled), or the browser is your own, reached over CDP.';
 
 export const NOT_RESTORED = 'in-page memory, the tab\'s back/forward history and the server\'s own state were not restored';
 

@@ -16,7 +16,9 @@ import { keptArgs, keptBytes, keptLine, MAX_STEP_ROWS_BYTES } from '../egress/by
 import { answerOf } from '../testExport/answerSections';
 import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/supervisor';
 import { RESTORE_STEP_TOOL } from '../tools/ownTools';
-import { RESTORE_OFF } from './stepRestore';
+
+/** Why a step cannot be put back, where time travel does not apply. */
+export const RESTORE_OFF = 'Time travel cannot put this browser back: it is off (playwrightBridge.timeTravel.enabled), or the browser is your own, reached over CDP.';
 
 /** The page as a step left it: the child's facts without the storage, which is kept apart (shared). */
 export type PageFacts = Omit<CheckpointFacts, 'storage'>;
