@@ -72,8 +72,9 @@ export async function copyMcpClientConfig(vscode: VSCode, endpoint: McpEndpoint)
     'Copy a configuration that lets an MCP client outside VS Code drive this browser?',
     {
       modal: true,
-      detail: 'It holds a secret token. Anyone who has it can control the browser (open pages, read what they show, type, run code in them) ' +
-        'while this VS Code window stays open. The endpoint listens on 127.0.0.1 only; a new token is made for every window.',
+      detail: 'It holds a secret token. Anyone who has it can control the browser (open pages, read what they show, type, run code in them, ' +
+        'type your browser secrets on their sites, where code it runs can read them) without VS Code asking, while this window stays open. ' +
+        'The endpoint listens on 127.0.0.1 only; a new token is made for every window.',
     },
     copy,
   );

@@ -19,7 +19,10 @@ import { StepJournal } from '../../src/core/testExport/stepJournal';
 import { writeSpec } from '../../src/core/testExport/specWriter';
 import { bankSite } from '../fixtures/secretSites';
 import { connectMcpClient, makeRealBridge, refOf, textOf, waitFor, type RealBridge } from '../support/realBridge';
-import { ASCII_SECRETS, reveals } from '../support/secretSpellings';
+import { ASCII_SECRETS, LEGACY_SECRET, reveals } from '../support/secretSpellings';
+
+/** The secrets: every printable ASCII character in two orders, and one past ASCII that a legacy page writes in its own charset. */
+const SECRETS: Record<string, string> = { ...ASCII_SECRETS, LEGACY: LEGACY_SECRET };
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -41,7 +44,7 @@ describe('secrets of every printable ASCII character, spread by their own site i
   before(async () => {
     await bank.start();
     const sites = [bank.url];
-    bridge = makeRealBridge({}, {}, { secrets: Object.fromEntries(Object.entries(ASCII_SECRETS).map(([name, value]) => [name, { value, origins: sites }])) });
+    bridge = makeRealBridge({}, {}, { secrets: Object.fromEntries(Object.entries(SECRETS).map(([name, value]) => [name, { value, origins: sites }])) });
     store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
     endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
     journal = new StepJournal(bridge.supervisor, () => false);
@@ -50,6 +53,19 @@ describe('secrets of every printable ASCII character, spread by their own site i
     bridge.supervisor.onToolCall(record => activity.push(JSON.stringify({ ...record, thumbnail: undefined })));
     bridge.supervisor.setLiveView({ enabled: true, maxWidth: 320, maxHeight: 320 });
 
+    // What the Network pane holds now, saved as HAR and each request opened and copied (the list starts again on a new page).
+    const sitesByName = Object.fromEntries(Object.keys(SECRETS).map(name => [name, sites]));
+    outputs.HAR = [];
+    outputs['request details and the copies (cURL, fetch, Add to Chat)'] = [];
+    const networkOutputs = async () => {
+      const ids = store.snapshot().network.flatMap(row => ('id' in row ? [row.id] : []));
+      outputs.HAR.push((await bridge.supervisor.ask('har', { version: '0.0.0-test', ids })).har);
+      for (const id of ids) {
+        // A row the observer no longer keeps (the panel says so when it is opened) has nothing to copy.
+        const detail = await bridge.supervisor.ask('requestDetail', { id }).catch(() => undefined);
+        if (detail) outputs['request details and the copies (cURL, fetch, Add to Chat)'].push(JSON.stringify(detail), toCurl(detail, sitesByName), toFetch(detail), toChatMarkdown(detail));
+      }
+    };
     const answers: string[] = [];
     const call = async (name: string, args: Record<string, unknown> = {}) => {
       const result = await bridge.supervisor.callTool(name, args, { door: 'tool' });
@@ -65,7 +81,9 @@ describe('secrets of every printable ASCII character, spread by their own site i
     await call('browser_click', { element: 'Spread', target: refOf(form, /button "Spread"/) });
     await call('browser_wait_for', { text: 'Spread', time: 20 });
     await waitFor(() => bank.requests.filter(r => r.path.startsWith('/api/text')).length === 2, 20000, 'the page to send its text bodies');
-    await call('browser_snapshot');
+    const spread = await call('browser_snapshot');
+    // A click on the button named with a value: the code Playwright writes for it quotes that name.
+    await call('browser_click', { element: 'Copy', target: refOf(spread, /button "Copy /) });
     await call('browser_console_messages', { level: 'debug' });
     const requests = await call('browser_network_requests', {});
     for (const index of [...requests.matchAll(/^(\d+)\. /gm)].map(m => Number(m[1]))) {
@@ -74,7 +92,19 @@ describe('secrets of every printable ASCII character, spread by their own site i
     }
     await call('browser_tabs', { action: 'list' });
     await call('bridge_accessibility_audit', {});
+    await networkOutputs();
+    const copied = outputs['request details and the copies (cURL, fetch, Add to Chat)'].length / 4;
+    assert.ok(copied >= 8, `the page's requests could be opened and copied: ${copied}`);
+    // The legacy page: its form sends the value in windows-1252, its script logs it through escape() and btoa().
+    await call('browser_navigate', { url: `${bank.url}/legacy` });
+    const legacy = await call('browser_snapshot');
+    await call('browser_type', { element: 'Password', target: refOf(legacy, /textbox "Password"/), text: 'LEGACY', submit: true });
+    await call('browser_wait_for', { text: 'Sent', time: 20 });
+    await call('browser_console_messages', { level: 'debug' });
+    await call('browser_network_requests', {});
+    await call('browser_tabs', { action: 'list' });
     await call('browser_network_requests', { filename: 'requests-check.md' });
+    await networkOutputs();
     outputs['answers at the language-model door'] = answers;
 
     mcp = await connectMcpClient(await endpoint.start(), 'spellings');
@@ -85,19 +115,8 @@ describe('secrets of every printable ASCII character, spread by their own site i
     }
     outputs['answers at the MCP door'] = mcpAnswers;
 
-    const ids = store.snapshot().network.flatMap(row => ('id' in row ? [row.id] : []));
-    outputs.HAR = [(await bridge.supervisor.ask('har', { version: '0.0.0-test', ids })).har];
-    const sitesByName = Object.fromEntries(Object.keys(ASCII_SECRETS).map(name => [name, sites]));
-    const copies: string[] = [];
-    for (const id of ids) {
-      // A row the observer no longer keeps (the panel says so when it is opened) has nothing to copy.
-      const detail = await bridge.supervisor.ask('requestDetail', { id }).catch(() => undefined);
-      if (detail) copies.push(JSON.stringify(detail), toCurl(detail, sitesByName), toFetch(detail), toChatMarkdown(detail));
-    }
-    assert.ok(copies.length >= 4 * 8, `the page's requests could be opened and copied: ${copies.length / 4} of ${ids.length}`);
-    outputs['request details and the copies (cURL, fetch, Add to Chat)'] = copies;
     outputs['the exported test'] = [writeSpec(journal.steps, {
-      title: 'spread', readSnapshot: () => undefined, readUpload: () => undefined, secretNames: Object.keys(ASCII_SECRETS),
+      title: 'spread', readSnapshot: () => undefined, readUpload: () => undefined, secretNames: Object.keys(SECRETS),
     }).text];
     panelEvents.push(JSON.stringify(store.snapshot()));
   });
@@ -112,8 +131,10 @@ describe('secrets of every printable ASCII character, spread by their own site i
   });
 
   it('the page really spread the values: the site received each in its URLs, headers and bodies', () => {
-    const received = bank.requests.map(r => `${r.path} ${r.body}`).join('\n');
-    for (const secret of Object.values(ASCII_SECRETS)) assert.ok(reveals(received, secret), 'the bank received the value');
+    const received = bank.requests.map(r => `${r.path}${r.query} ${r.body}`).join('\n');
+    for (const [name, secret] of Object.entries(SECRETS)) assert.ok(reveals(received, secret), `the bank received ${name}`);
+    const legacyForm = bank.requests.find(r => r.path === '/legacy-done');
+    assert.ok(legacyForm && /%E4/.test(legacyForm.query) && !/%C3/.test(legacyForm.query), `the legacy form was sent in windows-1252, not UTF-8: ${legacyForm?.query}`);
   });
 
   const places: [string, () => string[]][] = [
@@ -131,7 +152,7 @@ describe('secrets of every printable ASCII character, spread by their own site i
     it(`${place}: no secret decodes out of it, however it was written`, () => {
       const all = texts();
       assert.ok(all.length > 0 && all.some(text => text.length > 0), `${place} holds something to search`);
-      for (const [name, secret] of Object.entries(ASCII_SECRETS)) {
+      for (const [name, secret] of Object.entries(SECRETS)) {
         const leaked = all.find(text => reveals(text, secret));
         assert.strictEqual(leaked, undefined, `${name} decodes out of ${place}: …${leaked?.slice(0, 600)}`);
       }

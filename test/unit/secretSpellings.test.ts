@@ -6,7 +6,7 @@
  */
 import * as assert from 'assert';
 import { SecretMask } from '../../src/core/egress/secretMask';
-import { ASCII_SECRETS, decodingsOf, encodingsOf, reveals } from '../support/secretSpellings';
+import { ASCII_SECRETS, decodingsOf, encodingsOf, LEGACY_SECRET, legacyEncodingsOf, reveals } from '../support/secretSpellings';
 
 describe('the secret mask matches what was written, not a list of spellings', () => {
   const mask = new SecretMask(ASCII_SECRETS);
@@ -28,6 +28,27 @@ describe('the secret mask matches what was written, not a list of spellings', ()
       assert.ok(checked >= Object.keys(encodingsOf(secret)).length * 4 - 4, `only ${checked} placements were within two layers`);
     });
   }
+
+  it('a secret past ASCII as a legacy page and old JavaScript write it: a windows-1252 form, escape(), btoa of Latin-1', () => {
+    const legacy = new SecretMask({ LEGACY: LEGACY_SECRET, LATIN1_PART: 'Pässwörd-9x' });
+    for (const [how, written] of [...Object.entries(legacyEncodingsOf(LEGACY_SECRET)), ...Object.entries(encodingsOf(LEGACY_SECRET))]) {
+      const text = `POST /login pw=${written}&x=1`;
+      const masked = legacy.text(text);
+      assert.ok(masked.includes('<secret>'), `${how}: ${masked}`);
+      for (const value of [LEGACY_SECRET, 'Pässwörd-9x']) assert.ok(!reveals(masked, value), `${how} still decodes to ${value}: ${masked}`);
+    }
+  });
+
+  it('a long value in a console preview, abbreviated by V8 to its first 50 and last 49 characters around an ellipsis, leaves neither part', () => {
+    const token = `tok_${'A1b2C3d4E5f6G7h8J9k0'.repeat(6)}_end9`;
+    const preview = (value: string) => `${value.slice(0, 50)}\u2026${value.slice(-49)}`;
+    const mask = new SecretMask({ TOKEN: token });
+    for (const text of [`[LOG] {token: ${preview(token)}}`, `[LOG] {note: ${preview(`Bearer ${token} sent`)}}`, `{"preview":"${preview(token).replace('\u2026', '\\u2026')}"}`]) {
+      const masked = mask.text(text);
+      for (let at = 0; at + 8 <= token.length; at++) assert.ok(!masked.includes(token.slice(at, at + 8)), `${token.slice(at, at + 8)} is left in ${masked}`);
+    }
+    assert.strictEqual(mask.text('see the docs\u2026 and more'), 'see the docs\u2026 and more', 'text beside an ellipsis that is no part of a secret stays');
+  });
 
   it('the issue\'s case: Chromium\'s own spelling of a beacon URL and replaceState', () => {
     const secret = 'Zq8 bank\'s-ONLY 77';

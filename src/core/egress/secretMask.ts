@@ -1,7 +1,7 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ObservationEvent, secretPlaceholder } from '../../protocol/childMessages';
 import { neutralisePlaceholders } from './pagePlaceholders';
-import { base64Length, base64Runs, encodedTextPattern } from './encodedText';
+import { abbreviatedTextPatterns, base64Length, base64Runs, ELLIPSIS, encodedTextPattern } from './encodedText';
 
 /** Under this many bytes a secret found in decoded base64 could be chance: such short values are matched as written only. */
 const BASE64_MIN_BYTES = 6;
@@ -18,15 +18,24 @@ const BASE64_MIN_BYTES = 6;
  * So each text passes the mask once, where it leaves the child.
  */
 export class SecretMask {
-  private readonly entries: { name: string; pattern: RegExp; base64From: number | undefined }[];
+  private readonly entries: { name: string; pattern: RegExp; abbreviated: RegExp[]; base64From: number | undefined }[];
+  /** A value holds a character past ASCII: base64 is read as Latin-1 too (btoa's bytes). */
+  private readonly latin1: boolean;
 
   constructor(secrets: Record<string, string>) {
     this.entries = Object.entries(secrets)
       .filter(([, value]) => value.length > 0)
       .map(([name, value]) => {
         const bytes = Buffer.byteLength(value, 'utf8');
-        return { name, pattern: new RegExp(encodedTextPattern(value), 'g'), base64From: bytes >= BASE64_MIN_BYTES ? base64Length(bytes) : undefined };
+        const cut = abbreviatedTextPatterns(value);
+        return {
+          name,
+          pattern: new RegExp(encodedTextPattern(value), 'g'),
+          abbreviated: cut ? [new RegExp(cut.head, 'g'), new RegExp(cut.tail, 'g')] : [],
+          base64From: bytes >= BASE64_MIN_BYTES ? base64Length(bytes) : undefined,
+        };
       });
+    this.latin1 = Object.values(secrets).some(value => [...value].some(char => char.charCodeAt(0) > 0x7f));
   }
 
   get empty(): boolean {
@@ -37,14 +46,22 @@ export class SecretMask {
     const text = neutralisePlaceholders(value);
     if (!this.entries.length) return text;
     const spans: { start: number; end: number; name: string }[] = [];
-    for (const { name, pattern } of this.entries) {
-      pattern.lastIndex = 0;
-      for (let match = pattern.exec(text); match; match = pattern.exec(text)) spans.push({ start: match.index, end: match.index + match[0].length, name });
+    // What is left of a value beside an ellipsis is looked for only where the text has one: most have none.
+    const abbreviated = ELLIPSIS.test(text);
+    for (const entry of this.entries) {
+      const { name } = entry;
+      for (const found of abbreviated ? [entry.pattern, ...entry.abbreviated] : [entry.pattern]) {
+        found.lastIndex = 0;
+        for (let match = found.exec(text); match; match = found.exec(text)) {
+          if (!match[0]) found.lastIndex++;
+          else spans.push({ start: match.index, end: match.index + match[0].length, name });
+        }
+      }
     }
     const base64Entries = this.entries.filter(entry => entry.base64From !== undefined);
     if (base64Entries.length) {
       const shortest = Math.min(...base64Entries.map(entry => entry.base64From!));
-      for (const run of base64Runs(text, shortest)) {
+      for (const run of base64Runs(text, shortest, this.latin1)) {
         const found = base64Entries.find(entry => run.end - run.start >= entry.base64From! && run.decoded.some(decoded => {
           entry.pattern.lastIndex = 0;
           return entry.pattern.test(decoded);
