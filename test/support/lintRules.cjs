@@ -6,12 +6,15 @@
  * level stays as the product card names it). Two kinds of rule:
  * - the layers (`layers/import-zones`): which folder of src may import which, and who may import
  *   `vscode`. The table is LAYERS below; src/core/README.md and src/protocol/README.md say why.
+ * - the source's shape (`layers/no-import-loop`, `layers/tool-names`): no file of src is in an import loop,
+ *   and a tool's name is written only in the tools folders, read off the syntax tree (sourceChecks.cjs).
  * - promises: a promise nobody awaits or handles (`no-floating-promises`), and one handed where a
  *   plain callback is expected (`no-misused-promises`): both lose errors silently.
  */
 const path = require('path');
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
+const { importGraph, importLoops, toolNameLiterals } = require('./sourceChecks.cjs');
 
 /** Folder of src -> the folders of src it may import. `extension.ts` (the wiring) may import any. */
 const LAYERS = {
@@ -55,7 +58,13 @@ function importZonesRule(repoRoot) {
           if (from === 'webview') context.report({ node, message: `src/webview imports only src/protocol, not "${specifier}"` });
           return;
         }
-        const to = layerOf(path.resolve(path.dirname(context.filename), specifier));
+        const target = path.resolve(path.dirname(context.filename), specifier);
+        const relativeToRoot = path.relative(repoRoot, target);
+        if (!relativeToRoot.startsWith('..') && relativeToRoot.split(path.sep)[0] !== 'src') {
+          context.report({ node, message: `src must not import from outside src ("${specifier}"): the tests and tools depend on the product, never the reverse` });
+          return;
+        }
+        const to = layerOf(target);
         const allowed = /** @type {Record<string, string[]>} */ (LAYERS)[from];
         if (!allowed || !to) return;
         if (!allowed.includes(to)) context.report({ node, message: `src/${from} must not import src/${to} ("${specifier}"); it may import ${allowed.map(l => `src/${l}`).join(', ')}` });
@@ -69,6 +78,50 @@ function importZonesRule(repoRoot) {
           if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal') check(node, node.arguments[0].value);
         },
       };
+    },
+  };
+}
+
+/**
+ * No file of src in an import loop: the graph is read once per lint run (every file's imports, type-only ones too),
+ * and each file in a loop is told which files the loop holds.
+ * @param {string} repoRoot
+ * @returns {import('eslint').Rule.RuleModule}
+ */
+function noImportLoopRule(repoRoot) {
+  /** @type {Map<string, string[]> | undefined} */
+  let loopOf;
+  const src = path.join(repoRoot, 'src');
+  return {
+    meta: { type: 'problem', schema: [], docs: { description: 'no import loops in src' } },
+    create(context) {
+      if (path.relative(src, context.filename).startsWith('..')) return {};
+      if (!loopOf) {
+        loopOf = new Map();
+        for (const loop of importLoops(importGraph(repoRoot), src)) for (const file of loop) loopOf.set(path.join(src, file), loop);
+      }
+      const loop = loopOf.get(context.filename);
+      return loop ? { Program: node => context.report({ node, message: `this file is in an import loop: ${loop.join(' -> ')}; move what they share to where it belongs` }) } : {};
+    },
+  };
+}
+
+/**
+ * A tool's name (`browser_click`, `bridge_emulate`) is written only in the tools folders (src/core/tools, src/child/tools),
+ * where what a tool is and does lives; elsewhere code reaches it through its record or a named constant of those folders.
+ * @param {string} repoRoot
+ * @returns {import('eslint').Rule.RuleModule}
+ */
+function toolNamesRule(repoRoot) {
+  const src = path.join(repoRoot, 'src');
+  return {
+    meta: { type: 'problem', schema: [], docs: { description: 'tool names only in the tools folders' } },
+    create(context) {
+      if (path.relative(src, context.filename).startsWith('..')) return {};
+      const found = toolNameLiterals(repoRoot, context.filename);
+      return found.length ? {
+        Program: node => context.report({ node, message: `tool names written outside src/core/tools and src/child/tools (line: name): ${found.join(', ')}` }),
+      } : {};
     },
   };
 }
@@ -88,9 +141,11 @@ function lintConfig(repoRoot) {
     {
       files: ['**/*.ts'],
       languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: repoRoot } },
-      plugins: { layers: { rules: { 'import-zones': importZonesRule(repoRoot) } } },
+      plugins: { layers: { rules: { 'import-zones': importZonesRule(repoRoot), 'no-import-loop': noImportLoopRule(repoRoot), 'tool-names': toolNamesRule(repoRoot) } } },
       rules: {
         'layers/import-zones': 'error',
+        'layers/no-import-loop': 'error',
+        'layers/tool-names': 'off',
         '@typescript-eslint/no-floating-promises': 'error',
         '@typescript-eslint/no-misused-promises': 'error',
         // `_name` says "deliberately unused" (a callback's place-holding parameter).
@@ -100,4 +155,4 @@ function lintConfig(repoRoot) {
   ];
 }
 
-module.exports = { LAYERS, importZonesRule, lintConfig };
+module.exports = { LAYERS, importZonesRule, noImportLoopRule, toolNamesRule, lintConfig };
