@@ -9,6 +9,8 @@ import { EmulationControl } from './emulationControl';
 import { NO_EMULATION } from '../protocol/devtoolsFacts';
 import { initiatorOf } from './requestInitiator';
 import { requestSpan } from './requestDetail';
+import { TABS } from '../core/tools/upstreamTools';
+import { toolRecord } from '../core/tools/toolRegistry';
 
 const MAX_FPS = 30;
 /** The tab's own document load (not a frame's, not a fetch): what the address bar, the error page and Preserve log follow. */
@@ -349,11 +351,11 @@ export class BrowserObserver {
    * for it: a page's console text can carry a line that looks like a tab list entry.
    */
   noteToolCall(name: string, args: Record<string, unknown> | undefined, answerText: string): void {
-    const listed = name === 'browser_tabs' ? currentTabListed(answerText) : undefined;
+    const listed = name === TABS ? currentTabListed(answerText) : undefined;
     const listedPage = listed && this.pages[listed.index];
     let next: Page | undefined;
     if (listedPage && listed.names(listedPage.url())) next = listedPage;
-    else if (name === 'browser_tabs') {
+    else if (name === TABS) {
       next = args?.action === 'new' ? this.pages.at(-1) : args?.action === 'select' && typeof args.index === 'number' ? this.pages[args.index] : undefined;
     }
     if (next && next !== this.current) {
@@ -363,7 +365,7 @@ export class BrowserObserver {
     } else {
       // The header shows the size the agent works at: said after every resize, even when the stream already
       // restarted at it (a restart that ran between the resize and this call leaves nothing for the check below).
-      if (name === 'browser_resize') this.sendTabs();
+      if (toolRecord(name)?.resizesPage) this.sendTabs();
       this.sizeMayHaveChanged();
     }
   }

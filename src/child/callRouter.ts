@@ -26,6 +26,7 @@ import type { ChildCallEnv } from './callPath/childCall';
 import { runChildCall, withMarks } from './callPath/runChildCall';
 import type { CallMarks } from '../protocol/callMarks';
 import { type DevtoolsEnv, runDevtoolsTool } from './devtools/devtoolsTools';
+import { TABS } from '../core/tools/upstreamTools';
 
 type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number; [key: string]: unknown } };
 type CallExtra = { signal: AbortSignal; sendNotification: (notification: ServerNotification) => Promise<void> };
@@ -105,7 +106,7 @@ export class CallRouter {
 async function upstreamCurrentPage(session: InnerSession): Promise<Page | undefined> {
   const pages = session.browser?.context.pages();
   if (!pages?.length) return undefined;
-  const listed = (await session.client.callTool({ name: 'browser_tabs', arguments: { action: 'list' } }, undefined,
+  const listed = (await session.client.callTool({ name: TABS, arguments: { action: 'list' } }, undefined,
     { timeout: NO_TIMEOUT_MS })) as CallToolResult;
   const current = listed.isError ? undefined : currentTabListed(resultText(listed));
   const page = current && pages[current.index];

@@ -1,3 +1,4 @@
+import { toolRecord } from '../core/tools/toolRegistry';
 import type { ElementHandle, Frame, Page } from 'playwright';
 import { SecretEntry } from '../protocol/childMessages';
 import type { SecretRefusal } from '../protocol/callMarks';
@@ -33,17 +34,10 @@ export function frameOriginsOf(page: Page | undefined): string[] | undefined {
   return [...new Set(page.frames().map(frame => originOf(frame.url())).filter((origin): origin is string => !!origin))].slice(0, 100);
 }
 
-/** The secrets a call would type, as upstream looks them up (browser_type's text, browser_fill_form's field values). */
+/** The secrets a call would type, as upstream looks them up: a secret's name among the texts the tool types (its record's `typesText`). */
 export function secretUses(tool: string, args: Record<string, unknown> | undefined, names: ReadonlySet<string>): SecretUse[] {
-  if (!args) return [];
-  if (tool === 'browser_type') return typeof args.text === 'string' && names.has(args.text) ? [{ name: args.text, target: args.target }] : [];
-  if (tool === 'browser_fill_form' && Array.isArray(args.fields)) {
-    return args.fields.flatMap(field => {
-      const f = field as { value?: unknown; target?: unknown } | null;
-      return f && typeof f.value === 'string' && names.has(f.value) ? [{ name: f.value, target: f.target }] : [];
-    });
-  }
-  return [];
+  const typed = args ? toolRecord(tool)?.typesText?.(args) ?? [] : [];
+  return typed.flatMap(({ text, target }) => (typeof text === 'string' && names.has(text) ? [{ name: text, target }] : []));
 }
 
 /** Copy, cut and paste chords: with them a typed secret could be carried from its site to any other page. */
@@ -79,9 +73,9 @@ export class SecretSites {
     routed = false,
   ): Promise<{ refused: SecretRefusal } | { release?: () => Promise<void> }> {
     // While secrets are loaded, no clipboard chord: copy on the secret's site and paste elsewhere would carry the value off.
-    if (this.names.size && tool === 'browser_press_key' && typeof args?.key === 'string' && CLIPBOARD_CHORD.test(args.key.replaceAll(' ', ''))) {
-      return { refused: { why: 'clipboardChord', key: args.key } };
-    }
+    const keyArgument = toolRecord(tool)?.pressesKey;
+    const key = keyArgument ? args?.[keyArgument] : undefined;
+    if (this.names.size && typeof key === 'string' && CLIPBOARD_CHORD.test(key.replaceAll(' ', ''))) return { refused: { why: 'clipboardChord', key } };
     const uses = secretUses(tool, args, this.names);
     if (!uses.length) return {};
     const page = await currentPage();

@@ -23,6 +23,7 @@ import { BrowserHealth } from './browserHealth';
 import { upstreamConfigOf } from './upstreamConfig';
 import { StorageChanges } from './timeTravel/storageChanges';
 import { type InnerSession, NO_TIMEOUT_MS } from './callPath/innerSession';
+import { TABS } from '../core/tools/upstreamTools';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
@@ -278,13 +279,13 @@ export class SessionRegistry {
   private async prepared(session: InnerSession): Promise<InnerSession> {
     if (session.prepared || this.config.connection?.protocol !== 'cdp') return session;
     session.prepared = true;
-    const call = (args: Record<string, unknown>) => session.client.callTool({ name: 'browser_tabs', arguments: args }, undefined, { timeout: NO_TIMEOUT_MS });
+    const call = (args: Record<string, unknown>) => session.client.callTool({ name: TABS, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS });
     await call({ action: 'list' });
     const page = session.browser?.agentPage;
     const index = page ? session.browser!.context.pages().indexOf(page) : -1;
     if (index > 0) {
       const selected = (await call({ action: 'select', index })) as CallToolResult;
-      session.observer?.noteToolCall('browser_tabs', { action: 'select', index }, resultText(selected));
+      session.observer?.noteToolCall(TABS, { action: 'select', index }, resultText(selected));
     }
     return session;
   }

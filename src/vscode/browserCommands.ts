@@ -2,6 +2,7 @@ import type * as vscodeTypes from 'vscode';
 import { resultText } from '../core/results/resultText';
 import { Supervisor } from '../core/supervision/supervisor';
 import { BridgeHost } from './bridgeHost';
+import { NAVIGATE } from '../core/tools/upstreamTools';
 
 type VSCode = typeof vscodeTypes;
 
@@ -21,7 +22,7 @@ export function restartBrowser(vscode: VSCode, bridge: BridgeHost, log: vscodeTy
 export async function startBrowser(vscode: VSCode, supervisor: Supervisor): Promise<void> {
   let failure: string | undefined;
   try {
-    const result = await supervisor.callTool('browser_navigate', { url: 'about:blank' }, { door: 'panel' });
+    const result = await supervisor.callTool(NAVIGATE, { url: 'about:blank' }, { door: 'panel' });
     if (result.isError) failure = resultText(result);
   } catch (error) {
     failure = (error as Error).message;

@@ -4,6 +4,7 @@ import { presentInvocation } from '../core/results/invocationMessages';
 import { convertToolResult } from '../core/pipeline/callResult';
 import { CancelledError, Supervisor } from '../core/supervision/supervisor';
 import { ManifestTool } from '../core/tools/toolManifest';
+import { toolRecord } from '../core/tools/toolRegistry';
 
 /** Where files go and come from: the output folder, and the workspace folders relative code paths start in. */
 export interface FilePlaces {
@@ -58,10 +59,12 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
     };
   }
 
-  /** The code file of a `browser_run_code_unsafe` call that gives a file and no code. */
+  /** The code file of a call to a tool that runs code from a file (its record's `runsCode.fileArgument`), given a file and no code. */
   private codeFilename(input: Input | undefined): string | undefined {
-    if (this.entry.name !== 'browser_run_code_unsafe' || !input || typeof input.filename !== 'string' || input.code !== undefined) return undefined;
-    return input.filename;
+    const runner = toolRecord(this.entry.name)?.runsCode;
+    if (!runner?.fileArgument || !input) return undefined;
+    const file = input[runner.fileArgument];
+    return typeof file === 'string' && input[runner.argument] === undefined ? file : undefined;
   }
 
   async invoke(

@@ -10,13 +10,19 @@
  * - refusalSites: files that turn a refusal into an error result (`isError: true` written in a result).
  * - resultEditSites: files that write a result's content (a part put in, before or after), or build a result of
  *   their own (an MCP result with content in it, a language-model result from a literal list of parts).
- * - toolListsByHand: places outside the tool registry (core/tools/toolRegistry.ts) that list tool names: a Set,
- *   array or switch naming two or more tools. What a tool is lives in its record; target 0.
+ * - toolNameLiteralsOutsideTools: string literals naming a tool outside the tools folders (src/core/tools,
+ *   src/child/tools), read off the syntax tree: a comparison or a list by name anywhere else. Target 0; lint fails on one.
+ * - importCycles: the import loops of src (type-only imports too), read off TypeScript's scanner. Target 0; lint fails on one.
+ * Both come from test/support/sourceChecks.cjs, which the lint rules use too.
  * Each count comes with the files it counted, so a reader sees where they are.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { REPO_ROOT } from '../support/realBridge';
+
+// Plain JavaScript shared with the lint rules, loaded from the source tree (it is not transpiled into out/).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sourceChecks: typeof import('../support/sourceChecks.cjs') = require(path.join(REPO_ROOT, 'test', 'support', 'sourceChecks.cjs'));
 
 const SRC = path.join(REPO_ROOT, 'src');
 const HOST_ENTRIES = ['vscode/languageModelTools.ts', 'core/mcpDoor/mcpEndpoint.ts', 'core/supervision/supervisor.ts'];
@@ -30,17 +36,14 @@ const ERROR_RESULT = /\bisError\s*:\s*true\b|\bisError\s*=\s*true\b/;
  */
 const CONTENT_WRITE = /\bcontent\s*:\s*\[\s*[^\]\s]|\bcontent\.(?:push|unshift|splice)\(|\bcontent\[\w+\]\s*=[^=]|\bparts\[\w+\]\s*=[^=]|\bparts\.unshift\(|LanguageModelToolResult\(\s*\[/;
 
-/** A quoted tool name. */
-const TOOL_NAME = /'(?:browser|bridge)_[a-z_]+'/g;
-const REGISTRY = path.join('core', 'tools', 'toolRegistry.ts');
-
 export interface CallPathFigures {
   hostFiles: number;
   childFiles: number;
   refusalSites: number;
   resultEditSites: number;
-  toolListsByHand: number;
-  where: { refusalSites: string[]; resultEditSites: string[]; toolListsByHand: string[] };
+  toolNameLiteralsOutsideTools: number;
+  importCycles: number;
+  where: { refusalSites: string[]; resultEditSites: string[]; toolNameLiteralsOutsideTools: string[]; importCycles: string[][] };
 }
 
 /** Relative imports of a file that carry values (type-only imports are skipped), as paths under src/. */
@@ -92,51 +95,30 @@ function filesMatching(pattern: RegExp): string[] {
   }).sort();
 }
 
-/** Code of a source file with its comments left out. */
-function codeOf(file: string): string {
-  return fs.readFileSync(path.join(SRC, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+
+/** Tool-name literals outside the tools folders, as `file line: 'name'` (the webview included). */
+export function toolNameLiteralsOutsideTools(): string[] {
+  return sourceChecks.tsFiles(SRC)
+    .flatMap(file => sourceChecks.toolNameLiterals(REPO_ROOT, file).map(found => `${path.relative(SRC, file)} ${found}`))
+    .sort();
 }
 
-/**
- * Lists of tool names outside the registry, as `file: what` (webview included): a bracketed list (array, Set)
- * holding two or more tool names, or a switch with two or more `case '<tool>'`.
- */
-export function toolListsByHand(): string[] {
-  const found: string[] = [];
-  const files = [...sourceFiles(), ...sourceFilesOf('webview')];
-  for (const file of files.filter(f => f !== REGISTRY)) {
-    const code = codeOf(file);
-    for (const list of code.match(/\[[^[\]]*\]/g) ?? []) {
-      const names = list.match(TOOL_NAME) ?? [];
-      if (names.length >= 2) found.push(`${file}: [${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}]`);
-    }
-    const cases = code.match(/\bcase\s+'(?:browser|bridge)_[a-z_]+'/g) ?? [];
-    if (cases.length >= 2) found.push(`${file}: switch of ${cases.length} tool names`);
-  }
-  return found.sort();
-}
-
-function sourceFilesOf(dir: string): string[] {
-  return fs.readdirSync(path.join(SRC, dir), { withFileTypes: true }).flatMap(entry => {
-    const relative = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFilesOf(relative);
-    return entry.name.endsWith('.ts') ? [relative] : [];
-  });
-}
 
 export function measureCallPath(): CallPathFigures {
   const host = [...closure(HOST_ENTRIES)].filter(file => !file.startsWith(`child${path.sep}`));
   const child = closure(CHILD_ENTRIES);
   const refusalSites = filesMatching(ERROR_RESULT);
   const resultEditSites = filesMatching(CONTENT_WRITE);
-  const lists = toolListsByHand();
+  const literals = toolNameLiteralsOutsideTools();
+  const loops = sourceChecks.importLoops(sourceChecks.importGraph(REPO_ROOT), SRC);
   return {
     hostFiles: host.length,
     childFiles: child.size,
     refusalSites: refusalSites.length,
     resultEditSites: resultEditSites.length,
-    toolListsByHand: lists.length,
-    where: { refusalSites, resultEditSites, toolListsByHand: lists },
+    toolNameLiteralsOutsideTools: literals.length,
+    importCycles: loops.length,
+    where: { refusalSites, resultEditSites, toolNameLiteralsOutsideTools: literals, importCycles: loops },
   };
 }
 

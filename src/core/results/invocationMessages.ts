@@ -30,7 +30,7 @@ export function presentInvocation(toolName: string, displayName: string, rawArgs
   const args: Args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Args) : {};
   const invocationMessage = describeCall(toolName, displayName, args);
   const confirmation = confirmationFor(toolName, displayName, args, context);
-  if (confirmation && toolName === 'browser_run_code_unsafe' && context.secretNames?.length) {
+  if (confirmation && toolRecord(toolName)?.runsCode?.inBridgeProcess && context.secretNames?.length) {
     // The values sit in the process this code runs in: no mask or site rule stands between them.
     const names = context.secretNames.map(code).join(', ');
     confirmation.message += `\n\n**Secrets are set** (${names}): this code runs in the bridge's own process, which holds their values, ` +
@@ -55,7 +55,7 @@ function confirmationFor(toolName: string, displayName: string, args: Args, cont
   if (runner) {
     const source = typeof args[runner.argument] === 'string' ? (args[runner.argument] as string) : undefined;
     const title = `Run code ${runner.where.startsWith('inside') ? 'in the page' : 'with full Playwright access'}?`;
-    const file = toolName === 'browser_run_code_unsafe' && typeof args.filename === 'string' ? args.filename : undefined;
+    const file = runner.fileArgument !== undefined && typeof args[runner.fileArgument] === 'string' ? (args[runner.fileArgument] as string) : undefined;
     if (file !== undefined && source !== undefined) {
       const refusal = 'Such a call is refused: it would run the file, not the code shown. Nothing runs.';
       return { title, message: `${displayName} was given both code and the file ${code(file)}. ${refusal}` };
@@ -72,7 +72,7 @@ function confirmationFor(toolName: string, displayName: string, args: Args, cont
     }
     return { title, message: `${displayName} will run this code ${runner.where}${el(args)}${writes}:\n\n${fence(source ?? '(no code given)')}` };
   }
-  // browser_run_code_unsafe's file was handled above, shown whole; the other readers list the files they read.
+  // A code file was handled above, shown whole; the other readers list the files they read.
   if (readsLocalFiles(toolName)) {
     // A read file's relative name is resolved like a written one (the output folder); show the exact files read.
     const paths = localFilesRead(toolName, args).map(p => writtenPath(p, context));

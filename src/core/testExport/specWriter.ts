@@ -19,6 +19,7 @@ import { onPage, quote } from './pageCode';
 import type { JournalStep } from './stepJournal';
 import { PERSON_ACTIONS } from '../supervision/supervisor';
 import { ExportAs, toolRecord } from '../tools/toolRegistry';
+import type { StepWriting } from '../tools/stepWriting';
 import { QUOTED_SECRET_PLACEHOLDER } from '../../protocol/childMessages';
 
 export interface UploadFile {
@@ -123,7 +124,7 @@ function argsMention(args: Record<string, unknown>, name: string): boolean {
 export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOptions): WrittenSpec {
   const steps = journalSteps.map(step => believed(unmaskPersonSecrets(step, options.secretNames ?? [])));
   const leftOut: WrittenSpec['leftOut'] = [];
-  const firstGoto = steps.find(s => s.ok && s.tool === 'browser_navigate' && typeof s.args.url === 'string');
+  const firstGoto = steps.find(s => s.ok && toolRecord(s.tool)?.navigates && typeof s.args.url === 'string');
   const firstOrigin = firstGoto ? originOf(firstGoto.args.url as string) : undefined;
   const baseURL = firstOrigin && LOOPBACK.test(firstOrigin) ? firstOrigin : undefined;
 
@@ -152,31 +153,23 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
       leave('it failed');
       continue;
     }
-    const snapshot = step.tool === 'browser_snapshot' || step.answer.snapshot || step.answer.snapshotFile ? snapshotOf(step) : undefined;
+    const record = toolRecord(step.tool);
+    const snapshot = record?.readsSnapshot || step.answer.snapshot || step.answer.snapshotFile ? snapshotOf(step) : undefined;
     const lines: string[] = [];
     if (exportAs(step.tool) === 'comment') lines.push(measuredHere(step));
     else if (exportAs(step.tool) === 'own') leave("the bridge's own tool");
     else if (onlyReads(step.tool)) leave('it only reads');
-    else if (step.tool === 'browser_handle_dialog' || step.tool === 'browser_file_upload') leave('written with the step that opened it');
-    // A text cut to the journal's bound (egress/byteBounds.ts) would be waited for as cut.
-    else if (step.argsCut && step.tool === 'browser_wait_for') leave('its arguments were larger than the journal keeps');
-    else if (step.tool === 'browser_wait_for') {
-      const { text, textGone } = step.args as { text?: unknown; textGone?: unknown };
-      if (typeof text === 'string') lines.push(`await expect(${page}.getByText(${quote(text)}).first()).toBeVisible();`);
-      if (typeof textGone === 'string') lines.push(`await expect(${page}.getByText(${quote(textGone)})).toHaveCount(0);`);
-      if (!lines.length) leave('a fixed wait: the test waits by its assertions');
-    } else if (step.tool === 'browser_tabs') {
-      const action = step.args.action;
-      if (action === 'new') {
-        usesContext = true;
-        const name = `page${++popups}`;
-        lines.push(`const ${name} = await context.newPage();`);
-        tabs.push(name);
-      } else if (action === 'close') {
-        const index = typeof step.args.index === 'number' ? step.args.index : current;
-        if (tabs[index]) lines.push(`await ${tabs[index]}.close();`);
-        tabs = tabs.filter((_, k) => k !== index);
-      } else if (action !== 'select') leave('it only reads');
+    else if (record?.answersModal) leave('written with the step that opened it');
+    else if (record?.writesStep) {
+      const writing: StepWriting = {
+        args: step.args, argsCut: !!step.argsCut, page, tabs, current, lines, leave,
+        newPage: () => {
+          usesContext = true;
+          return `page${++popups}`;
+        },
+      };
+      record.writesStep(writing);
+      tabs = writing.tabs;
     } else if (exportAs(step.tool) !== 'code' && step.tool !== PERSON_ACTIONS) leave('not a step a test repeats (its answer may hold text of the page\'s)');
     else if (!step.answer.code.length) leave('upstream ran no code for it');
     // A test runs in Node on the person's machine: only plain Playwright statements go in (codeCheck.ts).
@@ -188,14 +181,15 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     } else {
       // What the next steps say about this one: a dialog answered, files chosen.
       const next = steps.slice(i + 1).find(s => s.ok && !onlyReads(s.tool));
-      if (step.answer.modal === 'dialog' && next?.tool === 'browser_handle_dialog') {
+      const answers = next ? toolRecord(next.tool)?.answersModal : undefined;
+      if (step.answer.modal === 'dialog' && next && answers === 'dialog') {
         const accept = next.args.accept !== false;
         const prompt = typeof next.args.promptText === 'string' ? quote(next.args.promptText) : '';
         lines.push(`${page}.once('dialog', dialog => dialog.${accept ? `accept(${prompt})` : 'dismiss()'});`);
       }
-      const chooser = step.answer.modal === 'fileChooser' && next?.tool === 'browser_file_upload' ? `fileChooser${++choosers > 1 ? choosers : ''}` : undefined;
+      const chooser = step.answer.modal === 'fileChooser' && answers === 'fileChooser' ? `fileChooser${++choosers > 1 ? choosers : ''}` : undefined;
       if (chooser) lines.push(`const ${chooser}Promise = ${page}.waitForEvent('filechooser');`);
-      const opened = (step.answer.tabs?.length ?? tabs.length) > tabs.length && step.tool !== 'browser_tabs';
+      const opened = (step.answer.tabs?.length ?? tabs.length) > tabs.length;
       const popup = opened ? `page${++popups}` : undefined;
       if (popup) lines.push(`const ${popup}Promise = ${page}.waitForEvent('popup');`);
       for (const line of step.answer.code) lines.push(rewriteUrls(onPage(line, page)));
@@ -227,7 +221,7 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     const url = step.answer.pageUrl;
     if (url !== undefined) {
       const known = urlOf.get(pageNow);
-      const navigation = step.tool === 'browser_navigate' || step.tool === 'browser_navigate_back';
+      const navigation = !!record?.navigates;
       if (known !== undefined && known !== url) {
         // The page moved: what it showed first after that is the new baseline for the final checks.
         firstSnapshot.set(pageNow, undefined);

@@ -12,6 +12,9 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CapabilityId } from '../settings/capabilities';
 import { CallArgs, elementOf, quote, short } from './callWords';
 import { OWN_TOOL_DEFINITIONS } from './ownTools';
+import { writeTabs } from './browserTabs';
+import { writeWaitFor } from './browserWaitFor';
+import type { StepWriting } from './stepWriting';
 
 /** Who answers a call: upstream's @playwright/mcp in the child, the child itself, or the extension host. */
 export type ToolHandler = 'upstream' | 'child' | 'host';
@@ -50,8 +53,24 @@ export interface ToolRecord {
   exportAs: ExportAs;
   /** What a call does, in one line for the person ("Clicking “Send” (e12)"); absent: its title and key argument. */
   says?: (args: CallArgs) => string;
-  /** It runs code the model wrote: the argument that holds it, and where it runs (the confirmation shows both). */
-  runsCode?: { argument: string; where: string };
+  /**
+   * It runs code the model wrote: the argument that holds it, and where it runs (the confirmation shows both);
+   * `fileArgument`: it can run a file instead, named by that argument; `inBridgeProcess`: the code runs beside the
+   * bridge's own state (the secrets' values), not inside a page.
+   */
+  runsCode?: { argument: string; where: string; fileArgument?: string; inBridgeProcess?: true };
+  /** Where it types text: the argument values upstream types (a secret's name among them is typed as its value). */
+  typesText?: (args: CallArgs) => { text: unknown; target: unknown }[];
+  /** It presses a key or chord (the argument that names it): a clipboard chord is refused while secrets are set. */
+  pressesKey?: string;
+  /** It opens another address in the tab (a navigation): its answer says the address, no check is added in a test. */
+  navigates?: true;
+  /** It answers what the page opened (a dialog, a file chooser): an exported test writes it with the step that opened it. */
+  answersModal?: 'dialog' | 'fileChooser';
+  /** It reads the page's structure: its answer is a snapshot, the export's baseline for its final checks. */
+  readsSnapshot?: true;
+  /** Its export is `written`: how it writes its step into an exported test (browserWaitFor.ts, browserTabs.ts). */
+  writesStep?: (step: StepWriting) => void;
   /** The bridge's own tools: their definition as published (upstream's come from the child). */
   definition?: Tool;
   /**
@@ -62,40 +81,52 @@ export interface ToolRecord {
 }
 
 type Traits = Omit<ToolRecord, 'name' | 'handler' | 'definition' | 'onPage'>;
-type More = Partial<Pick<Traits, 'capability' | 'observation' | 'filename' | 'readsPaths' | 'capture' | 'resizesPage' | 'says' | 'runsCode'>>;
+type More = Partial<Pick<Traits,
+  'capability' | 'observation' | 'filename' | 'readsPaths' | 'capture' | 'resizesPage' | 'says' | 'runsCode' | 'typesText' | 'pressesKey' | 'navigates' |
+  'answersModal' | 'readsSnapshot' | 'writesStep'>>;
 
 const acts = (exportAs: ExportAs, more: More = {}): Traits => ({ actsOnPage: true, observation: false, readsPaths: false, capture: false, exportAs, ...more });
 const reads = (exportAs: ExportAs, more: More = {}): Traits => ({ actsOnPage: false, observation: false, readsPaths: false, capture: false, exportAs, ...more });
 
 /** Upstream's tools, as the pinned @playwright/mcp publishes them with every capability group on. */
-const UPSTREAM: Record<string, Traits> = {
-  browser_navigate: acts('code', { says: a => `Opening ${short(a.url)}` }),
-  browser_navigate_back: acts('code', { says: () => 'Going back to the previous page' }),
+const UPSTREAM = {
+  browser_navigate: acts('code', { navigates: true, says: a => `Opening ${short(a.url)}` }),
+  browser_navigate_back: acts('code', { navigates: true, says: () => 'Going back to the previous page' }),
   browser_click: acts('code', { says: a => `${a.doubleClick ? 'Double-clicking' : 'Clicking'} ${elementOf(a)}` }),
-  browser_type: acts('code', { says: a => `Typing ${quote(a.text)} into ${elementOf(a)}${a.submit ? ' and submitting' : ''}` }),
-  browser_press_key: acts('code', { says: a => `Pressing ${short(a.key)}` }),
+  browser_type: acts('code', {
+    typesText: a => [{ text: a.text, target: a.target }],
+    says: a => `Typing ${quote(a.text)} into ${elementOf(a)}${a.submit ? ' and submitting' : ''}`,
+  }),
+  browser_press_key: acts('code', { pressesKey: 'key', says: a => `Pressing ${short(a.key)}` }),
   browser_hover: acts('code', { says: a => `Hovering over ${elementOf(a)}` }),
   browser_drag: acts('code'),
   browser_select_option: acts('code', { says: a => `Selecting ${Array.isArray(a.values) ? a.values.map(quote).join(', ') : quote(a.values)} in ${elementOf(a)}` }),
   browser_fill_form: acts('code', {
+    typesText: a => (Array.isArray(a.fields) ? a.fields : []).map(field => {
+      const { value, target } = (field ?? {}) as { value?: unknown; target?: unknown };
+      return { text: value, target };
+    }),
     says: a => {
       const count = Array.isArray(a.fields) ? a.fields.length : undefined;
       return `Filling ${count ?? 'the'} form field${count === 1 ? '' : 's'}`;
     },
   }),
   browser_resize: acts('code', { resizesPage: true }),
-  browser_tabs: acts('written', { observation: true, says: a => `Tabs: ${short(a.action)}${a.index !== undefined ? ` #${a.index}` : ''}${a.url ? ` ${short(a.url)}` : ''}` }),
-  browser_handle_dialog: acts('written'),
-  browser_file_upload: acts('written', { readsPaths: true }),
+  browser_tabs: acts('written', { observation: true, writesStep: writeTabs, says: a => `Tabs: ${short(a.action)}${a.index !== undefined ? ` #${a.index}` : ''}${a.url ? ` ${short(a.url)}` : ''}` }),
+  browser_handle_dialog: acts('written', { answersModal: 'dialog' }),
+  browser_file_upload: acts('written', { readsPaths: true, answersModal: 'fileChooser' }),
   browser_drop: acts('none', { readsPaths: true }),
   browser_close: acts('none', { says: () => 'Closing the browser' }),
   browser_evaluate: acts('none', { filename: 'writes', runsCode: { argument: 'function', where: 'inside the page' } }),
   browser_run_code_unsafe: acts('none', {
     filename: 'reads',
-    runsCode: { argument: 'code', where: 'in the browser bridge process with full Playwright access (it can read and write files and run programs)' },
+    runsCode: {
+      argument: 'code', where: 'in the browser bridge process with full Playwright access (it can read and write files and run programs)',
+      fileArgument: 'filename', inBridgeProcess: true,
+    },
   }),
   browser_emulate_media: acts('none'),
-  browser_snapshot: reads('readsWhere', { observation: true, filename: 'writes', says: () => 'Reading the page structure' }),
+  browser_snapshot: reads('readsWhere', { observation: true, filename: 'writes', readsSnapshot: true, says: () => 'Reading the page structure' }),
   browser_take_screenshot: reads('reads', {
     observation: true, filename: 'writes', capture: true,
     says: a => `Taking a screenshot${elementOf(a) !== 'the page' ? ` of ${elementOf(a)}` : a.fullPage ? ' of the full page' : ''}`,
@@ -104,7 +135,7 @@ const UPSTREAM: Record<string, Traits> = {
   browser_network_requests: reads('reads', { observation: true, filename: 'writes', says: () => 'Reading network requests' }),
   browser_network_request: reads('reads', { observation: true, filename: 'writes' }),
   browser_wait_for: reads('written', {
-    observation: true,
+    observation: true, writesStep: writeWaitFor,
     says: a => (a.text ? `Waiting for ${quote(a.text)}` : a.textGone ? `Waiting for ${quote(a.textGone)} to disappear` : `Waiting ${short(a.time)} s`),
   }),
   browser_find: reads('none', { filename: 'writes' }),
@@ -155,10 +186,10 @@ const UPSTREAM: Record<string, Traits> = {
   browser_verify_text_visible: reads('code', { capability: 'testing' }),
   browser_verify_value: reads('code', { capability: 'testing' }),
   browser_get_config: reads('reads', { capability: 'config' }),
-};
+} as const satisfies Record<string, Traits>;
 
 /** The bridge's own tools: the child answers the session tools, the extension host the others. */
-const OWN: Record<string, Traits & { handler: Exclude<ToolHandler, 'upstream'>; onPage?: boolean }> = {
+const OWN = {
   // A trace reloads or navigates the page (its checkpoint follows); the trace step exports as a comment.
   bridge_performance_trace: {
     ...acts('comment', {
@@ -177,7 +208,10 @@ const OWN: Record<string, Traits & { handler: Exclude<ToolHandler, 'upstream'>; 
     ...acts('own', { says: a => (a.step !== undefined ? `Putting the browser back to step ${short(a.step)}` : `Undoing the last ${short(a.stepsBack ?? 1)} step(s) in the browser`) }),
     handler: 'host',
   },
-};
+} as const satisfies Record<string, Traits & { handler: Exclude<ToolHandler, 'upstream'>; onPage?: boolean }>;
+
+/** The name of a tool the bridge publishes: upstream's and its own. A misspelt name does not compile. */
+export type ToolName = keyof typeof UPSTREAM | keyof typeof OWN;
 
 export const TOOL_RECORDS: readonly ToolRecord[] = [
   ...Object.entries(UPSTREAM).map(([name, traits]): ToolRecord => ({ name, handler: 'upstream', ...traits })),
@@ -193,6 +227,11 @@ const BY_NAME = new Map(TOOL_RECORDS.map(record => [record.name, record]));
 /** The record of a tool, or undefined for a tool the bridge does not know (a page's own WebMCP tool, say). */
 export function toolRecord(name: string): ToolRecord | undefined {
   return BY_NAME.get(name);
+}
+
+/** Whether a name (a call's, which any client writes) is one of the bridge's tools. */
+export function isToolName(name: string): name is ToolName {
+  return BY_NAME.has(name);
 }
 
 /** The definitions of the tools one handler of the bridge's own answers. */
