@@ -24,6 +24,7 @@ import { buildHar } from './harExport';
 import { writeFile } from 'fs/promises';
 import { NO_TIMEOUT_MS } from './callPath/innerSession';
 import { untilDrawnAtSize } from './drawnAtSize';
+import { NAVIGATE, NAVIGATE_BACK, RESIZE, SNAPSHOT, TABS } from '../core/tools/upstreamTools';
 
 export function controlRequests(config: ChildConfig, sessions: SessionRegistry, checkpoints: Checkpoints, mask: SecretMask, log: (line: string) => void): ControlHandlers {
   // The person's input, one event after another as they made it: a key must not overtake the click that focused its field.
@@ -126,7 +127,7 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
     const element = await pickElement(page, params, config.viewport);
     if (!element || params.phase !== 'choose') return { element };
     // The ref the agent's element tools take, from upstream's own snapshot of the page.
-    const snapshot = (await session.client.callTool({ name: 'browser_snapshot', arguments: {} }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+    const snapshot = (await session.client.callTool({ name: SNAPSHOT, arguments: {} }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
     const ref = refFromSnapshot(resultText(snapshot), element);
     return { element: ref ? { ...element, ref } : element };
   }
@@ -143,19 +144,19 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
       if (!result.isError) return { ok: true, message: done };
       const error = withoutErrorHeading(resultText(result)).split('\n')[0];
       // A failed load in words ("Could not open …: the server refused the connection"), not the tool's internals.
-      const failedLoad = name === 'browser_navigate' && typeof args.url === 'string' ? failedLoadMessage(args.url, error) : undefined;
+      const failedLoad = name === NAVIGATE && typeof args.url === 'string' ? failedLoadMessage(args.url, error) : undefined;
       return { ok: false, message: failedLoad ?? error.replace(/^Error:\s*/, '') };
     };
     const page = session.observer?.currentPage;
     try {
       switch (action.action) {
-        case 'navigate': return await inner('browser_navigate', { url: action.url }, `Opened ${action.url}`);
-        case 'back': return await inner('browser_navigate_back', {}, 'Went back');
-        case 'newTab': return await inner('browser_tabs', { action: 'new' }, 'Opened a new tab');
+        case 'navigate': return await inner(NAVIGATE, { url: action.url }, `Opened ${action.url}`);
+        case 'back': return await inner(NAVIGATE_BACK, {}, 'Went back');
+        case 'newTab': return await inner(TABS, { action: 'new' }, 'Opened a new tab');
         case 'resize': {
           const size = { width: action.width, height: action.height };
           const resize = async (): Promise<PageActionResult> => {
-            const resized = await inner('browser_resize', size, `Resized the page to ${size.width}×${size.height}`);
+            const resized = await inner(RESIZE, size, `Resized the page to ${size.width}×${size.height}`);
             if (!resized.ok || !page) return resized;
             // In the browser's turn (pageAction below), so the next call, the person's input and the next checkpoint all
             // wait until the page is at its new size and has drawn itself at it: the model's next snapshot has the new layout.
@@ -171,7 +172,7 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
           if (index < 0) return { ok: false, message: 'That tab is gone.' };
           const select = action.action === 'selectTab';
           const done = select ? `Switched to tab ${index + 1}` : `Closed tab ${index + 1}`;
-          return await inner('browser_tabs', { action: select ? 'select' : 'close', index }, done);
+          return await inner(TABS, { action: select ? 'select' : 'close', index }, done);
         }
       }
       if (!page) return { ok: false, message: 'No page is open.' };

@@ -145,7 +145,7 @@ function lintConfig(repoRoot) {
       rules: {
         'layers/import-zones': 'error',
         'layers/no-import-loop': 'error',
-        'layers/tool-names': 'off',
+        'layers/tool-names': 'error',
         '@typescript-eslint/no-floating-promises': 'error',
         '@typescript-eslint/no-misused-promises': 'error',
         // `_name` says "deliberately unused" (a callback's place-holding parameter).
