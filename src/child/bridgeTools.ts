@@ -1,6 +1,7 @@
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ownToolDefinitions } from '../core/tools/toolRegistry';
 import { SESSION_LIST_TOOL } from '../core/tools/ownTools';
+import { SESSION_CLOSE } from '../core/tools/own/sessionClose';
 import { BridgeToolAnswer, SessionCloseOutcome, SessionListing } from '../protocol/callMarks';
 
 /**
@@ -33,8 +34,9 @@ export async function runBridgeTool(
     return { answer: 'sessionList', isolation: sessions.isolation, listing: await sessions.list(callerId), caller: callerId };
   }
   const close = (outcome: SessionCloseOutcome): BridgeToolAnswer => ({ answer: 'sessionClose', close: outcome });
-  if (typeof args.id !== 'string' || !args.id.trim()) return close({ outcome: 'badId', given: args.id });
-  const wanted = args.id.trim();
+  const parsed = SESSION_CLOSE.parse(args);
+  if ('badArgs' in parsed || !parsed.args.id.trim()) return close({ outcome: 'badId', given: args.id });
+  const wanted = parsed.args.id.trim();
   if (sessions.isolation !== 'perClient') return close({ outcome: 'shared' });
   if (callerId !== undefined) {
     // Its own full id, or at least 8 characters of it; nothing else, and no hint whether another id exists.

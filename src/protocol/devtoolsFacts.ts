@@ -27,6 +27,10 @@ export type Throttling = z.infer<typeof ThrottlingSchema>;
 export const CustomNetworkSchema = z.object({ downloadKbps: z.number().positive(), uploadKbps: z.number().positive(), latencyMs: z.number().min(0) });
 export type CustomNetwork = z.infer<typeof CustomNetworkSchema>;
 
+/** prefers-color-scheme and prefers-reduced-motion, as the browser emulates them (none: the browser's own). */
+export const ColorSchemeSchema = z.enum(['light', 'dark', 'no-preference']);
+export const ReducedMotionSchema = z.enum(['reduce', 'no-preference']);
+
 /**
  * What the browser emulates on a context: the network (the Network pane's throttling and Disable cache, or
  * the agent's bridge_emulate), CPU slowdown, colour scheme and reduced motion. Shown in the panel's header
@@ -38,8 +42,8 @@ export const EmulationSchema = z.object({
   cacheDisabled: z.boolean(),
   /** 1: the machine's own speed; 4 or 6 as DevTools offers, up to 20. */
   cpuSlowdown: z.number().min(1).max(20).optional(),
-  colorScheme: z.enum(['light', 'dark', 'no-preference']).optional(),
-  reducedMotion: z.enum(['reduce', 'no-preference']).optional(),
+  colorScheme: ColorSchemeSchema.optional(),
+  reducedMotion: ReducedMotionSchema.optional(),
 });
 export type Emulation = z.infer<typeof EmulationSchema>;
 
@@ -59,11 +63,14 @@ export const TraceInsightSchema = z.object({
 });
 export type TraceInsight = z.infer<typeof TraceInsightSchema>;
 
+/** What a trace records: the page's reload, a navigation, the agent's next call, or a number of seconds. */
+export const TraceDuringSchema = z.enum(['reload', 'navigate', 'nextCall', 'seconds']);
+
 export const TraceFactsSchema = z.object({
   /** The page traced (masked like every URL that leaves). */
   url: z.string(),
   /** What was measured: the page's reload, a navigation, the agent's next call, or a number of seconds. */
-  during: z.enum(['reload', 'navigate', 'nextCall', 'seconds']),
+  during: TraceDuringSchema,
   /** The call measured, for `nextCall`. */
   measuredCall: z.string().optional(),
   /** How long the recorded action itself took, and how long recording and reading the trace added around it. */

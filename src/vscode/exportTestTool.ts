@@ -8,21 +8,19 @@ import type * as vscodeTypes from 'vscode';
 import type { HostToolAnswer } from '../core/pipeline/callContext';
 import type { Supervisor } from '../core/supervision/supervisor';
 import { EXPORT_TEST_TOOL } from '../core/tools/ownTools';
+import { EXPORT_TEST } from '../core/tools/own/exportTest';
 import { TestExport, VERIFY_REPEATS } from './exportTest';
 import type { ToolPresenter } from './languageModelTools';
 
 type VSCode = typeof vscodeTypes;
 
-interface ExportInput {
-  title?: string;
-  file?: string;
-  lastSteps?: number;
-}
 
 /** The tool's presenter for the language-model door, and its handler in the supervisor's pipeline. */
 export function exportTestTool(vscode: VSCode, exporter: TestExport, supervisor: Supervisor): { presenter: ToolPresenter; disposable: vscodeTypes.Disposable } {
   const presenter: ToolPresenter = input => {
-    const plan = exporter.plan({ ...(input as ExportInput), byModel: true });
+    const parsed = EXPORT_TEST.parse(input);
+    if ('badArgs' in parsed) return { invocationMessage: 'Exporting the browser session as a Playwright test' };
+    const plan = exporter.plan({ ...parsed.args, byModel: true });
     if (plan.problem || !plan.file) return { invocationMessage: 'Exporting the browser session as a Playwright test' };
     const shown = exporter.shown(plan.file);
     const steps = plan.steps.filter(s => s.ok && s.answer.code.length).length;
@@ -36,7 +34,11 @@ export function exportTestTool(vscode: VSCode, exporter: TestExport, supervisor:
       },
     };
   };
-  const answer = async (input: ExportInput, signal: AbortSignal | undefined): Promise<HostToolAnswer> => {
+  const answer = async (args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<HostToolAnswer> => {
+    // Each argument as its definition types it (own/exportTest.ts).
+    const parsed = EXPORT_TEST.parse(args);
+    if ('badArgs' in parsed) return { failed: true, text: `No test was written: ${parsed.badArgs}.` };
+    const input = parsed.args;
     const cancel = new vscode.CancellationTokenSource();
     const onAbort = () => cancel.cancel();
     signal?.addEventListener('abort', onAbort);
@@ -49,5 +51,5 @@ export function exportTestTool(vscode: VSCode, exporter: TestExport, supervisor:
       cancel.dispose();
     }
   };
-  return { presenter, disposable: supervisor.registerHostTool(EXPORT_TEST_TOOL, (args, call) => answer(args as ExportInput, call.signal)) };
+  return { presenter, disposable: supervisor.registerHostTool(EXPORT_TEST_TOOL, (args, call) => answer(args, call.signal)) };
 }

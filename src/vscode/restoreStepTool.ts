@@ -8,16 +8,14 @@ import type * as vscodeTypes from 'vscode';
 import type { HostToolAnswer } from '../core/pipeline/callContext';
 import type { Supervisor } from '../core/supervision/supervisor';
 import { RESTORE_STEP_TOOL } from '../core/tools/ownTools';
+import { RESTORE_STEP } from '../core/tools/own/restoreStep';
 import { NOT_RESTORED, stepFromEnd } from '../core/timeTravel/stepRestore';
 import type { ToolPresenter } from './languageModelTools';
 import type { TimeTravel } from './timeTravel';
 
 type VSCode = typeof vscodeTypes;
 
-interface RestoreInput {
-  step?: unknown;
-  stepsBack?: unknown;
-}
+type RestoreInput = Record<string, unknown>;
 
 class RestoreStep {
   /** What the person confirmed: the input, the step it named then, and the newest step then (stepsBack counts from it). */
@@ -30,11 +28,12 @@ class RestoreStep {
   }
 
   private target(input: RestoreInput): number | string {
-    if (input.step !== undefined && input.stepsBack !== undefined) return 'Give either step or stepsBack, not both.';
-    if (input.step !== undefined) return Number.isInteger(input.step) && (input.step as number) >= 1 ? input.step as number : 'step must be a whole number from 1.';
-    const back = input.stepsBack ?? 1;
-    if (!Number.isInteger(back) || (back as number) < 1) return 'stepsBack must be a whole number from 1.';
-    return stepFromEnd(this.timeTravel.timeline, back as number);
+    // Each argument as its definition types it (own/restoreStep.ts); which of the two is this tool's own rule.
+    const parsed = RESTORE_STEP.parse(input);
+    if ('badArgs' in parsed) return `${parsed.badArgs}.`;
+    const { step, stepsBack } = parsed.args;
+    if (step !== undefined && stepsBack !== undefined) return 'Give either step or stepsBack, not both.';
+    return step ?? stepFromEnd(this.timeTravel.timeline, stepsBack ?? 1);
   }
 
   readonly present: ToolPresenter = input => {

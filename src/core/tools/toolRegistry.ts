@@ -11,7 +11,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CapabilityId } from '../settings/capabilities';
 import { CallArgs, elementOf, quote, short } from './callWords';
-import { OWN_TOOL_DEFINITIONS } from './ownTools';
+import type { OwnTool } from './defineOwnTool';
+import { OWN_TOOLS, type OwnToolName } from './ownTools';
 import { writeTabs } from './browserTabs';
 import { writeWaitFor } from './browserWaitFor';
 import type { StepWriting } from './stepWriting';
@@ -188,38 +189,14 @@ const UPSTREAM = {
   browser_get_config: reads('reads', { capability: 'config' }),
 } as const satisfies Record<string, Traits>;
 
-/** The bridge's own tools: the child answers the session tools, the extension host the others. */
-const OWN = {
-  // A trace reloads or navigates the page (its checkpoint follows); the trace step exports as a comment.
-  bridge_performance_trace: {
-    ...acts('comment', {
-      filename: 'writes',
-      says: a => a.during === 'navigate' ? `Recording a performance trace of opening ${short(a.url)}` : a.during === 'nextCall' ? 'Recording a performance trace of the next call'
-        : a.during === 'seconds' ? `Recording a performance trace for ${short(a.seconds ?? 5)} s` : 'Recording a performance trace of a reload',
-    }),
-    handler: 'child', onPage: true,
-  },
-  bridge_accessibility_audit: { ...reads('comment', { observation: true, says: a => `Auditing accessibility of ${elementOf({ element: a.element, target: a.ref })}` }), handler: 'child', onPage: true },
-  bridge_emulate: { ...acts('comment', { says: () => 'Changing what the browser emulates' }), handler: 'child', onPage: true },
-  bridge_session_list: { ...reads('own', { observation: true }), handler: 'child' },
-  bridge_session_close: { ...acts('own'), handler: 'child' },
-  bridge_export_test: { ...reads('own', { says: a => `Exporting the browser session as a Playwright test${typeof a.file === 'string' ? ` to ${short(a.file)}` : ''}` }), handler: 'host' },
-  bridge_restore_step: {
-    ...acts('own', { says: a => (a.step !== undefined ? `Putting the browser back to step ${short(a.step)}` : `Undoing the last ${short(a.stepsBack ?? 1)} step(s) in the browser`) }),
-    handler: 'host',
-  },
-} as const satisfies Record<string, Traits & { handler: Exclude<ToolHandler, 'upstream'>; onPage?: boolean }>;
-
 /** The name of a tool the bridge publishes: upstream's and its own. A misspelt name does not compile. */
-export type ToolName = keyof typeof UPSTREAM | keyof typeof OWN;
+export type ToolName = keyof typeof UPSTREAM | OwnToolName;
 
 export const TOOL_RECORDS: readonly ToolRecord[] = [
   ...Object.entries(UPSTREAM).map(([name, traits]): ToolRecord => ({ name, handler: 'upstream', ...traits })),
-  ...Object.entries(OWN).map(([name, traits]): ToolRecord => {
-    const definition = OWN_TOOL_DEFINITIONS.find(tool => tool.name === name);
-    if (!definition) throw new Error(`The bridge's tool ${name} has no definition in core/tools/ownTools.ts`);
-    return { name, ...traits, definition };
-  }),
+  ...OWN_TOOLS.map((tool: OwnTool): ToolRecord => ({
+    name: tool.name, ...tool.traits, readsPaths: false, capture: false, definition: tool.definition, ...(tool.says ? { says: tool.says } : {}),
+  })),
 ];
 
 const BY_NAME = new Map(TOOL_RECORDS.map(record => [record.name, record]));
