@@ -37,6 +37,8 @@ const bundles = [
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/panel-test.js', define: { PANEL_TEST_HOOKS: 'true' } },
   // Regenerates contributes.languageModelTools from the pinned child.
   { ...common, entryPoints: ['src/build/generateToolManifest.ts'], outfile: 'dist/generateToolManifest.js', external: ['@playwright/mcp', 'playwright', 'playwright-core'] },
+  // Regenerates the settings in package.json from the settings table.
+  { ...common, entryPoints: ['src/build/generateSettingsManifest.ts'], outfile: 'dist/generateSettingsManifest.js' },
 ];
 
 function listTs(dir) {

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { SETTINGS_SECTION } from '../../src/core/contributionIds';
 import { DEFAULT_SETTINGS, readSettings } from '../../src/core/settings/settings';
 import { FIELDS_APPLIED_AT_ONCE, scopeRuleOf, SETTINGS_TABLE, USER_ONLY_SETTINGS, type SettingKey, type SettingSpec } from '../../src/core/settings/settingsTable';
+import { contributedSettings, restrictedConfigurations, settingWordKeys } from '../../src/core/settings/settingsManifest';
 import { REPO_ROOT } from '../support/realBridge';
 
 interface Contributed {
@@ -51,6 +52,13 @@ describe('Settings: one table (settingsTable.ts) that package.json, the reader a
       const text = /^%(.+)%$/.exec(description) ? nls[description.slice(1, -1)] : description;
       assert.ok(text && text.length > 20, `playwrightBridge.${spec.key} has a description people can read`);
     }
+  });
+
+  it('package.json\'s settings are what npm run generate:settings writes from the table and the words', () => {
+    const hasWords = (key: string) => typeof nls[key] === 'string' && nls[key] !== '';
+    assert.deepStrictEqual(contributed, contributedSettings(hasWords), 'run npm run generate:settings');
+    assert.deepStrictEqual(packageJson.capabilities.untrustedWorkspaces.restrictedConfigurations, restrictedConfigurations());
+    for (const key of settingWordKeys(hasWords)) assert.ok(hasWords(key), `package.nls.json has words for ${key}`);
   });
 
   it('the scope rules: package.json restricts exactly the user-only keys in untrusted workspaces, and an enum\'s grants name each of its values', () => {
