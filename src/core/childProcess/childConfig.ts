@@ -1,5 +1,6 @@
 import * as path from 'path';
 import { planBrowserLaunch } from '../settings/browserDiscovery';
+import { originListForUpstream } from '../settings/originRules';
 import { BridgeSettings } from '../settings/settings';
 import type { ChildConfig, ChildStartInput } from '../../protocol/childConfig';
 import type { ChildPrivateInput } from '../../protocol/childMessages';
@@ -66,10 +67,11 @@ export function buildChildConfig(
       snapshot: { mode: settings.snapshotMode },
       imageResponses: settings.imageResponses,
       console: { level: settings.consoleLevel },
-      // Only what is set (the config travels as JSON, and an absent list means upstream's default).
+      // Only what is set (the config travels as JSON, and an absent list means upstream's default), each entry
+      // written back from its rule: upstream matches the text it is given, so it gets the text the bridge checked.
       network: {
-        ...(settings.allowedOrigins.length ? { allowedOrigins: settings.allowedOrigins } : {}),
-        ...(settings.blockedOrigins.length ? { blockedOrigins: settings.blockedOrigins } : {}),
+        ...(settings.allowedOrigins.length ? { allowedOrigins: originListForUpstream(settings.allowedOrigins, 'allowed') } : {}),
+        ...(settings.blockedOrigins.length ? { blockedOrigins: originListForUpstream(settings.blockedOrigins, 'blocked') } : {}),
       },
     },
   };

@@ -2,7 +2,7 @@ import { SETTINGS_SECTION } from '../contributionIds';
 import { ALL_CAPABILITIES } from './capabilities';
 import { PROFILE_NAME } from '../profiles/loginProfiles';
 import { endpointHoldsCredentials, parseConnection } from './browserConnection';
-import { ORIGIN_FORMS, parseOriginRule } from './originRules';
+import { ORIGIN_FORMS, originText, parseOriginRule } from './originRules';
 import { NO_ORIGIN_ALLOWED, narrowed, withinLists, type SettingLevel } from './scopePolicy';
 import { SETTINGS_TABLE, specOf, type BridgeSettings, type SettingKey, type SettingSpec } from './settingsTable';
 export { BROWSERS, type BrowserChoice, type BrowserName } from '../../protocol/childConfig';
@@ -105,11 +105,13 @@ function typedValue(spec: SettingSpec, raw: unknown, entry: (message: string) =>
         };
       }
       if (spec.parser !== 'origins') return { value: given };
-      const kept = given.filter(origin => {
+      // Each entry written back from the rule read from it (originRules.ts), so upstream acts on what was checked.
+      const kept = [...new Set(given.flatMap(origin => {
         const rule = parseOriginRule(origin);
-        if ('problem' in rule) entry(`holds "${origin}", which ${rule.problem}. It is left out.`);
-        return !('problem' in rule);
-      });
+        if (!('problem' in rule)) return [originText(rule)];
+        entry(`holds "${origin}", which ${rule.problem}. It is left out.`);
+        return [];
+      }))];
       // Upstream reads an empty list as "all": an allow list whose every entry was left out must still allow nothing.
       if (spec.key === 'network.allowedOrigins' && !kept.length && given.length) {
         entry(`has no entry left, so the browser may request none (an empty list would allow all). Write ${ORIGIN_FORMS}.`);
