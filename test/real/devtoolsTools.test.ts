@@ -9,7 +9,7 @@ import * as path from 'path';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { PLANTED_RULES } from '../fixtures/devtoolsPages';
 import { makeRealBridge, openDoor, RealBridge, refOf, textOf } from '../support/realBridge';
-import type { ToolCallRecord } from '../../src/core/supervision/supervisor';
+import type { ToolCallRecord } from '../../src/core/supervision/activityLog';
 import { SETTLE_MS } from '../../src/child/devtools/performanceTrace';
 import { END_DEADLINE_MS } from '../../src/child/devtools/traceRecorder';
 

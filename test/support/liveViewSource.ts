@@ -2,7 +2,7 @@
 import { Emitter } from '../../src/core/emitter';
 import type { LiveViewSource } from '../../src/core/liveView/liveViewStore';
 import type { ObservationEvent } from '../../src/protocol/childMessages';
-import type { ToolCallRecord } from '../../src/core/supervision/supervisor';
+import type { ToolCallRecord } from '../../src/core/supervision/activityLog';
 import { healthOf, type HostHealth } from '../../src/core/supervision/browserHealth';
 
 export function fakeLiveViewSource(calls = new Emitter<ToolCallRecord>()) {

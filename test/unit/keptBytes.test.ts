@@ -18,7 +18,8 @@ import { RowBatch } from '../../src/core/liveView/rowBatch';
 import { StepJournal } from '../../src/core/testExport/stepJournal';
 import { writeSpec } from '../../src/core/testExport/specWriter';
 import { Timeline } from '../../src/core/timeTravel/timeline';
-import type { BridgeStatus, ToolCallRecord } from '../../src/core/supervision/supervisor';
+import type { BridgeStatus } from '../../src/core/supervision/supervisor';
+import type { ToolCallRecord } from '../../src/core/supervision/activityLog';
 import type { ObservationEvent } from '../../src/protocol/childMessages';
 import type { ConsoleRow, FrameMessage, HostToPanel } from '../../src/protocol/panelMessages';
 

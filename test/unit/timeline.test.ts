@@ -8,7 +8,7 @@ import { Emitter } from '../../src/core/emitter';
 import { Timeline } from '../../src/core/timeTravel/timeline';
 import type { CheckpointFacts, ObservationEvent } from '../../src/protocol/childMessages';
 import type { FrameMessage, HostToPanel } from '../../src/protocol/panelMessages';
-import type { ToolCallRecord } from '../../src/core/supervision/supervisor';
+import type { ToolCallRecord } from '../../src/core/supervision/activityLog';
 
 function feed(maxBytes = 10_000_000, watching = { window: true }) {
   const calls = new Emitter<ToolCallRecord>();

@@ -3,7 +3,7 @@ import { ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMess
 import { type DevtoolsCard, type Emulation, NO_EMULATION } from '../../protocol/devtoolsFacts';
 import { approximateBytes, RingBuffer } from './ringBuffer';
 import { keptCard, keptLine, MAX_KEPT_NOTE_CHARS } from '../egress/byteBounds';
-import type { ToolCallRecord } from '../supervision/supervisor';
+import type { ToolCallRecord } from '../supervision/activityLog';
 import type { HostHealth } from '../supervision/browserHealth';
 import { ActivityRow, ConsoleRow, ExportStatus, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
 

@@ -5,9 +5,7 @@ import {
 import type {
   ControlNotificationName, ControlNotificationParams, ControlRequestName, ControlRequestParams, ControlRequestResult,
 } from '../../protocol/controlChannel';
-import type { CallMarks } from '../../protocol/callMarks';
-import type { DevtoolsCard } from '../../protocol/devtoolsFacts';
-import { BridgeState, CallOutcome, Door } from '../../protocol/panelMessages';
+import { BridgeState, Door } from '../../protocol/panelMessages';
 import { ChildConnection, ChildEvents, ChildFactory } from '../childProcess/childProcess';
 import { presentInvocation } from '../results/invocationMessages';
 import { CallEnvironment } from '../pipeline/callContext';
@@ -19,6 +17,7 @@ import { isToolOffered, OPEN_POLICY, ToolPolicySettings } from '../tools/toolPol
 import { withDeadline } from './deadline';
 import { Emitter, Event } from '../emitter';
 import { pageActionTitle, PersonControl, personInputDoing } from './personControl';
+import { ActivityLog, cardOf, PERSON_ACTIONS, type ToolCallRecord } from './activityLog';
 import { WatchedTabs } from './watchedTabs';
 import { BrowserHealthTracker, type BridgeStatus, type HostHealth } from './browserHealth';
 export type { BridgeStatus } from './browserHealth';
@@ -59,47 +58,6 @@ export class NoBrowserError extends Error {
 }
 
 /**
- * One tool call, reported when it starts and again, finished, when it ends: the one record every
- * consumer reads (the doors get `result`, the activity list the rest).
- */
-/** The activity record of what the person did while they had control, as code (core/testExport takes it). */
-export const PERSON_ACTIONS = 'person_actions';
-
-export interface ToolCallRecord {
-  id: number;
-  name: string;
-  args: Record<string, unknown> | undefined;
-  door: Door;
-  /** The MCP session the call came through (with isolation `perClient` it drives that client's context). */
-  mcpSession?: string;
-  /** What the call does, in the words chat shows ("Get cookie: sid"). */
-  title: string;
-  startedAt: number;
-  durationMs?: number;
-  outcome?: CallOutcome;
-  /** Finished once: notes added, terminal colours stripped, images fitted to model limits. */
-  result?: CallToolResult;
-  thumbnail?: string;
-  /** Why it failed, in one line. */
-  error?: string;
-  /** Time travel: the checkpoint the child sends for this call (observation `checkpoint` with this seq). */
-  checkpointSeq?: number;
-  /** Time travel: the state a restore put the browser in (its own checkpoint, known at once). */
-  checkpoint?: CheckpointFacts;
-  /** The origins of the pages and frames the call was on, as the child saw them (an export grants secrets by them). */
-  origins?: string[];
-  /** A trace's or an audit's facts, for its card in Activity (the same facts the model's answer was worded from). */
-  card?: DevtoolsCard;
-}
-
-/** The card a call's marks make in Activity: its trace or audit (a trace of this call, recorded by an earlier "nextCall"). */
-function cardOf(marks: CallMarks | undefined): { card?: DevtoolsCard } {
-  const devtools = marks?.devtools;
-  if (devtools?.kind === 'trace' || devtools?.kind === 'audit') return { card: devtools };
-  return marks?.traceOfCall ? { card: { kind: 'trace', trace: marks.traceOfCall } } : {};
-}
-
-/**
  * Keeps one child alive for every door. Starts it on first use; after it dies, the calls that
  * find it dead share one bounded restart, are forwarded exactly once to the replacement once it
  * has proven ready, and the first result after a restart tells the model its state was lost.
@@ -136,18 +94,15 @@ export class Supervisor {
   /** Whether the browser is there, for everything that shows it. */
   private readonly healthTracker = new BrowserHealthTracker();
   private readonly observationEmitter = new Emitter<ObservationEvent>();
-  private readonly callEmitter = new Emitter<ToolCallRecord>();
+  private readonly activity = new ActivityLog();
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
-  private nextCallId = 1;
-  /** How many consumers show thumbnails of results (the panel's store); none, none are made. */
-  private thumbnailReaders = 0;
   readonly onDidChangeStatus = this.stateEmitter.event;
   readonly onDidChangeTools = this.toolsEmitter.event;
   readonly onDidChangeHealth = this.healthTracker.onDidChange;
   /** What the browser does (tabs, console, network, frames), from whichever door drove it. */
   readonly onObservation = this.observationEmitter.event;
   /** Fires when a call starts and again when it ends (same id), from every door. */
-  readonly onToolCall = this.callEmitter.event;
+  readonly onToolCall: Event<ToolCallRecord> = this.activity.onRecord;
 
   /** What the call pipeline's steps may ask of the supervisor. */
   private readonly environment: CallEnvironment;
@@ -192,13 +147,6 @@ export class Supervisor {
     return this.current && !this.current.exited ? this.current : undefined;
   }
 
-  /** Lists something in the activity list now; the returned function lists how it ended. */
-  private beginRecord(fields: Omit<ToolCallRecord, 'id' | 'startedAt'>): (end: Partial<ToolCallRecord>) => void {
-    const record: ToolCallRecord = { ...fields, id: this.nextCallId++, startedAt: Date.now() };
-    this.callEmitter.fire({ ...record });
-    return end => this.callEmitter.fire({ ...record, durationMs: Date.now() - record.startedAt, ...end });
-  }
-
   get status(): BridgeStatus {
     return this.currentStatus;
   }
@@ -231,7 +179,7 @@ export class Supervisor {
   async callTool(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions = {}): Promise<CallToolResult> {
     const displayName = this.options.displayName?.(name) ?? this.toolsByName.get(name)?.annotations?.title ?? name;
     const door = options.door ?? 'tool';
-    const end = this.beginRecord({ name, args, door, mcpSession: options.session?.id, title: presentInvocation(name, displayName, args).invocationMessage });
+    const end = this.activity.begin({ name, args, door, mcpSession: options.session?.id, title: presentInvocation(name, displayName, args).invocationMessage });
     const result = new CallResult();
     const call: CallContext = { name, args, door, forModel: door === 'tool' || door === 'mcp', options, result };
     try {
@@ -244,7 +192,7 @@ export class Supervisor {
       // The child could not start (or the bridge shut down): a result that says so, at both doors alike.
       result.refuse((error as Error).message);
     }
-    const finished = result.finish({ thumbnail: this.thumbnailReaders > 0 });
+    const finished = result.finish({ thumbnail: this.activity.thumbnails });
     end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine, checkpointSeq: call.marks?.checkpoint?.seq, origins: call.marks?.origins,
       ...(call.checkpoint ? { checkpoint: call.checkpoint } : {}), ...cardOf(call.marks) });
     return finished.result;
@@ -257,7 +205,7 @@ export class Supervisor {
    */
   async restoreCheckpoint(target: RestoreCheckpointParams, listing: { door: Door; title: string; args: Record<string, unknown>; notice?: string }): Promise<CheckpointFacts> {
     // Chat's bridge_restore_step is a call of the pipeline, listed as such: its answer carries the checkpoint.
-    const end = listing.door === 'tool' ? () => undefined : this.beginRecord({ name: RESTORE_STEP_TOOL, args: listing.args, door: listing.door, title: listing.title });
+    const end = listing.door === 'tool' ? () => undefined : this.activity.begin({ name: RESTORE_STEP_TOOL, args: listing.args, door: listing.door, title: listing.title });
     try {
       if (this.person.active && listing.door !== 'person') throw new Error('The person has the browser: ask them to hand it back first.');
       const restored = await (await this.ready()).request('restoreCheckpoint', target);
@@ -275,9 +223,7 @@ export class Supervisor {
 
   /** A consumer that shows result thumbnails (the panel's store) says so; dispose when it goes. */
   wantThumbnails(): { dispose(): void } {
-    this.thumbnailReaders++;
-    let disposed = false;
-    return { dispose: () => { if (!disposed) { disposed = true; this.thumbnailReaders--; } } };
+    return this.activity.wantThumbnails();
   }
 
   /** The tabs of the context the panel watches, as the child last said them (empty while none is open). */
@@ -322,7 +268,7 @@ export class Supervisor {
           // Written as upstream writes an action's code, by the one result builder, for Activity and the export.
           const recorded = new CallResult();
           recorded.respond(['### Ran Playwright code', '```js', ...code, '```', ...(url ? ['### Page', `- Page URL: ${url}`] : [])].join('\n'));
-          this.beginRecord({ name: PERSON_ACTIONS, args: undefined, door: 'person', title: `${code.length} recorded step${code.length === 1 ? '' : 's'} while you had control` })(
+          this.activity.begin({ name: PERSON_ACTIONS, args: undefined, door: 'person', title: `${code.length} recorded step${code.length === 1 ? '' : 's'} while you had control` })(
             { outcome: 'ok', result: recorded.finish().result, origins: origins ?? [] });
         }
       } catch (error) {
@@ -346,12 +292,12 @@ export class Supervisor {
     const now = this.now();
     const sameBurst = this.lastPersonInput.doing === doing && now - this.lastPersonInput.at < 2000;
     this.lastPersonInput = { doing, at: now };
-    if (!sameBurst) this.beginRecord({ name: `panel:${doing}`, args: undefined, door: 'person', title: `${doing[0].toUpperCase()}${doing.slice(1)} on the page` })({ outcome: 'ok' });
+    if (!sameBurst) this.activity.begin({ name: `panel:${doing}`, args: undefined, door: 'person', title: `${doing[0].toUpperCase()}${doing.slice(1)} on the page` })({ outcome: 'ok' });
   }
 
   /** The person's navigation from the panel: listed in the activity list under their own door. */
   async pageAction(action: PageAction): Promise<PageActionResult> {
-    const end = this.beginRecord({ name: `panel:${action.action}`, args: { ...action }, door: 'person', title: pageActionTitle(action) });
+    const end = this.activity.begin({ name: `panel:${action.action}`, args: { ...action }, door: 'person', title: pageActionTitle(action) });
     let result: PageActionResult;
     try {
       result = await (await this.ready()).request('pageAction', { pageAction: action });
@@ -441,7 +387,7 @@ export class Supervisor {
         this.toolsEmitter.dispose();
         this.healthTracker.dispose();
         this.observationEmitter.dispose();
-        this.callEmitter.dispose();
+        this.activity.dispose();
         this.person.dispose();
       })();
     }

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { RunOptions, runSpec, SpecRun } from './specRunner';
 import { SpecOptions, writeSpec, WrittenSpec } from './specWriter';
 import type { JournalStep } from './stepJournal';
-import { PERSON_ACTIONS } from '../supervision/supervisor';
+import { PERSON_ACTIONS } from '../supervision/activityLog';
 
 /** Where a step was, when it did not say: never one of a secret's sites. */
 const UNKNOWN_ORIGIN = '(unknown)';

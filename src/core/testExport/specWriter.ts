@@ -17,7 +17,7 @@ import { checkPlaywrightLine } from './codeCheck';
 import { finalChecks } from './finalChecks';
 import { onPage, quote } from './pageCode';
 import type { JournalStep } from './stepJournal';
-import { PERSON_ACTIONS } from '../supervision/supervisor';
+import { PERSON_ACTIONS } from '../supervision/activityLog';
 import { ExportAs, toolRecord } from '../tools/toolRegistry';
 import type { StepWriting } from '../tools/stepWriting';
 import { QUOTED_SECRET_PLACEHOLDER } from '../../protocol/childMessages';

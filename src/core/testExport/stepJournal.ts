@@ -8,7 +8,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from '../emitter';
 import { detached, errorLineOf, keptArgs, keptBytes, keptLine, MAX_JOURNAL_BYTES } from '../egress/byteBounds';
-import { PERSON_ACTIONS, type BridgeStatus, type ToolCallRecord } from '../supervision/supervisor';
+import type { BridgeStatus } from '../supervision/supervisor';
+import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/activityLog';
 import { AnswerSections, answerOf } from './answerSections';
 
 export interface JournalStep {

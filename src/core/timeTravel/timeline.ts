@@ -14,7 +14,7 @@ import { Emitter } from '../emitter';
 import { approximateBytes } from '../liveView/ringBuffer';
 import { keptArgs, keptBytes, keptLine, MAX_STEP_ROWS_BYTES } from '../egress/byteBounds';
 import { answerOf } from '../testExport/answerSections';
-import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/supervisor';
+import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/activityLog';
 import { RESTORE_STEP_TOOL } from '../tools/ownTools';
 
 /** Why a step cannot be put back, where time travel does not apply. */
