@@ -1,9 +1,9 @@
 /**
- * The person at the panel: whether they have taken the browser (agents' calls then wait), what they
- * changed while they had it (for the model's next result), and how their own actions read in the
- * activity list.
+ * The person at the panel: whether they have taken the browser (agents' calls then wait), and what they
+ * changed while they had it (for the model's next result). What they do through their own door (recorded
+ * actions, input, navigation) is personDoor.ts.
  */
-import type { InputEvent, PageAction, TabInfo } from '../../protocol/childMessages';
+import type { TabInfo } from '../../protocol/childMessages';
 import { Emitter } from '../emitter';
 
 export type HandBackWait = { outcome: 'released' } | { outcome: 'cancelled' } | { outcome: 'timeout'; heldSeconds: number; limitSeconds: number };
@@ -87,24 +87,4 @@ export function describeChanges(before: readonly TabInfo[], after: readonly TabI
   if (before.length !== after.length) changes.push(`${after.length} tab${after.length === 1 ? '' : 's'} open, ${before.length} before`);
   return `Note: the person drove the browser for ${seconds} s while this call waited. Now ${where}${changes.length ? ` (${changes.join('; ')})` : ''}. ` +
     'Take a snapshot before acting on earlier element references.';
-}
-
-const PAGE_ACTION_WORDS: Record<Exclude<PageAction['action'], 'navigate' | 'resize'>, string> = {
-  back: 'Going back', forward: 'Going forward', reload: 'Reloading the page', stop: 'Stopping the page',
-  newTab: 'Opening a new tab', selectTab: 'Switching tabs', closeTab: 'Closing a tab',
-};
-
-/** The activity list's line for a navigation the person made in the panel (the row's door says it was them). */
-export function pageActionTitle(action: PageAction): string {
-  if (action.action === 'navigate') return `Opening ${action.url}`;
-  if (action.action === 'resize') return `Resizing the page to ${action.width}×${action.height}`;
-  return PAGE_ACTION_WORDS[action.action];
-}
-
-/** What a piece of the person's input is doing, for the activity list; undefined for moves and releases. */
-export function personInputDoing(event: InputEvent): string | undefined {
-  if (event.kind === 'wheel') return 'scrolling';
-  if (event.kind !== 'mouse') return 'typing';
-  if (event.action !== 'down') return undefined;
-  return event.button === 'right' ? 'right-clicking' : event.clickCount > 1 ? 'double-clicking' : 'clicking';
 }

@@ -16,8 +16,9 @@ import { CancelledError } from '../pipeline/steps/cancelled';
 import { isToolOffered, OPEN_POLICY, ToolPolicySettings } from '../tools/toolPolicy';
 import { withDeadline } from './deadline';
 import { Emitter, Event } from '../emitter';
-import { pageActionTitle, PersonControl, personInputDoing } from './personControl';
-import { ActivityLog, cardOf, PERSON_ACTIONS, type ToolCallRecord } from './activityLog';
+import { PersonControl } from './personControl';
+import { PersonDoor } from './personDoor';
+import { ActivityLog, cardOf, type ToolCallRecord } from './activityLog';
 import { WatchedTabs } from './watchedTabs';
 import { BrowserHealthTracker, type BridgeStatus, type HostHealth } from './browserHealth';
 export type { BridgeStatus } from './browserHealth';
@@ -76,11 +77,9 @@ export class Supervisor {
   private readonly watchedTabs = new WatchedTabs();
   /** The person at the panel: Take control / Hand back, and what they changed meanwhile. */
   private readonly person: PersonControl;
+  private readonly personDoor: PersonDoor;
   /** Fires true when the person takes the browser and false when they hand it back. */
   readonly onDidChangeControl: Event<boolean>;
-  private lastPersonInput = { doing: '', at: 0 };
-  /** While the person has control: the child recording their actions (undefined when none could). */
-  private personRecording: Promise<ChildConnection | undefined> | undefined;
   private lastExit = 'it exited';
   private cachedTools: Tool[] | undefined;
   /** The list as it was when cached, to tell a real change (the list object may be shared and change in place). */
@@ -116,6 +115,9 @@ export class Supervisor {
     this.backoffMs = options.backoffMs ?? [1000, 2000, 5000, 10000, 30000];
     this.now = options.now ?? Date.now;
     this.person = new PersonControl(this.now, options.log, () => this.watchedTabs.tabs);
+    this.personDoor = new PersonDoor({
+      control: this.person, activity: this.activity, notes: this.notes, live: () => this.live, ready: () => this.ready(), now: this.now, log: options.log,
+    });
     this.environment = {
       toolPolicy: () => this.options.toolPolicy?.() ?? OPEN_POLICY,
       capabilityHint: tool => this.options.capabilityHint?.(tool),
@@ -236,79 +238,24 @@ export class Supervisor {
     return this.person.active;
   }
 
-  /**
-   * The person takes the browser: agents' calls wait until they hand it back (or time out). Resolves once their
-   * actions are being recorded (or recording failed, which is logged): it never rejects, so a caller may ignore it.
-   */
-  async takeControl(): Promise<void> {
-    if (this.person.active) return;
-    this.person.take();
-    // What they do is recorded as Playwright code (the child runs Playwright's recorder), for exported tests.
-    const child = this.live;
-    this.personRecording = child?.request('recordPerson', { action: 'start' }).then(() => child, error => {
-      this.options.log(`The person's actions are not recorded: ${(error as Error).message}`);
-      return undefined;
-    });
-    await this.personRecording;
+  /** The person takes the browser (personDoor.ts): never rejects, so a caller may ignore it. */
+  takeControl(): Promise<void> {
+    return this.personDoor.takeControl();
   }
 
-  /**
-   * The person hands the browser back: their recorded actions are listed (under their own door, as code an
-   * exported test takes), then waiting calls go on, and the next result says what changed.
-   */
-  async handBack(): Promise<void> {
-    if (!this.person.active) return;
-    const recording = this.personRecording;
-    this.personRecording = undefined;
-    const child = recording ? await recording : undefined;
-    if (child && !child.exited) {
-      try {
-        const { code, url, origins } = await child.request('recordPerson', { action: 'stop' });
-        if (code.length) {
-          // Written as upstream writes an action's code, by the one result builder, for Activity and the export.
-          const recorded = new CallResult();
-          recorded.respond(['### Ran Playwright code', '```js', ...code, '```', ...(url ? ['### Page', `- Page URL: ${url}`] : [])].join('\n'));
-          this.activity.begin({ name: PERSON_ACTIONS, args: undefined, door: 'person', title: `${code.length} recorded step${code.length === 1 ? '' : 's'} while you had control` })(
-            { outcome: 'ok', result: recorded.finish().result, origins: origins ?? [] });
-        }
-      } catch (error) {
-        this.options.log(`The person's recorded actions were lost: ${(error as Error).message}`);
-      }
-    }
-    this.person.handBack();
-    // What they changed is news to the model of the context they drove (the one the panel shows), no other.
-    const changes = this.person.takeNotice();
-    if (changes) this.notes.watched.panel.add(changes);
+  /** The person hands the browser back (personDoor.ts): their recorded actions are listed, then waiting calls go on. */
+  handBack(): Promise<void> {
+    return this.personDoor.handBack();
   }
 
   /** The person's mouse or keyboard from the panel, to the page (only while a browser runs). */
   sendInput(event: InputEvent): void {
-    const child = this.live;
-    if (!child) return;
-    child.notify('input', { event });
-    // In the activity list under the person's door: one row per burst, not per event.
-    const doing = personInputDoing(event);
-    if (!doing) return;
-    const now = this.now();
-    const sameBurst = this.lastPersonInput.doing === doing && now - this.lastPersonInput.at < 2000;
-    this.lastPersonInput = { doing, at: now };
-    if (!sameBurst) this.activity.begin({ name: `panel:${doing}`, args: undefined, door: 'person', title: `${doing[0].toUpperCase()}${doing.slice(1)} on the page` })({ outcome: 'ok' });
+    this.personDoor.sendInput(event);
   }
 
   /** The person's navigation from the panel: listed in the activity list under their own door. */
-  async pageAction(action: PageAction): Promise<PageActionResult> {
-    const end = this.activity.begin({ name: `panel:${action.action}`, args: { ...action }, door: 'person', title: pageActionTitle(action) });
-    let result: PageActionResult;
-    try {
-      result = await (await this.ready()).request('pageAction', { pageAction: action });
-    } catch (error) {
-      result = { ok: false, message: (error as Error).message };
-    }
-    end({ outcome: result.ok ? 'ok' : 'error', error: result.ok ? undefined : result.message });
-    if (result.ok && action.action === 'resize') {
-      this.notes.watched.panel.add(`The person resized the page to ${action.width}×${action.height} (CSS pixels) in the browser panel; earlier snapshots show the old layout.`);
-    }
-    return result;
+  pageAction(action: PageAction): Promise<PageActionResult> {
+    return this.personDoor.pageAction(action);
   }
 
   /**
