@@ -6,21 +6,20 @@ import type {
   ControlNotificationName, ControlNotificationParams, ControlRequestName, ControlRequestParams, ControlRequestResult,
 } from '../../protocol/controlChannel';
 import { BridgeState, Door } from '../../protocol/panelMessages';
-import { ChildConnection, ChildEvents, ChildFactory } from '../childProcess/childProcess';
+import { ChildFactory } from '../childProcess/childProcess';
 import { presentInvocation } from '../results/invocationMessages';
 import { CallEnvironment } from '../pipeline/callContext';
 import { runCallPipeline } from '../pipeline/callPipeline';
 import { CallResult } from '../pipeline/callResult';
-import { browserLostNotice } from '../pipeline/steps/browserLost';
 import { CancelledError } from '../pipeline/steps/cancelled';
 import { isToolOffered, OPEN_POLICY, ToolPolicySettings } from '../tools/toolPolicy';
-import { withDeadline } from './deadline';
 import { Emitter, Event } from '../emitter';
 import { PersonControl } from './personControl';
 import { PersonDoor } from './personDoor';
 import { ActivityLog, cardOf, type ToolCallRecord } from './activityLog';
+import { ChildLifecycle } from './childLifecycle';
 import { WatchedTabs } from './watchedTabs';
-import { BrowserHealthTracker, type BridgeStatus, type HostHealth } from './browserHealth';
+import type { BridgeStatus, HostHealth } from './browserHealth';
 export type { BridgeStatus } from './browserHealth';
 import { ContextNotes, WINDOW_CONTEXT } from './contextNotes';
 
@@ -59,45 +58,33 @@ export class NoBrowserError extends Error {
 }
 
 /**
- * Keeps one child alive for every door. Starts it on first use; after it dies, the calls that
- * find it dead share one bounded restart, are forwarded exactly once to the replacement once it
- * has proven ready, and the first result after a restart tells the model its state was lost.
+ * Keeps one child alive for every door: the facade the rest of the host calls. Each concern is its own file:
+ * the child's start, restart and backoff (childLifecycle.ts), the activity list (activityLog.ts), the person's
+ * door (personDoor.ts) and their control (personControl.ts); each tool call goes through the call pipeline
+ * (core/pipeline). After the child dies, the calls that find it dead share one bounded restart, are forwarded
+ * exactly once to the replacement once it has proven ready, and the first result after a restart tells the
+ * model its state was lost.
  */
 export class Supervisor {
-  private factory: ChildFactory;
-  private current: ChildConnection | undefined;
-  private starting: Promise<ChildConnection> | undefined;
-  private generation = 0;
-  private failures = 0;
-  private retryAt = 0;
-  private lastFailure: string | undefined;
   /** The notes a model reads before its next result, each kept for the context it speaks of (contextNotes.ts). */
   private readonly notes = new ContextNotes();
   /** The watched context's tabs: the one copy in the host (the panel's store and the person's control read it). */
   private readonly watchedTabs = new WatchedTabs();
+  private readonly child: ChildLifecycle;
+  private readonly activity = new ActivityLog();
   /** The person at the panel: Take control / Hand back, and what they changed meanwhile. */
   private readonly person: PersonControl;
   private readonly personDoor: PersonDoor;
+  private readonly toolsEmitter = new Emitter<Tool[]>();
+  private readonly observationEmitter = new Emitter<ObservationEvent>();
+  private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
+  private disposing: Promise<void> | undefined;
+
+  readonly onDidChangeStatus: Event<BridgeStatus>;
+  readonly onDidChangeTools = this.toolsEmitter.event;
+  readonly onDidChangeHealth: Event<HostHealth>;
   /** Fires true when the person takes the browser and false when they hand it back. */
   readonly onDidChangeControl: Event<boolean>;
-  private lastExit = 'it exited';
-  private cachedTools: Tool[] | undefined;
-  /** The list as it was when cached, to tell a real change (the list object may be shared and change in place). */
-  private cachedToolsKey: string | undefined;
-  private toolsByName = new Map<string, Tool>();
-  private disposing: Promise<void> | undefined;
-  private currentStatus: BridgeStatus = { state: 'idle', generation: 0 };
-
-  private readonly stateEmitter = new Emitter<BridgeStatus>();
-  private readonly toolsEmitter = new Emitter<Tool[]>();
-  /** Whether the browser is there, for everything that shows it. */
-  private readonly healthTracker = new BrowserHealthTracker();
-  private readonly observationEmitter = new Emitter<ObservationEvent>();
-  private readonly activity = new ActivityLog();
-  private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
-  readonly onDidChangeStatus = this.stateEmitter.event;
-  readonly onDidChangeTools = this.toolsEmitter.event;
-  readonly onDidChangeHealth = this.healthTracker.onDidChange;
   /** What the browser does (tabs, console, network, frames), from whichever door drove it. */
   readonly onObservation = this.observationEmitter.event;
   /** Fires when a call starts and again when it ends (same id), from every door. */
@@ -105,18 +92,37 @@ export class Supervisor {
 
   /** What the call pipeline's steps may ask of the supervisor. */
   private readonly environment: CallEnvironment;
-  private readonly readyTimeoutMs: number;
-  private readonly backoffMs: number[];
-  private readonly now: () => number;
 
   constructor(private readonly options: SupervisorOptions) {
-    this.factory = options.factory;
-    this.readyTimeoutMs = options.readyTimeoutMs ?? 45000;
-    this.backoffMs = options.backoffMs ?? [1000, 2000, 5000, 10000, 30000];
-    this.now = options.now ?? Date.now;
-    this.person = new PersonControl(this.now, options.log, () => this.watchedTabs.tabs);
+    const now = options.now ?? Date.now;
+    this.child = new ChildLifecycle({
+      factory: options.factory,
+      log: options.log,
+      readyTimeoutMs: options.readyTimeoutMs ?? 45000,
+      backoffMs: options.backoffMs ?? [1000, 2000, 5000, 10000, 30000],
+      now,
+      listener: {
+        starting: () => {
+          this.watchedTabs.reset();
+          this.notes.restarted();
+        },
+        browserState: state => this.watchedTabs.browserState(state),
+        observation: event => {
+          // Kept before anyone hears of the event, so a listener reads the tabs it brought.
+          this.watchedTabs.observe(event);
+          this.notes.observe(event);
+          this.observationEmitter.fire(event);
+        },
+        attached: connection => {
+          if (this.liveView.enabled) connection.notify('liveView', this.liveView);
+        },
+        toolsChanged: tools => this.toolsEmitter.fire(this.offered(tools)),
+        lost: notice => this.notes.lostForAll(notice),
+      },
+    });
+    this.person = new PersonControl(now, options.log, () => this.watchedTabs.tabs);
     this.personDoor = new PersonDoor({
-      control: this.person, activity: this.activity, notes: this.notes, live: () => this.live, ready: () => this.ready(), now: this.now, log: options.log,
+      control: this.person, activity: this.activity, notes: this.notes, live: () => this.child.live, ready: () => this.child.ready(), now, log: options.log,
     });
     this.environment = {
       toolPolicy: () => this.options.toolPolicy?.() ?? OPEN_POLICY,
@@ -124,13 +130,15 @@ export class Supervisor {
       person: this.person,
       handBackTimeoutMs: () => this.options.handBackTimeoutMs?.() ?? 10 * 60_000,
       callTimeoutMs: () => this.options.callTimeoutMs(),
-      ready: () => this.ready(),
+      ready: () => this.child.ready(),
       // The host's own tools are not the child's: their schemas are their records' definitions.
-      tool: name => this.toolsByName.get(name) ?? toolRecord(name)?.definition,
-      lastExit: () => this.lastExit,
+      tool: name => this.child.tool(name) ?? toolRecord(name)?.definition,
+      lastExit: () => this.child.lastExit,
       hostTool: name => this.hostTools.get(name),
       notes: this.notes,
     };
+    this.onDidChangeStatus = this.child.onDidChangeStatus;
+    this.onDidChangeHealth = this.child.onDidChangeHealth;
     this.onDidChangeControl = this.person.onDidChange;
   }
 
@@ -144,23 +152,18 @@ export class Supervisor {
     return { dispose: () => { if (this.hostTools.get(name) === run) this.hostTools.delete(name); } };
   }
 
-  /** The child, while one runs. */
-  private get live(): ChildConnection | undefined {
-    return this.current && !this.current.exited ? this.current : undefined;
-  }
-
   get status(): BridgeStatus {
-    return this.currentStatus;
+    return this.child.status;
   }
 
   get health(): HostHealth {
-    return this.healthTracker.current;
+    return this.child.health;
   }
 
   /** The child's tools, starting it if needed. */
   async listTools(): Promise<Tool[]> {
-    await this.ready();
-    return this.offered(this.cachedTools ?? []);
+    await this.child.ready();
+    return this.offered(this.child.tools ?? []);
   }
 
   /** The tools agents are offered under the tool policy. */
@@ -171,7 +174,8 @@ export class Supervisor {
 
   /** Readonly mode or the allow/deny lists changed: clients that list tools hear of it. */
   toolPolicyChanged(): void {
-    if (this.cachedTools) this.toolsEmitter.fire(this.offered(this.cachedTools));
+    const tools = this.child.tools;
+    if (tools) this.toolsEmitter.fire(this.offered(tools));
   }
 
   /**
@@ -179,7 +183,7 @@ export class Supervisor {
    * decide, the one result builder writes the result, finished once for both doors and the activity list.
    */
   async callTool(name: string, args: Record<string, unknown> | undefined, options: SupervisedCallOptions = {}): Promise<CallToolResult> {
-    const displayName = this.options.displayName?.(name) ?? this.toolsByName.get(name)?.annotations?.title ?? name;
+    const displayName = this.options.displayName?.(name) ?? this.child.tool(name)?.annotations?.title ?? name;
     const door = options.door ?? 'tool';
     const end = this.activity.begin({ name, args, door, mcpSession: options.session?.id, title: presentInvocation(name, displayName, args).invocationMessage });
     const result = new CallResult();
@@ -210,7 +214,7 @@ export class Supervisor {
     const end = listing.door === 'tool' ? () => undefined : this.activity.begin({ name: RESTORE_STEP_TOOL, args: listing.args, door: listing.door, title: listing.title });
     try {
       if (this.person.active && listing.door !== 'person') throw new Error('The person has the browser: ask them to hand it back first.');
-      const restored = await (await this.ready()).request('restoreCheckpoint', target);
+      const restored = await (await this.child.ready()).request('restoreCheckpoint', target);
       const { storage } = target;
       const checkpoint: CheckpointFacts = { url: restored.url, title: restored.title, ...(target.viewport ? { viewport: target.viewport } : {}), tabCount: 1, ...(storage ? { storage } : {}) };
       end({ outcome: 'ok', checkpoint });
@@ -263,14 +267,14 @@ export class Supervisor {
    * memory, a screenshot). Starts nothing: rejects with NoBrowserError when no browser runs.
    */
   async ask<K extends ControlRequestName>(name: K, params: ControlRequestParams<K>): Promise<ControlRequestResult<K>> {
-    const child = this.live;
+    const child = this.child.live;
     if (!child) throw new NoBrowserError();
     return child.request(name, params);
   }
 
   /** Tells the running child (the panel watches another session, a client left); dropped when none runs. */
   tell<K extends ControlNotificationName>(name: K, params: ControlNotificationParams<K>): void {
-    this.live?.notify(name, params);
+    this.child.live?.notify(name, params);
   }
 
   /** The MCP door's clients: one that left gives up its own browser context (isolation `perClient`). */
@@ -287,52 +291,28 @@ export class Supervisor {
 
   /** Settings for the next start; a child already running keeps the settings it has. */
   useFactory(factory: ChildFactory): void {
-    this.factory = factory;
+    this.child.useFactory(factory);
   }
 
   /** Whether a child is running now. */
   get running(): boolean {
-    return !!this.live;
+    return !!this.child.live;
   }
 
   /**
    * Replaces the child now (the Restart Browser command). With a factory, the replacement uses it
    * (new settings); otherwise it uses the same settings as before.
    */
-  async restart(reason: string, factory?: ChildFactory, options: { browserWasOpen?: boolean } = {}): Promise<void> {
-    this.assertNotDisposed();
-    const old = await this.detachCurrent();
-    if (factory) this.factory = factory;
-    if (old) {
-      // With no browser open there was no page to lose: the model is told nothing.
-      if (options.browserWasOpen !== false) this.notes.lostForAll(browserLostNotice(`the browser was restarted (${reason}).`));
-      this.options.log(`Restarting (${reason}): stopping child ${old.pid}`);
-    }
-    this.failures = 0;
-    this.retryAt = 0;
-    // Calls made meanwhile wait for this one start: the new browser must not start while the old one
-    // still holds the persistent profile ("profile in use").
-    const starting = (async () => {
-      await old?.dispose();
-      return this.start();
-    })();
-    this.starting = starting;
-    void starting.finally(() => {
-      if (this.starting === starting) this.starting = undefined;
-    }).catch(() => undefined);
-    await starting;
+  restart(reason: string, factory?: ChildFactory, options: { browserWasOpen?: boolean } = {}): Promise<void> {
+    return this.child.restart(reason, factory, options);
   }
 
   /** Ends the child and everything below it. Safe to call more than once. */
   dispose(): Promise<void> {
     if (!this.disposing) {
       this.disposing = (async () => {
-        this.setStatus({ state: 'disposed', generation: this.generation });
-        const old = await this.detachCurrent();
-        await old?.dispose();
-        this.stateEmitter.dispose();
+        await this.child.dispose();
         this.toolsEmitter.dispose();
-        this.healthTracker.dispose();
         this.observationEmitter.dispose();
         this.activity.dispose();
         this.person.dispose();
@@ -340,129 +320,4 @@ export class Supervisor {
     }
     return this.disposing;
   }
-
-  /** The ready child, starting one if there is none (shared by every caller that asks meanwhile). */
-  private ready(): Promise<ChildConnection> {
-    this.assertNotDisposed();
-    const child = this.live;
-    if (child) return Promise.resolve(child);
-    if (!this.starting) {
-      const waitMs = this.retryAt - this.now();
-      if (this.lastFailure && waitMs > 0) {
-        const when = `The bridge tries again in ${Math.ceil(waitMs / 1000)} s, or now with the command "Playwright Bridge: Restart Browser".`;
-        return Promise.reject(new Error(`${this.lastFailure}\n${when}`));
-      }
-      this.starting = this.start().finally(() => (this.starting = undefined));
-    }
-    return this.starting;
-  }
-
-  private async start(): Promise<ChildConnection> {
-    const generation = ++this.generation;
-    this.watchedTabs.reset();
-    this.notes.restarted();
-    this.setStatus({ state: generation > 1 ? 'restarting' : 'starting', generation });
-    const events: ChildEvents = {
-      onExit: why => this.onChildExit(generation, why),
-      onToolsChanged: () => void this.refreshTools(generation),
-      onBrowserState: state => {
-        if (generation !== this.generation) return;
-        this.watchedTabs.browserState(state);
-        this.healthTracker.browserChanged(state);
-      },
-      onObservation: event => {
-        if (generation !== this.generation) return;
-        // Kept before anyone hears of the event, so a listener reads the tabs it brought.
-        this.watchedTabs.observe(event);
-        this.notes.observe(event);
-        this.observationEmitter.fire(event);
-      },
-      onStderr: line => this.options.log(`[child ${generation}] ${line}`),
-    };
-    let connection: ChildConnection | undefined;
-    const pending = this.factory(events);
-    try {
-      connection = await withDeadline(pending, this.readyTimeoutMs, `start did not finish within ${this.readyTimeoutMs} ms`);
-      const tools = await withDeadline(connection.listTools(), this.readyTimeoutMs, `tools/list did not finish within ${this.readyTimeoutMs} ms`);
-      if (this.disposing) throw new Error('Playwright Bridge was shut down while the browser was starting.');
-      if (connection.exited) throw new Error('the child exited right after it started');
-      const changed = this.cacheTools(tools);
-      this.current = connection;
-      if (this.liveView.enabled) connection.notify('liveView', this.liveView);
-      this.failures = 0;
-      this.lastFailure = undefined;
-      this.setStatus({ state: 'ready', generation, pid: connection.pid });
-      this.options.log(`Child ${generation} ready (pid ${connection.pid}, ${tools.length} tools)`);
-      if (changed) this.toolsEmitter.fire(this.offered(tools));
-      return connection;
-    } catch (error) {
-      // Whatever half-started is killed, including a start that answers after the deadline.
-      if (connection) void connection.dispose(0);
-      else pending.then(late => late.dispose(0), () => undefined);
-      const delay = this.backoffMs[Math.min(this.failures, this.backoffMs.length - 1)];
-      this.failures++;
-      this.retryAt = this.now() + delay;
-      const message = `Playwright Bridge could not start its browser server: ${(error as Error).message}`;
-      this.lastFailure = message;
-      this.options.log(message);
-      if (!this.disposing) this.setStatus({ state: 'failed', generation, detail: message });
-      throw new Error(message, { cause: error });
-    }
-  }
-
-  private onChildExit(generation: number, why: string): void {
-    if (!this.current || generation !== this.generation || this.disposing) return;
-    this.options.log(`Child ${generation} stopped: ${why}`);
-    const dead = this.current;
-    this.current = undefined;
-    this.lastExit = why;
-    this.notes.lostForAll(browserLostNotice(`the browser process stopped unexpectedly (${why}).`));
-    this.setStatus({ state: 'idle', generation, detail: `stopped unexpectedly: ${why}; the next call starts a new browser` });
-    void dead.dispose(0);
-  }
-
-  private async refreshTools(generation: number): Promise<void> {
-    const connection = this.current;
-    if (!connection || generation !== this.generation) return;
-    try {
-      const tools = await connection.listTools();
-      // Upstream says "changed" at every browser launch even when nothing changed. Passing that on
-      // would make every MCP client refetch (and VS Code once restarted the server mid-call on it).
-      if (this.cacheTools(tools)) this.toolsEmitter.fire(this.offered(tools));
-    } catch (error) {
-      this.options.log(`Could not refresh the tool list: ${(error as Error).message}`);
-    }
-  }
-
-  /** Keeps the list; true when it differs from the one before (names, schemas or texts, in any order). */
-  private cacheTools(tools: Tool[]): boolean {
-    const key = toolsKey(tools);
-    const changed = key !== this.cachedToolsKey;
-    this.cachedTools = tools;
-    this.cachedToolsKey = key;
-    this.toolsByName = new Map(tools.map(tool => [tool.name, tool]));
-    return changed;
-  }
-
-  private async detachCurrent(): Promise<ChildConnection | undefined> {
-    if (this.starting) await this.starting.catch(() => undefined);
-    const old = this.current;
-    this.current = undefined;
-    return old;
-  }
-
-  private setStatus(status: BridgeStatus): void {
-    if (this.currentStatus.state === 'disposed') return;
-    this.currentStatus = status;
-    this.healthTracker.serverChanged(status);
-    this.stateEmitter.fire(status);
-  }
-
-  private assertNotDisposed(): void {
-    if (this.disposing) throw new Error('Playwright Bridge has shut down; reload the window to use it again.');
-  }
-}
-
-function toolsKey(tools: Tool[]): string {
-  return JSON.stringify([...tools].sort((x, y) => x.name.localeCompare(y.name)));
 }
