@@ -291,7 +291,6 @@ export const CLIENT_NAME_META = 'playwrightBridge/client';
 
 /** The context's cookies and local storage as Playwright's storage-state JSON (kept out of every log). */
 export const StorageStateResultSchema = z.object({ state: z.string() });
-export type StorageStateResult = z.infer<typeof StorageStateResultSchema>;
 
 // ---- the person's actions recorded as Playwright code (host -> child request), for exported tests ----
 
@@ -301,7 +300,6 @@ export const RecordPersonParamsSchema = z.object({ action: z.enum(['start', 'sto
  * is, and the origins of every page and frame the actions were on (an export grants a secret only if all are its sites).
  */
 export const RecordPersonResultSchema = z.object({ code: z.array(z.string()), url: z.string().optional(), origins: z.array(z.string()).max(200).optional() });
-export type RecordPersonResult = z.infer<typeof RecordPersonResultSchema>;
 
 // ---- time travel: a checkpoint after each step, and the browser restored to one ---------------
 

@@ -25,7 +25,6 @@ export type Throttling = z.infer<typeof ThrottlingSchema>;
 
 /** The agent's own network figures (throttling `custom`). */
 export const CustomNetworkSchema = z.object({ downloadKbps: z.number().positive(), uploadKbps: z.number().positive(), latencyMs: z.number().min(0) });
-export type CustomNetwork = z.infer<typeof CustomNetworkSchema>;
 
 /** prefers-color-scheme and prefers-reduced-motion, as the browser emulates them (none: the browser's own). */
 export const ColorSchemeSchema = z.enum(['light', 'dark', 'no-preference']);

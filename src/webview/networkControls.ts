@@ -2,7 +2,7 @@
  * The Network pane's controls, as DevTools' Network panel has them: Clear, Preserve log, Disable cache,
  * throttling, Save all as HAR, and column headers that sort the list (Name resizable by its grip).
  * Clear and Preserve log are the host's list's own; throttling and the cache are applied in the browser
- * (child/networkControl.ts), and the header says so while they are on.
+ * (child/emulationControl.ts), and the header says so while they are on.
  */
 import type { MarkerRow, NetworkRow, PanelState } from '../protocol/panelMessages';
 import type { Emulation, Throttling } from '../protocol/devtoolsFacts';

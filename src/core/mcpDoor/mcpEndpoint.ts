@@ -39,7 +39,8 @@ export function mcpDefinitionVersion(address: EndpointAddress, exposure: string)
 }
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-interface Session {
+/** One MCP session at the endpoint (glossary: an MCP client's connection, its `mcp-session-id`). */
+interface McpSession {
   server: Server;
   transport: StreamableHTTPServerTransport;
   /** When it last sent a request (its open notification stream does not count). */
@@ -82,7 +83,7 @@ export class McpEndpoint {
   private server: http.Server | undefined;
   private starting: Promise<EndpointAddress> | undefined;
   private readonly token = newBearerToken();
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions = new Map<string, McpSession>();
   private openedCount = 0;
   private readonly sessionsEmitter = new Emitter<number>();
   readonly onDidChangeSessions = this.sessionsEmitter.event;
@@ -203,7 +204,7 @@ export class McpEndpoint {
   private makeRoom(): boolean {
     if (this.sessions.size < this.limits.maxSessions) return true;
     const keepMs = this.limits.inUseAfterCallMs?.() ?? 0;
-    const quiet = (s: Session) => keepMs <= 0 || s.lastCall === undefined || s.lastCall < this.now() - keepMs;
+    const quiet = (s: McpSession) => keepMs <= 0 || s.lastCall === undefined || s.lastCall < this.now() - keepMs;
     const evictable = [...this.sessions.entries()].filter(([, s]) => s.busy === 0 && quiet(s));
     const idle = evictable.sort(([, a], [, b]) => a.lastActive - b.lastActive)[0];
     if (!idle) return false;
@@ -237,7 +238,7 @@ export class McpEndpoint {
     this.closeIdleSessions();
   }
 
-  private newSession(): Session {
+  private newSession(): McpSession {
     const server = new Server({ name: 'playwright-bridge', version: this.version }, { capabilities: { tools: { listChanged: true } } });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -252,7 +253,7 @@ export class McpEndpoint {
     transport.onclose = () => {
       if (transport.sessionId) this.dropSession(transport.sessionId);
     };
-    const session: Session = { server, transport, lastActive: this.now(), busy: 0, fastCalls: new FastCallsInFlight() };
+    const session: McpSession = { server, transport, lastActive: this.now(), busy: 0, fastCalls: new FastCallsInFlight() };
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.backend.listTools() }));
     // A call the fast path does not take (a batch, say) comes this way: the same call, through the SDK.
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -264,7 +265,7 @@ export class McpEndpoint {
   }
 
   /** A session's tool calls, to the supervisor: the same for the fast path and the SDK's handler. */
-  private toolCallsOf(session: Session): FastToolCall {
+  private toolCallsOf(session: McpSession): FastToolCall {
     return {
       run: async (params, signal, onProgress) => {
         session.lastCall = this.now();

@@ -9,22 +9,8 @@ export { BROWSERS, type BrowserChoice, type BrowserName } from '../../protocol/c
 export type { SettingLevel } from './scopePolicy';
 export type { BridgeSettings } from './settingsTable';
 
-export const PROFILE_MODES = specOf('profile').values;
-export type ProfileMode = (typeof PROFILE_MODES)[number];
-
 /** How chat sees the browser: our language-model tools, VS Code's MCP client on our endpoint, or both. */
-export const EXPOSURES = specOf('exposure').values;
-export type Exposure = (typeof EXPOSURES)[number];
-
-export const ISOLATIONS = specOf('isolation').values;
-export type Isolation = (typeof ISOLATIONS)[number];
-
-export const SNAPSHOT_MODES = specOf('snapshotMode').values;
-export type SnapshotMode = (typeof SNAPSHOT_MODES)[number];
-export const IMAGE_RESPONSES = specOf('imageResponses').values;
-export type ImageResponses = (typeof IMAGE_RESPONSES)[number];
-export const CONSOLE_LEVELS = specOf('consoleLevel').values;
-export type ConsoleLevel = (typeof CONSOLE_LEVELS)[number];
+export type Exposure = BridgeSettings['exposure'];
 
 /** A setting that could not be used as given (at one level); what applies instead is said in the message. */
 export interface SettingProblem {

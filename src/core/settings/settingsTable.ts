@@ -148,8 +148,6 @@ export type SettingKey = Spec['key'];
 type SpecOf<K extends SettingKey> = Extract<Spec, { key: K }>;
 /** The keys of one kind (`KeyOfKind<'number'>`: every number setting). */
 export type KeyOfKind<Kind extends SettingSpec['kind']> = Extract<Spec, { kind: Kind }>['key'];
-/** The values an enum setting takes. */
-export type EnumValue<K extends KeyOfKind<'enum'>> = SpecOf<K> extends { values: readonly (infer V)[] } ? V : never;
 
 /** A page's size in CSS pixels. */
 export interface Viewport {
