@@ -1,20 +1,17 @@
-import { randomBytes } from 'crypto';
 import type { BrowserContext, Page, Request } from 'playwright';
-import { BrowserEngine, capText, ENTRY_LIMITS, LiveViewParams, NetworkEntry, ObservationEvent, TabInfo } from '../protocol/childMessages';
-import { ORIGIN_RULES_NOTE } from '../protocol/callMarks';
-import { consoleLevelOf, fitFrameSize } from './observationShapes';
+import { capText, ENTRY_LIMITS, LiveViewParams, NetworkEntry, TabInfo } from '../protocol/childMessages';
+import { fitFrameSize } from './observationShapes';
 import { currentTabListed } from './tools/browserTabs';
 import { isBrowserErrorPage, netErrorWords } from './netErrorWords';
 import { EmulationControl } from './emulationControl';
 import { NO_EMULATION } from '../protocol/devtoolsFacts';
-import { initiatorOf } from './requestInitiator';
-import { requestSpan } from './requestDetail';
 import { TABS } from '../core/tools/upstreamTools';
 import { toolRecord } from '../core/tools/toolRegistry';
+import { ConsoleLog } from './observer/consoleLog';
+import { isTabLoad, NetworkLog, requestFailure } from './observer/networkLog';
+import type { ObserverOptions } from './observer/observerOptions';
 
 const MAX_FPS = 30;
-/** The tab's own document load (not a frame's, not a fetch): what the address bar, the error page and Preserve log follow. */
-const isTabLoad = (request: Request, page: Page) => request.isNavigationRequest() && request.frame() === page.mainFrame();
 
 /** Sends one frame of the stream: its JPEG, when it came, and the page's CSS size it shows when the browser says it. */
 type FrameSender = (data: string, now: number, shown?: { width: number; height: number }) => void;
@@ -22,91 +19,14 @@ type FrameSender = (data: string, now: number, shown?: { width: number; height: 
 const RESUME_AFTER_IDLE_MS = 100;
 /** A burst of calls keeps the stream stopped at most this long before a frame goes out. */
 const MAX_QUIET_MS = 1000;
-/** Console messages and request events passed on per second; a page that floods gets a count instead. */
-const MAX_CONSOLE_PER_SECOND = 100;
-const MAX_NETWORK_PER_SECOND = 300;
-/**
- * Request ids unique in this child (every session's observer counts on) and to this child (a restarted
- * browser's `r1` is not the old one's): a detail opened by id can only be the request the panel listed.
- */
-const CHILD_TAG = randomBytes(3).toString('hex');
-let requestCount = 0;
-const nextRequestId = () => `r${CHILD_TAG}-${++requestCount}`;
-/** As many requests as the panel's Network list holds. */
-const MAX_LISTED_REQUESTS = 2000;
-
-/**
- * Passes at most `perSecond` events each second. What it holds back is counted, and the count is
- * reported once the second is over, so a flooding page costs the extension a line, not a stall.
- */
-class EventBudget {
-  private windowStart = 0;
-  private passed = 0;
-  private dropped = 0;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(private readonly perSecond: number, private readonly reportDropped: (count: number) => void) {}
-
-  allow(): boolean {
-    const now = Date.now();
-    if (now - this.windowStart >= 1000) {
-      this.windowStart = now;
-      this.passed = 0;
-    }
-    if (this.passed < this.perSecond) {
-      this.passed++;
-      return true;
-    }
-    this.dropped++;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      const count = this.dropped;
-      this.dropped = 0;
-      if (count) this.reportDropped(count);
-    }, 1000);
-    this.timer.unref?.();
-    return false;
-  }
-
-  dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-  }
-}
-
-export interface ObserverOptions {
-  send(event: ObservationEvent): void;
-  /** True while the channel to the extension is backed up: frames are dropped, never queued. */
-  congested(): boolean;
-  viewport: { width: number; height: number };
-  /** Off for browsers (or tests) where streaming frames cannot be had: screenshots after changes instead. */
-  screencast: boolean;
-  /** Chromium lets us pace the stream at the source (CDP); other engines use Playwright's screencast. */
-  engine: BrowserEngine;
-  /** Whether the person set origin rules: a request the browser refused then says it was them. */
-  originRules: boolean;
-  log(line: string): void;
-}
-
-/** Chromium's failure for a request upstream's origin rules refused. */
-const BLOCKED_FAILURE = /ERR_BLOCKED_BY_CLIENT/;
-
 /**
  * Watches one browser context for the live panel: its tabs, console messages, requests, and a
- * stream of frames of the current tab while the panel wants them.
+ * stream of frames of the current tab while the panel wants them. The console and the Network list are
+ * their own files in observer/.
  */
 export class BrowserObserver {
   private readonly pageIds = new WeakMap<Page, string>();
   private nextPageId = 1;
-  /** Requests still open, until they finish or fail: Playwright keeps Request objects for thousands of requests, we keep none that ended. */
-  private readonly requests = new Map<Request, NetworkEntry>();
-  /**
-   * The last requests listed, open or ended, by id: the panel's Network pane opens one's details on
-   * demand. Playwright keeps every Request reported through page.on('request') for its page's life
-   * anyway; this only bounds our own references to as many as the panel lists.
-   */
-  private readonly listed = new Map<string, { request: Request; entry: NetworkEntry }>();
-  /** URLs of recent page requests, to tell the browser's own requests (favicon) apart. */
-  private readonly recentUrls = new Set<string>();
   private current: Page | undefined;
   /** The pages in the order upstream lists its tabs (the order they opened). */
   private readonly pages: Page[] = [];
@@ -135,20 +55,16 @@ export class BrowserObserver {
   private stillTaking: Promise<void> = Promise.resolve();
   /** Changes of the page's size running now (changingSize): no still begins meanwhile. */
   private sizeChanges = 0;
-  private readonly consoleBudget = new EventBudget(MAX_CONSOLE_PER_SECOND, count => this.options.send({ kind: 'console', entry: {
-    level: 'warning',
-    text: `${count} console message${count === 1 ? ' was' : 's were'} not shown: the page logged more than ${MAX_CONSOLE_PER_SECOND} a second.`,
-    pageId: '',
-    time: Date.now(),
-  } }));
-  private readonly networkBudget = new EventBudget(MAX_NETWORK_PER_SECOND, count =>
-    this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`));
+  private readonly console: ConsoleLog;
+  private readonly requests: NetworkLog;
 
   /** What the browser emulates on this context: the Network pane's controls and the agent's bridge_emulate. */
   readonly network: EmulationControl;
 
   constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
     this.screencastWorks = options.screencast;
+    this.requests = new NetworkLog(options);
+    this.console = new ConsoleLog(options, this.requests);
     this.network = new EmulationControl(context, options.engine, options.log, emulation => options.send({ kind: 'emulation', emulation }));
     context.on('page', page => this.attach(page));
     for (const page of context.pages()) this.attach(page);
@@ -178,66 +94,21 @@ export class BrowserObserver {
     this.pages.push(page);
     // Upstream's rule: a page opened on its own (a popup) becomes current only when none is.
     if (!this.current) this.current = page;
-    page.on('console', message => {
-      if (!this.consoleBudget.allow()) return;
-      const location = message.location();
-      this.noteBrowserRequest(message.type(), message.text(), location.url, pageId);
-      this.options.send({ kind: 'console', entry: {
-        level: consoleLevelOf(message.type()),
-        text: capText(message.text(), ENTRY_LIMITS.text),
-        location: location.url ? `${capText(location.url, ENTRY_LIMITS.url)}:${location.lineNumber + 1}:${location.columnNumber + 1}` : undefined,
-        pageId,
-        time: Date.now(),
-      } });
-    });
-    page.on('pageerror', error => {
-      if (!this.consoleBudget.allow()) return;
-      const text = capText(`Uncaught ${error.name}: ${error.message}`, ENTRY_LIMITS.text);
-      this.options.send({ kind: 'console', entry: { level: 'error', text, pageId, time: Date.now() } });
-    });
     page.on('request', request => {
       // A new load of the tab: whatever failed before is no longer what it shows.
       if (isTabLoad(request, page)) this.loadFailures.delete(page);
-      // A request held back here is never listed, nor are its answer and end (they find no entry).
-      if (!this.networkBudget.allow()) return;
-      const initiator = initiatorOf(request);
-      const entry: NetworkEntry = {
-        id: nextRequestId(), method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url),
-        resourceType: request.resourceType(), status: 0, pageId, time: Date.now(),
-        ...(initiator ? { initiator } : {}),
-        ...(isTabLoad(request, page) && !request.redirectedFrom() ? { navigation: true } : {}),
-      };
-      this.requests.set(request, entry);
-      this.list(request, entry);
-      this.rememberUrl(request.url());
-      this.options.send({ kind: 'network', entry });
     });
-    // The status shows once the headers are in: a body the page never reads never "finishes".
-    page.on('response', response => {
-      const entry = this.requests.get(response.request());
-      if (!entry) return;
-      const answered = { ...entry, status: response.status(), durationMs: Date.now() - entry.time };
-      this.requests.set(response.request(), answered);
-      this.list(response.request(), answered);
-      this.options.send({ kind: 'network', entry: answered });
-    });
-    page.on('requestfinished', request => void this.finishRequest(request));
     page.on('requestfailed', request => {
-      let failure = request.failure()?.errorText ?? 'failed';
-      if (this.options.originRules && BLOCKED_FAILURE.test(failure)) failure = `${failure}: ${ORIGIN_RULES_NOTE}`;
+      const failure = requestFailure(request, this.options.originRules);
       // The tab's own load failed (listed or not): the panel shows what failed and why, not the error page's address.
       // (Not a load stopped for another navigation or a download: the page stays as it was then.)
       if (isTabLoad(request, page) && !/ERR_ABORTED/.test(failure)) {
         this.loadFailures.set(page, { url: request.url(), reason: netErrorWords(failure), pageWas: page.url() });
         this.sendTabs();
       }
-      const entry = this.requests.get(request);
-      if (!entry) return;
-      this.requests.delete(request);
-      const failed = { ...entry, failure, durationMs: Date.now() - entry.time };
-      this.list(request, failed);
-      this.options.send({ kind: 'network', entry: failed });
     });
+    this.console.attach(page, pageId);
+    this.requests.attach(page, pageId);
     page.on('framenavigated', frame => {
       if (frame !== page.mainFrame()) return;
       // Another page is there now (not the browser's error page, which Playwright may report at the old address).
@@ -253,8 +124,6 @@ export class BrowserObserver {
     });
     page.on('load', () => this.sendTabs());
     page.on('close', () => {
-      // Its requests that never ended (an endless stream) end with it.
-      for (const [request, entry] of this.requests) if (entry.pageId === pageId) this.requests.delete(request);
       // Upstream's rule: the tab that takes the closed one's place becomes current (else the last).
       const index = this.pages.indexOf(page);
       if (index >= 0) this.pages.splice(index, 1);
@@ -268,62 +137,17 @@ export class BrowserObserver {
 
   /** How many requests it still follows (open ones): stays small however long the session. */
   get requestsInFlight(): number {
-    return this.requests.size;
-  }
-
-  private rememberUrl(url: string): void {
-    this.recentUrls.delete(url);
-    this.recentUrls.add(url);
-    if (this.recentUrls.size > 500) this.recentUrls.delete(this.recentUrls.values().next().value!);
-  }
-
-  /**
-   * The browser fetches some things itself (the favicon): no page request event, only a console
-   * error when they fail. List those as requests too, so a console error has its network row.
-   */
-  private noteBrowserRequest(type: string, text: string, url: string | undefined, pageId: string): void {
-    const status = type === 'error' && url ? /^Failed to load resource: the server responded with a status of (\d{3})/.exec(text)?.[1] : undefined;
-    if (!status || !url || this.recentUrls.has(url)) return;
-    this.rememberUrl(url);
-    this.options.send({ kind: 'network', entry: {
-      id: nextRequestId(), method: 'GET', url: capText(url, ENTRY_LIMITS.url), resourceType: 'other',
-      status: Number(status), pageId, time: Date.now(),
-    } });
-  }
-
-  private async finishRequest(request: Request): Promise<void> {
-    const entry = this.requests.get(request);
-    if (!entry) return;
-    this.requests.delete(request);
-    const response = await request.response().catch(() => null);
-    const sizes = await request.sizes().catch(() => undefined);
-    // The browser's own start and total: the list, the waterfall and the request's Timing say the same.
-    const measured = requestSpan(request);
-    const finished = {
-      ...entry,
-      status: response?.status() ?? 0,
-      time: measured?.startedAt ?? entry.time,
-      durationMs: measured?.totalMs ?? Date.now() - entry.time,
-      sizeBytes: sizes ? sizes.responseBodySize : undefined,
-    };
-    this.list(request, finished);
-    this.options.send({ kind: 'network', entry: finished });
-  }
-
-  private list(request: Request, entry: NetworkEntry): void {
-    this.listed.delete(entry.id);
-    this.listed.set(entry.id, { request, entry });
-    if (this.listed.size > MAX_LISTED_REQUESTS) this.listed.delete(this.listed.keys().next().value!);
+    return this.requests.requestsInFlight;
   }
 
   /** Every request the panel's list holds, oldest first (Save all as HAR). */
   listedRequests(): { request: Request; entry: NetworkEntry }[] {
-    return [...this.listed.values()];
+    return this.requests.listedRequests();
   }
 
   /** A listed request by its id, for its details; undefined once it has scrolled out of the panel's list. */
   listedRequest(id: string): { request: Request; entry: NetworkEntry } | undefined {
-    return this.listed.get(id);
+    return this.requests.listedRequest(id);
   }
 
   private sendTabs(): void {
@@ -594,8 +418,8 @@ export class BrowserObserver {
     if (this.network.conditions !== NO_EMULATION) this.options.send({ kind: 'emulation', emulation: NO_EMULATION });
     this.network.dispose();
     clearTimeout(this.resumeTimer);
-    this.consoleBudget.dispose();
-    this.networkBudget.dispose();
+    this.console.dispose();
+    this.requests.dispose();
     this.restartStream();
     await this.streamChange;
   }

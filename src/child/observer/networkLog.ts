@@ -1,0 +1,156 @@
+import { randomBytes } from 'crypto';
+import type { Page, Request } from 'playwright';
+import { capText, ENTRY_LIMITS, NetworkEntry } from '../../protocol/childMessages';
+import { ORIGIN_RULES_NOTE } from '../../protocol/callMarks';
+import { initiatorOf } from '../requestInitiator';
+import { requestSpan } from '../requestDetail';
+import { EventBudget } from './eventBudget';
+import type { ObserverOptions } from './observerOptions';
+
+/** Request events passed on per second; a page that floods gets a count instead. */
+const MAX_NETWORK_PER_SECOND = 300;
+/**
+ * Request ids unique in this child (every session's observer counts on) and to this child (a restarted
+ * browser's `r1` is not the old one's): a detail opened by id can only be the request the panel listed.
+ */
+const CHILD_TAG = randomBytes(3).toString('hex');
+let requestCount = 0;
+const nextRequestId = () => `r${CHILD_TAG}-${++requestCount}`;
+/** As many requests as the panel's Network list holds. */
+const MAX_LISTED_REQUESTS = 2000;
+/** Chromium's failure for a request upstream's origin rules refused. */
+const BLOCKED_FAILURE = /ERR_BLOCKED_BY_CLIENT/;
+
+/** The tab's own document load (not a frame's, not a fetch): what the address bar, the error page and Preserve log follow. */
+export const isTabLoad = (request: Request, page: Page) => request.isNavigationRequest() && request.frame() === page.mainFrame();
+
+/** Why a request failed, as the browser says it; with origin rules set, a refusal says it was them. */
+export function requestFailure(request: Request, originRules: boolean): string {
+  const failure = request.failure()?.errorText ?? 'failed';
+  return originRules && BLOCKED_FAILURE.test(failure) ? `${failure}: ${ORIGIN_RULES_NOTE}` : failure;
+}
+
+/**
+ * The context's requests for the panel's Network list: each one listed as it starts, is answered and ends or
+ * fails, the last ones kept by id for their details and Save all as HAR.
+ */
+export class NetworkLog {
+  /** Requests still open, until they finish or fail: Playwright keeps Request objects for thousands of requests, we keep none that ended. */
+  private readonly requests = new Map<Request, NetworkEntry>();
+  /**
+   * The last requests listed, open or ended, by id: the panel's Network pane opens one's details on
+   * demand. Playwright keeps every Request reported through page.on('request') for its page's life
+   * anyway; this only bounds our own references to as many as the panel lists.
+   */
+  private readonly listed = new Map<string, { request: Request; entry: NetworkEntry }>();
+  /** URLs of recent page requests, to tell the browser's own requests (favicon) apart. */
+  private readonly recentUrls = new Set<string>();
+  private readonly budget = new EventBudget(MAX_NETWORK_PER_SECOND, count =>
+    this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`));
+
+  constructor(private readonly options: Pick<ObserverOptions, 'send' | 'log' | 'originRules'>) {}
+
+  attach(page: Page, pageId: string): void {
+    page.on('request', request => {
+      // A request held back here is never listed, nor are its answer and end (they find no entry).
+      if (!this.budget.allow()) return;
+      const initiator = initiatorOf(request);
+      const entry: NetworkEntry = {
+        id: nextRequestId(), method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url),
+        resourceType: request.resourceType(), status: 0, pageId, time: Date.now(),
+        ...(initiator ? { initiator } : {}),
+        ...(isTabLoad(request, page) && !request.redirectedFrom() ? { navigation: true } : {}),
+      };
+      this.requests.set(request, entry);
+      this.list(request, entry);
+      this.rememberUrl(request.url());
+      this.options.send({ kind: 'network', entry });
+    });
+    // The status shows once the headers are in: a body the page never reads never "finishes".
+    page.on('response', response => {
+      const entry = this.requests.get(response.request());
+      if (!entry) return;
+      const answered = { ...entry, status: response.status(), durationMs: Date.now() - entry.time };
+      this.requests.set(response.request(), answered);
+      this.list(response.request(), answered);
+      this.options.send({ kind: 'network', entry: answered });
+    });
+    page.on('requestfinished', request => void this.finishRequest(request));
+    page.on('requestfailed', request => {
+      const entry = this.requests.get(request);
+      if (!entry) return;
+      this.requests.delete(request);
+      const failed = { ...entry, failure: requestFailure(request, this.options.originRules), durationMs: Date.now() - entry.time };
+      this.list(request, failed);
+      this.options.send({ kind: 'network', entry: failed });
+    });
+    page.on('close', () => {
+      // Its requests that never ended (an endless stream) end with it.
+      for (const [request, entry] of this.requests) if (entry.pageId === pageId) this.requests.delete(request);
+    });
+  }
+
+  /** How many requests it still follows (open ones): stays small however long the session. */
+  get requestsInFlight(): number {
+    return this.requests.size;
+  }
+
+  private rememberUrl(url: string): void {
+    this.recentUrls.delete(url);
+    this.recentUrls.add(url);
+    if (this.recentUrls.size > 500) this.recentUrls.delete(this.recentUrls.values().next().value!);
+  }
+
+  /**
+   * The browser fetches some things itself (the favicon): no page request event, only a console
+   * error when they fail. List those as requests too, so a console error has its network row.
+   */
+  noteBrowserRequest(type: string, text: string, url: string | undefined, pageId: string): void {
+    const status = type === 'error' && url ? /^Failed to load resource: the server responded with a status of (\d{3})/.exec(text)?.[1] : undefined;
+    if (!status || !url || this.recentUrls.has(url)) return;
+    this.rememberUrl(url);
+    this.options.send({ kind: 'network', entry: {
+      id: nextRequestId(), method: 'GET', url: capText(url, ENTRY_LIMITS.url), resourceType: 'other',
+      status: Number(status), pageId, time: Date.now(),
+    } });
+  }
+
+  private async finishRequest(request: Request): Promise<void> {
+    const entry = this.requests.get(request);
+    if (!entry) return;
+    this.requests.delete(request);
+    const response = await request.response().catch(() => null);
+    const sizes = await request.sizes().catch(() => undefined);
+    // The browser's own start and total: the list, the waterfall and the request's Timing say the same.
+    const measured = requestSpan(request);
+    const finished = {
+      ...entry,
+      status: response?.status() ?? 0,
+      time: measured?.startedAt ?? entry.time,
+      durationMs: measured?.totalMs ?? Date.now() - entry.time,
+      sizeBytes: sizes ? sizes.responseBodySize : undefined,
+    };
+    this.list(request, finished);
+    this.options.send({ kind: 'network', entry: finished });
+  }
+
+  private list(request: Request, entry: NetworkEntry): void {
+    this.listed.delete(entry.id);
+    this.listed.set(entry.id, { request, entry });
+    if (this.listed.size > MAX_LISTED_REQUESTS) this.listed.delete(this.listed.keys().next().value!);
+  }
+
+  /** Every request the panel's list holds, oldest first (Save all as HAR). */
+  listedRequests(): { request: Request; entry: NetworkEntry }[] {
+    return [...this.listed.values()];
+  }
+
+  /** A listed request by its id, for its details; undefined once it has scrolled out of the panel's list. */
+  listedRequest(id: string): { request: Request; entry: NetworkEntry } | undefined {
+    return this.listed.get(id);
+  }
+
+  dispose(): void {
+    this.budget.dispose();
+  }
+}
