@@ -105,11 +105,13 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
       const wanted = new Set(params.ids);
       const listed = observer.listedRequests().filter(({ entry }) => wanted.has(entry.id));
       const holdsSecret = (bytes: Buffer) => [bytes.toString('latin1'), bytes.toString('utf8')].some(text => mask.text(text) !== text);
-      const built = await buildHar(listed, params.version, holdsSecret);
-      // Masked as every other output: a secret's value in a URL, a header or a body leaves as its placeholder.
-      const har = JSON.stringify(mask.deep(built.har));
+      // Masked as every other output, inside the build (what is measured against the file's budget is what is
+      // written): a secret's value in a URL, a header or a body leaves as its placeholder.
+      const built = await buildHar(listed, params.version, value => mask.deep(value), holdsSecret);
+      const har = JSON.stringify(built.har);
       if (params.file && built.entries) await writeFile(params.file, har, { encoding: 'utf8', mode: 0o600 });
-      return { har: params.file ? '' : har, entries: built.entries, omittedBodies: built.omittedBodies };
+      // The notice's one figure counts every part left out: a body, or a request written as its stub.
+      return { har: params.file ? '' : har, entries: built.entries, omittedBodies: built.omittedBodies + built.cutEntries };
     },
     requestDetail: async params => {
       const listed = (await sessions.running())?.observer?.listedRequest(params.id);

@@ -42,8 +42,10 @@ export async function saveNetworkHar(vscode: VSCode, supervisor: Supervisor, sto
     void vscode.window.showInformationMessage('No HAR file: the browser no longer has the listed requests (it restarted).');
     return undefined;
   }
+  // The child's figure counts bodies left out and requests written as stubs (child/harBudget.ts: one budget for the whole file).
   const omitted = built.omittedBodies
-    ? ` ${built.omittedBodies} request or response bod${built.omittedBodies === 1 ? 'y was' : 'ies were'} left out (too large, or holding a secret in binary).` : '';
+    ? ` ${built.omittedBodies} part${built.omittedBodies === 1 ? ' was' : 's were'} left out to keep the file within its size budget, or for holding a secret in binary ` +
+      '(a request or response body, or a request\'s address and headers): each entry\'s comment says what it lost.' : '';
   void vscode.window.showInformationMessage(
     `Saved ${built.entries} requests to ${vscode.workspace.asRelativePath(target)}. Cookie and authorization headers are left out and the bridge's secrets masked; ` +
     `other tokens in headers, addresses and bodies stay.${omitted}`);

@@ -134,6 +134,46 @@ describe('the Network pane\'s controls and HAR (real child and Chromium)', funct
     store.dispose();
   });
 
+  it('attacked by a page whose requests carry 1.5 MB addresses and 200 KB headers: Save as HAR keeps the whole file within its 20 MB, every request in it, and says what it cut', async () => {
+    bridge = makeRealBridge();
+    const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/clean` });
+    // No bodies to speak of: 16 addresses of 1.5 MB (the query string repeats each) sent with a 200 KB header (the
+    // server refuses them, 431), and 24 answers with a 200 KB response header: 56 MB of HAR before the change.
+    const sent = await bridge.supervisor.callTool('browser_evaluate', { function: `async () => {
+      const q = 'a'.repeat(1500000), h = 'b'.repeat(200000);
+      await Promise.all(Array.from({ length: 16 }, (_, i) => fetch('/net/big-headers?i=' + i + '&q=' + q, { headers: { 'x-big': h } }).catch(() => {})));
+      await Promise.all(Array.from({ length: 24 }, (_, i) => fetch('/net/big-headers?chars=200000&n=' + i).catch(() => {})));
+      return 'sent all';
+    }` });
+    assert.match(textOf(sent), /sent all/, textOf(sent));
+    const attacks = () => store.snapshot().network.filter(row => 'url' in row && row.url.includes('/net/big-headers') && (row.durationMs !== undefined || row.failure !== undefined));
+    await waitFor(() => attacks().length === 40, 60000, () => `the 40 requests listed as finished: ${attacks().length}`);
+    const ids = idsOf(store);
+    const file = path.join(scratch, 'headers.har');
+    const built = await bridge.supervisor.ask('har', { version: '0.0.0-test', ids, file });
+    const size = fs.statSync(file).size;
+    // The file's one budget (child/harBudget.ts): everything written counts.
+    const HAR_BUDGET = 20 * 1024 * 1024;
+    assert.ok(size <= HAR_BUDGET, `the HAR keeps within its ${HAR_BUDGET / 1024 / 1024} MB, addresses and headers counted: ${(size / 1024 / 1024).toFixed(1)} MB`);
+    type Entry = { comment?: string; request: { url: string; headers: unknown[]; queryString: unknown[] }; response: { content: { comment?: string } } };
+    const har = JSON.parse(fs.readFileSync(file, 'utf8')) as { log: { comment?: string; entries: Entry[] } };
+    assert.strictEqual(har.log.entries.length, ids.length, 'every listed request is in the file');
+    assert.strictEqual(built.entries, ids.length);
+    const stubs = har.log.entries.filter(entry => /^Cut to keep the HAR within/.test(entry.comment ?? ''));
+    assert.ok(stubs.length >= 10, `the requests that do not fit are written as stubs, saying so: ${stubs.length}`);
+    for (const stub of stubs) {
+      assert.ok(stub.request.url.startsWith(`${fixture.url}/net/big-headers?`) && stub.request.url.length < 300 && stub.request.url.endsWith('…'), `its address cut to its start: ${stub.request.url.slice(0, 120)}`);
+      assert.deepStrictEqual([stub.request.headers, stub.request.queryString], [[], []], 'its headers and query string left out');
+      assert.match(stub.comment!, /address \(\d+ characters\) is cut to its start; its query string, \d+ request headers \(\d+ characters\), \d+ response headers \(\d+ characters\) and bodies are left out/);
+    }
+    const bodiesLeftOut = har.log.entries.filter(entry => /not kept/.test(entry.response.content.comment ?? '')).length;
+    assert.strictEqual(built.omittedBodies, stubs.length + bodiesLeftOut, 'the notice\'s figure counts every request cut and body left out');
+    assert.match(har.log.comment ?? '', new RegExp(`^${stubs.length} of the ${ids.length} requests are written as stubs`), `the log says so too: ${har.log.comment}`);
+    assert.ok(har.log.entries.some(entry => entry.request.url.length > 1_000_000), 'what fits is kept whole: an address of 1.5 MB');
+    store.dispose();
+  });
+
   it('throttling to slow 4G and offline is applied by the browser, and undone; Disable cache makes it fetch a cached script anew', async () => {
     bridge = makeRealBridge();
     const listed = listen(bridge);
