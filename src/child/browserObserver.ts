@@ -1,15 +1,13 @@
 import type { BrowserContext, Page, Request } from 'playwright';
-import { capText, ENTRY_LIMITS, LiveViewParams, NetworkEntry, TabInfo } from '../protocol/childMessages';
+import { LiveViewParams, NetworkEntry } from '../protocol/childMessages';
 import { fitFrameSize } from './observationShapes';
-import { currentTabListed } from './tools/browserTabs';
-import { isBrowserErrorPage, netErrorWords } from './netErrorWords';
 import { EmulationControl } from './emulationControl';
 import { NO_EMULATION } from '../protocol/devtoolsFacts';
-import { TABS } from '../core/tools/upstreamTools';
 import { toolRecord } from '../core/tools/toolRegistry';
 import { ConsoleLog } from './observer/consoleLog';
-import { isTabLoad, NetworkLog, requestFailure } from './observer/networkLog';
+import { NetworkLog } from './observer/networkLog';
 import type { ObserverOptions } from './observer/observerOptions';
+import { TabList } from './observer/tabList';
 
 const MAX_FPS = 30;
 
@@ -21,17 +19,11 @@ const RESUME_AFTER_IDLE_MS = 100;
 const MAX_QUIET_MS = 1000;
 /**
  * Watches one browser context for the live panel: its tabs, console messages, requests, and a
- * stream of frames of the current tab while the panel wants them. The console and the Network list are
- * their own files in observer/.
+ * stream of frames of the current tab while the panel wants them. The tabs, the console and the Network
+ * list are their own files in observer/.
  */
 export class BrowserObserver {
-  private readonly pageIds = new WeakMap<Page, string>();
-  private nextPageId = 1;
-  private current: Page | undefined;
-  /** The pages in the order upstream lists its tabs (the order they opened). */
-  private readonly pages: Page[] = [];
-  /** A tab's last failed load (its address and why): the panel shows that, not the browser's error page's address. */
-  private readonly loadFailures = new WeakMap<Page, { url: string; reason: string; pageWas: string }>();
+  private readonly tabs: TabList;
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
   private streaming: { page: Page; key: string; stop(): Promise<void> } | undefined;
   /** The page size the stream was last started for (a different one restarts it). */
@@ -61,8 +53,9 @@ export class BrowserObserver {
   /** What the browser emulates on this context: the Network pane's controls and the agent's bridge_emulate. */
   readonly network: EmulationControl;
 
-  constructor(private readonly context: BrowserContext, private readonly options: ObserverOptions) {
+  constructor(context: BrowserContext, private readonly options: ObserverOptions) {
     this.screencastWorks = options.screencast;
+    this.tabs = new TabList(context, options);
     this.requests = new NetworkLog(options);
     this.console = new ConsoleLog(options, this.requests);
     this.network = new EmulationControl(context, options.engine, options.log, emulation => options.send({ kind: 'emulation', emulation }));
@@ -72,49 +65,21 @@ export class BrowserObserver {
 
   /** The tab the agent works in: upstream's current tab, followed by its rules (see noteToolCall). */
   get currentPage(): Page | undefined {
-    return this.current && !this.current.isClosed() ? this.current : this.pages.at(-1);
+    return this.tabs.currentPage;
   }
 
   /** Upstream's index of the tab with this id (the panel names tabs by id), or -1. */
   tabIndex(tabId: string): number {
-    return this.pages.findIndex(page => this.pageIds.get(page) === tabId);
+    return this.tabs.tabIndex(tabId);
   }
 
-  private pageId(page: Page): string {
-    let id = this.pageIds.get(page);
-    if (!id) {
-      id = `p${this.nextPageId++}`;
-      this.pageIds.set(page, id);
-    }
-    return id;
-  }
-
+  /** A page's events reach the tabs first (a failed load is the tab's before it is the list's), the stream last. */
   private attach(page: Page): void {
-    const pageId = this.pageId(page);
-    this.pages.push(page);
-    // Upstream's rule: a page opened on its own (a popup) becomes current only when none is.
-    if (!this.current) this.current = page;
-    page.on('request', request => {
-      // A new load of the tab: whatever failed before is no longer what it shows.
-      if (isTabLoad(request, page)) this.loadFailures.delete(page);
-    });
-    page.on('requestfailed', request => {
-      const failure = requestFailure(request, this.options.originRules);
-      // The tab's own load failed (listed or not): the panel shows what failed and why, not the error page's address.
-      // (Not a load stopped for another navigation or a download: the page stays as it was then.)
-      if (isTabLoad(request, page) && !/ERR_ABORTED/.test(failure)) {
-        this.loadFailures.set(page, { url: request.url(), reason: netErrorWords(failure), pageWas: page.url() });
-        this.sendTabs();
-      }
-    });
+    const pageId = this.tabs.attach(page);
     this.console.attach(page, pageId);
     this.requests.attach(page, pageId);
     page.on('framenavigated', frame => {
       if (frame !== page.mainFrame()) return;
-      // Another page is there now (not the browser's error page, which Playwright may report at the old address).
-      const failed = this.loadFailures.get(page);
-      if (failed && !isBrowserErrorPage(frame.url()) && frame.url() !== failed.pageWas) this.loadFailures.delete(page);
-      this.sendTabs();
       // A navigation may move the page to a new renderer process, which a running Chromium
       // screencast does not follow (seen: the stream went silent after about:blank -> http).
       if (this.streaming?.page === page) {
@@ -122,16 +87,7 @@ export class BrowserObserver {
         this.restartStream();
       }
     });
-    page.on('load', () => this.sendTabs());
-    page.on('close', () => {
-      // Upstream's rule: the tab that takes the closed one's place becomes current (else the last).
-      const index = this.pages.indexOf(page);
-      if (index >= 0) this.pages.splice(index, 1);
-      if (this.current === page) this.current = this.pages[Math.min(index, this.pages.length - 1)];
-      this.sendTabs();
-      this.restartStream();
-    });
-    this.sendTabs();
+    page.on('close', () => this.restartStream());
     this.restartStream();
   }
 
@@ -150,46 +106,14 @@ export class BrowserObserver {
     return this.requests.listedRequest(id);
   }
 
-  private sendTabs(): void {
-    if (this.disposed) return;
-    const current = this.currentPage;
-    void Promise.all(this.context.pages().map(async (page): Promise<TabInfo> => {
-      // Its last load failed and nothing loaded since: the address that failed, and why (the person sees what they
-      // typed). Playwright does not always move the page's address to the browser's error page, so that is not the test.
-      const failed = this.loadFailures.get(page);
-      return {
-        id: this.pageId(page),
-        url: capText(failed?.url ?? page.url(), ENTRY_LIMITS.url),
-        title: capText(failed ? 'Could not open the page' : await page.title().catch(() => ''), ENTRY_LIMITS.title),
-        current: page === current,
-        ...(page.viewportSize() ? { viewport: page.viewportSize()! } : {}),
-        ...(failed ? { loadError: failed.reason } : {}),
-      };
-    })).then(tabs => this.options.send({ kind: 'tabs', tabs }), () => undefined);
-  }
-
-  /**
-   * Follows upstream's current tab, so the live view shows the tab the agent works in: from upstream's own
-   * answer to browser_tabs (its result is the tab list, before anything of the page's), checked against the
-   * page at that index; otherwise by upstream's rules for new and select. Other tools' answers are not read
-   * for it: a page's console text can carry a line that looks like a tab list entry.
-   */
+  /** Follows upstream's current tab after a call (TabList.followCall); the stream shows the tab and size the agent works at. */
   noteToolCall(name: string, args: Record<string, unknown> | undefined, answerText: string): void {
-    const listed = name === TABS ? currentTabListed(answerText) : undefined;
-    const listedPage = listed && this.pages[listed.index];
-    let next: Page | undefined;
-    if (listedPage && listed.names(listedPage.url())) next = listedPage;
-    else if (name === TABS) {
-      next = args?.action === 'new' ? this.pages.at(-1) : args?.action === 'select' && typeof args.index === 'number' ? this.pages[args.index] : undefined;
-    }
-    if (next && next !== this.current) {
-      this.current = next;
-      this.sendTabs();
+    if (this.tabs.followCall(name, args, answerText)) {
       this.restartStream();
     } else {
       // The header shows the size the agent works at: said after every resize, even when the stream already
       // restarted at it (a restart that ran between the resize and this call leaves nothing for the check below).
-      if (toolRecord(name)?.resizesPage) this.sendTabs();
+      if (toolRecord(name)?.resizesPage) this.tabs.send();
       this.sizeMayHaveChanged();
     }
   }
@@ -205,7 +129,7 @@ export class BrowserObserver {
     const size = page?.viewportSize();
     if (!page || !size || (size.width === this.streamedSize?.width && size.height === this.streamedSize.height)) return;
     this.streamedSize = size;
-    this.sendTabs();
+    this.tabs.send();
     // A page that does not repaint sends no frame: the restarted stream's still (sendStillIfQuiet) gives the new
     // shape. Not a screenshot at once: taken while the page still lays itself out, it raced the resize (a CI run's
     // next snapshot still read the old width).
@@ -214,10 +138,7 @@ export class BrowserObserver {
 
   /** The bridge itself made this tab the agent's (time travel's fresh tab): the live view shows it. */
   follow(page: Page): void {
-    if (page === this.current) return;
-    this.current = page;
-    this.sendTabs();
-    this.restartStream();
+    if (this.tabs.follow(page)) this.restartStream();
   }
 
   /** After a call that may have changed the page: the fallback frame when streaming is not possible. */
@@ -237,12 +158,12 @@ export class BrowserObserver {
     const data = await taking;
     const { width, height } = page.viewportSize() ?? this.options.viewport;
     this.lastFrameAt = Date.now();
-    this.options.send({ kind: 'frame', frame: { pageId: this.pageId(page), data: data.toString('base64'), width, height, timestamp: Date.now(), source } });
+    this.options.send({ kind: 'frame', frame: { pageId: this.tabs.pageId(page), data: data.toString('base64'), width, height, timestamp: Date.now(), source } });
   }
 
   /** The panel starts watching this context: say its tabs (the stream starts with setLiveView). */
   announce(): void {
-    this.sendTabs();
+    this.tabs.send();
   }
 
   setLiveView(params: LiveViewParams): void {
@@ -270,7 +191,7 @@ export class BrowserObserver {
       await old.stop().catch(() => undefined);
     }
     if (!wanted || wanted.isClosed()) return;
-    const pageId = this.pageId(wanted);
+    const pageId = this.tabs.pageId(wanted);
     // A frame's size is the page's CSS size it shows (the panel takes its shape and maps the person's pointer by it):
     // Chromium says it with each frame, so a change between restarts is right at once.
     const send = (data: string, now: number, shown?: { width: number; height: number }) => {
@@ -414,6 +335,7 @@ export class BrowserObserver {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.tabs.dispose();
     // The context's emulation goes with it: the header stops naming it.
     if (this.network.conditions !== NO_EMULATION) this.options.send({ kind: 'emulation', emulation: NO_EMULATION });
     this.network.dispose();
