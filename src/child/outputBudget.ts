@@ -25,6 +25,19 @@ export const MAX_WRITTEN_FILES = 5000;
 /** The record's name inside the output folder. */
 export const WRITTEN_RECORD = '.playwright-bridge-written.json';
 
+/**
+ * Each output folder's budget in this process, by its resolved path. A file larger than the whole budget is
+ * deleted as soon as the call that wrote it ends, so a writer of one large file (a performance trace) fits it
+ * under this before writing, and never names a file the budget is about to remove. The child's call path
+ * holds the budget itself; the writers reach it by the folder they write in.
+ */
+const budgetOfFolder = new Map<string, number>();
+
+/** The largest file the folder's budget keeps (it is the newest, so the older files go first); Infinity for a folder without one. */
+export function largestFileKeptIn(dir: string): number {
+  return budgetOfFolder.get(path.resolve(dir)) ?? Number.POSITIVE_INFINITY;
+}
+
 export class OutputBudget {
   private readonly record = new Map<string, WrittenFile>();
   /**
@@ -45,6 +58,7 @@ export class OutputBudget {
     private readonly maxFiles = MAX_WRITTEN_FILES,
   ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    budgetOfFolder.set(path.resolve(dir), maxBytes);
     for (const file of this.readRecord()) this.record.set(file.path, file);
     // Whatever is here now was there before any call of ours: never recorded, never deleted.
     this.scan(this.dir, () => undefined);

@@ -76,6 +76,15 @@ export const TraceFactsSchema = z.object({
   actionMs: z.number(),
   /** The trace file in the output folder (relative to it), openable in Chrome DevTools' Performance panel. */
   file: z.string().optional(),
+  /** Why no file was kept: none of its events fit under the output folder's budget, or writing it failed. */
+  noFile: z.discriminatedUnion('why', [
+    z.object({ why: z.literal('budget'), limitBytes: z.number() }),
+    z.object({ why: z.literal('write'), detail: z.string() }),
+  ]).optional(),
+  /** What the trace's file was cut of to keep it bounded as a whole (its metadata says the same): texts cut short, events left out. */
+  cut: z.object({ textsCut: z.number(), eventsLeftOut: z.number(), limitBytes: z.number() }).optional(),
+  /** The page kept the browser from handing the trace over: its scripts were paused this long until it did. */
+  pausedScriptsMs: z.number().optional(),
   lcp: z.object({
     ms: z.number(), rating: RatingSchema,
     /** LCP's phases as DevTools names them: time to first byte, load delay, load duration, render delay. */

@@ -1,7 +1,9 @@
 /**
  * The DevTools tools on the agent's own browser (real child and Chromium, pages served by the fixture):
  * a performance trace of a reload with its vitals, insights and the LCP element's ref; INP of the agent's
- * next call; an accessibility audit whose refs the ordinary tools act on; emulation the browser applies.
+ * next call; an accessibility audit whose refs the ordinary tools act on; emulation the browser applies; a trace's
+ * file bounded as a whole (pages that flood user timing, a small output budget): the file the answer names is in
+ * the output folder, under the budget, and it and the answer say what was cut.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -12,6 +14,12 @@ import { makeRealBridge, openDoor, RealBridge, refOf, textOf } from '../support/
 import type { ToolCallRecord } from '../../src/core/supervision/activityLog';
 import { SETTLE_MS } from '../../src/child/devtools/performanceTrace';
 import { END_DEADLINE_MS } from '../../src/child/devtools/traceRecorder';
+
+/** A trace file as the bridge writes it: its events, and what its metadata says was cut. */
+interface TraceFile {
+  traceEvents: { cat?: string; name?: string }[];
+  metadata: { cut?: { textsCut: number; eventsLeftOut: number; limitBytes: number; why: string } };
+}
 
 describe('the DevTools tools (real child and Chromium)', function () {
   this.timeout(180000);
@@ -264,5 +272,54 @@ describe('the DevTools tools (real child and Chromium)', function () {
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/a11y/planted?name=${secret}` });
     const audit = textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {}));
     assert.ok(!audit.includes(secret) && /<secret>LAB_TOKEN<\/secret>/.test(audit), audit.slice(0, 200));
+  });
+
+  /** The trace of a reload of `page`: the answer, how long it took, and the file it names, which must be in the output folder. */
+  async function traceOf(real: RealBridge, page: string): Promise<{ text: string; took: number; file: string; trace: TraceFile }> {
+    await real.supervisor.callTool('browser_navigate', { url: `${fixture.url}${page}` });
+    const started = Date.now();
+    const result = await real.supervisor.callTool('bridge_performance_trace', {});
+    const took = Date.now() - started;
+    const text = textOf(result);
+    assert.ok(!result.isError, `the trace answers (after ${took} ms): ${text.slice(0, 400)}`);
+    const named = /output folder as (\S+):/.exec(text)?.[1];
+    assert.ok(named, `the answer names its file: ${text.slice(-600)}`);
+    const file = path.join(real.config.mcp.outputDir, named);
+    assert.ok(fs.existsSync(file), `the trace file the answer names is in the output folder: ${named}; it holds ${JSON.stringify(fs.readdirSync(real.config.mcp.outputDir))}`);
+    assert.ok(fs.statSync(file).size <= real.config.outputBudgetBytes, `the file is under the output budget: ${fs.statSync(file).size} bytes of ${real.config.outputBudgetBytes}`);
+    return { text, took, file, trace: JSON.parse(fs.readFileSync(file, 'utf8')) as TraceFile };
+  }
+
+  it('attacked by a page that floods user timing with 8,000 marks just under the cut of one text: the file is in the folder, under the budget, and it and the answer count the texts cut', async () => {
+    bridge = makeRealBridge();
+    const { text, trace } = await traceOf(bridge, '/perf/marks-flood');
+    const cut = trace.metadata.cut;
+    assert.ok(cut && cut.textsCut > 8000, `the file's metadata counts the texts cut: ${JSON.stringify(cut)}`);
+    assert.match(cut.why, /kept up to 4096 characters, and to its first 64 once \d+ characters of such texts are kept/);
+    assert.match(text, new RegExp(`${cut.textsCut} long texts the page wrote were cut short to keep it bounded \\(within [\\d.]+ MB, under the output folder's budget\\); its metadata says so`), text.slice(-700));
+    const marks = trace.traceEvents.filter(event => event.cat === 'blink.user_timing' && /^m\d+-x/.test(event.name ?? ''));
+    assert.ok(marks.some(event => /^m\d+-x{3988}$/.test(event.name!)), 'the first marks are kept whole');
+    assert.ok(marks.some(event => /^m\d+-x+… \[cut: 399\d characters\]$/.test(event.name!) && event.name!.length < 100), 'past the total, a mark keeps its start and says how long it was');
+  });
+
+  it('attacked by a page that floods user timing without end: its trace ends within its deadline with what it has, says the page\'s scripts were paused, and the page runs again', async () => {
+    bridge = makeRealBridge();
+    const { text, took, trace } = await traceOf(bridge, '/perf/marks-forever');
+    assert.ok(took < SETTLE_MS + END_DEADLINE_MS, `the trace answered within its deadline: ${took} ms`);
+    assert.match(text, /The page kept the browser too busy to hand the trace over: its scripts were paused for [\d.]+ s until it did/, text.slice(-900));
+    assert.ok(trace.traceEvents.some(event => event.cat === 'blink.user_timing'), 'the file holds what was recorded, the flood\'s marks among it');
+    // Chromium's buffer overflows under such a flood (it says it lost data): the page's load may be among what it lost.
+    assert.match(text, /^Performance trace of the page's reload on .*\/perf\/marks-forever/, 'the answer is the trace\'s, read from the same events');
+    // A timer's callback runs only where the page's scripts may run.
+    const after = await bridge.supervisor.callTool('browser_evaluate', { function: '() => new Promise(resolve => setTimeout(() => resolve("timer ran " + (6 * 7)), 0))' });
+    assert.match(textOf(after), /timer ran 42/, `the page's scripts run again: ${textOf(after)}`);
+  });
+
+  it('an output budget of 1 MB and a calm page\'s trace: the file is kept under it, in the folder, and it and the answer count the events left out', async () => {
+    bridge = makeRealBridge({ outputMaxSizeMB: 1 });
+    const { text, trace } = await traceOf(bridge, '/perf/hero');
+    const cut = trace.metadata.cut;
+    assert.ok(cut && cut.eventsLeftOut > 0 && cut.limitBytes <= 1024 * 1024, `the file's metadata counts the events left out: ${JSON.stringify(cut)}`);
+    assert.match(text, new RegExp(`${cut.eventsLeftOut} events were left out to keep it bounded \\(within 1 MB, under the output folder's budget\\)`), text.slice(-700));
   });
 });

@@ -5,24 +5,35 @@
  *
  * What leaves: facts (the vitals, the insights, the LCP element with its ref) and the file. Both pass the
  * secret mask like every output; the file keeps no Cookie, Set-Cookie or Authorization header, no screenshots
- * are recorded (traceRecorder.ts), and the long texts a page writes into it are cut (traceCut.ts).
+ * are recorded (traceRecorder.ts), and the long texts a page writes into it are cut (traceCut.ts). The file is
+ * bounded as a whole, under the output folder's budget (a file over it would be deleted as the call ends, and
+ * the answer would name a file that is not there): events past the bound are left out, and the file's metadata
+ * and the answer say what was cut. The engine reads the events the file holds, so the answer and the file agree.
  */
 import { mkdir, writeFile } from 'fs/promises';
 import * as path from 'path';
 import type { BrowserContext, Page } from 'playwright';
 import type { SecretMask } from '../../core/egress/secretMask';
 import { type Emulation, type FindingElement, rate, type TraceFacts } from '../../protocol/devtoolsFacts';
+import { largestFileKeptIn } from '../outputBudget';
 import { DESCRIBE_ELEMENT, type DescribedElement, isolatedWorld } from './isolatedWorld';
 import { SnapshotRefs } from './snapshotRefs';
-import { TraceCut } from './traceCut';
+import { TEXT_CUT_RULE, TraceCut } from './traceCut';
 import { parseTrace } from './traceFacts';
-import { MAX_TRACE_MS, type RunningTrace, startTrace, type TraceEvent } from './traceRecorder';
+import { MAX_TRACE_MS, type RecordedTrace, type RunningTrace, startTrace, type TraceEvent } from './traceRecorder';
 import { eventsOfTracedTab } from './traceScope';
 
 /** After the action, the trace records this long more: late shifts and paints (DevTools MCP waits 5 s). */
 export const SETTLE_MS = 3000;
 /** Headers a trace file never keeps (Chromium records response headers for the cache insight). */
 const PRIVATE_HEADERS = /^(cookie|set-cookie|authorization|proxy-authorization)$/i;
+/** The largest trace file, whatever the output budget: a busy minute with its scripts' sources is far less. */
+const TRACE_FILE_BYTES = 64 * 1024 * 1024;
+/** The file around its events: its opening, its metadata (what was cut, in numbers and our words) and its close. */
+const FILE_FRAME_BYTES = 4096;
+
+/** The most a trace file of this folder may take: under the folder's budget, so the budget keeps it. */
+const fileLimitOf = (outputDir: string) => Math.min(TRACE_FILE_BYTES, largestFileKeptIn(outputDir));
 
 export interface TraceRequest {
   during: TraceFacts['during'];
@@ -59,13 +70,55 @@ function withoutPrivateHeaders(events: TraceEvent[]): TraceEvent[] {
   });
 }
 
-async function saveTrace(events: TraceEvent[], request: TraceRequest, outputDir: string, mask: SecretMask): Promise<string> {
+/** What the file holds, where it is, and what was left out of it. */
+interface SavedTrace {
+  /** The events the file holds, as read (unmasked: the facts are masked once, with the whole answer). */
+  events: TraceEvent[];
+  file?: string;
+  /** Why there is no file, when there is none. */
+  noFile?: NonNullable<TraceFacts['noFile']>;
+  eventsLeftOut: number;
+  limitBytes: number;
+}
+
+/**
+ * Writes the trace, masked and without private headers, as DevTools' own file shape (it opens in the Performance
+ * panel: Load profile…), one event a line for as long as the file keeps within its limit; the events past it are
+ * left out and counted. The file's metadata says what was cut (DevTools reads only the keys it knows).
+ */
+async function saveTrace(recorded: RecordedTrace, request: TraceRequest, outputDir: string, mask: SecretMask): Promise<SavedTrace> {
+  const limitBytes = fileLimitOf(outputDir);
+  const lines: string[] = [];
+  const events: TraceEvent[] = [];
+  let bytes = FILE_FRAME_BYTES;
+  let eventsLeftOut = recorded.eventsLeftOut;
+  // One masked event for each event read, in order.
+  for (const [index, event] of mask.deep(withoutPrivateHeaders(recorded.events)).entries()) {
+    const line = JSON.stringify(event);
+    const size = Buffer.byteLength(line, 'utf8') + 2;
+    if (bytes + size > limitBytes) {
+      eventsLeftOut++;
+      continue;
+    }
+    bytes += size;
+    lines.push(line);
+    events.push(recorded.events[index]);
+  }
+  if (!events.length) return { events, noFile: { why: 'budget', limitBytes }, eventsLeftOut, limitBytes };
+  const cut = recorded.textsCut || eventsLeftOut ? {
+    textsCut: recorded.textsCut, eventsLeftOut, limitBytes,
+    why: `${TEXT_CUT_RULE} Events past the file's limit (under the output folder's budget) are left out.`,
+  } : undefined;
+  const metadata = { source: 'Playwright Bridge', startTime: new Date().toISOString(), ...(cut ? { cut } : {}) };
   const file = request.filename ?? path.join(outputDir, `trace-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  await mkdir(path.dirname(file), { recursive: true });
-  // DevTools' own file shape: it opens in the Performance panel (Load profile…).
-  const body = { traceEvents: mask.deep(withoutPrivateHeaders(events)), metadata: { source: 'Playwright Bridge', startTime: new Date().toISOString() } };
-  await writeFile(file, JSON.stringify(body), { encoding: 'utf8', mode: 0o600 });
-  return path.relative(outputDir, file) || path.basename(file);
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, `{"traceEvents":[\n${lines.join(',\n')}\n],"metadata":${JSON.stringify(metadata)}}\n`, { encoding: 'utf8', mode: 0o600 });
+  } catch (error) {
+    // The facts still stand: the answer says why there is no file instead of naming one.
+    return { events, noFile: { why: 'write', detail: (error as Error).message.split('\n')[0] }, eventsLeftOut, limitBytes };
+  }
+  return { events, file: path.relative(outputDir, file) || path.basename(file), eventsLeftOut, limitBytes };
 }
 
 /** The LCP element, said in words, with its ref and box, found again by its node id over the trace's session. */
@@ -87,11 +140,11 @@ async function lcpElement(running: RunningTrace, nodeId: number | undefined): Pr
 export async function finishTrace(pending: PendingTrace, actionMs: number, mask: SecretMask, measuredCall?: string): Promise<TraceFacts> {
   const { running, request } = pending;
   try {
+    const recorded = await running.stop();
     // Of a browser-wide recording, the traced tab's part only: the file, the engine and the answer read the same.
-    const events = eventsOfTracedTab(await running.stop());
-    const parsed = await parseTrace(events);
+    const saved = await saveTrace({ ...recorded, events: eventsOfTracedTab(recorded.events) }, request, pending.outputDir, mask);
+    const parsed = await parseTrace(saved.events);
     const element = await lcpElement(running, parsed.lcp?.nodeId);
-    const file = await saveTrace(events, request, pending.outputDir, mask);
     const insights = [...parsed.insights];
     if (parsed.longTasks.count) {
       insights.push({
@@ -104,7 +157,10 @@ export async function finishTrace(pending: PendingTrace, actionMs: number, mask:
       during: request.during,
       ...(measuredCall ? { measuredCall } : {}),
       actionMs: Math.round(actionMs),
-      file,
+      ...(saved.file ? { file: saved.file } : {}),
+      ...(saved.noFile ? { noFile: saved.noFile } : {}),
+      ...(recorded.textsCut || saved.eventsLeftOut ? { cut: { textsCut: recorded.textsCut, eventsLeftOut: saved.eventsLeftOut, limitBytes: saved.limitBytes } } : {}),
+      ...(recorded.pausedScriptsMs ? { pausedScriptsMs: recorded.pausedScriptsMs } : {}),
       ...(parsed.lcp ? { lcp: {
         ms: parsed.lcp.ms, rating: rate('lcp', parsed.lcp.ms),
         ...(parsed.lcp.phases ? { phases: parsed.lcp.phases } : {}),
@@ -132,7 +188,8 @@ export async function beginTrace(target: TraceContext, request: TraceRequest): P
   }
   let running: RunningTrace;
   try {
-    running = await startTrace(target.context, target.page, new TraceCut(text => target.mask.text(text)));
+    // Kept as it is read up to what its file may hold: a flood is not held in memory to be left out at the end.
+    running = await startTrace(target.context, target.page, new TraceCut(text => target.mask.text(text)), fileLimitOf(target.outputDir));
   } catch (error) {
     // No trace (another is recording in this browser): the tab goes back to the page it showed, not left blank.
     if (request.during === 'reload') await target.page.goto(request.url!, { timeout: MAX_TRACE_MS }).catch(() => undefined);

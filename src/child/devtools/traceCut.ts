@@ -5,13 +5,22 @@
  * browser to hand over and the engine to read, and a file over the output budget, deleted as it was named.
  *
  * Each text is kept up to TEXT_CHARS and cut there, saying how long it was; the scripts' sources, which
- * DevTools' JavaScript insights read whole, up to SOURCES_CHARS in all, then cut as any text. A text is masked
+ * DevTools' JavaScript insights read whole, up to SOURCES_CHARS in all, then cut as any text. Texts count in
+ * total too, not only each on its own: 8,000 marks just under TEXT_CHARS made a trace over the output budget.
+ * Past TEXTS_TOTAL_CHARS of long texts, each further one keeps only its start (SHORT_TEXT_CHARS, enough to tell
+ * a mark or an address by), and every cut is counted for the file's metadata and the answer. A text is masked
  * before it is cut, so a secret across the cut leaves no part of itself in the trace.
  */
 import type { TraceEvent } from './traceEvent';
 
 /** Longer than any mark name, console label or address a page means to be read (DevTools shows a line of one). */
 const TEXT_CHARS = 4096;
+/** The long texts a trace keeps in all (a busy page's addresses and labels are far less), sources aside. */
+const TEXTS_TOTAL_CHARS = 8 * 1024 * 1024;
+/** A text this short is never counted nor cut (ids, categories, event names); past the total, what a long text keeps. */
+const SHORT_TEXT_CHARS = 64;
+/** The rule in words, for the file's metadata: what a trace keeps of the page's texts. */
+export const TEXT_CUT_RULE = `A text the page wrote is kept up to ${TEXT_CHARS} characters, and to its first ${SHORT_TEXT_CHARS} once ${TEXTS_TOTAL_CHARS} characters of such texts are kept.`;
 /** The scripts' sources a trace keeps whole (a large application's bundles are a few megabytes). */
 const SOURCES_CHARS = 32 * 1024 * 1024;
 /** The category whose events carry the scripts' sources (`args.data.sourceText`). */
@@ -19,6 +28,11 @@ const SOURCES_CATEGORY = 'disabled-by-default-devtools.v8-source-rundown-sources
 
 export class TraceCut {
   private sourcesLeft = SOURCES_CHARS;
+  private textsLeft = TEXTS_TOTAL_CHARS;
+  /** Texts cut so far, at either length. */
+  textsCut = 0;
+  /** Characters the cuts took out so far (what an event's line no longer holds once cut). */
+  charsCut = 0;
 
   constructor(private readonly mask: (text: string) => string) {}
 
@@ -37,7 +51,12 @@ export class TraceCut {
   }
 
   private within(value: unknown): unknown {
-    if (typeof value === 'string') return value.length > TEXT_CHARS ? this.cut(value) : value;
+    if (typeof value === 'string') {
+      if (value.length <= SHORT_TEXT_CHARS) return value;
+      const keeps = this.textsLeft > 0 ? TEXT_CHARS : SHORT_TEXT_CHARS;
+      this.textsLeft -= Math.min(value.length, keeps);
+      return value.length > keeps ? this.cut(value, keeps) : value;
+    }
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) value[i] = this.within(value[i]);
     } else if (value && typeof value === 'object') {
@@ -47,8 +66,11 @@ export class TraceCut {
     return value;
   }
 
-  private cut(text: string): string {
+  private cut(text: string, keeps: number): string {
     const masked = this.mask(text);
-    return `${masked.slice(0, TEXT_CHARS)}… [cut: ${text.length} characters]`;
+    const kept = `${masked.slice(0, keeps)}… [cut: ${text.length} characters]`;
+    this.textsCut++;
+    this.charsCut += Math.max(0, text.length - kept.length);
+    return kept;
   }
 }

@@ -3,11 +3,14 @@
  * tracing over a CDP session of that page (Playwright's `newCDPSession`, on the pipe Playwright already
  * holds: no port is opened to other processes), with DevTools' default categories and its JS sampling. The
  * browser hands the trace over at its end as a compressed stream (traceStream.ts), its long texts cut as it is
- * read (traceCut.ts), within END_DEADLINE_MS. Screenshots are not recorded: a trace's film strip would hold pictures of what the page showed, a password
- * field's dots and the person's data included, and no insight needs them.
+ * read (traceCut.ts), within END_DEADLINE_MS; a page that keeps the browser from handing it over has its scripts
+ * paused until it does (handOverPause.ts). What is kept is bounded as a whole (`keptChars`, MAX_EVENTS): the
+ * rest is counted, not held. Screenshots are not recorded: a trace's film strip would hold pictures of what the
+ * page showed, a password field's dots and the person's data included, and no insight needs them.
  */
 import type { BrowserContext, CDPSession, Page } from 'playwright';
 import { withDeadline } from '../../core/supervision/deadline';
+import { HandOverPause } from './handOverPause';
 import { TraceCut } from './traceCut';
 import type { TraceEvent } from './traceEvent';
 export type { TraceEvent } from './traceEvent';
@@ -31,12 +34,26 @@ const MAX_EVENTS = 500_000;
 export const END_DEADLINE_MS = 30_000;
 
 
+/** What the bridge's readers keep of a trace when no bound is given (the bench's): a busy minute is far less. */
+const KEPT_CHARS = 256 * 1024 * 1024;
+
+/** A trace as the browser handed it over: the events kept, and what was cut or left out of it on the way. */
+export interface RecordedTrace {
+  events: TraceEvent[];
+  /** The page's texts cut short (traceCut.ts). */
+  textsCut: number;
+  /** Events not kept: past the bound on what is kept, or a line too long to read. */
+  eventsLeftOut: number;
+  /** How long the page's scripts were paused for the browser to hand the trace over (0: not at all). */
+  pausedScriptsMs: number;
+}
+
 /** A trace being recorded: `stop` ends it and hands over its events. */
 export interface RunningTrace {
   readonly page: Page;
   /** The trace's CDP session, still open until `close` (the elements a trace names are resolved over it). */
   readonly cdp: CDPSession;
-  stop(): Promise<TraceEvent[]>;
+  stop(): Promise<RecordedTrace>;
   close(): Promise<void>;
 }
 
@@ -57,8 +74,11 @@ async function startSamplingNow(cdp: CDPSession): Promise<void> {
     .catch(() => undefined);
 }
 
-/** `cut`: what the trace keeps of the page's text, with the secrets' mask (the bench, which has none, takes the default). */
-export async function startTrace(context: BrowserContext, page: Page, cut = new TraceCut(text => text)): Promise<RunningTrace> {
+/**
+ * `cut`: what the trace keeps of the page's text, with the secrets' mask (the bench, which has none, takes the
+ * default); `keptChars`: the most of the events' lines, as cut, it keeps in all (the file it will be written to).
+ */
+export async function startTrace(context: BrowserContext, page: Page, cut = new TraceCut(text => text), keptChars = KEPT_CHARS): Promise<RunningTrace> {
   const cdp = await context.newCDPSession(page);
   try {
     await cdp.send('Tracing.start', {
@@ -72,27 +92,54 @@ export async function startTrace(context: BrowserContext, page: Page, cut = new 
     throw error;
   }
   await startSamplingNow(cdp);
-  let stopped: Promise<TraceEvent[]> | undefined;
+  let stopped: Promise<RecordedTrace> | undefined;
   return {
     page, cdp,
     stop: () => stopped ??= (async () => {
       const complete = new Promise<string | undefined>(resolve => cdp.once('Tracing.tracingComplete', ({ stream }) => resolve(stream)));
       await cdp.send('Tracing.end');
-      return withDeadline((async () => {
-        const stream = await complete;
-        if (!stream) throw new Error('The browser ended the trace without handing it over.');
-        const events: TraceEvent[] = [];
-        await readTraceStream(cdp, stream, event => {
-          if (events.length < MAX_EVENTS) events.push(cut.event(event));
-        });
-        // A stream in a form the reader does not know (one event a line) is said so, not read as an empty trace.
-        if (!events.length) throw new Error('The browser handed the trace over in a form the bridge cannot read: no events in it.');
-        return events;
-      })(), END_DEADLINE_MS, `The browser did not hand the trace over in ${END_DEADLINE_MS / 1000} s.`);
+      const pause = new HandOverPause(cdp);
+      try {
+        return await withDeadline((async () => {
+          const stream = await complete;
+          // Handed over: the page runs on while the trace is read.
+          const pausedScriptsMs = await pause.end();
+          if (!stream) throw new Error('The browser ended the trace without handing it over.');
+          const kept = await readKept(cdp, stream, cut, keptChars);
+          // A stream in a form the reader does not know (one event a line) is said so, not read as an empty trace.
+          if (!kept.events.length) throw new Error('The browser handed the trace over in a form the bridge cannot read: no events in it.');
+          return { ...kept, textsCut: cut.textsCut, pausedScriptsMs };
+        })(), END_DEADLINE_MS, `The browser did not hand the trace over in ${END_DEADLINE_MS / 1000} s.`);
+      } finally {
+        // Given up too: the page's scripts never stay paused.
+        await pause.end();
+      }
     })(),
     close: async () => {
       await stopped?.catch(() => undefined);
       await cdp.detach().catch(() => undefined);
     },
   };
+}
+
+/** The stream's events, cut, up to `keptChars` of their lines and MAX_EVENTS in all; the rest counted unparsed. */
+async function readKept(cdp: CDPSession, stream: string, cut: TraceCut, keptChars: number): Promise<{ events: TraceEvent[]; eventsLeftOut: number }> {
+  const events: TraceEvent[] = [];
+  let chars = 0;
+  let full = false;
+  let eventsLeftOut = 0;
+  await readTraceStream(cdp, stream, (event, lineChars) => {
+    const before = cut.charsCut;
+    const kept = cut.event(event);
+    const size = lineChars - (cut.charsCut - before);
+    // The first event that does not fit ends the keeping: the lines after it are counted, not parsed.
+    if (events.length >= MAX_EVENTS || chars + size > keptChars) {
+      full = true;
+      eventsLeftOut++;
+      return;
+    }
+    chars += size;
+    events.push(kept);
+  }, { wants: () => !full, skipped: () => eventsLeftOut++ });
+  return { events, eventsLeftOut };
 }

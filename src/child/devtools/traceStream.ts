@@ -4,7 +4,8 @@
  * comes. What crosses the pipe is a fraction of the trace (a page's repeated text compresses to almost nothing: 40
  * marks of 1 MB, 65 MB of JSON, came as 0.3 MB and were read in 6 s, where the same events as protocol messages
  * took 11 s, measured), and each event is read and given on as it arrives, so the trace is never held whole as
- * text. A line longer than MAX_LINE_CHARS (only a page's own text makes one) is skipped unread.
+ * text. A line longer than MAX_LINE_CHARS (only a page's own text makes one) is skipped unread, and so is every
+ * line once the reader wants no more (`bound`): a page that floods the trace is not parsed past what is kept.
  */
 import type { CDPSession } from 'playwright';
 import { StringDecoder } from 'string_decoder';
@@ -18,8 +19,19 @@ const MAX_LINE_CHARS = 16 * 1024 * 1024;
 const EVENTS_OPEN = '{"traceEvents":[';
 const EVENTS_CLOSE = '],"metadata":';
 
-/** Reads the stream to its end, giving each event to `onEvent`; the stream is closed after, read whole or not. */
-export async function readTraceStream(cdp: CDPSession, handle: string, onEvent: (event: TraceEvent) => void): Promise<void> {
+/** What the reader keeps: once it `wants` no more, each further event line is `skipped` unparsed, and counted. */
+export interface TraceStreamBound {
+  wants(): boolean;
+  skipped(): void;
+}
+
+/**
+ * Reads the stream to its end, giving each event to `onEvent` with the length of its line; the stream is closed
+ * after, read whole or not.
+ */
+export async function readTraceStream(
+  cdp: CDPSession, handle: string, onEvent: (event: TraceEvent, lineChars: number) => void, bound: TraceStreamBound = { wants: () => true, skipped: () => undefined },
+): Promise<void> {
   let inEvents = true;
   const take = (line: string) => {
     if (!inEvents) return;
@@ -31,9 +43,13 @@ export async function readTraceStream(cdp: CDPSession, handle: string, onEvent: 
       json = json.slice(0, -1);
     }
     if (!json) return;
+    if (!bound.wants()) {
+      bound.skipped();
+      return;
+    }
     try {
       const event = JSON.parse(json) as unknown;
-      if (event && typeof event === 'object') onEvent(event as TraceEvent);
+      if (event && typeof event === 'object') onEvent(event as TraceEvent, json.length);
     } catch {
       // Not an event line: the stream's own framing.
     }
@@ -53,6 +69,7 @@ export async function readTraceStream(cdp: CDPSession, handle: string, onEvent: 
   };
   const lineEnds = () => {
     if (!overlong) take(line);
+    else if (inEvents) bound.skipped();
     line = '';
     overlong = false;
   };

@@ -56,8 +56,35 @@ export function traceText(trace: TraceFacts): string {
     : '- INP: no interaction in this trace (record with during "nextCall" and click or type in that call).');
   lines.push('', trace.insights.length ? 'Insights (DevTools\' names):' : 'Insights: none failed.');
   for (const insight of trace.insights) lines.push(insightLine(insight));
-  if (trace.file) lines.push('', `The whole trace is in the output folder as ${trace.file}: load it in Chrome DevTools' Performance panel. It holds no screenshots, cookies or authorization headers; secrets are masked.`);
+  const file = traceFileWords(trace);
+  if (file.length) lines.push('', ...file);
   return lines.join('\n');
+}
+
+const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** Where the trace's file is and what was cut of it, or why there is none: never a file that is not in the folder. */
+function traceFileWords(trace: TraceFacts): string[] {
+  const lines: string[] = [];
+  if (trace.pausedScriptsMs) {
+    lines.push(`The page kept the browser too busy to hand the trace over: its scripts were paused for ${Math.round(trace.pausedScriptsMs / 100) / 10} s until it did, ` +
+      'so its timers that fell due meanwhile did not run.');
+  }
+  const holds = 'It holds no screenshots, cookies or authorization headers; secrets are masked.';
+  if (trace.file && !trace.cut) {
+    lines.push(`The whole trace is in the output folder as ${trace.file}: load it in Chrome DevTools' Performance panel. ${holds}`);
+  } else if (trace.file && trace.cut) {
+    const cut = [trace.cut.textsCut ? `${counted(trace.cut.textsCut, 'long text the page wrote was', 'long texts the page wrote were')} cut short` : '',
+      trace.cut.eventsLeftOut ? `${counted(trace.cut.eventsLeftOut, 'event was', 'events were')} left out` : ''].filter(Boolean).join(' and ');
+    lines.push(`The trace is in the output folder as ${trace.file}: load it in Chrome DevTools' Performance panel. ${cut} to keep it bounded ` +
+      `(within ${megabytes(trace.cut.limitBytes)}, under the output folder's budget); its metadata says so. ${holds}`);
+  } else if (trace.noFile?.why === 'budget') {
+    lines.push(`No trace file was kept: not one of its events fits in ${megabytes(trace.noFile.limitBytes)}, the output folder's budget (playwrightBridge.outputMaxSizeMB).`);
+  } else if (trace.noFile?.why === 'write') {
+    lines.push(`No trace file was written: ${trace.noFile.detail}`);
+  }
+  return lines;
 }
 
 export function auditText(audit: AuditFacts): string {
