@@ -18,7 +18,7 @@ import { BRIDGE_TOOLS, runBridgeTool } from './bridgeTools';
 import type { ClientSlot } from './clientSlots';
 import type { OutputBudget } from './outputBudget';
 import type { SecretSites } from './secretSites';
-import type { SessionRegistry } from './sessionRegistry';
+import type { InnerSessionRegistry } from './innerSessionRegistry';
 import type { Checkpoints } from './timeTravel/checkpoints';
 import { currentTabListed } from './tools/browserTabs';
 import { type InnerSession, NO_TIMEOUT_MS } from './callPath/innerSession';
@@ -37,7 +37,7 @@ export class CallRouter {
 
   constructor(
     private readonly config: ChildConfig,
-    private readonly sessions: SessionRegistry,
+    private readonly sessions: InnerSessionRegistry,
     private readonly checkpoints: Checkpoints,
     private readonly mask: SecretMask,
     sites: SecretSites,

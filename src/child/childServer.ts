@@ -1,5 +1,5 @@
 /**
- * The child's MCP server, put together: the inner sessions (sessionRegistry.ts), time travel's checkpoints,
+ * The child's MCP server, put together: the inner sessions (innerSessionRegistry.ts), time travel's checkpoints,
  * the call router for tools/list and tools/call (callRouter.ts) and the control channel's handlers
  * (controlRequests.ts). What the child tells the host goes out here, masked.
  */
@@ -14,14 +14,14 @@ import { emitToHost, serveControl } from './controlHandlers';
 import { controlRequests } from './controlRequests';
 import { OutputBudget } from './outputBudget';
 import { SecretSites } from './secretSites';
-import { SessionRegistry, type CreateConnection } from './sessionRegistry';
+import { InnerSessionRegistry, type CreateConnection } from './innerSessionRegistry';
 import { Checkpoints } from './timeTravel/checkpoints';
 
-export type { CreateConnection } from './sessionRegistry';
+export type { CreateConnection } from './innerSessionRegistry';
 
 export class ChildServer {
   readonly server: Server;
-  private readonly sessions: SessionRegistry;
+  private readonly sessions: InnerSessionRegistry;
 
   constructor(
     config: ChildConfig,
@@ -35,7 +35,7 @@ export class ChildServer {
     const server = new Server({ name: 'playwright-bridge', version }, { capabilities: { tools: { listChanged: true } } });
     this.server = server;
     const observation = (event: ObservationEvent) => emitToHost(server, 'observation', { event: mask.event(event) });
-    this.sessions = new SessionRegistry(config, createConnection, playwright, {
+    this.sessions = new InnerSessionRegistry(config, createConnection, playwright, {
       observation,
       browserState: params => emitToHost(server, 'browserState', params),
       toolListChanged: () => void server.sendToolListChanged().catch(() => undefined),

@@ -17,7 +17,7 @@ import { applyInput } from './personInput';
 import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
 import type { PageGlobals } from './pageGlobals';
 import { PersonRecorder } from './personRecorder';
-import type { SessionRegistry } from './sessionRegistry';
+import type { InnerSessionRegistry } from './innerSessionRegistry';
 import type { Checkpoints } from './timeTravel/checkpoints';
 import { failedLoadMessage } from './netErrorWords';
 import { buildHar } from './harExport';
@@ -26,7 +26,7 @@ import { NO_TIMEOUT_MS } from './callPath/innerSession';
 import { untilDrawnAtSize } from './drawnAtSize';
 import { NAVIGATE, NAVIGATE_BACK, RESIZE, SNAPSHOT, TABS } from '../core/tools/upstreamTools';
 
-export function controlRequests(config: ChildConfig, sessions: SessionRegistry, checkpoints: Checkpoints, mask: SecretMask, log: (line: string) => void): ControlHandlers {
+export function controlRequests(config: ChildConfig, sessions: InnerSessionRegistry, checkpoints: Checkpoints, mask: SecretMask, log: (line: string) => void): ControlHandlers {
   // The person's input, one event after another as they made it: a key must not overtake the click that focused its field.
   let inputQueue: Promise<void> = Promise.resolve();
   /** The person's actions while they have control, as Playwright code (for exported tests). */
@@ -35,7 +35,7 @@ export function controlRequests(config: ChildConfig, sessions: SessionRegistry, 
 
   return {
     liveView: params => sessions.setLiveView(params),
-    watchSession: params => sessions.watch(params.sessionId),
+    watchContext: params => sessions.watch(params.sessionId),
     input: params => {
       inputQueue = inputQueue.then(async () => {
         await checkpoints.settled();

@@ -1,6 +1,6 @@
 /**
  * The stdio MCP server the extension starts with the editor's own runtime. It runs
- * @playwright/mcp in-process on a browser it launches itself (see sessionRegistry.ts for why).
+ * @playwright/mcp in-process on a browser it launches itself (see innerSessionRegistry.ts for why).
  */
 import * as fs from 'fs';
 import * as path from 'path';

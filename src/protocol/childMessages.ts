@@ -85,9 +85,9 @@ export const FrameEventSchema = z.object({
 });
 export type FrameEvent = z.infer<typeof FrameEventSchema>;
 
-/** A browser session the panel can watch: the window's (id `window`) or an MCP client's own. */
-export const SessionInfoSchema = z.object({ id: z.string(), label: z.string(), watched: z.boolean() });
-export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+/** A browser context the panel can watch: the window's (id `window`) or an MCP client's own. */
+export const WatchableContextSchema = z.object({ id: z.string(), label: z.string(), watched: z.boolean() });
+export type WatchableContext = z.infer<typeof WatchableContextSchema>;
 
 /**
  * The current tab's state after a step, as the child saw it: where it was, its size, and the context's
@@ -104,7 +104,7 @@ export const CheckpointFactsSchema = z.object({
 export type CheckpointFacts = z.infer<typeof CheckpointFactsSchema>;
 
 export const ObservationEventSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('sessions'), sessions: z.array(SessionInfoSchema) }),
+  z.object({ kind: z.literal('sessions'), sessions: z.array(WatchableContextSchema) }),
   z.object({ kind: z.literal('tabs'), tabs: z.array(TabInfoSchema) }),
   z.object({ kind: z.literal('console'), entry: ConsoleEntrySchema }),
   z.object({ kind: z.literal('network'), entry: NetworkEntrySchema }),

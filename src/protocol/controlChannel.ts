@@ -68,7 +68,7 @@ export const CONTROL_NOTIFICATIONS = {
   /** An MCP client left: its own context (isolation `perClient`) closes. */
   closeSession: { method: 'notifications/playwright_bridge/close_session', params: sessionId },
   /** The panel watches another session; an unknown id changes nothing. */
-  watchSession: { method: 'notifications/playwright_bridge/watch_session', params: sessionId },
+  watchContext: { method: 'notifications/playwright_bridge/watch_context', params: sessionId },
 } as const;
 
 /** Child tells the host; nothing answers. */

@@ -224,7 +224,7 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   /** Add to Chat: the element under the pointer is outlined (hover), then attached (choose). */
   z.object({ type: z.literal('pick'), pick: PickParamsSchema }),
   /** Show another session's browser (isolation `perClient`). */
-  z.object({ type: z.literal('watchSession'), sessionId: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('watchContext'), sessionId: z.string().min(1).max(200) }),
   /** Export as Playwright test: the activity rows the person selected (call ids), or none for every step. */
   z.object({ type: z.literal('exportTest'), callIds: z.array(z.number().int()).max(5000) }),
   /** Time travel: show the step listed as this activity row (null: back to live). */

@@ -152,8 +152,8 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'pickDevice':
         void pickDevice(this.hub.vscode, this.hub.supervisor, this.hub.bridge);
         return;
-      case 'watchSession':
-        this.hub.supervisor.tell('watchSession', { sessionId: message.sessionId });
+      case 'watchContext':
+        this.hub.supervisor.tell('watchContext', { sessionId: message.sessionId });
         return;
       case 'report': {
         const waiter = this.reportWaiters.get(message.id);

@@ -144,7 +144,7 @@ export function startHeader(): void {
     $(id).addEventListener('click', () => post({ type: 'command', command }));
   }
   $<HTMLSelectElement>('session').addEventListener('change', event => {
-    post({ type: 'watchSession', sessionId: (event.target as HTMLSelectElement).value });
+    post({ type: 'watchContext', sessionId: (event.target as HTMLSelectElement).value });
   });
   $('control').addEventListener('click', () => post({ type: 'command', command: currentDriver() === 'person' ? 'handBack' : 'takeControl' }));
   $('console-to-chat').addEventListener('click', () => post({ type: 'command', command: 'addConsoleErrorsToChat' }));

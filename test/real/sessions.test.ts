@@ -128,7 +128,7 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
       assert.deepStrictEqual(tabsOf().map(t => t.title), ['Fixture Home']);
 
       const from = events.length;
-      d.bridge.supervisor.tell('watchSession', { sessionId: agent.id });
+      d.bridge.supervisor.tell('watchContext', { sessionId: agent.id });
       await waitFor(() => tabsOf().some(t => t.title === 'Second Page'), 5000, 'the client\'s tabs on the panel');
       await waitFor(() => events.slice(from).some(e => e.kind === 'frame'), 5000, 'a frame of the client page');
       assert.ok(sessionsNow().find(s => s.id === agent.id)?.watched, 'the list says which session is watched');

@@ -65,7 +65,7 @@ export class ScriptedChild implements ChildConnection {
     if (name === 'liveView') this.liveViews.push(params);
     else if (name === 'closeSession') this.closedSessions.push((params as { sessionId: string }).sessionId);
     else if (name === 'input') this.inputs.push((params as { event: unknown }).event);
-    // watchSession: the scripted child has one session only.
+    // watchContext: the scripted child has one session only.
   };
 
   request: ChildConnection['request'] = async (name, params) => {

@@ -109,7 +109,7 @@ describe('panel webview in a DOM', () => {
       assert.strictEqual(picker.value, 'window');
       picker.value = 'abc12345-x';
       picker.dispatchEvent(new panel.window.Event('change') as unknown as Event);
-      assert.deepStrictEqual(panel.posted.at(-1), { type: 'watchSession', sessionId: 'abc12345-x' });
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'watchContext', sessionId: 'abc12345-x' });
     } finally {
       panel.close();
     }

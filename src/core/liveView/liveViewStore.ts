@@ -1,5 +1,5 @@
 import { Emitter, Event } from '../emitter';
-import { ObservationEvent, SessionInfo, TabInfo } from '../../protocol/childMessages';
+import { ObservationEvent, WatchableContext, TabInfo } from '../../protocol/childMessages';
 import { type DevtoolsCard, type Emulation, NO_EMULATION } from '../../protocol/devtoolsFacts';
 import { approximateBytes, RingBuffer } from './ringBuffer';
 import { keptCard, keptLine, MAX_KEPT_NOTE_CHARS } from '../egress/byteBounds';
@@ -51,7 +51,7 @@ export class LiveViewStore {
   private readonly activity: RingBuffer<ActivityRow | MarkerRow>;
   private readonly requestSeq = new Map<string, number>();
   private readonly callSeq = new Map<number, number>();
-  private sessions: SessionInfo[] = [];
+  private sessions: WatchableContext[] = [];
   private health: HostHealth;
   private paused = false;
   private frameSource: PanelState['frameSource'];

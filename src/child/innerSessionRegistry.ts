@@ -12,7 +12,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListRootsRequestSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildConfig } from '../core/childProcess/childConfig';
 import { hasOriginRules } from '../protocol/childConfig';
-import type { BrowserStateParams, LiveViewParams, ObservationEvent, SessionInfo } from '../protocol/childMessages';
+import type { BrowserStateParams, LiveViewParams, ObservationEvent, WatchableContext } from '../protocol/childMessages';
 import { resultText } from '../core/results/resultText';
 import type { SessionDirectory } from './bridgeTools';
 import { ClientSlot, ClientSlots } from './clientSlots';
@@ -46,7 +46,7 @@ export interface RegistryOutlet {
 
 export const LIVE_VIEW_OFF: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
 
-export class SessionRegistry {
+export class InnerSessionRegistry {
   private readonly window: SessionOwner = {};
   /** Isolation `perClient`: each MCP client's own session, by the endpoint's session id. */
   private readonly clients: ClientSlots<InnerSession>;
@@ -200,7 +200,7 @@ export class SessionRegistry {
 
   /** The sessions the panel can choose from (only clients that have made a call). */
   private sendSessions(): void {
-    const sessions: SessionInfo[] = [
+    const sessions: WatchableContext[] = [
       { id: 'window', label: 'Chat in this window', watched: this.watched === 'window' },
       ...this.clients.all().map(slot => ({
         id: slot.id,
