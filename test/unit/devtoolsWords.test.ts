@@ -20,8 +20,10 @@ describe('the DevTools tools\' facts, words and export', () => {
     assert.deepStrictEqual(emulationAsked(dark as never, { colorScheme: 'none', cpuSlowdown: 1 }), { throttling: 'none', cacheDisabled: false });
     assert.deepStrictEqual(emulationAsked({ ...NO_EMULATION, cacheDisabled: true, throttling: 'slow4g' }, { reset: true }), { throttling: 'none', cacheDisabled: true },
       'the person\'s own Disable cache stays');
-    assert.match((emulationAsked(NO_EMULATION, { network: 'custom', downloadKbps: 0 }) as { badArgs: string }).badArgs, /needs downloadKbps and uploadKbps/);
-    assert.match((emulationAsked(NO_EMULATION, { reducedMotion: 'sometimes' }) as { badArgs: string }).badArgs, /reducedMotion must be reduce, no-preference or none/);
+    // A value out of its own range is said by the definition's words; what the arguments mean together, by the tool.
+    assert.match((emulationAsked(NO_EMULATION, { network: 'custom', downloadKbps: 0 }) as { badArgs: string }).badArgs, /downloadKbps must be more than 0; got 0/);
+    assert.match((emulationAsked(NO_EMULATION, { network: 'custom', downloadKbps: 500 }) as { badArgs: string }).badArgs, /needs downloadKbps and uploadKbps/);
+    assert.match((emulationAsked(NO_EMULATION, { reducedMotion: 'sometimes' }) as { badArgs: string }).badArgs, /reducedMotion must be one of reduce, no-preference, none; got "sometimes"/);
   });
 
   it('rates the vitals as Web Vitals do', () => {

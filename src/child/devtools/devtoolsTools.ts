@@ -8,6 +8,9 @@
 import type { Page } from 'playwright';
 import type { SecretMask } from '../../core/egress/secretMask';
 import { ACCESSIBILITY_AUDIT_TOOL, EMULATE_TOOL } from '../../core/tools/ownTools';
+import { ACCESSIBILITY_AUDIT } from '../../core/tools/own/accessibilityAudit';
+import { EMULATE } from '../../core/tools/own/emulate';
+import { PERFORMANCE_TRACE } from '../../core/tools/own/performanceTrace';
 import type { DevtoolsAnswer, DevtoolsRefusal, Emulation, TraceFacts } from '../../protocol/devtoolsFacts';
 import { CustomNetworkSchema } from '../../protocol/devtoolsFacts';
 import type { InnerSession } from '../callPath/innerSession';
@@ -26,12 +29,17 @@ const refused = (refusal: DevtoolsRefusal): DevtoolsAnswer => ({ kind: 'refused'
 /** After the agent's next call, the page settles this long before its trace ends (an interaction's paint is in by then). */
 const NEXT_CALL_SETTLE_MS = 1000;
 
-/** The emulation the arguments ask for, on top of what is on now; a field not given keeps its value. */
-export function emulationAsked(now: Emulation, args: Record<string, unknown>): Emulation | { badArgs: string } {
+/**
+ * The emulation the arguments ask for, on top of what is on now; a field not given keeps its value. Each argument is
+ * typed by the tool's definition (core/tools/own/emulate.ts); what the arguments mean together is said here.
+ */
+export function emulationAsked(now: Emulation, given: Record<string, unknown>): Emulation | { badArgs: string } {
+  const parsed = EMULATE.parse(given);
+  if ('badArgs' in parsed) return parsed;
+  const args = parsed.args;
   const next: Emulation = args.reset === true ? { throttling: 'none', cacheDisabled: now.cacheDisabled } : { ...now };
   if (args.network !== undefined) {
-    if (!['none', 'offline', 'slow4g', 'fast4g', 'custom'].includes(String(args.network))) return { badArgs: `network must be none, offline, slow4g, fast4g or custom; got ${JSON.stringify(args.network)}` };
-    next.throttling = args.network as Emulation['throttling'];
+    next.throttling = args.network;
     delete next.custom;
     if (next.throttling === 'custom') {
       const custom = CustomNetworkSchema.safeParse({ downloadKbps: args.downloadKbps, uploadKbps: args.uploadKbps, latencyMs: args.latencyMs ?? 0 });
@@ -40,32 +48,27 @@ export function emulationAsked(now: Emulation, args: Record<string, unknown>): E
     }
   }
   if (args.cpuSlowdown !== undefined) {
-    const rate = Number(args.cpuSlowdown);
-    if (!Number.isFinite(rate) || rate < 1 || rate > 20) return { badArgs: `cpuSlowdown must be a number from 1 (no slowdown) to 20; got ${JSON.stringify(args.cpuSlowdown)}` };
-    if (rate === 1) delete next.cpuSlowdown;
-    else next.cpuSlowdown = rate;
+    if (args.cpuSlowdown === 1) delete next.cpuSlowdown;
+    else next.cpuSlowdown = args.cpuSlowdown;
   }
-  for (const [key, allowed] of [['colorScheme', ['light', 'dark', 'no-preference']], ['reducedMotion', ['reduce', 'no-preference']]] as const) {
-    const value = args[key];
-    if (value === undefined) continue;
-    if (value === 'none') delete next[key];
-    else if ((allowed as readonly string[]).includes(String(value))) (next as Record<string, unknown>)[key] = value;
-    else return { badArgs: `${key} must be ${allowed.join(', ')} or none; got ${JSON.stringify(value)}` };
-  }
+  if (args.colorScheme === 'none') delete next.colorScheme;
+  else if (args.colorScheme !== undefined) next.colorScheme = args.colorScheme;
+  if (args.reducedMotion === 'none') delete next.reducedMotion;
+  else if (args.reducedMotion !== undefined) next.reducedMotion = args.reducedMotion;
   return next;
 }
 
-function traceRequestOf(args: Record<string, unknown>): TraceRequest | { badArgs: string } {
-  const during = (args.during ?? 'reload') as TraceRequest['during'];
-  if (!['reload', 'navigate', 'nextCall', 'seconds'].includes(during)) return { badArgs: `during must be reload, navigate, nextCall or seconds; got ${JSON.stringify(args.during)}` };
+/** What to trace: each argument typed by the tool's definition (core/tools/own/performanceTrace.ts), what they mean together here. */
+function traceRequestOf(given: Record<string, unknown>): TraceRequest | { badArgs: string } {
+  const parsed = PERFORMANCE_TRACE.parse(given);
+  if ('badArgs' in parsed) return parsed;
+  const { during = 'reload', url, seconds = 5, filename } = parsed.args;
   // http and https only: the trace opens the address itself, so a file: or data: address would pass by upstream's own
   // rules for them (a page's text could have the agent trace file:///home/…/.aws/credentials and read it back).
-  if (during === 'navigate' && (typeof args.url !== 'string' || !/^https?:\/\//i.test(args.url))) {
+  if (during === 'navigate' && (url === undefined || !/^https?:\/\//i.test(url))) {
     return { badArgs: 'during "navigate" needs url: an http or https address to open while recording' };
   }
-  const seconds = args.seconds === undefined ? 5 : Number(args.seconds);
-  if (during === 'seconds' && (!Number.isFinite(seconds) || seconds < 1 || seconds > 60)) return { badArgs: 'seconds must be from 1 to 60' };
-  return { during, ...(typeof args.url === 'string' ? { url: args.url } : {}), seconds, ...(typeof args.filename === 'string' ? { filename: args.filename } : {}) };
+  return { during, ...(url !== undefined ? { url } : {}), seconds, ...(filename !== undefined ? { filename } : {}) };
 }
 
 /** Runs one of the DevTools tools for the call's session, answering with facts. */
@@ -82,7 +85,9 @@ export async function runDevtoolsTool(name: string, args: Record<string, unknown
       return { kind: 'emulation', emulation: await observer.network.set(wanted) };
     }
     if (name === ACCESSIBILITY_AUDIT_TOOL) {
-      const ref = typeof args.ref === 'string' && args.ref.trim() ? args.ref.trim() : undefined;
+      const parsed = ACCESSIBILITY_AUDIT.parse(args);
+      if ('badArgs' in parsed) return refused({ why: 'badArgs', detail: parsed.badArgs });
+      const ref = parsed.args.ref?.trim() || undefined;
       const audit = await auditPage(context, page, { ref });
       if ('refNotFound' in audit) return refused({ why: 'refNotFound', ref: audit.refNotFound });
       // Masked with the whole answer where it leaves (callRouter.ts), as every mark is.
