@@ -34,9 +34,15 @@ export async function collectToolManifest(childScript: string): Promise<Manifest
     const defaults = await listChildTools(childScript, [], scratch);
     const byCapability = new Map<CapabilityId, string[]>();
     for (const capability of ALL_CAPABILITIES) {
-      byCapability.set(capability, (await listChildTools(childScript, [capability], scratch)).map(t => t.name));
+      byCapability.set(
+        capability,
+        (await listChildTools(childScript, [capability], scratch)).map(t => t.name),
+      );
     }
-    const owners = capabilityOfTools(defaults.map(t => t.name), byCapability);
+    const owners = capabilityOfTools(
+      defaults.map(t => t.name),
+      byCapability,
+    );
     const unknown = all.filter(t => !owners.has(t.name)).map(t => t.name);
     if (unknown.length) throw new Error(`Tools that no single capability group brings: ${unknown.join(', ')}`);
     return buildManifest(all, owners);

@@ -25,7 +25,7 @@ function main(): void {
   const after = JSON.stringify([properties, restricted]);
   if (process.argv.includes('--check')) {
     if (before !== after) {
-      console.error('package.json\'s settings differ from the settings table: run npm run generate:settings');
+      console.error("package.json's settings differ from the settings table: run npm run generate:settings");
       process.exit(1);
     }
     console.log(`package.json declares the table's ${Object.keys(properties).length} settings exactly.`);

@@ -13,11 +13,15 @@ async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..');
   const packagePath = path.join(root, 'package.json');
   // The child's tools, and the ones the extension host answers itself (their records in core/tools/toolRegistry.ts).
-  const manifest = [...await collectToolManifest(path.join(root, 'dist', 'child.js')), ...ownToolDefinitions('host').map(tool => manifestEntry(tool, undefined))]
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const manifest = [
+    ...(await collectToolManifest(path.join(root, 'dist', 'child.js'))),
+    ...ownToolDefinitions('host').map(tool => manifestEntry(tool, undefined)),
+  ].sort((a, b) => a.name.localeCompare(b.name));
   const unregistered = registryDifferences(manifest);
   if (unregistered.length) {
-    console.error(`The tool registry does not describe the pinned child's tools (${unregistered.length} differences): give each tool its record:\n${unregistered.join('\n')}`);
+    console.error(
+      `The tool registry does not describe the pinned child's tools (${unregistered.length} differences): give each tool its record:\n${unregistered.join('\n')}`,
+    );
     process.exit(1);
   }
   const packageJson = JSON.parse(fs.readFileSync(packagePath, 'utf8'));

@@ -46,6 +46,6 @@ export async function runBridgeTool(
   if (wanted === 'window') return close({ outcome: 'window' });
   const matches = sessions.matching(wanted);
   if (matches.length !== 1) return close({ outcome: 'noMatch', given: wanted, matches: matches.length });
-  await sessions.close(matches[0], 'chat\'s tools in the window closed it with bridge_session_close', true);
+  await sessions.close(matches[0], "chat's tools in the window closed it with bridge_session_close", true);
   return close({ outcome: 'closed', id: matches[0] });
 }

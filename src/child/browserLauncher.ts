@@ -51,8 +51,11 @@ async function startFromProfile(context: BrowserContext, file: string | undefine
     await context.setStorageState(file);
   } catch (error) {
     await close();
-    throw new Error(`The login profile at ${file} could not be used (${(error as Error).message.split('\n')[0]}). ` +
-      'Save it again, or clear playwrightBridge.loginProfile.', { cause: error });
+    throw new Error(
+      `The login profile at ${file} could not be used (${(error as Error).message.split('\n')[0]}). ` +
+        'Save it again, or clear playwrightBridge.loginProfile.',
+      { cause: error },
+    );
   }
 }
 
@@ -113,22 +116,26 @@ async function connectBrowser(
   onLost: (why: string) => void,
   forClients: boolean,
 ): Promise<LaunchedBrowser> {
-  const what = connection.protocol === 'cdp' ? 'the browser\'s DevTools (CDP) endpoint' : 'the Playwright server';
+  const what = connection.protocol === 'cdp' ? "the browser's DevTools (CDP) endpoint" : 'the Playwright server';
   let browser: Browser | undefined;
   let lastError: unknown;
   for (let attempt = 0; !browser; attempt++) {
     try {
-      browser = connection.protocol === 'cdp'
-        ? await playwright.chromium.connectOverCDP(connection.endpoint, cdpConnectOptionsOf(config, connection))
-        // A Playwright server runs whichever engine the browser setting names (Chromium unless Firefox or WebKit).
-        : await playwright[config.launch.engine].connect(connection.endpoint, { headers: connection.headers, timeout: 15000 });
+      browser =
+        connection.protocol === 'cdp'
+          ? await playwright.chromium.connectOverCDP(connection.endpoint, cdpConnectOptionsOf(config, connection))
+          : // A Playwright server runs whichever engine the browser setting names (Chromium unless Firefox or WebKit).
+            await playwright[config.launch.engine].connect(connection.endpoint, { headers: connection.headers, timeout: 15000 });
     } catch (error) {
       lastError = error;
       if (attempt >= CONNECT_RETRY_MS.length) {
         // Playwright's own message may quote the address as given, credentials and all.
         const reason = redactEndpoint((error as Error).message.split('\n')[0]);
-        throw new Error(`Could not reach ${what} at ${redactEndpoint(connection.endpoint)} (${reason}), after ${attempt + 1} attempts. ` +
-          'Start it (or check its address and credentials: Set Connection Credentials), or clear playwrightBridge.connect.endpoint to launch a browser here.', { cause: error });
+        throw new Error(
+          `Could not reach ${what} at ${redactEndpoint(connection.endpoint)} (${reason}), after ${attempt + 1} attempts. ` +
+            'Start it (or check its address and credentials: Set Connection Credentials), or clear playwrightBridge.connect.endpoint to launch a browser here.',
+          { cause: error },
+        );
       }
       await new Promise(resolve => setTimeout(resolve, CONNECT_RETRY_MS[attempt]));
     }
@@ -138,7 +145,9 @@ async function connectBrowser(
   // CDP: the person's own browser and its logins (its first context); we open a tab of our own in it.
   // A Playwright server: a fresh context in the browser it launched for this connection.
   const ownContext = forClients || connection.protocol !== 'cdp' || connected.contexts().length === 0;
-  const context = ownContext ? await connected.newContext({ ...contextOptionsOf(config, forClients), storageState: config.storageStatePath }) : connected.contexts()[0];
+  const context = ownContext
+    ? await connected.newContext({ ...contextOptionsOf(config, forClients), storageState: config.storageStatePath })
+    : connected.contexts()[0];
   const agentPage = connection.protocol === 'cdp' && !ownContext ? await context.newPage() : undefined;
   const watch = lossWatch(onLost);
   const why = `the connection to ${what} at ${redactEndpoint(connection.endpoint)} was lost (it stopped, restarted or the network dropped).`;
@@ -148,10 +157,11 @@ async function connectBrowser(
     browser: connected,
     agentPage,
     // Only what we opened: our context, or our tab in the person's; then disconnect.
-    close: () => watch.close(async () => {
-      if (ownContext) await context.close();
-      else await agentPage?.close();
-      await connected.close();
-    }),
+    close: () =>
+      watch.close(async () => {
+        if (ownContext) await context.close();
+        else await agentPage?.close();
+        await connected.close();
+      }),
   };
 }

@@ -24,7 +24,10 @@ export class BrowserObserver {
   /** What the browser emulates on this context: the Network pane's controls and the agent's bridge_emulate. */
   readonly network: EmulationControl;
 
-  constructor(context: BrowserContext, private readonly options: ObserverOptions) {
+  constructor(
+    context: BrowserContext,
+    private readonly options: ObserverOptions,
+  ) {
     this.tabs = new TabList(context, options);
     this.requests = new NetworkLog(options);
     this.console = new ConsoleLog(options, this.requests);

@@ -45,7 +45,11 @@ export class CallRouter {
     log: (line: string) => void,
   ) {
     this.env = {
-      config, mask, sites, outputBudget, log,
+      config,
+      mask,
+      sites,
+      outputBudget,
+      log,
       hasOriginRules: hasOriginRules(config),
       upstreamCurrentPage: session => upstreamCurrentPage(session),
       dropSession: session => sessions.drop(session),
@@ -53,7 +57,12 @@ export class CallRouter {
     };
     // The observer follows upstream's current tab by upstream's rules (asking upstream's tab list would miss a tab whose
     // address holds a secret: upstream lists it masked).
-    this.devtools = { engine: config.launch.engine, outputDir: config.mcp.outputDir, mask, currentPage: session => Promise.resolve(session.observer?.currentPage) };
+    this.devtools = {
+      engine: config.launch.engine,
+      outputDir: config.mcp.outputDir,
+      mask,
+      currentPage: session => Promise.resolve(session.observer?.currentPage),
+    };
   }
 
   async list(params: ListToolsRequest['params']): Promise<ListToolsResult> {
@@ -67,9 +76,14 @@ export class CallRouter {
     const sessionMeta = params._meta?.[SESSION_META];
     const clientId = this.config.isolation === 'perClient' && typeof sessionMeta === 'string' ? sessionMeta : undefined;
     if (isChildTool(params.name)) {
-      return this.mask.result(withMarks({ content: [] }, {
-        bridgeTool: await runBridgeTool(params.name, params.arguments ?? {}, clientId, this.sessions.directory),
-      }));
+      return this.mask.result(
+        withMarks(
+          { content: [] },
+          {
+            bridgeTool: await runBridgeTool(params.name, params.arguments ?? {}, clientId, this.sessions.directory),
+          },
+        ),
+      );
     }
     const slot = this.sessions.slotFor(clientId, params._meta?.[CLIENT_NAME_META]);
     // Upstream masks its own results; ours (and anything it missed) are masked here too.
@@ -84,16 +98,24 @@ export class CallRouter {
     const progressToken = params._meta?.progressToken;
     const marks: CallMarks = {};
     // The DevTools tools run here in upstream's place: the same steps before and after, on the caller's own page.
-    const forward = isChildPageTool(params.name) ? async () => {
-      marks.devtools = await runDevtoolsTool(params.name, params.arguments ?? {}, session, this.devtools);
-      return { content: [] };
-    } : async () => (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
-      signal: extra.signal,
-      timeout: NO_TIMEOUT_MS,
-      // Upstream's progress messages can quote the page: masked like results.
-      onprogress: progressToken === undefined ? undefined : progress =>
-        void extra.sendNotification({ method: 'notifications/progress', params: { ...this.mask.deep(progress), progressToken } }).catch(() => undefined),
-    })) as CallToolResult;
+    const forward = isChildPageTool(params.name)
+      ? async () => {
+          marks.devtools = await runDevtoolsTool(params.name, params.arguments ?? {}, session, this.devtools);
+          return { content: [] };
+        }
+      : async () =>
+          (await session.client.callTool({ name: params.name, arguments: params.arguments }, undefined, {
+            signal: extra.signal,
+            timeout: NO_TIMEOUT_MS,
+            // Upstream's progress messages can quote the page: masked like results.
+            onprogress:
+              progressToken === undefined
+                ? undefined
+                : progress =>
+                    void extra
+                      .sendNotification({ method: 'notifications/progress', params: { ...this.mask.deep(progress), progressToken } })
+                      .catch(() => undefined),
+          })) as CallToolResult;
     const lostBefore = this.sessions.takeLoss(slot);
     return runChildCall({ name: params.name, args: params.arguments, session, slot, lostBefore, startedAt: Date.now(), forward, marks }, this.env);
   }
@@ -106,8 +128,7 @@ export class CallRouter {
 async function upstreamCurrentPage(session: InnerSession): Promise<Page | undefined> {
   const pages = session.browser?.context.pages();
   if (!pages?.length) return undefined;
-  const listed = (await session.client.callTool({ name: TABS, arguments: { action: 'list' } }, undefined,
-    { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+  const listed = (await session.client.callTool({ name: TABS, arguments: { action: 'list' } }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
   const current = listed.isError ? undefined : currentTabListed(resultText(listed));
   const page = current && pages[current.index];
   return page && current.names(page.url()) ? page : undefined;

@@ -35,11 +35,17 @@ export class ChildServer {
     const server = new Server({ name: 'playwright-bridge', version }, { capabilities: { tools: { listChanged: true } } });
     this.server = server;
     const observation = (event: ObservationEvent) => emitToHost(server, 'observation', { event: mask.event(event) });
-    this.sessions = new InnerSessionRegistry(config, createConnection, playwright, {
-      observation,
-      browserState: params => emitToHost(server, 'browserState', params),
-      toolListChanged: () => void server.sendToolListChanged().catch(() => undefined),
-    }, log);
+    this.sessions = new InnerSessionRegistry(
+      config,
+      createConnection,
+      playwright,
+      {
+        observation,
+        browserState: params => emitToHost(server, 'browserState', params),
+        toolListChanged: () => void server.sendToolListChanged().catch(() => undefined),
+      },
+      log,
+    );
     const checkpoints = new Checkpoints(config, () => this.sessions.windowRunning(), observation, log);
     const router = new CallRouter(config, this.sessions, checkpoints, mask, sites, new OutputBudget(config.mcp.outputDir, config.outputBudgetBytes, log), log);
     server.setRequestHandler(ListToolsRequestSchema, async request => router.list(request.params));

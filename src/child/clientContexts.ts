@@ -29,12 +29,19 @@ export class ClientContexts {
   private browserServer(): Promise<LaunchedBrowser> {
     if (!this.server) {
       // In memory, whatever the window's profile: clients start clean (a login profile comes with each context).
-      const launching = launchBrowser(this.playwright, { ...this.config, userDataDir: undefined, storageStatePath: undefined }, why => {
-        this.log(`The clients' browser server went away: ${why}`);
-        if (this.server === launching) this.server = undefined;
-      }, { forClients: true });
+      const launching = launchBrowser(
+        this.playwright,
+        { ...this.config, userDataDir: undefined, storageStatePath: undefined },
+        why => {
+          this.log(`The clients' browser server went away: ${why}`);
+          if (this.server === launching) this.server = undefined;
+        },
+        { forClients: true },
+      );
       this.server = launching;
-      launching.catch(() => { if (this.server === launching) this.server = undefined; });
+      launching.catch(() => {
+        if (this.server === launching) this.server = undefined;
+      });
     }
     return this.server;
   }

@@ -67,7 +67,9 @@ export class ClientSlots<S> {
     if (!slot.inner) {
       const opening = this.options.open(slot);
       slot.inner = opening;
-      opening.catch(() => { if (slot.inner === opening) slot.inner = undefined; });
+      opening.catch(() => {
+        if (slot.inner === opening) slot.inner = undefined;
+      });
     }
     return slot.inner;
   }

@@ -6,15 +6,22 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { z } from 'zod';
 import {
-  CHILD_EVENTS, CONTROL_NOTIFICATIONS, CONTROL_REQUESTS, messageSchema, type ChildEventName, type ChildEventParams, type ControlNotificationName,
-  type ControlRequestName, type ControlRequestResult,
+  CHILD_EVENTS,
+  CONTROL_NOTIFICATIONS,
+  CONTROL_REQUESTS,
+  messageSchema,
+  type ChildEventName,
+  type ChildEventParams,
+  type ControlNotificationName,
+  type ControlRequestName,
+  type ControlRequestResult,
 } from '../protocol/controlChannel';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : never;
 
-export type ControlHandlers =
-  & { [K in ControlRequestName]: (params: Parsed<(typeof CONTROL_REQUESTS)[K]['params']>) => Promise<ControlRequestResult<K>> }
-  & { [K in ControlNotificationName]: (params: Parsed<(typeof CONTROL_NOTIFICATIONS)[K]['params']>) => void | Promise<void> };
+export type ControlHandlers = { [K in ControlRequestName]: (params: Parsed<(typeof CONTROL_REQUESTS)[K]['params']>) => Promise<ControlRequestResult<K>> } & {
+  [K in ControlNotificationName]: (params: Parsed<(typeof CONTROL_NOTIFICATIONS)[K]['params']>) => void | Promise<void>;
+};
 
 export function serveControl(server: Server, handlers: ControlHandlers): void {
   for (const name of Object.keys(CONTROL_REQUESTS) as ControlRequestName[]) {

@@ -26,7 +26,13 @@ import { NO_TIMEOUT_MS } from './callPath/innerSession';
 import { untilDrawnAtSize } from './drawnAtSize';
 import { NAVIGATE, NAVIGATE_BACK, RESIZE, SNAPSHOT, TABS } from '../core/tools/upstreamTools';
 
-export function controlRequests(config: ChildConfig, sessions: InnerSessionRegistry, checkpoints: Checkpoints, mask: SecretMask, log: (line: string) => void): ControlHandlers {
+export function controlRequests(
+  config: ChildConfig,
+  sessions: InnerSessionRegistry,
+  checkpoints: Checkpoints,
+  mask: SecretMask,
+  log: (line: string) => void,
+): ControlHandlers {
   // The person's input, one event after another as they made it: a key must not overtake the click that focused its field.
   let inputQueue: Promise<void> = Promise.resolve();
   /** The person's actions while they have control, as Playwright code (for exported tests). */
@@ -37,11 +43,13 @@ export function controlRequests(config: ChildConfig, sessions: InnerSessionRegis
     liveView: params => sessions.setLiveView(params),
     watchContext: params => sessions.watch(params.sessionId),
     input: params => {
-      inputQueue = inputQueue.then(async () => {
-        await checkpoints.settled();
-        const page = await currentPage();
-        if (page) await applyInput(page, params.event, config.viewport);
-      }).catch(error => log(`Input not applied: ${(error as Error).message}`));
+      inputQueue = inputQueue
+        .then(async () => {
+          await checkpoints.settled();
+          const page = await currentPage();
+          if (page) await applyInput(page, params.event, config.viewport);
+        })
+        .catch(error => log(`Input not applied: ${(error as Error).message}`));
     },
     closeSession: async params => {
       await sessions.closeClient(params.sessionId, 'its MCP client left');
@@ -63,10 +71,12 @@ export function controlRequests(config: ChildConfig, sessions: InnerSessionRegis
         // In the input queue, so that the person's first click waits for the recorder rather than slipping past it;
         // and in the browser's turn, after the checkpoint being taken: its storage read opens a passing tab, and a
         // recorder that starts while that tab closes fails, and Playwright keeps that failure for the context's life.
-        const started = inputQueue.then(() => checkpoints.inTurn(async () => {
-          const session = await sessions.running();
-          if (session?.browser) await personRecorder.start(session.browser.context);
-        }));
+        const started = inputQueue.then(() =>
+          checkpoints.inTurn(async () => {
+            const session = await sessions.running();
+            if (session?.browser) await personRecorder.start(session.browser.context);
+          }),
+        );
         inputQueue = started.catch(() => undefined);
         await started;
         return { code: [] };
@@ -96,7 +106,12 @@ export function controlRequests(config: ChildConfig, sessions: InnerSessionRegis
       const observer = (await sessions.running())?.observer;
       if (!observer) throw new Error('No browser runs: start one, then set its network.');
       // The panel sets the network; what the agent emulates besides (CPU, media) stays.
-      return observer.network.set({ ...observer.network.conditions, throttling: params.throttling, custom: params.custom, cacheDisabled: params.cacheDisabled });
+      return observer.network.set({
+        ...observer.network.conditions,
+        throttling: params.throttling,
+        custom: params.custom,
+        cacheDisabled: params.cacheDisabled,
+      });
     },
     har: async params => {
       const observer = (await sessions.running())?.observer;
@@ -152,9 +167,12 @@ export function controlRequests(config: ChildConfig, sessions: InnerSessionRegis
     const page = session.observer?.currentPage;
     try {
       switch (action.action) {
-        case 'navigate': return await inner(NAVIGATE, { url: action.url }, `Opened ${action.url}`);
-        case 'back': return await inner(NAVIGATE_BACK, {}, 'Went back');
-        case 'newTab': return await inner(TABS, { action: 'new' }, 'Opened a new tab');
+        case 'navigate':
+          return await inner(NAVIGATE, { url: action.url }, `Opened ${action.url}`);
+        case 'back':
+          return await inner(NAVIGATE_BACK, {}, 'Went back');
+        case 'newTab':
+          return await inner(TABS, { action: 'new' }, 'Opened a new tab');
         case 'resize': {
           const size = { width: action.width, height: action.height };
           const resize = async (): Promise<PageActionResult> => {
@@ -162,8 +180,10 @@ export function controlRequests(config: ChildConfig, sessions: InnerSessionRegis
             if (!resized.ok || !page) return resized;
             // In the browser's turn (pageAction below), so the next call, the person's input and the next checkpoint all
             // wait until the page is at its new size and has drawn itself at it: the model's next snapshot has the new layout.
-            return await untilDrawnAtSize(page, size).then(() => resized,
-              (error: Error) => ({ ok: false, message: `Resized the page to ${size.width}×${size.height}, but ${error.message.split('\n')[0]}` }));
+            return await untilDrawnAtSize(page, size).then(
+              () => resized,
+              (error: Error) => ({ ok: false, message: `Resized the page to ${size.width}×${size.height}, but ${error.message.split('\n')[0]}` }),
+            );
           };
           // With no live-view still taken across it: one that began at the old size would put that size back.
           return await (session.observer ? session.observer.changingSize(resize) : resize());
@@ -185,7 +205,10 @@ export function controlRequests(config: ChildConfig, sessions: InnerSessionRegis
     } catch (error) {
       const message = (error as Error).message.split('\n')[0];
       const url = page?.url();
-      return { ok: false, message: (action.action === 'reload' || action.action === 'forward') && url ? failedLoadMessage(url, message) ?? message : message };
+      return {
+        ok: false,
+        message: (action.action === 'reload' || action.action === 'forward') && url ? (failedLoadMessage(url, message) ?? message) : message,
+      };
     }
   }
 }

@@ -46,14 +46,16 @@ function drawnAtSize({ width, height, boundMs }: Size & { boundMs: number }): Pr
   const page = globalThis as unknown as PageGlobals;
   const giveUpAt = Date.now() + boundMs;
   const { visualViewport: shown } = page;
-  const atSize = () => (page.innerWidth === width && page.innerHeight === height)
-    || (shown.scale !== 1 && Math.round(shown.width * shown.scale) === width && Math.round(shown.height * shown.scale) === height);
+  const atSize = () =>
+    (page.innerWidth === width && page.innerHeight === height) ||
+    (shown.scale !== 1 && Math.round(shown.width * shown.scale) === width && Math.round(shown.height * shown.scale) === height);
   return new Promise(resolve => {
-    const nextFrame = () => page.requestAnimationFrame(() => {
-      if (atSize()) page.requestAnimationFrame(() => setTimeout(() => resolve('drawn'), 0));
-      else if (Date.now() > giveUpAt) resolve('timeout');
-      else nextFrame();
-    });
+    const nextFrame = () =>
+      page.requestAnimationFrame(() => {
+        if (atSize()) page.requestAnimationFrame(() => setTimeout(() => resolve('drawn'), 0));
+        else if (Date.now() > giveUpAt) resolve('timeout');
+        else nextFrame();
+      });
     nextFrame();
   });
 }

@@ -34,27 +34,50 @@ function inPage(args: InPageArgs) {
     const box = element.getBoundingClientRect();
     const overlay = old ?? document.createElement('div');
     overlay.id = args.overlayId;
-    overlay.setAttribute('style', `position:fixed;left:${box.left}px;top:${box.top}px;width:${box.width}px;height:${box.height}px;` +
-      'outline:2px solid #1a73e8;background:rgba(26,115,232,0.15);pointer-events:none;z-index:2147483647;');
+    overlay.setAttribute(
+      'style',
+      `position:fixed;left:${box.left}px;top:${box.top}px;width:${box.width}px;height:${box.height}px;` +
+        'outline:2px solid #1a73e8;background:rgba(26,115,232,0.15);pointer-events:none;z-index:2147483647;',
+    );
     if (!old) document.documentElement.appendChild(overlay);
   } else old?.remove();
   const tag = element.tagName.toLowerCase();
   const type = (element.getAttribute('type') ?? '').toLowerCase();
   const implicit: Record<string, string> = {
-    a: 'link', button: 'button', select: 'combobox', textarea: 'textbox', img: 'img', nav: 'navigation', ul: 'list', ol: 'list', li: 'listitem',
-    h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading', p: 'paragraph', form: 'form', table: 'table',
+    a: 'link',
+    button: 'button',
+    select: 'combobox',
+    textarea: 'textbox',
+    img: 'img',
+    nav: 'navigation',
+    ul: 'list',
+    ol: 'list',
+    li: 'listitem',
+    h1: 'heading',
+    h2: 'heading',
+    h3: 'heading',
+    h4: 'heading',
+    h5: 'heading',
+    h6: 'heading',
+    p: 'paragraph',
+    form: 'form',
+    table: 'table',
   };
   const inputRole = type === 'checkbox' ? 'checkbox' : type === 'radio' ? 'radio' : ['button', 'submit', 'reset'].includes(type) ? 'button' : 'textbox';
-  const role = element.getAttribute('role') ?? (tag === 'input' ? inputRole : implicit[tag] ?? 'generic');
+  const role = element.getAttribute('role') ?? (tag === 'input' ? inputRole : (implicit[tag] ?? 'generic'));
   const labelled = element.id ? document.querySelector(`label[for="${CSS.escape(element.id)}"]`)?.textContent : undefined;
   const placeholder = element.placeholder;
   const name = (element.getAttribute('aria-label') ?? element.getAttribute('alt') ?? labelled ?? placeholder ?? element.textContent ?? '')
-    .replace(/\s+/g, ' ').trim();
+    .replace(/\s+/g, ' ')
+    .trim();
   const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
   const { limits } = args;
   return {
-    role: cut(role, limits.role), name: cut(name, limits.name), tag: cut(tag, limits.tag),
-    html: cut(element.outerHTML, limits.html), url: cut(location.href, limits.url),
+    role: cut(role, limits.role),
+    name: cut(name, limits.name),
+    tag: cut(tag, limits.tag),
+    html: cut(element.outerHTML, limits.html),
+    url: cut(location.href, limits.url),
   };
 }
 
@@ -64,7 +87,10 @@ const cdpSessions = new WeakMap<Page, Promise<CDPSession | undefined>>();
 function cdpOf(page: Page): Promise<CDPSession | undefined> {
   let session = cdpSessions.get(page);
   if (!session) {
-    session = page.context().newCDPSession(page).catch(() => undefined);
+    session = page
+      .context()
+      .newCDPSession(page)
+      .catch(() => undefined);
     cdpSessions.set(page, session);
   }
   return session;

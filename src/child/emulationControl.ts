@@ -15,18 +15,28 @@ import { type Emulation, NO_EMULATION } from '../protocol/devtoolsFacts';
 
 /** DevTools' own presets (its NetworkManager): bytes a second and added round-trip latency. */
 const PRESETS = {
-  slow4g: { downloadThroughput: (1.6 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (750 * 1000) / 8 * 0.9, latency: 150 * 3.75 },
-  fast4g: { downloadThroughput: (9 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (1.5 * 1000 * 1000) / 8 * 0.9, latency: 60 * 2.75 },
+  slow4g: { downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9, uploadThroughput: ((750 * 1000) / 8) * 0.9, latency: 150 * 3.75 },
+  fast4g: { downloadThroughput: ((9 * 1000 * 1000) / 8) * 0.9, uploadThroughput: ((1.5 * 1000 * 1000) / 8) * 0.9, latency: 60 * 2.75 },
 };
 
 /** What the DevTools protocol is asked for this emulation's network. */
 function networkOf(emulation: Emulation): { offline: boolean; latency: number; downloadThroughput: number; uploadThroughput: number } {
   const { throttling, custom } = emulation;
   if (throttling === 'custom' && custom) {
-    return { offline: false, latency: custom.latencyMs, downloadThroughput: custom.downloadKbps * 1000 / 8, uploadThroughput: custom.uploadKbps * 1000 / 8 };
+    return {
+      offline: false,
+      latency: custom.latencyMs,
+      downloadThroughput: (custom.downloadKbps * 1000) / 8,
+      uploadThroughput: (custom.uploadKbps * 1000) / 8,
+    };
   }
   const preset = throttling === 'slow4g' || throttling === 'fast4g' ? PRESETS[throttling] : undefined;
-  return { offline: throttling === 'offline', latency: preset?.latency ?? 0, downloadThroughput: preset?.downloadThroughput ?? -1, uploadThroughput: preset?.uploadThroughput ?? -1 };
+  return {
+    offline: throttling === 'offline',
+    latency: preset?.latency ?? 0,
+    downloadThroughput: preset?.downloadThroughput ?? -1,
+    uploadThroughput: preset?.uploadThroughput ?? -1,
+  };
 }
 
 /** True when the emulation needs a CDP session on each page (network or CPU). */
@@ -70,10 +80,12 @@ export class EmulationControl {
         this.context.on('page', this.onPage);
         for (const page of this.context.pages()) this.attach(page);
       }
-      await Promise.all([...this.sessions.values()].map(async session => {
-        const cdp = await session;
-        if (cdp) await this.apply(cdp);
-      }));
+      await Promise.all(
+        [...this.sessions.values()].map(async session => {
+          const cdp = await session;
+          if (cdp) await this.apply(cdp);
+        }),
+      );
       if (!on) this.detach();
     }
     if (mediaChanged) {
@@ -93,16 +105,19 @@ export class EmulationControl {
   }
 
   private attach(page: Page): void {
-    const session = this.context.newCDPSession(page).then(async cdp => {
-      // This session keeps no bodies of its own: Playwright's session has them.
-      await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
-      await this.apply(cdp);
-      return cdp;
-    }).catch(error => {
-      // A page that closed while it opened: nothing to control.
-      if (!page.isClosed()) this.log(`Emulation: ${(error as Error).message.split('\n')[0]}`);
-      return undefined;
-    });
+    const session = this.context
+      .newCDPSession(page)
+      .then(async cdp => {
+        // This session keeps no bodies of its own: Playwright's session has them.
+        await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+        await this.apply(cdp);
+        return cdp;
+      })
+      .catch(error => {
+        // A page that closed while it opened: nothing to control.
+        if (!page.isClosed()) this.log(`Emulation: ${(error as Error).message.split('\n')[0]}`);
+        return undefined;
+      });
     this.sessions.set(page, session);
     page.once('close', () => this.sessions.delete(page));
   }

@@ -51,13 +51,26 @@ interface HarEntry {
   startedDateTime: string;
   time: number;
   request: {
-    method: string; url: string; httpVersion: string; cookies: []; headers: HarHeader[]; queryString: HarHeader[];
-    postData?: { mimeType: string; text: string; comment?: string }; headersSize: -1; bodySize: number;
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: [];
+    headers: HarHeader[];
+    queryString: HarHeader[];
+    postData?: { mimeType: string; text: string; comment?: string };
+    headersSize: -1;
+    bodySize: number;
   };
   response: {
-    status: number; statusText: string; httpVersion: string; cookies: []; headers: HarHeader[];
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: [];
+    headers: HarHeader[];
     content: { size: number; mimeType: string; text?: string; encoding?: 'base64'; comment?: string };
-    redirectURL: string; headersSize: -1; bodySize: number;
+    redirectURL: string;
+    headersSize: -1;
+    bodySize: number;
   };
   cache: Record<string, never>;
   timings: { blocked: number; dns: number; connect: number; ssl: number; send: number; wait: number; receive: number };
@@ -69,7 +82,8 @@ interface HarEntry {
 }
 
 /** What an entry says of a body past the limits. */
-const notKept = (bytes: number) => `Body not kept (${bytes} bytes; the bridge keeps bodies up to ${BODY_LIMIT} bytes each, within the file's ${HAR_BUDGET} bytes in all).`;
+const notKept = (bytes: number) =>
+  `Body not kept (${bytes} bytes; the bridge keeps bodies up to ${BODY_LIMIT} bytes each, within the file's ${HAR_BUDGET} bytes in all).`;
 
 const sanitized = (headers: HarHeader[]) => headers.filter(header => !header.name.startsWith(':') && !SANITIZED.has(header.name.toLowerCase()));
 const span = (from: number, to: number) => (from >= 0 && to >= from ? Math.round((to - from) * 1000) / 1000 : -1);
@@ -90,7 +104,10 @@ interface ReadRequest {
  * without breaking it.
  */
 export async function buildHar(
-  listed: { request: Request; entry: NetworkEntry }[], version: string, masked: <T>(value: T) => T, holdsSecret: (bytes: Buffer) => boolean,
+  listed: { request: Request; entry: NetworkEntry }[],
+  version: string,
+  masked: <T>(value: T) => T,
+  holdsSecret: (bytes: Buffer) => boolean,
 ): Promise<HarResult> {
   const budget = new HarBudget(listed.length);
   let omittedBodies = 0;
@@ -120,7 +137,9 @@ export async function buildHar(
       entries.push(stub);
     }
   }
-  const stubs = cutEntries ? `${cutEntries} of the ${entries.length} requests are written as stubs (address cut, headers and bodies left out) to keep this file within ${HAR_BUDGET} bytes` : '';
+  const stubs = cutEntries
+    ? `${cutEntries} of the ${entries.length} requests are written as stubs (address cut, headers and bodies left out) to keep this file within ${HAR_BUDGET} bytes`
+    : '';
   const bodies = omittedBodies ? `${omittedBodies} bodies are left out (past the file's budget, or holding a secret in binary)` : '';
   const comment = stubs || bodies ? `${[stubs, bodies].filter(Boolean).join('; ')}: each entry's comment says what it lost.` : undefined;
   return {
@@ -135,14 +154,20 @@ export async function buildHar(
  * A request read from the browser, its entry without bodies masked; or its stub at once when its address and
  * headers alone, as the page wrote them, are already larger than its room (they are then never masked whole).
  */
-async function readRequest({ request, entry }: { request: Request; entry: NetworkEntry }, room: number, masked: <T>(value: T) => T): Promise<ReadRequest | { stub: HarEntry }> {
+async function readRequest(
+  { request, entry }: { request: Request; entry: NetworkEntry },
+  room: number,
+  masked: <T>(value: T) => T,
+): Promise<ReadRequest | { stub: HarEntry }> {
   const t = request.timing();
   // Still running (a stream, a long poll, a request the server never answers): listed without an answer.
   const finished = entry.failure !== undefined || (entry.durationMs !== undefined && t.responseEnd >= 0);
-  const response: Response | null = finished && !entry.failure ? (await within(request.response())) ?? null : null;
+  const response: Response | null = finished && !entry.failure ? ((await within(request.response())) ?? null) : null;
   // Playwright's full headers wait for the answer: a request still running gets those it was sent with.
   const [requestHeaders, responseHeaders, remote] = await Promise.all([
-    finished ? within(request.headersArray()).then(headers => headers ?? []) : Promise.resolve(Object.entries(request.headers()).map(([name, value]) => ({ name, value }))),
+    finished
+      ? within(request.headersArray()).then(headers => headers ?? [])
+      : Promise.resolve(Object.entries(request.headers()).map(([name, value]) => ({ name, value }))),
     response ? within(response.headersArray()).then(headers => headers ?? []) : Promise.resolve([] as HarHeader[]),
     response ? within(response.serverAddr()).then(addr => addr ?? null) : Promise.resolve(null),
   ]);
@@ -167,18 +192,36 @@ async function readRequest({ request, entry }: { request: Request; entry: Networ
     startedDateTime: new Date(measured?.startedAt ?? entry.time).toISOString(),
     time: measured?.totalMs ?? entry.durationMs ?? 0,
     request: {
-      method: request.method(), url: request.url(), httpVersion: 'HTTP/1.1', cookies: [], headers: sanitized(requestHeaders), queryString: query,
-      headersSize: -1, bodySize: postData !== null ? Buffer.byteLength(postData) : 0,
+      method: request.method(),
+      url: request.url(),
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: sanitized(requestHeaders),
+      queryString: query,
+      headersSize: -1,
+      bodySize: postData !== null ? Buffer.byteLength(postData) : 0,
     },
     response: {
       // As Playwright's own recorder writes a request that never got an answer.
-      status: response?.status() ?? -1, statusText: response?.statusText() ?? '', httpVersion: 'HTTP/1.1', cookies: [], headers: sanitized(responseHeaders),
-      content, redirectURL: response?.headers().location ?? '', headersSize: -1, bodySize: -1,
+      status: response?.status() ?? -1,
+      statusText: response?.statusText() ?? '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: sanitized(responseHeaders),
+      content,
+      redirectURL: response?.headers().location ?? '',
+      headersSize: -1,
+      bodySize: -1,
     },
     cache: {},
     timings: {
-      blocked: -1, dns: span(t.domainLookupStart, t.domainLookupEnd), connect: span(t.connectStart, t.connectEnd),
-      ssl: span(t.secureConnectionStart, t.connectEnd), send: 0, wait: Math.max(0, wait), receive: Math.max(0, receive),
+      blocked: -1,
+      dns: span(t.domainLookupStart, t.domainLookupEnd),
+      connect: span(t.connectStart, t.connectEnd),
+      ssl: span(t.secureConnectionStart, t.connectEnd),
+      send: 0,
+      wait: Math.max(0, wait),
+      receive: Math.max(0, receive),
     },
     ...(remote ? { serverIPAddress: remote.ipAddress } : {}),
     _resourceType: request.resourceType(),
@@ -186,13 +229,19 @@ async function readRequest({ request, entry }: { request: Request; entry: Networ
     ...(entry.failure ? { _failureText: entry.failure } : {}),
   };
   // Every string counts at least a byte a character once written: past the room, only the stub's few strings are masked.
-  const pageChars = frame.request.url.length * 2 + [...frame.request.headers, ...frame.response.headers].reduce((sum, h) => sum + h.name.length + h.value.length, 0);
+  const pageChars =
+    frame.request.url.length * 2 + [...frame.request.headers, ...frame.response.headers].reduce((sum, h) => sum + h.name.length + h.value.length, 0);
   if (pageChars > room) return { stub: stubOf(frame, masked) };
   return { frame: masked(frame), ...(body ? { body } : {}), postData };
 }
 
 /** The entry with the bodies that fit, then without any; none when its address and headers alone are past its room. */
-function wholeThenWithoutBodies(read: ReadRequest, room: number, masked: <T>(value: T) => T, holdsSecret: (bytes: Buffer) => boolean): { entry: HarEntry; omitted: number }[] {
+function wholeThenWithoutBodies(
+  read: ReadRequest,
+  room: number,
+  masked: <T>(value: T) => T,
+  holdsSecret: (bytes: Buffer) => boolean,
+): { entry: HarEntry; omitted: number }[] {
   const frameBytes = jsonBytes(read.frame);
   if (frameBytes > room) return [];
   const withoutBodies = {
@@ -203,14 +252,20 @@ function wholeThenWithoutBodies(read: ReadRequest, room: number, masked: <T>(val
 }
 
 /** The entry with the bodies that fit in `left` bytes (or are within their limit), and how many were left out. */
-function withBodies(read: ReadRequest, left: number, masked: <T>(value: T) => T, holdsSecret: (bytes: Buffer) => boolean): { entry: HarEntry; omitted: number } {
+function withBodies(
+  read: ReadRequest,
+  left: number,
+  masked: <T>(value: T) => T,
+  holdsSecret: (bytes: Buffer) => boolean,
+): { entry: HarEntry; omitted: number } {
   let omitted = 0;
   const content = { ...read.frame.response.content };
   const { body } = read;
   if (body) {
     // As the panel reads it: its charset, JSON's \u00XX escapes written plain, so the mask sees every spelling.
     const readBody = body.length <= BODY_LIMIT ? bodyOf(body, content.mimeType, 'utf-8') : undefined;
-    const text = readBody?.text !== undefined && !readBody.truncated ? masked(readBody.kind === 'json' ? plainAsciiEscapes(readBody.text) : readBody.text) : undefined;
+    const text =
+      readBody?.text !== undefined && !readBody.truncated ? masked(readBody.kind === 'json' ? plainAsciiEscapes(readBody.text) : readBody.text) : undefined;
     const bytes = text !== undefined ? jsonBytes(text) : body.length <= BODY_LIMIT ? Math.ceil(body.length / 3) * 4 + 2 : Infinity;
     if (bytes > left) {
       content.comment = notKept(body.length);
@@ -276,18 +331,31 @@ function stubOf(frame: HarEntry, masked: (<T>(value: T) => T) | undefined): HarE
     startedDateTime: frame.startedDateTime,
     time: frame.time,
     request: {
-      method: short(request.method), url: short(request.url), httpVersion: request.httpVersion, cookies: [], headers: [], queryString: [],
-      headersSize: -1, bodySize: request.bodySize,
+      method: short(request.method),
+      url: short(request.url),
+      httpVersion: request.httpVersion,
+      cookies: [],
+      headers: [],
+      queryString: [],
+      headersSize: -1,
+      bodySize: request.bodySize,
     },
     response: {
-      status: response.status, statusText: short(response.statusText), httpVersion: response.httpVersion, cookies: [], headers: [],
+      status: response.status,
+      statusText: short(response.statusText),
+      httpVersion: response.httpVersion,
+      cookies: [],
+      headers: [],
       content: { size: response.content.size, mimeType: short(response.content.mimeType) },
-      redirectURL: short(response.redirectURL), headersSize: -1, bodySize: -1,
+      redirectURL: short(response.redirectURL),
+      headersSize: -1,
+      bodySize: -1,
     },
     cache: {},
     timings: frame.timings,
     _resourceType: short(frame._resourceType),
-    comment: `Cut to keep the HAR within ${HAR_BUDGET} bytes: its address (${request.url.length} characters) is cut to its start; ` +
+    comment:
+      `Cut to keep the HAR within ${HAR_BUDGET} bytes: its address (${request.url.length} characters) is cut to its start; ` +
       `its query string, ${request.headers.length} request headers (${headerBytes(request.headers)} characters), ` +
       `${response.headers.length} response headers (${headerBytes(response.headers)} characters) and bodies are left out.`,
   };

@@ -26,7 +26,10 @@ import { type InnerSession, NO_TIMEOUT_MS } from './callPath/innerSession';
 import { TABS } from '../core/tools/upstreamTools';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
-export type CreateConnection = (config: object, contextGetter: () => Promise<BrowserContext>) => Promise<{
+export type CreateConnection = (
+  config: object,
+  contextGetter: () => Promise<BrowserContext>,
+) => Promise<{
   connect(transport: unknown): Promise<void>;
   close(): Promise<void>;
 }>;
@@ -136,7 +139,7 @@ export class InnerSessionRegistry {
     this.sendSessions();
     now?.observer?.setLiveView(this.liveView);
     now?.observer?.announce();
-    this.log(`The panel now watches ${id === 'window' ? 'the window\'s session' : `session ${id.slice(0, 8)}`}`);
+    this.log(`The panel now watches ${id === 'window' ? "the window's session" : `session ${id.slice(0, 8)}`}`);
   }
 
   closeClient(id: string, why: string): Promise<boolean> {
@@ -166,7 +169,7 @@ export class InnerSessionRegistry {
           return { sessions: own ? [await summary(own)] : [], others: this.clients.all().filter(slot => slot.id !== callerId).length + 1 };
         }
         const windowSession = { id: 'window', tabs: await tabsOf(this.window.inner), idleSeconds: 0, yours: callerId === undefined };
-        return { sessions: [windowSession, ...await Promise.all(this.clients.all().map(summary))], others: 0 };
+        return { sessions: [windowSession, ...(await Promise.all(this.clients.all().map(summary)))], others: 0 };
       },
       matching: prefix => this.clients.matching(prefix),
       close: (id, why, tellClient) => this.clients.close(id, why, tellClient),
@@ -193,7 +196,9 @@ export class InnerSessionRegistry {
     if (!this.window.inner) {
       const opening = this.open();
       this.window.inner = opening;
-      opening.catch(() => { if (this.window.inner === opening) this.window.inner = undefined; });
+      opening.catch(() => {
+        if (this.window.inner === opening) this.window.inner = undefined;
+      });
     }
     return this.window.inner;
   }
@@ -227,7 +232,10 @@ export class InnerSessionRegistry {
 
   private async open(slot?: ClientSlot<InnerSession>): Promise<InnerSession> {
     const session: InnerSession = {
-      client: undefined as unknown as Client, close: async () => undefined, routes: new Set(), slot,
+      client: undefined as unknown as Client,
+      close: async () => undefined,
+      routes: new Set(),
+      slot,
       health: this.healthOf(slot, () => session),
     };
     const contextGetter = async (): Promise<BrowserContext> => {
@@ -263,12 +271,13 @@ export class InnerSessionRegistry {
     session.client = client;
     // Once, however many ask (a loss and the call that saw it both end the session).
     let closing: Promise<void> | undefined;
-    session.close = () => closing ??= (async () => {
-      await session.observer?.dispose();
-      await session.browser?.close();
-      await client.close().catch(() => undefined);
-      await mcpServer.close().catch(() => undefined);
-    })();
+    session.close = () =>
+      (closing ??= (async () => {
+        await session.observer?.dispose();
+        await session.browser?.close();
+        await client.close().catch(() => undefined);
+        await mcpServer.close().catch(() => undefined);
+      })());
     return session;
   }
 
@@ -293,7 +302,9 @@ export class InnerSessionRegistry {
   /** Watches a session's context; what it sees reaches the panel only while the panel watches that session. */
   private observe(context: BrowserContext, sessionId: string): BrowserObserver {
     const observer = new BrowserObserver(context, {
-      send: event => { if (this.watched === sessionId) this.outlet.observation(event); },
+      send: event => {
+        if (this.watched === sessionId) this.outlet.observation(event);
+      },
       // Frames wait for nothing: with over 2 MB unsent on stdout the extension is behind, so drop.
       congested: () => process.stdout.writableLength > 2 * 1024 * 1024,
       viewport: this.config.viewport,

@@ -88,7 +88,14 @@ export function contextOptionsOf(config: ChildConfig, forClients = false): Brows
 
 /** Playwright's devices as the panel's picker lists them: portrait ones only (landscape is the same device turned). */
 export function deviceList(): DeviceInfo[] {
-  return Object.entries(devices).filter(([name]) => !/landscape/i.test(name)).map(([name, device]) => ({
-    name, width: device.viewport.width, height: device.viewport.height, scale: device.deviceScaleFactor, mobile: device.isMobile, touch: device.hasTouch,
-  }));
+  return Object.entries(devices)
+    .filter(([name]) => !/landscape/i.test(name))
+    .map(([name, device]) => ({
+      name,
+      width: device.viewport.width,
+      height: device.viewport.height,
+      scale: device.deviceScaleFactor,
+      mobile: device.isMobile,
+      touch: device.hasTouch,
+    }));
 }

@@ -30,8 +30,13 @@ async function readStartInput(env: NodeJS.ProcessEnv = process.env): Promise<Chi
   });
   const parsed = ChildStartInputSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
   if (!parsed.success) {
-    const where = parsed.error.issues.slice(0, 3).map(issue => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
-    throw new Error(`The start input from the extension does not match this child's schema (${where}). The extension and dist/child.js are from different builds: rebuild, or reinstall the extension.`);
+    const where = parsed.error.issues
+      .slice(0, 3)
+      .map(issue => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new Error(
+      `The start input from the extension does not match this child's schema (${where}). The extension and dist/child.js are from different builds: rebuild, or reinstall the extension.`,
+    );
   }
   return parsed.data;
 }
@@ -100,6 +105,6 @@ async function main(): Promise<void> {
 }
 
 main().catch(error => {
-  log(`Playwright Bridge child failed to start: ${error instanceof Error ? error.stack ?? error.message : error}`);
+  log(`Playwright Bridge child failed to start: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
   process.exit(1);
 });

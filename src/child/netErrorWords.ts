@@ -23,9 +23,9 @@ const WORDS: Record<string, string> = {
   ERR_DISALLOWED_URL_SCHEME: 'the browser does not open that kind of address',
   ERR_UNKNOWN_URL_SCHEME: 'the browser does not open that kind of address',
   ERR_SSL_PROTOCOL_ERROR: 'the secure connection failed (the server may not speak HTTPS on that port)',
-  ERR_CERT_AUTHORITY_INVALID: 'the site\'s certificate is not from an authority the browser trusts',
-  ERR_CERT_COMMON_NAME_INVALID: 'the site\'s certificate is for another name',
-  ERR_CERT_DATE_INVALID: 'the site\'s certificate has expired or is not valid yet',
+  ERR_CERT_AUTHORITY_INVALID: "the site's certificate is not from an authority the browser trusts",
+  ERR_CERT_COMMON_NAME_INVALID: "the site's certificate is for another name",
+  ERR_CERT_DATE_INVALID: "the site's certificate has expired or is not valid yet",
   ERR_FILE_NOT_FOUND: 'there is no such file',
   ERR_ABORTED: 'the load was stopped (another navigation, a download, or Stop)',
   ERR_FAILED: 'the load failed',
@@ -35,7 +35,7 @@ const WORDS: Record<string, string> = {
 export function netErrorWords(text: string): string {
   const code = /net::(ERR_[A-Z_]+)/.exec(text)?.[1];
   if (!code) return text;
-  const words = WORDS[code] ?? (code.startsWith('ERR_CERT_') ? 'the site\'s certificate is not accepted' : 'the load failed');
+  const words = WORDS[code] ?? (code.startsWith('ERR_CERT_') ? "the site's certificate is not accepted" : 'the load failed');
   return `${words} (${code})`;
 }
 

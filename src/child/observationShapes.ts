@@ -6,10 +6,17 @@ import type { ConsoleLevel, LiveViewParams } from '../protocol/childMessages';
 
 export function consoleLevelOf(type: string): ConsoleLevel {
   switch (type) {
-    case 'error': case 'assert': return 'error';
-    case 'warning': case 'warn': return 'warning';
-    case 'debug': case 'trace': return 'debug';
-    default: return 'info';
+    case 'error':
+    case 'assert':
+      return 'error';
+    case 'warning':
+    case 'warn':
+      return 'warning';
+    case 'debug':
+    case 'trace':
+      return 'debug';
+    default:
+      return 'info';
   }
 }
 

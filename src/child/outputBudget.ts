@@ -232,4 +232,3 @@ function isWrittenFile(value: unknown): value is WrittenFile {
   const file = value as WrittenFile;
   return typeof file === 'object' && file !== null && typeof file.path === 'string' && typeof file.size === 'number' && typeof file.mtimeMs === 'number';
 }
-

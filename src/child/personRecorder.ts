@@ -8,18 +8,21 @@ import { frameOriginsOf } from './secretSites';
 
 /** The recorder's entry points on a context: not in Playwright's public types, present since 1.59. */
 interface RecordingContext {
-  _startRecording(params: { language: string }, sink: {
-    actionAdded(page: unknown, action: unknown, code: string): void;
-    actionUpdated(page: unknown, action: unknown, code: string): void;
-    signalAdded(page: unknown, signal: unknown, code: string): void;
-  }): Promise<void>;
+  _startRecording(
+    params: { language: string },
+    sink: {
+      actionAdded(page: unknown, action: unknown, code: string): void;
+      actionUpdated(page: unknown, action: unknown, code: string): void;
+      signalAdded(page: unknown, signal: unknown, code: string): void;
+    },
+  ): Promise<void>;
   _stopRecording(): Promise<void>;
 }
 
 function recordable(context: BrowserContext): RecordingContext {
   const candidate = context as unknown as Partial<RecordingContext>;
   if (typeof candidate._startRecording !== 'function' || typeof candidate._stopRecording !== 'function') {
-    throw new Error('This Playwright cannot record the person\'s actions (it has no recorder).');
+    throw new Error("This Playwright cannot record the person's actions (it has no recorder).");
   }
   return candidate as RecordingContext;
 }
@@ -45,20 +48,23 @@ export class PersonRecorder {
       for (const origin of frameOriginsOf(page as Page) ?? []) recording.origins.add(origin);
     };
     // As upstream's own recording keeps them: a later event of the same action rewrites its code.
-    await recording.context._startRecording({ language: 'playwright-test' }, {
-      actionAdded: (page, _action, code) => {
-        noteOrigins(page);
-        recording.actions.push(code);
+    await recording.context._startRecording(
+      { language: 'playwright-test' },
+      {
+        actionAdded: (page, _action, code) => {
+          noteOrigins(page);
+          recording.actions.push(code);
+        },
+        actionUpdated: (page, _action, code) => {
+          noteOrigins(page);
+          if (recording.actions.length) recording.actions[recording.actions.length - 1] = code;
+          else recording.actions.push(code);
+        },
+        signalAdded: (_page, _signal, code) => {
+          if (recording.actions.length && code) recording.actions[recording.actions.length - 1] = code;
+        },
       },
-      actionUpdated: (page, _action, code) => {
-        noteOrigins(page);
-        if (recording.actions.length) recording.actions[recording.actions.length - 1] = code;
-        else recording.actions.push(code);
-      },
-      signalAdded: (_page, _signal, code) => {
-        if (recording.actions.length && code) recording.actions[recording.actions.length - 1] = code;
-      },
-    });
+    );
     this.recording = recording;
     // The recorder's script in the page asks for its mode on its own, a moment after the start resolves; input
     // before that is not seen. Half a second after Take control is not noticed by a person.
@@ -71,6 +77,12 @@ export class PersonRecorder {
     this.recording = undefined;
     if (!recording) return { code: [], origins: [] };
     await recording.context._stopRecording().catch(() => undefined);
-    return { code: recording.actions.flatMap(code => code.split('\n')).map(line => line.trim()).filter(Boolean), origins: [...recording.origins] };
+    return {
+      code: recording.actions
+        .flatMap(code => code.split('\n'))
+        .map(line => line.trim())
+        .filter(Boolean),
+      origins: [...recording.origins],
+    };
   }
 }

@@ -107,7 +107,13 @@ async function responseBody(request: Request, response: Response | null, entry: 
   if (response.status() >= 300 && response.status() < 400) return none('A redirect has no body.', contentType);
   // A body still streaming (a page that never reads it, an endless stream) would keep us waiting.
   if (entry.durationMs === undefined || request.timing().responseEnd < 0) {
-    const finished = await Promise.race([response.finished().then(() => true, () => false), new Promise<boolean>(resolve => setTimeout(() => resolve(false), 2000))]);
+    const finished = await Promise.race([
+      response.finished().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>(resolve => setTimeout(() => resolve(false), 2000)),
+    ]);
     if (!finished) return unavailable('Still loading: open it again once it has finished.', contentType);
   }
   try {
@@ -134,7 +140,9 @@ export function bodyOf(bytes: Buffer, contentType: string, textIn: 'declared' | 
   const head = truncated ? bytes.subarray(0, REQUEST_BODY_LIMIT + CUT_MARGIN) : bytes;
   const more = truncated ? { truncated } : {};
   if (type.startsWith('image/') && type !== 'image/svg+xml') {
-    return truncated ? { kind: 'binary', mimeType, size, reason: 'An image too large to preview.' } : { kind: 'image', mimeType, size, base64: bytes.toString('base64') };
+    return truncated
+      ? { kind: 'binary', mimeType, size, reason: 'An image too large to preview.' }
+      : { kind: 'image', mimeType, size, base64: bytes.toString('base64') };
   }
   if (TEXT_TYPES.test(type) || type === 'image/svg+xml' || looksLikeText(head)) {
     const text = new TextDecoder(textIn === 'utf-8' ? 'utf-8' : charsetOf(contentType), { fatal: false }).decode(head);

@@ -13,13 +13,7 @@ const TEXT_FILE = /\.(ya?ml|log|md|txt|json|har|html?|csv)$/i;
  * person or an agent that opens them must not find a secret's value there either. Only files the
  * result names, inside the output folder, changed since the call began: never a file of the person's.
  */
-export async function maskWrittenFiles(
-  outputDir: string,
-  resultText: string,
-  sinceMs: number,
-  mask: SecretMask,
-  log: (line: string) => void,
-): Promise<number> {
+export async function maskWrittenFiles(outputDir: string, resultText: string, sinceMs: number, mask: SecretMask, log: (line: string) => void): Promise<number> {
   let masked = 0;
   for (const file of filesNamedIn(resultText, outputDir)) {
     try {

@@ -31,12 +31,19 @@ export function originOf(url: string): string | undefined {
  */
 export function frameOriginsOf(page: Page | undefined): string[] | undefined {
   if (!page || page.isClosed()) return undefined;
-  return [...new Set(page.frames().map(frame => originOf(frame.url())).filter((origin): origin is string => !!origin))].slice(0, 100);
+  return [
+    ...new Set(
+      page
+        .frames()
+        .map(frame => originOf(frame.url()))
+        .filter((origin): origin is string => !!origin),
+    ),
+  ].slice(0, 100);
 }
 
 /** The secrets a call would type, as upstream looks them up: a secret's name among the texts the tool types (its record's `typesText`). */
 export function secretUses(tool: string, args: Record<string, unknown> | undefined, names: ReadonlySet<string>): SecretUse[] {
-  const typed = args ? toolRecord(tool)?.typesText?.(args) ?? [] : [];
+  const typed = args ? (toolRecord(tool)?.typesText?.(args) ?? []) : [];
   return typed.flatMap(({ text, target }) => (typeof text === 'string' && names.has(text) ? [{ name: text, target }] : []));
 }
 
@@ -59,7 +66,9 @@ export class SecretSites {
 
   /** The names with their sites, for the log (never the values). */
   describe(): string {
-    return Object.entries(this.secrets).map(([name, entry]) => `${name} (${entry.origins.join(', ') || 'no sites yet'})`).join(', ');
+    return Object.entries(this.secrets)
+      .map(([name, entry]) => `${name} (${entry.origins.join(', ') || 'no sites yet'})`)
+      .join(', ');
   }
 
   /**
@@ -151,22 +160,38 @@ async function fenceOtherSites(page: Page, sites: ReadonlySet<string>): Promise<
     fencedFrames.add(frame);
     const element = await frame.frameElement().catch(() => undefined);
     if (!element) continue;
-    const before = await element.evaluate(el => {
-      const style = (el as unknown as { style: { getPropertyValue(name: string): string; getPropertyPriority(name: string): string; setProperty(name: string, value: string, priority: string): void } }).style;
-      const was = { display: style.getPropertyValue('display'), priority: style.getPropertyPriority('display') };
-      style.setProperty('display', 'none', 'important');
-      return was;
-    }).catch(() => undefined);
+    const before = await element
+      .evaluate(el => {
+        const style = (
+          el as unknown as {
+            style: {
+              getPropertyValue(name: string): string;
+              getPropertyPriority(name: string): string;
+              setProperty(name: string, value: string, priority: string): void;
+            };
+          }
+        ).style;
+        const was = { display: style.getPropertyValue('display'), priority: style.getPropertyPriority('display') };
+        style.setProperty('display', 'none', 'important');
+        return was;
+      })
+      .catch(() => undefined);
     if (before) fenced.push({ element, ...before });
     else await element.dispose().catch(() => undefined);
   }
   return async () => {
     for (const { element, display, priority } of fenced) {
-      await element.evaluate((el, was) => {
-        const style = (el as unknown as { style: { setProperty(name: string, value: string, priority: string): void; removeProperty(name: string): void } }).style;
-        if (was.display) style.setProperty('display', was.display, was.priority);
-        else style.removeProperty('display');
-      }, { display, priority }).catch(() => undefined);
+      await element
+        .evaluate(
+          (el, was) => {
+            const style = (el as unknown as { style: { setProperty(name: string, value: string, priority: string): void; removeProperty(name: string): void } })
+              .style;
+            if (was.display) style.setProperty('display', was.display, was.priority);
+            else style.removeProperty('display');
+          },
+          { display, priority },
+        )
+        .catch(() => undefined);
       await element.dispose().catch(() => undefined);
     }
   };
@@ -177,4 +202,3 @@ function ancestorsOf(frame: Frame): Frame[] {
   for (let parent = frame.parentFrame(); parent && parent.parentFrame(); parent = parent.parentFrame()) above.push(parent);
   return above;
 }
-

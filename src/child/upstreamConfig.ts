@@ -42,7 +42,8 @@ function browserSectionOf(config: ChildConfig, forClients: boolean): UpstreamBro
     // The window's session works in the person's own context, at its own window size; clients get a context of ours.
     return { browserName: 'chromium', cdpEndpoint: redactEndpoint(connection.endpoint), contextOptions: { viewport: forClients ? viewport : null } };
   }
-  if (connection) return { browserName, remoteEndpoint: redactEndpoint(connection.endpoint), contextOptions: { viewport, ...contextOptionsOf(config, forClients) } };
+  if (connection)
+    return { browserName, remoteEndpoint: redactEndpoint(connection.endpoint), contextOptions: { viewport, ...contextOptionsOf(config, forClients) } };
   const launchOptions: UpstreamBrowserSection['launchOptions'] = {
     channel: config.launch.channel,
     executablePath: config.launch.executablePath,
@@ -52,7 +53,12 @@ function browserSectionOf(config: ChildConfig, forClients: boolean): UpstreamBro
   if (browserName === 'chromium') launchOptions.chromiumSandbox = config.chromiumSandbox;
   // The clients' browser is always in memory (see ClientContexts).
   const userDataDir = forClients ? undefined : config.userDataDir;
-  return { browserName, ...(userDataDir ? { isolated: false, userDataDir } : {}), launchOptions, contextOptions: { viewport, ...contextOptionsOf(config, forClients) } };
+  return {
+    browserName,
+    ...(userDataDir ? { isolated: false, userDataDir } : {}),
+    launchOptions,
+    contextOptions: { viewport, ...contextOptionsOf(config, forClients) },
+  };
 }
 
 /**

@@ -27,7 +27,10 @@ export const ConsoleLevelSchema = z.enum(['error', 'warning', 'info', 'debug']);
 export type ConsoleLevel = z.infer<typeof ConsoleLevelSchema>;
 
 export const TabInfoSchema = z.object({
-  id: z.string(), url: z.string(), title: z.string(), current: z.boolean(),
+  id: z.string(),
+  url: z.string(),
+  title: z.string(),
+  current: z.boolean(),
   /** The page's viewport in CSS pixels (the size the agent works at), when it has a fixed one. */
   viewport: z.object({ width: z.number(), height: z.number() }).optional(),
   /** Its last load failed (the browser shows its own error page): why, in words; `url` is then the address that failed. */
@@ -65,8 +68,6 @@ export const NetworkEntrySchema = z.object({
   time: z.number(),
 });
 export type NetworkEntry = z.infer<typeof NetworkEntrySchema>;
-
-
 
 export const FrameEventSchema = z.object({
   pageId: z.string(),
@@ -196,7 +197,12 @@ export type RequestDetail = z.infer<typeof RequestDetailSchema>;
 
 /** One of Playwright's devices, as the panel's size picker offers it. */
 export const DeviceInfoSchema = z.object({
-  name: z.string(), width: z.number(), height: z.number(), scale: z.number(), mobile: z.boolean(), touch: z.boolean(),
+  name: z.string(),
+  width: z.number(),
+  height: z.number(),
+  scale: z.number(),
+  mobile: z.boolean(),
+  touch: z.boolean(),
 });
 export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
 
@@ -209,7 +215,10 @@ export type ScreenshotResult = z.infer<typeof ScreenshotResultSchema>;
 
 /** Where on the page, as a fraction of the viewport's width and height (the panel scales freely). */
 const fraction = z.number().min(0).max(1);
-const ModifiersSchema = z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).max(4).default([]);
+const ModifiersSchema = z
+  .array(z.enum(['Alt', 'Control', 'Meta', 'Shift']))
+  .max(4)
+  .default([]);
 
 export const InputEventSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -303,7 +312,6 @@ export const RecordPersonResultSchema = z.object({ code: z.array(z.string()), ur
 
 // ---- time travel: a checkpoint after each step, and the browser restored to one ---------------
 
-
 /**
  * What `storage` holds: Playwright's storage state, and the current tab's sessionStorage for its origin; or,
  * for a page whose storage was not kept, only how much (`tooLarge`, characters; 0 when no size is known) and,
@@ -360,4 +368,3 @@ export const ChildPrivateInputSchema = z.object({
   connectHeaders: z.record(z.string(), z.string()),
 });
 export type ChildPrivateInput = z.infer<typeof ChildPrivateInputSchema>;
-

@@ -7,9 +7,25 @@
  */
 import { z } from 'zod';
 import {
-  BrowserStateParamsSchema, InputEventSchema, LiveViewParamsSchema, MemoryResultSchema, ObservationEventSchema, PageActionResultSchema,
-  PageActionSchema, PickParamsSchema, PickResultSchema, RecordPersonParamsSchema, RecordPersonResultSchema, ScreenshotResultSchema,
-  StorageStateResultSchema, CheckpointFactsSchema, RequestDetailSchema, RequestDetailParamsSchema, DeviceInfoSchema, RestoreCheckpointParamsSchema, RestoreCheckpointResultSchema,
+  BrowserStateParamsSchema,
+  InputEventSchema,
+  LiveViewParamsSchema,
+  MemoryResultSchema,
+  ObservationEventSchema,
+  PageActionResultSchema,
+  PageActionSchema,
+  PickParamsSchema,
+  PickResultSchema,
+  RecordPersonParamsSchema,
+  RecordPersonResultSchema,
+  ScreenshotResultSchema,
+  StorageStateResultSchema,
+  CheckpointFactsSchema,
+  RequestDetailSchema,
+  RequestDetailParamsSchema,
+  DeviceInfoSchema,
+  RestoreCheckpointParamsSchema,
+  RestoreCheckpointResultSchema,
 } from './childMessages';
 import { EmulationSchema } from './devtoolsFacts';
 
@@ -22,7 +38,12 @@ export const CONTROL_REQUESTS = {
   /** A PNG of the current page, for Save Screenshot. */
   screenshot: { method: 'playwright_bridge/screenshot', params: noParams, result: ScreenshotResultSchema, timeoutMs: 15000 },
   /** The panel's navigation bar and tab strip. */
-  pageAction: { method: 'playwright_bridge/page_action', params: z.object({ pageAction: PageActionSchema }), result: PageActionResultSchema, timeoutMs: 120000 },
+  pageAction: {
+    method: 'playwright_bridge/page_action',
+    params: z.object({ pageAction: PageActionSchema }),
+    result: PageActionResultSchema,
+    timeoutMs: 120000,
+  },
   /** Picking an element for chat: outline it on hover, describe it on choose. */
   pick: { method: 'playwright_bridge/pick', params: PickParamsSchema, result: PickResultSchema, timeoutMs: 30000 },
   /** The watched context's cookies and local storage, for a login profile. */
@@ -32,7 +53,12 @@ export const CONTROL_REQUESTS = {
   /** A checkpoint now (after a burst of the person's input); the agent's steps carry theirs as a call mark. */
   checkpoint: { method: 'playwright_bridge/checkpoint', params: noParams, result: CheckpointFactsSchema, timeoutMs: 30000 },
   /** Time travel: the watched context put back to a checkpoint (its storage, address and size) in a fresh tab. */
-  restoreCheckpoint: { method: 'playwright_bridge/restore_checkpoint', params: RestoreCheckpointParamsSchema, result: RestoreCheckpointResultSchema, timeoutMs: 120000 },
+  restoreCheckpoint: {
+    method: 'playwright_bridge/restore_checkpoint',
+    params: RestoreCheckpointParamsSchema,
+    result: RestoreCheckpointResultSchema,
+    timeoutMs: 120000,
+  },
   /** One request of the watched session as the panel's Network pane opens it: headers, bodies, timing (fetched only then, masked). */
   requestDetail: { method: 'playwright_bridge/request_detail', params: RequestDetailParamsSchema, result: RequestDetailSchema, timeoutMs: 20000 },
   /** The Network pane's throttling and Disable cache, on every page of the watched session (through the browser). */

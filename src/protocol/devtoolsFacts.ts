@@ -77,22 +77,24 @@ export const TraceFactsSchema = z.object({
   /** The trace file in the output folder (relative to it), openable in Chrome DevTools' Performance panel. */
   file: z.string().optional(),
   /** Why no file was kept: none of its events fit under the output folder's budget, or writing it failed. */
-  noFile: z.discriminatedUnion('why', [
-    z.object({ why: z.literal('budget'), limitBytes: z.number() }),
-    z.object({ why: z.literal('write'), detail: z.string() }),
-  ]).optional(),
+  noFile: z
+    .discriminatedUnion('why', [z.object({ why: z.literal('budget'), limitBytes: z.number() }), z.object({ why: z.literal('write'), detail: z.string() })])
+    .optional(),
   /** What the trace's file was cut of to keep it bounded as a whole (its metadata says the same): texts cut short, events left out. */
   cut: z.object({ textsCut: z.number(), eventsLeftOut: z.number(), limitBytes: z.number() }).optional(),
   /** The page kept the browser from handing the trace over: its scripts were paused this long until it did. */
   pausedScriptsMs: z.number().optional(),
-  lcp: z.object({
-    ms: z.number(), rating: RatingSchema,
-    /** LCP's phases as DevTools names them: time to first byte, load delay, load duration, render delay. */
-    phases: z.object({ ttfbMs: z.number(), loadDelayMs: z.number().optional(), loadDurationMs: z.number().optional(), renderDelayMs: z.number() }).optional(),
-    element: FindingElementSchema.optional(),
-    /** The resource the LCP element painted (an image), when it was one. */
-    url: z.string().optional(),
-  }).optional(),
+  lcp: z
+    .object({
+      ms: z.number(),
+      rating: RatingSchema,
+      /** LCP's phases as DevTools names them: time to first byte, load delay, load duration, render delay. */
+      phases: z.object({ ttfbMs: z.number(), loadDelayMs: z.number().optional(), loadDurationMs: z.number().optional(), renderDelayMs: z.number() }).optional(),
+      element: FindingElementSchema.optional(),
+      /** The resource the LCP element painted (an image), when it was one. */
+      url: z.string().optional(),
+    })
+    .optional(),
   cls: z.object({ value: z.number(), rating: RatingSchema, culprits: z.array(z.string()).max(10) }),
   inp: z.object({ ms: z.number(), rating: RatingSchema, interaction: z.string().optional() }).optional(),
   insights: z.array(TraceInsightSchema),
@@ -128,7 +130,6 @@ export const AuditFactsSchema = z.object({
   engine: z.string(),
 });
 export type AuditFacts = z.infer<typeof AuditFactsSchema>;
-
 
 /** Why a DevTools tool did nothing. */
 export const DevtoolsRefusalSchema = z.discriminatedUnion('why', [

@@ -6,7 +6,15 @@
  */
 import { z } from 'zod';
 import {
-  BrowserStateParamsSchema, ConsoleEntrySchema, InputEventSchema, NetworkEntrySchema, PageActionSchema, PickParamsSchema, REQUEST_BODY_LIMIT, RequestDetailSchema, TabInfoSchema,
+  BrowserStateParamsSchema,
+  ConsoleEntrySchema,
+  InputEventSchema,
+  NetworkEntrySchema,
+  PageActionSchema,
+  PickParamsSchema,
+  REQUEST_BODY_LIMIT,
+  RequestDetailSchema,
+  TabInfoSchema,
 } from './childMessages';
 import { DevtoolsCardSchema, EmulationSchema } from './devtoolsFacts';
 
@@ -186,7 +194,11 @@ const rows = <T extends z.ZodTypeAny>(row: T) => z.array(z.union([row, MarkerRow
 
 export const HostToPanelSchema = z.discriminatedUnion('type', [
   z.object({
-    type: z.literal('snapshot'), state: PanelStateSchema, console: rows(ConsoleRowSchema), network: rows(NetworkRowSchema), activity: rows(ActivityRowSchema),
+    type: z.literal('snapshot'),
+    state: PanelStateSchema,
+    console: rows(ConsoleRowSchema),
+    network: rows(NetworkRowSchema),
+    activity: rows(ActivityRowSchema),
   }),
   z.object({ type: z.literal('state'), state: PanelStateSchema }),
   z.object({ type: z.literal('console'), rows: rows(ConsoleRowSchema), dropBefore: z.number() }),
@@ -240,11 +252,14 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   /** Network: copy the request as cURL or fetch, or put it on the chat input. */
   z.object({ type: z.literal('requestAction'), id: z.string().min(1).max(32), action: z.enum(['copyCurl', 'copyFetch', 'addToChat']) }),
   /** Network: Clear the list, keep it across navigations (Preserve log), throttle or disable the cache (in the browser). */
-  z.object({ type: z.literal('networkControl'), control: z.union([
-    z.object({ action: z.literal('clear') }),
-    z.object({ action: z.literal('preserveLog'), on: z.boolean() }),
-    z.object({ action: z.literal('conditions'), conditions: EmulationSchema }),
-  ]) }),
+  z.object({
+    type: z.literal('networkControl'),
+    control: z.union([
+      z.object({ action: z.literal('clear') }),
+      z.object({ action: z.literal('preserveLog'), on: z.boolean() }),
+      z.object({ action: z.literal('conditions'), conditions: EmulationSchema }),
+    ]),
+  }),
   /** The size picker's "Playwright device…": the host offers Playwright's devices. */
   z.object({ type: z.literal('pickDevice') }),
   /** The answer to the `describe` request with the same id. */

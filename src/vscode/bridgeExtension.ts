@@ -75,23 +75,31 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   });
   const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint, () => bridge.currentSettings.exposure);
 
-  const statusBar = new BridgeStatusBar(vscode, () => supervisor.health, () => bridge.browserLabel, () => {
-    const address = mcpEndpoint.address;
-    return address ? `up on ${address.url}, ${mcpEndpoint.sessionCount} client session${mcpEndpoint.sessionCount === 1 ? '' : 's'}` : 'not listening';
-  });
+  const statusBar = new BridgeStatusBar(
+    vscode,
+    () => supervisor.health,
+    () => bridge.browserLabel,
+    () => {
+      const address = mcpEndpoint.address;
+      return address ? `up on ${address.url}, ${mcpEndpoint.sessionCount} client session${mcpEndpoint.sessionCount === 1 ? '' : 's'}` : 'not listening';
+    },
+  );
   const failures = new BrowserFailureNotifier(vscode, log);
   const liveView = new LiveViewStore(supervisor, () => bridge.browserLabel);
   // Time travel: a checkpoint after every step of the window's browser, kept here under the budget setting.
-  const timeline = new Timeline({
-    onToolCall: supervisor.onToolCall,
-    onObservation: supervisor.onObservation,
-    onMessage: liveView.onMessage,
-    onFrame: liveView.onFrame,
-    clientsIsolated: () => bridge.currentSettings.isolation === 'perClient',
-    watchingWindow: () => liveView.state().watching === 'window',
-    readSnapshot: file => readSnapshotFile(file, bridge.outputDir),
-    checkpointNow: () => (bridge.currentSettings.timeTravel ? supervisor.ask('checkpoint', {}).catch(() => undefined) : Promise.resolve(undefined)),
-  }, () => bridge.currentSettings.timeTravelMaxMB * 1024 * 1024);
+  const timeline = new Timeline(
+    {
+      onToolCall: supervisor.onToolCall,
+      onObservation: supervisor.onObservation,
+      onMessage: liveView.onMessage,
+      onFrame: liveView.onFrame,
+      clientsIsolated: () => bridge.currentSettings.isolation === 'perClient',
+      watchingWindow: () => liveView.state().watching === 'window',
+      readSnapshot: file => readSnapshotFile(file, bridge.outputDir),
+      checkpointNow: () => (bridge.currentSettings.timeTravel ? supervisor.ask('checkpoint', {}).catch(() => undefined) : Promise.resolve(undefined)),
+    },
+    () => bridge.currentSettings.timeTravelMaxMB * 1024 * 1024,
+  );
   const timeTravel = new TimeTravel(vscode, {
     timeline,
     supervisor,
@@ -102,7 +110,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     log,
   });
   const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir, timeTravel, {
-    get currentDevice() { return bridge.currentDevice; },
+    get currentDevice() {
+      return bridge.currentDevice;
+    },
     useDevice: device => bridge.useDevice(device),
     secretSites: () => Object.fromEntries(bridge.secrets.names().map(name => [name, bridge.secrets.sites(name)])),
   });
@@ -127,7 +137,10 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   // The host's own tools: their handlers join the supervisor's pipeline, their presenters the language-model door.
   const restoreStep = restoreStepTool(vscode, timeTravel, supervisor);
   const exportTest = exportTestTool(vscode, exporter, supervisor);
-  const presenters = new Map([[RESTORE_STEP_TOOL, restoreStep.presenter], [EXPORT_TEST_TOOL, exportTest.presenter]]);
+  const presenters = new Map([
+    [RESTORE_STEP_TOOL, restoreStep.presenter],
+    [EXPORT_TEST_TOOL, exportTest.presenter],
+  ]);
 
   context.subscriptions.push(
     log,
@@ -147,11 +160,18 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
       statusBar.refresh();
       failures.healthChanged(health);
     }),
-    ...registerLanguageModelTools(vscode, manifest, supervisor, (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`), {
-      outputDir: () => bridge.outputDir,
-      roots: () => bridge.workspaceFolders,
-      secretNames: () => bridge.secrets.names(),
-    }, presenters),
+    ...registerLanguageModelTools(
+      vscode,
+      manifest,
+      supervisor,
+      (name, isError) => log.debug(`${name} ${isError ? 'failed' : 'done'}`),
+      {
+        outputDir: () => bridge.outputDir,
+        roots: () => bridge.workspaceFolders,
+        secretNames: () => bridge.secrets.names(),
+      },
+      presenters,
+    ),
     restoreStep.disposable,
     exportTest.disposable,
     vscode.commands.registerCommand(COMMANDS.restartBrowser, () => restartBrowser(vscode, bridge, log)),
@@ -165,7 +185,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     vscode.commands.registerCommand(COMMANDS.handBack, async () => {
       // Said, not silently nothing: the person may think they still hold the browser.
       if (!supervisor.personHasControl) {
-        void vscode.window.showInformationMessage('You do not have control of the browser: chat drives it. "Playwright Bridge: Take Control of Browser" takes it.');
+        void vscode.window.showInformationMessage(
+          'You do not have control of the browser: chat drives it. "Playwright Bridge: Take Control of Browser" takes it.',
+        );
         return;
       }
       await supervisor.handBack();
@@ -193,15 +215,18 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
     // A Uri as the argument (from code in the extension host: a test) saves there without asking.
     vscode.commands.registerCommand(COMMANDS.saveNetworkHar, (target?: unknown) =>
-      saveNetworkHar(vscode, supervisor, liveView, String(context.extension.packageJSON.version), target instanceof vscode.Uri ? target : undefined)),
+      saveNetworkHar(vscode, supervisor, liveView, String(context.extension.packageJSON.version), target instanceof vscode.Uri ? target : undefined),
+    ),
     journal,
     timeline,
     // From the palette: every kept step; from the panel: the range of rows the person selected, if any.
     vscode.commands.registerCommand(COMMANDS.saveTrace, (request?: { callIds?: unknown }) => timeTravel.saveTrace(selectedCallIds(request) ?? [])),
     // From the palette with nothing, from the panel with the rows the person selected.
-    vscode.commands.registerCommand(COMMANDS.exportTest, (request?: { callIds?: unknown }) => exporter.run({
-      callIds: selectedCallIds(request),
-    })),
+    vscode.commands.registerCommand(COMMANDS.exportTest, (request?: { callIds?: unknown }) =>
+      exporter.run({
+        callIds: selectedCallIds(request),
+      }),
+    ),
     vscode.commands.registerCommand(COMMANDS.installBrowser, () => installBrowser(vscode, context.extensionPath, log, bridge.browserName)),
   );
 
@@ -209,15 +234,31 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   log.info(`Activated in ${activationMs.toFixed(1)} ms; ${manifest.length} tools registered; the browser starts on the first tool call.`);
   const api: PlaywrightBridgeApi = {
     activationMs,
-    get childPid() { return supervisor.status.pid; },
-    get state() { return supervisor.status.state; },
+    get childPid() {
+      return supervisor.status.pid;
+    },
+    get state() {
+      return supervisor.status.state;
+    },
     describePanels: () => panels.describe(),
-    get mcpSessions() { return { live: mcpEndpoint.sessionCount, opened: mcpEndpoint.sessionsOpened }; },
-    get personHasControl() { return supervisor.personHasControl; },
-    get outputDir() { return bridge.outputDir; },
-    get scrubTimes() { return timeTravel.scrubTimes; },
-    get settings() { return bridge.currentSettings; },
-    get settingProblems() { return bridge.settingProblems; },
+    get mcpSessions() {
+      return { live: mcpEndpoint.sessionCount, opened: mcpEndpoint.sessionsOpened };
+    },
+    get personHasControl() {
+      return supervisor.personHasControl;
+    },
+    get outputDir() {
+      return bridge.outputDir;
+    },
+    get scrubTimes() {
+      return timeTravel.scrubTimes;
+    },
+    get settings() {
+      return bridge.currentSettings;
+    },
+    get settingProblems() {
+      return bridge.settingProblems;
+    },
   };
   return {
     api,

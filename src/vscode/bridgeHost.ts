@@ -22,8 +22,6 @@ function childPart(settings: BridgeSettings): string {
   return JSON.stringify(Object.entries(settings).filter(([key]) => !FIELDS_APPLIED_AT_ONCE.has(key)));
 }
 
-
-
 /**
  * Owns the supervisor for this window and feeds it the current settings. Nothing starts here:
  * the first tool call starts the child.
@@ -76,9 +74,11 @@ export class BridgeHost implements vscodeTypes.Disposable {
     });
     this.policyKeys = new ToolPolicyKeys(vscode, manifest);
     this.policyKeys.apply(this.toolPolicy, this.settings);
-    this.disposables.push(vscode.workspace.onDidChangeConfiguration(event => {
-      if (event.affectsConfiguration(SETTINGS_SECTION)) void this.onSettingsChanged();
-    }));
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration(event => {
+        if (event.affectsConfiguration(SETTINGS_SECTION)) void this.onSettingsChanged();
+      }),
+    );
   }
 
   /** Readonly mode and the allow/deny lists, as set now (they apply at once, no restart). */
@@ -139,7 +139,11 @@ export class BridgeHost implements vscodeTypes.Disposable {
    */
   async useDevice(device: string | undefined): Promise<void> {
     this.device = device;
-    await this.restart(device ? `the person chose the device "${device}" in the browser panel: the page now has its size, pixel ratio, user agent and touch` : 'the person went back to the default size in the browser panel');
+    await this.restart(
+      device
+        ? `the person chose the device "${device}" in the browser panel: the page now has its size, pixel ratio, user agent and touch`
+        : 'the person went back to the default size in the browser panel',
+    );
   }
 
   /** The Playwright device the window's browser emulates, if the person chose one. */
@@ -155,7 +159,10 @@ export class BridgeHost implements vscodeTypes.Disposable {
     }
     const restartNow = 'Restart Browser';
     const choice = await this.vscode.window.showInformationMessage(
-      `${what} The running browser has the secrets it started with; restarting closes its pages.`, restartNow, 'Later');
+      `${what} The running browser has the secrets it started with; restarting closes its pages.`,
+      restartNow,
+      'Later',
+    );
     if (choice === restartNow) await this.vscode.commands.executeCommand(COMMANDS.restartBrowser);
   }
 
@@ -165,8 +172,10 @@ export class BridgeHost implements vscodeTypes.Disposable {
     this.policyKeys.apply(this.toolPolicy, this.settings);
     if (JSON.stringify(toolPolicyOf(before)) !== JSON.stringify(this.toolPolicy)) {
       this.supervisor.toolPolicyChanged();
-      this.log.info(`Tool policy: ${this.toolPolicy.readonly ? 'readonly mode, ' : ''}allow [${this.toolPolicy.allow.join(', ')}], ` +
-        `deny [${this.toolPolicy.deny.join(', ')}]`);
+      this.log.info(
+        `Tool policy: ${this.toolPolicy.readonly ? 'readonly mode, ' : ''}allow [${this.toolPolicy.allow.join(', ')}], ` +
+          `deny [${this.toolPolicy.deny.join(', ')}]`,
+      );
     }
     const factory = this.createFactory(this.settings);
     // Settings read per call need no restart.
@@ -205,9 +214,10 @@ export class BridgeHost implements vscodeTypes.Disposable {
     const summary = problems.map(p => `${p.key} ${p.message}`).join('\n');
     if (summary && summary !== this.reportedProblems) {
       for (const problem of problems) this.log.warn(`Setting ${problem.key} ${problem.message}`);
-      const what = problems.length === 1
-        ? `${problems[0].key} ${problems[0].message}`
-        : `${problems.length} settings could not be used as they are set; the log says which, and what applies instead.`;
+      const what =
+        problems.length === 1
+          ? `${problems[0].key} ${problems[0].message}`
+          : `${problems.length} settings could not be used as they are set; the log says which, and what applies instead.`;
       void this.vscode.window.showWarningMessage(`Playwright Bridge: ${what}`);
     }
     this.reportedProblems = summary;

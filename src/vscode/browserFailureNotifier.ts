@@ -25,7 +25,10 @@ type VSCode = typeof vscodeTypes;
 export class BrowserFailureNotifier {
   private lastShown: string | undefined;
 
-  constructor(private readonly vscode: VSCode, private readonly log: vscodeTypes.LogOutputChannel) {}
+  constructor(
+    private readonly vscode: VSCode,
+    private readonly log: vscodeTypes.LogOutputChannel,
+  ) {}
 
   healthChanged(health: HostHealth): void {
     if (health.browser === 'ready') this.lastShown = undefined;
@@ -38,12 +41,10 @@ export class BrowserFailureNotifier {
     const install = 'Install Browser';
     const openSetting = fix.setting ? `Open Setting ${settingTitle(fix.setting)}` : 'Open Settings';
     const buttons = fix.install ? [install, openSetting, 'Show Log'] : [openSetting, 'Show Log'];
-    void this.vscode.window
-      .showErrorMessage(headline, { detail: rest.join('\n'), modal: false }, ...buttons)
-      .then(choice => {
-        if (choice === install) void this.vscode.commands.executeCommand(COMMANDS.installBrowser);
-        else if (choice === openSetting) void openSettingWhereItLives(this.vscode, fix.setting ?? SETTINGS_SECTION);
-        else if (choice === 'Show Log') this.log.show();
-      });
+    void this.vscode.window.showErrorMessage(headline, { detail: rest.join('\n'), modal: false }, ...buttons).then(choice => {
+      if (choice === install) void this.vscode.commands.executeCommand(COMMANDS.installBrowser);
+      else if (choice === openSetting) void openSettingWhereItLives(this.vscode, fix.setting ?? SETTINGS_SECTION);
+      else if (choice === 'Show Log') this.log.show();
+    });
   }
 }

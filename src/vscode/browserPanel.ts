@@ -18,7 +18,6 @@ import { requestDetailMessage, runRequestAction } from './requestDetails';
 
 type VSCode = typeof vscodeTypes;
 
-
 /** One webview showing the panel (the side-bar view or an editor tab), with its own frame gate. */
 class PanelConnection implements vscodeTypes.Disposable {
   private readonly gate: FrameGate<FrameMessage>;

@@ -66,7 +66,8 @@ export class BrowserSecrets {
   private async askSites(title: string, name: string, prefill: string[]): Promise<string[] | undefined> {
     const typed = await this.vscode.window.showInputBox({
       title,
-      prompt: `The sites ${name} may be typed into, as origins separated by commas (https://bank.example, http://localhost:3000). ` +
+      prompt:
+        `The sites ${name} may be typed into, as origins separated by commas (https://bank.example, http://localhost:3000). ` +
         'Anywhere else, and in a frame of another site inside these, the bridge refuses to type it.',
       value: prefill.join(', '),
       placeHolder: 'https://example.com',
@@ -114,15 +115,20 @@ export class BrowserSecrets {
    */
   async set(currentUrl?: string): Promise<string | undefined> {
     const title = 'Set a secret for the browser';
-    const answer = await this.askNameThenValue(title, {
-      prompt: 'A name the agent writes instead of the value, for example SITE_PASSWORD. The agent sees only this name.',
-      placeHolder: 'SITE_PASSWORD',
-      pattern: SECRET_NAME,
-      problem: 'Letters, digits and _, starting with a letter or _ (at most 64).',
-    }, {
-      prompt: name => `The value typed wherever the agent writes ${name}. Kept in VS Code's secret storage; never shown to the model, the panel or the log.`,
-      emptyValue: false,
-    }, 3);
+    const answer = await this.askNameThenValue(
+      title,
+      {
+        prompt: 'A name the agent writes instead of the value, for example SITE_PASSWORD. The agent sees only this name.',
+        placeHolder: 'SITE_PASSWORD',
+        pattern: SECRET_NAME,
+        problem: 'Letters, digits and _, starting with a letter or _ (at most 64).',
+      },
+      {
+        prompt: name => `The value typed wherever the agent writes ${name}. Kept in VS Code's secret storage; never shown to the model, the panel or the log.`,
+        emptyValue: false,
+      },
+      3,
+    );
     if (!answer) return undefined;
     const known = this.sites(answer.name);
     const current = currentUrl ? parseSecretSites(currentUrl).origins : [];
@@ -153,17 +159,21 @@ export class BrowserSecrets {
   /** Credential headers for connecting to a browser elsewhere, for the next start. */
   async connectionHeaders(): Promise<Record<string, string>> {
     const raw = await this.context.secrets.get(CONNECTION_KEY);
-    return raw ? JSON.parse(raw) as Record<string, string> : {};
+    return raw ? (JSON.parse(raw) as Record<string, string>) : {};
   }
 
   /** The Set Connection Credentials command: a header (Authorization by default) and its value; empty clears it. */
   async setConnectionCredentials(): Promise<string | undefined> {
-    const answer = await this.askNameThenValue('Connection credentials', {
-      prompt: 'The header sent when connecting to playwrightBridge.connect.endpoint. Kept in VS Code\'s secret storage, never in settings files.',
-      value: 'Authorization',
-      pattern: HEADER_NAME,
-      problem: 'A header name: letters, digits and -.',
-    }, { prompt: () => 'Its value, for example "Bearer <token>". Leave empty to remove this header.', emptyValue: true });
+    const answer = await this.askNameThenValue(
+      'Connection credentials',
+      {
+        prompt: "The header sent when connecting to playwrightBridge.connect.endpoint. Kept in VS Code's secret storage, never in settings files.",
+        value: 'Authorization',
+        pattern: HEADER_NAME,
+        problem: 'A header name: letters, digits and -.',
+      },
+      { prompt: () => 'Its value, for example "Bearer <token>". Leave empty to remove this header.', emptyValue: true },
+    );
     if (!answer) return undefined;
     const headers = await this.connectionHeaders();
     if (answer.value) headers[answer.name] = answer.value;
@@ -184,7 +194,10 @@ export class BrowserSecrets {
     if (!name || !SECRET_NAME.test(name)) return undefined;
     await this.context.secrets.delete(valueKey(name));
     await this.setSites(name, undefined);
-    await this.context.globalState.update(NAMES_KEY, names.filter(n => n !== name));
+    await this.context.globalState.update(
+      NAMES_KEY,
+      names.filter(n => n !== name),
+    );
     return name;
   }
 }

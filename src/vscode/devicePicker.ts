@@ -37,7 +37,11 @@ export async function pickDevice(vscode: VSCode, supervisor: Supervisor, choice:
       picked: device.name === choice.currentDevice,
     })),
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Emulate a Playwright device', placeHolder: 'Type to filter: iPhone, Pixel, iPad, Galaxy…', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Emulate a Playwright device',
+    placeHolder: 'Type to filter: iPhone, Pixel, iPad, Galaxy…',
+    matchOnDescription: true,
+  });
   if (!picked) return;
   const restart = 'Restart the browser';
   const what = picked.device

@@ -27,7 +27,12 @@ export async function runCardAction(vscode: VSCode, card: DevtoolsCard | undefin
   }
   if (action === 'addToChat') {
     const text = card.kind === 'trace' ? traceText(card.trace) : auditText(card.audit);
-    await attachToChat(vscode, outputDir, card.kind === 'trace' ? 'performance-trace' : 'accessibility-audit', `# ${card.kind === 'trace' ? 'Performance trace' : 'Accessibility audit'}\n\n${text}\n`);
+    await attachToChat(
+      vscode,
+      outputDir,
+      card.kind === 'trace' ? 'performance-trace' : 'accessibility-audit',
+      `# ${card.kind === 'trace' ? 'Performance trace' : 'Accessibility audit'}\n\n${text}\n`,
+    );
     return;
   }
   const file = traceFileOf(card, outputDir);
@@ -38,10 +43,14 @@ export async function runCardAction(vscode: VSCode, card: DevtoolsCard | undefin
   const uri = vscode.Uri.file(file);
   await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
   // Not awaited: the notice stays until the person answers it, and the file is already open.
-  void vscode.window.showInformationMessage(
-    `The trace is ${path.basename(file)}. Chrome DevTools opens it: Performance panel, Load profile (or drop the file there).`, 'Reveal in File Explorer', 'Copy Path',
-  ).then(async reveal => {
-    if (reveal === 'Reveal in File Explorer') await vscode.commands.executeCommand('revealFileInOS', uri);
-    if (reveal === 'Copy Path') await vscode.env.clipboard.writeText(file);
-  });
+  void vscode.window
+    .showInformationMessage(
+      `The trace is ${path.basename(file)}. Chrome DevTools opens it: Performance panel, Load profile (or drop the file there).`,
+      'Reveal in File Explorer',
+      'Copy Path',
+    )
+    .then(async reveal => {
+      if (reveal === 'Reveal in File Explorer') await vscode.commands.executeCommand('revealFileInOS', uri);
+      if (reveal === 'Copy Path') await vscode.env.clipboard.writeText(file);
+    });
 }

@@ -89,7 +89,10 @@ function reallyInside(folder: string, file: string): boolean {
 /** The .gitignore the bridge writes in a logins folder: everything in it stays out of version control. */
 function folderIgnoresAll(folder: string): boolean {
   try {
-    return fs.readFileSync(path.join(folder, '.gitignore'), 'utf8').split('\n').some(line => line.trim() === '*');
+    return fs
+      .readFileSync(path.join(folder, '.gitignore'), 'utf8')
+      .split('\n')
+      .some(line => line.trim() === '*');
   } catch {
     return false;
   }
@@ -103,7 +106,10 @@ function freeJson(folder: string, name: string): string {
 }
 
 export class TestExport {
-  constructor(private readonly vscode: VSCode, private readonly deps: ExportDeps) {}
+  constructor(
+    private readonly vscode: VSCode,
+    private readonly deps: ExportDeps,
+  ) {}
 
   plan(request: ExportRequest): ExportPlan {
     let steps = this.deps.journal.steps.slice();
@@ -114,17 +120,27 @@ export class TestExport {
     if (request.lastSteps) steps = steps.slice(-request.lastSteps);
     const title = request.title?.trim() || `browser session ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
     if (!steps.some(s => s.ok && s.answer.code.length)) {
-      return { steps, title, problem: 'Nothing to export yet: no step since the browser started did something a test can repeat. Ask chat to use the browser, then export.' };
+      return {
+        steps,
+        title,
+        problem: 'Nothing to export yet: no step since the browser started did something a test can repeat. Ask chat to use the browser, then export.',
+      };
     }
     if (!request.byModel) return { steps, title };
     const folder = this.deps.workspaceFolders()[0];
     if (!folder) return { steps, title, problem: 'Open a folder first: the test is written into the workspace.' };
     if (request.file === undefined) {
       const file = freePath(this.testsFolder() ?? path.join(folder, 'tests'), specFileName(title));
-      if (!reallyInside(folder, file)) return { steps, title, problem: 'The tests folder leads outside the workspace folder (a symbolic link): name a file with file.' };
+      if (!reallyInside(folder, file))
+        return { steps, title, problem: 'The tests folder leads outside the workspace folder (a symbolic link): name a file with file.' };
       return { steps, title, file };
     }
-    if (!CHAT_FILE.test(request.file)) return { steps, title, problem: 'Give file as a path inside the workspace folder made of letters, digits, -, _, . and /, ending in .spec.ts (such as tests/checkout.spec.ts).' };
+    if (!CHAT_FILE.test(request.file))
+      return {
+        steps,
+        title,
+        problem: 'Give file as a path inside the workspace folder made of letters, digits, -, _, . and /, ending in .spec.ts (such as tests/checkout.spec.ts).',
+      };
     const file = path.resolve(folder, request.file);
     if (path.isAbsolute(request.file) || !reallyInside(folder, file)) {
       return { steps, title, problem: `"${request.file}" is outside the workspace folder: give a path inside it, such as tests/checkout.spec.ts.` };
@@ -147,12 +163,16 @@ export class TestExport {
     try {
       login.write?.();
       spec = writeSpecFile(plan.steps, target.file, {
-        title: plan.title, ...bridgeReaders(this.deps.outputDir()), secretNames: this.deps.secretNames(), replace: target.replace,
+        title: plan.title,
+        ...bridgeReaders(this.deps.outputDir()),
+        secretNames: this.deps.secretNames(),
+        replace: target.replace,
         ...(login.storageState ? { storageState: login.storageState } : {}),
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const text = code === 'EEXIST' ? `${this.shown(target.file)} is there already: it was not replaced.` : `The test could not be written: ${(error as Error).message}`;
+      const text =
+        code === 'EEXIST' ? `${this.shown(target.file)} is there already: it was not replaced.` : `The test could not be written: ${(error as Error).message}`;
       if (!request.byModel) void vscode.window.showErrorMessage(text);
       return { ok: false, written: false, text };
     }
@@ -181,7 +201,9 @@ export class TestExport {
     const source = this.deps.loginProfileFile(name);
     if (!fs.existsSync(source)) return {};
     if (request.byModel) {
-      return { note: `The session started from the login profile "${name}"; the test starts logged out (export from the panel to write a copy of the profile beside it).` };
+      return {
+        note: `The session started from the login profile "${name}"; the test starts logged out (export from the panel to write a copy of the profile beside it).`,
+      };
     }
     const auth = path.join(path.dirname(specFile), '.auth');
     // A folder the workspace brought (a link elsewhere, or one whose .gitignore is not ours) does not get the person's logins.
@@ -193,7 +215,10 @@ export class TestExport {
     const write = 'Write a Copy';
     const answer = await this.vscode.window.showInformationMessage(
       `This session started logged in from the login profile "${name}". Write a copy of its cookies and storage to ${this.shown(copy)} so the test starts logged in too? ` +
-      'It holds your logins: the folder gets a .gitignore so it stays out of version control.', { modal: true }, write);
+        'It holds your logins: the folder gets a .gitignore so it stays out of version control.',
+      { modal: true },
+      write,
+    );
     if (answer !== write) return { note: `The test starts logged out (no copy of the login profile "${name}" was written).` };
     return {
       storageState: path.relative(folder, copy).split(path.sep).join('/'),
@@ -238,7 +263,12 @@ export class TestExport {
     return { file: uri.fsPath, replace: true };
   }
 
-  private async verify(file: string, spec: ExportResult['spec'], steps: JournalStep[], token?: vscodeTypes.CancellationToken): Promise<ExportResult | undefined> {
+  private async verify(
+    file: string,
+    spec: ExportResult['spec'],
+    steps: JournalStep[],
+    token?: vscodeTypes.CancellationToken,
+  ): Promise<ExportResult | undefined> {
     const vscode = this.vscode;
     const runner = chooseRunner(this.deps.workspaceFolders()[0], vscode.workspace.isTrusted);
     const launch = this.deps.browserLaunch();
@@ -248,24 +278,29 @@ export class TestExport {
     const controller = new AbortController();
     const outside = token?.onCancellationRequested(() => controller.abort());
     try {
-      return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Playwright Bridge', cancellable: true }, async (progress, cancel) => {
-        cancel.onCancellationRequested(() => controller.abort());
-        progress.report({ message: `running ${this.shown(file)} ${VERIFY_REPEATS} times with ${where}, headless${withheld.length ? ` (without ${withheld.join(', ')})` : ''}…` });
-        const result = await verifySpec(file, spec, {
-          runner,
-          workDir: path.join(this.deps.storageDir, 'test-runs'),
-          ...(launch.executablePath ? { executablePath: launch.executablePath } : {}),
-          ...(launch.channel ? { channel: launch.channel } : {}),
-          browser: launch.engine,
-          repeatEach: VERIFY_REPEATS,
-          env,
-          // Where a person runs `npx playwright test`: paths in the test (a login profile's copy) resolve there.
-          ...(this.deps.workspaceFolders()[0] ? { cwd: this.deps.workspaceFolders()[0] } : {}),
-          signal: controller.signal,
-          timeoutMs: 10 * 60_000,
-        });
-        return controller.signal.aborted ? undefined : result;
-      });
+      return await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Playwright Bridge', cancellable: true },
+        async (progress, cancel) => {
+          cancel.onCancellationRequested(() => controller.abort());
+          progress.report({
+            message: `running ${this.shown(file)} ${VERIFY_REPEATS} times with ${where}, headless${withheld.length ? ` (without ${withheld.join(', ')})` : ''}…`,
+          });
+          const result = await verifySpec(file, spec, {
+            runner,
+            workDir: path.join(this.deps.storageDir, 'test-runs'),
+            ...(launch.executablePath ? { executablePath: launch.executablePath } : {}),
+            ...(launch.channel ? { channel: launch.channel } : {}),
+            browser: launch.engine,
+            repeatEach: VERIFY_REPEATS,
+            env,
+            // Where a person runs `npx playwright test`: paths in the test (a login profile's copy) resolve there.
+            ...(this.deps.workspaceFolders()[0] ? { cwd: this.deps.workspaceFolders()[0] } : {}),
+            signal: controller.signal,
+            timeoutMs: 10 * 60_000,
+          });
+          return controller.signal.aborted ? undefined : result;
+        },
+      );
     } catch (error) {
       const text = `${this.shown(file)} could not be run: ${(error as Error).message}`;
       this.deps.store.showExportStatus({ state: 'error', text, marks: [] });
@@ -285,7 +320,9 @@ export class TestExport {
     const vscode = this.vscode;
     const callOf = new Map(steps.map(s => [s.index, s.callId]));
     const marks = result.verdicts.flatMap(v => (callOf.get(v.step) === undefined ? [] : [{ callId: callOf.get(v.step)!, verdict: v.verdict }]));
-    const left = result.spec.leftOut.length ? ` Left out: ${result.spec.leftOut.length} step${result.spec.leftOut.length === 1 ? '' : 's'} (reads, failures, the bridge's own tools).` : '';
+    const left = result.spec.leftOut.length
+      ? ` Left out: ${result.spec.leftOut.length} step${result.spec.leftOut.length === 1 ? '' : 's'} (reads, failures, the bridge's own tools).`
+      : '';
     const needs = (result.spec.env.length ? ` It reads ${result.spec.env.join(', ')} from the environment.` : '') + withoutPlaywrightTest(result.file);
     if (result.run.failed === 0) {
       const text = `${this.shown(result.file)}: passed ${result.run.passed} of ${result.run.runs} runs with Playwright Test.`;
@@ -295,7 +332,7 @@ export class TestExport {
     }
     // Never left under a passing name: renamed now, deleted if the person says so.
     const failing = failingName(result.file);
-    const renamed = !fs.existsSync(failing) && await this.rename(result.file, failing);
+    const renamed = !fs.existsSync(failing) && (await this.rename(result.file, failing));
     const file = renamed ? failing : result.file;
     const step = result.failedStep === undefined ? undefined : steps.find(s => s.index === result.failedStep);
     const where = result.run.firstFailure?.line ? `at line ${result.run.firstFailure.line}${step ? ` (step ${step.index}, ${step.tool})` : ''}` : '';
@@ -324,7 +361,11 @@ export class TestExport {
   /** Beside the editor in front (the browser panel, when it is an editor tab), so the session and its test show together. */
   private open(file: string): Thenable<vscodeTypes.TextEditor> {
     const shown = this.vscode.window.visibleTextEditors.find(editor => editor.document.uri.fsPath === file);
-    return this.vscode.window.showTextDocument(this.vscode.Uri.file(file), { preview: false, preserveFocus: true, viewColumn: shown?.viewColumn ?? this.vscode.ViewColumn.Beside });
+    return this.vscode.window.showTextDocument(this.vscode.Uri.file(file), {
+      preview: false,
+      preserveFocus: true,
+      viewColumn: shown?.viewColumn ?? this.vscode.ViewColumn.Beside,
+    });
   }
 
   private async reveal(file: string, line: number): Promise<void> {
@@ -350,6 +391,6 @@ export function withoutPlaywrightTest(file: string): string {
     require.resolve('@playwright/test/package.json', { paths: [path.dirname(file)] });
     return '';
   } catch {
-    return ' This workspace has no @playwright/test, so the editor marks the test\'s import: `npm i -D @playwright/test` installs it (the bridge ran the test with its own).';
+    return " This workspace has no @playwright/test, so the editor marks the test's import: `npm i -D @playwright/test` installs it (the bridge ran the test with its own).";
   }
 }

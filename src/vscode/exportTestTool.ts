@@ -14,7 +14,6 @@ import type { ToolPresenter } from './languageModelTools';
 
 type VSCode = typeof vscodeTypes;
 
-
 /** The tool's presenter for the language-model door, and its handler in the supervisor's pipeline. */
 export function exportTestTool(vscode: VSCode, exporter: TestExport, supervisor: Supervisor): { presenter: ToolPresenter; disposable: vscodeTypes.Disposable } {
   const presenter: ToolPresenter = input => {
@@ -30,7 +29,8 @@ export function exportTestTool(vscode: VSCode, exporter: TestExport, supervisor:
         title: 'Export the browser session as a Playwright test?',
         message: new vscode.MarkdownString(
           `Writes **${shown}** from ${steps} step${steps === 1 ? '' : 's'} of this session (reads and failed calls leave nothing), opens it, ` +
-          `and runs it ${VERIFY_REPEATS} times with Playwright Test, headless, in a browser of its own. A test that fails is renamed \`*.failing.spec.ts\`.`),
+            `and runs it ${VERIFY_REPEATS} times with Playwright Test, headless, in a browser of its own. A test that fails is renamed \`*.failing.spec.ts\`.`,
+        ),
       },
     };
   };

@@ -15,8 +15,11 @@ type VSCode = typeof vscodeTypes;
  */
 export async function installBrowser(vscode: VSCode, extensionPath: string, log: vscodeTypes.LogOutputChannel, current: BrowserName): Promise<void> {
   const picked = await vscode.window.showQuickPick(
-    BROWSERS.filter((id): id is BrowserName => id !== 'auto')
-      .map(id => ({ id, label: BROWSER_LABELS[id], description: id === current ? 'the browser in use' : undefined })),
+    BROWSERS.filter((id): id is BrowserName => id !== 'auto').map(id => ({
+      id,
+      label: BROWSER_LABELS[id],
+      description: id === current ? 'the browser in use' : undefined,
+    })),
     { title: 'Install a browser for Playwright Bridge', placeHolder: 'Which browser should Playwright download and install?' },
   );
   if (!picked) return;
@@ -24,27 +27,31 @@ export async function installBrowser(vscode: VSCode, extensionPath: string, log:
   log.info(`Installing ${picked.id} with Playwright's installer`);
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Installing ${picked.label}`, cancellable: true },
-    (progress, token) => new Promise<{ code: number | null; tail: string; cancelled: boolean }>(resolve => {
-      const child = spawn(process.execPath, [cli, 'install-browser', picked.id], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, windowsHide: true });
-      let tail = '';
-      let cancelled = false;
-      const onOutput = (chunk: Buffer) => {
-        const text = stripAnsi(chunk.toString('utf8'));
-        tail = (tail + text).slice(-2000);
-        for (const line of text.split(/\r?\n|\r/).map(l => l.trim()).filter(Boolean)) {
-          log.info(`[install] ${line}`);
-          progress.report({ message: line.slice(0, 120) });
-        }
-      };
-      child.stdout.on('data', onOutput);
-      child.stderr.on('data', onOutput);
-      token.onCancellationRequested(() => {
-        cancelled = true;
-        if (child.pid) killTree(child.pid);
-      });
-      child.on('error', error => resolve({ code: -1, tail: error.message, cancelled }));
-      child.on('close', code => resolve({ code, tail, cancelled }));
-    }),
+    (progress, token) =>
+      new Promise<{ code: number | null; tail: string; cancelled: boolean }>(resolve => {
+        const child = spawn(process.execPath, [cli, 'install-browser', picked.id], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, windowsHide: true });
+        let tail = '';
+        let cancelled = false;
+        const onOutput = (chunk: Buffer) => {
+          const text = stripAnsi(chunk.toString('utf8'));
+          tail = (tail + text).slice(-2000);
+          for (const line of text
+            .split(/\r?\n|\r/)
+            .map(l => l.trim())
+            .filter(Boolean)) {
+            log.info(`[install] ${line}`);
+            progress.report({ message: line.slice(0, 120) });
+          }
+        };
+        child.stdout.on('data', onOutput);
+        child.stderr.on('data', onOutput);
+        token.onCancellationRequested(() => {
+          cancelled = true;
+          if (child.pid) killTree(child.pid);
+        });
+        child.on('error', error => resolve({ code: -1, tail: error.message, cancelled }));
+        child.on('close', code => resolve({ code, tail, cancelled }));
+      }),
   );
   if (outcome.cancelled) {
     void vscode.window.showInformationMessage(`Installing ${picked.label} was cancelled.`);

@@ -39,7 +39,9 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
   prepareInvocation(options: vscodeTypes.LanguageModelToolInvocationPrepareOptions<Input>): vscodeTypes.PreparedToolInvocation {
     if (this.presenter) {
       const own = this.presenter(options.input ?? {});
-      return this.supervisor.personHasControl ? { ...own, invocationMessage: `${String(own.invocationMessage)} (waiting: you have the browser; press Hand back in the browser panel)` } : own;
+      return this.supervisor.personHasControl
+        ? { ...own, invocationMessage: `${String(own.invocationMessage)} (waiting: you have the browser; press Hand back in the browser panel)` }
+        : own;
     }
     const codeFilename = this.codeFilename(options.input);
     const presentation = presentInvocation(this.entry.name, this.entry.displayName, options.input, {
@@ -83,7 +85,8 @@ export class PlaywrightLanguageModelTool implements vscodeTypes.LanguageModelToo
       });
       this.onResult(this.entry.name, !!result.isError);
       const parts = convertToolResult(this.entry.name, result).map(part =>
-        part.kind === 'text' ? new vscode.LanguageModelTextPart(part.text) : vscode.LanguageModelDataPart.image(part.data, part.mimeType));
+        part.kind === 'text' ? new vscode.LanguageModelTextPart(part.text) : vscode.LanguageModelDataPart.image(part.data, part.mimeType),
+      );
       return new vscode.LanguageModelToolResult(parts);
     } catch (error) {
       if (error instanceof CancelledError || token.isCancellationRequested) throw new vscode.CancellationError();
@@ -108,5 +111,6 @@ export function registerLanguageModelTools(
 ): vscodeTypes.Disposable[] {
   const shownCode = new ShownCodeFiles();
   return manifest.map(entry =>
-    vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, onResult, places, shownCode, presenters.get(entry.name))));
+    vscode.lm.registerTool(entry.name, new PlaywrightLanguageModelTool(vscode, entry, supervisor, onResult, places, shownCode, presenters.get(entry.name))),
+  );
 }

@@ -19,12 +19,7 @@ export function suggestedProfileName(url: string | undefined): string {
  * Save Login Profile: the person logs in by hand in the panel (the agent waits meanwhile), then the
  * context's cookies and local storage are saved under a name. Its content is never shown or logged.
  */
-export async function saveLoginProfile(
-  vscode: VSCode,
-  supervisor: Supervisor,
-  profiles: LoginProfiles,
-  currentUrl: () => string | undefined,
-): Promise<void> {
+export async function saveLoginProfile(vscode: VSCode, supervisor: Supervisor, profiles: LoginProfiles, currentUrl: () => string | undefined): Promise<void> {
   if (!supervisor.running || !currentUrl() || currentUrl() === 'about:blank') {
     const url = await vscode.window.showInputBox({
       title: 'Save Login Profile: the sign-in page',
@@ -47,7 +42,10 @@ export async function saveLoginProfile(
   try {
     const save = 'Save Profile';
     const choice = await vscode.window.showInformationMessage(
-      'Log in to the site in the browser panel (chat\'s calls wait meanwhile). When you are logged in, press Save Profile.', save, 'Cancel');
+      "Log in to the site in the browser panel (chat's calls wait meanwhile). When you are logged in, press Save Profile.",
+      save,
+      'Cancel',
+    );
     if (choice !== save) return;
     const name = await vscode.window.showInputBox({
       title: 'Save Login Profile: its name',
@@ -63,7 +61,9 @@ export async function saveLoginProfile(
     const cookies = (JSON.parse(state) as { cookies?: unknown[] }).cookies?.length ?? 0;
     const use = 'Use for New Contexts';
     const next = await vscode.window.showInformationMessage(
-      `Login profile "${name}" saved (${cookies} cookie${cookies === 1 ? '' : 's'}, ${Math.ceil(saved.bytes / 1024)} KB), readable only by you.`, use);
+      `Login profile "${name}" saved (${cookies} cookie${cookies === 1 ? '' : 's'}, ${Math.ceil(saved.bytes / 1024)} KB), readable only by you.`,
+      use,
+    );
     if (next === use) await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('loginProfile', name, vscode.ConfigurationTarget.Global);
   } catch (error) {
     void vscode.window.showErrorMessage(`The login profile was not saved: ${(error as Error).message}`);
@@ -81,10 +81,13 @@ export async function listLoginProfiles(vscode: VSCode, profiles: LoginProfiles)
     void vscode.window.showInformationMessage('No login profiles yet. "Playwright Bridge: Save Login Profile…" makes one.');
     return;
   }
-  const picked = await vscode.window.showQuickPick(list.map(p => ({
-    label: p.name,
-    description: `${Math.ceil(p.bytes / 1024)} KB, saved ${p.savedAt.toLocaleString()}${p.name === inUse ? ', new contexts start from it' : ''}`,
-  })), { title: 'Login profiles', placeHolder: 'Pick one to use, stop using or delete it' });
+  const picked = await vscode.window.showQuickPick(
+    list.map(p => ({
+      label: p.name,
+      description: `${Math.ceil(p.bytes / 1024)} KB, saved ${p.savedAt.toLocaleString()}${p.name === inUse ? ', new contexts start from it' : ''}`,
+    })),
+    { title: 'Login profiles', placeHolder: 'Pick one to use, stop using or delete it' },
+  );
   if (!picked) return;
   const actions = [picked.label === inUse ? 'Stop Using It' : 'Use for New Contexts', 'Delete'];
   const action = await vscode.window.showQuickPick(actions, { title: `Login profile "${picked.label}"` });
@@ -94,7 +97,12 @@ export async function listLoginProfiles(vscode: VSCode, profiles: LoginProfiles)
 
 /** Delete a Login Profile: it and its previous version go; a setting that named it is cleared. */
 export async function deleteLoginProfile(vscode: VSCode, profiles: LoginProfiles, name?: string): Promise<void> {
-  const chosen = name ?? await vscode.window.showQuickPick(profiles.list().map(p => p.name), { title: 'Delete a login profile' });
+  const chosen =
+    name ??
+    (await vscode.window.showQuickPick(
+      profiles.list().map(p => p.name),
+      { title: 'Delete a login profile' },
+    ));
   if (!chosen) return;
   try {
     await profiles.delete(chosen);

@@ -19,7 +19,11 @@ export class PlaywrightMcpServerProvider implements vscodeTypes.McpServerDefinit
   private readonly disposables: vscodeTypes.Disposable[] = [];
 
   /** `exposure`: the doors as the bridge reads its settings (a workspace may close a door, never open one). */
-  constructor(private readonly vscode: VSCode, private readonly endpoint: McpEndpoint, private readonly doors: () => Exposure) {
+  constructor(
+    private readonly vscode: VSCode,
+    private readonly endpoint: McpEndpoint,
+    private readonly doors: () => Exposure,
+  ) {
     this.changed = new vscode.EventEmitter<void>();
     this.onDidChangeMcpServerDefinitions = this.changed.event;
     this.disposables.push(
@@ -72,7 +76,8 @@ export async function copyMcpClientConfig(vscode: VSCode, endpoint: McpEndpoint)
     'Copy a configuration that lets an MCP client outside VS Code drive this browser?',
     {
       modal: true,
-      detail: 'It holds a secret token. Anyone who has it can control the browser (open pages, read what they show, type, run code in them, ' +
+      detail:
+        'It holds a secret token. Anyone who has it can control the browser (open pages, read what they show, type, run code in them, ' +
         'type your browser secrets on their sites, where code it runs can read them) without VS Code asking, while this window stays open. ' +
         'The endpoint listens on 127.0.0.1 only; a new token is made for every window.',
     },
@@ -83,5 +88,6 @@ export async function copyMcpClientConfig(vscode: VSCode, endpoint: McpEndpoint)
   const config = { mcpServers: { 'playwright-bridge': { type: 'http', url: address.url, headers: { Authorization: `Bearer ${address.token}` } } } };
   await vscode.env.clipboard.writeText(`${JSON.stringify(config, null, 2)}\n`);
   void vscode.window.showInformationMessage(
-    `MCP client configuration copied (endpoint ${address.url}). Paste it into your client's MCP settings; it works until this window closes.`);
+    `MCP client configuration copied (endpoint ${address.url}). Paste it into your client's MCP settings; it works until this window closes.`,
+  );
 }

@@ -26,7 +26,12 @@ export async function requestDetailMessage(supervisor: Supervisor, id: string, v
 
 /** `secretSites`: the bridge's secrets and their sites (a copied cURL reads a secret from the environment only on its own sites). */
 export async function runRequestAction(
-  vscode: VSCode, supervisor: Supervisor, outputDir: string, secretSites: Readonly<Record<string, readonly string[]>>, id: string, action: 'copyCurl' | 'copyFetch' | 'addToChat',
+  vscode: VSCode,
+  supervisor: Supervisor,
+  outputDir: string,
+  secretSites: Readonly<Record<string, readonly string[]>>,
+  id: string,
+  action: 'copyCurl' | 'copyFetch' | 'addToChat',
 ): Promise<void> {
   const answer = await requestDetailMessage(supervisor, id, { pretty: action === 'addToChat' });
   if (answer.type !== 'requestDetail' || !answer.detail) {

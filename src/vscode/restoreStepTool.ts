@@ -21,7 +21,10 @@ class RestoreStep {
   /** What the person confirmed: the input, the step it named then, and the newest step then (stepsBack counts from it). */
   private confirmed: { input: string; index: number | string; newest: number } | undefined;
 
-  constructor(private readonly vscode: VSCode, private readonly timeTravel: TimeTravel) {}
+  constructor(
+    private readonly vscode: VSCode,
+    private readonly timeTravel: TimeTravel,
+  ) {}
 
   private newest(): number {
     return this.timeTravel.timeline.steps.at(-1)?.index ?? 0;
@@ -48,7 +51,8 @@ class RestoreStep {
         title: `Put the browser back to step ${index}?`,
         message: new this.vscode.MarkdownString(
           `Step ${index}: *${step.title.replace(/[*_`[\]\\<>]/g, '')}*. The browser's cookies, local and session storage and IndexedDB go back to how they were ` +
-          `right after it, in one fresh tab at that step's address (other tabs close). What was done after it in the browser is undone; ${NOT_RESTORED}.`),
+            `right after it, in one fresh tab at that step's address (other tabs close). What was done after it in the browser is undone; ${NOT_RESTORED}.`,
+        ),
       },
     };
   };
@@ -59,7 +63,10 @@ class RestoreStep {
     this.confirmed = undefined;
     const index = confirmed ? confirmed.index : this.target(input);
     if (confirmed && input.stepsBack !== undefined && confirmed.newest !== this.newest()) {
-      return { failed: true, text: `Not restored: the browser took ${this.newest() - confirmed.newest} more step(s) after the person confirmed, so "stepsBack" no longer names the step they saw. Ask again, or give "step".` };
+      return {
+        failed: true,
+        text: `Not restored: the browser took ${this.newest() - confirmed.newest} more step(s) after the person confirmed, so "stepsBack" no longer names the step they saw. Ask again, or give "step".`,
+      };
     }
     if (typeof index === 'string') return { failed: true, text: index };
     const outcome = await this.timeTravel.restore(index, 'tool');
@@ -68,7 +75,11 @@ class RestoreStep {
 }
 
 /** The tool's presenter for the language-model door, and its handler in the supervisor's pipeline. */
-export function restoreStepTool(vscode: VSCode, timeTravel: TimeTravel, supervisor: Supervisor): { presenter: ToolPresenter; disposable: vscodeTypes.Disposable } {
+export function restoreStepTool(
+  vscode: VSCode,
+  timeTravel: TimeTravel,
+  supervisor: Supervisor,
+): { presenter: ToolPresenter; disposable: vscodeTypes.Disposable } {
   const tool = new RestoreStep(vscode, timeTravel);
   return { presenter: tool.present, disposable: supervisor.registerHostTool(RESTORE_STEP_TOOL, args => tool.answer(args)) };
 }

@@ -9,7 +9,13 @@ import { defaultSaveUri } from './saveScreenshot';
 
 type VSCode = typeof vscodeTypes;
 
-export async function saveNetworkHar(vscode: VSCode, supervisor: Supervisor, store: LiveViewStore, version: string, target?: vscodeTypes.Uri): Promise<vscodeTypes.Uri | undefined> {
+export async function saveNetworkHar(
+  vscode: VSCode,
+  supervisor: Supervisor,
+  store: LiveViewStore,
+  version: string,
+  target?: vscodeTypes.Uri,
+): Promise<vscodeTypes.Uri | undefined> {
   // The requests as the panel lists them now (after Clear, or a navigation that started the list again).
   const ids = store.snapshot().network.flatMap(row => ('id' in row ? [row.id] : []));
   if (!supervisor.running) {
@@ -30,8 +36,9 @@ export async function saveNetworkHar(vscode: VSCode, supervisor: Supervisor, sto
   try {
     // A file on this machine is written by the child itself: a HAR of large bodies never crosses the pipe.
     const file = target.scheme === 'file' ? target.fsPath : undefined;
-    built = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Saving ${ids.length} requests as HAR…` },
-      () => supervisor.ask('har', { version, ids, ...(file ? { file } : {}) }));
+    built = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Saving ${ids.length} requests as HAR…` }, () =>
+      supervisor.ask('har', { version, ids, ...(file ? { file } : {}) }),
+    );
     if (!file) await vscode.workspace.fs.writeFile(target, Buffer.from(built.har, 'utf8'));
   } catch (error) {
     const why = error instanceof NoBrowserError ? 'no browser runs, so there are no requests to save.' : (error as Error).message;
@@ -45,9 +52,11 @@ export async function saveNetworkHar(vscode: VSCode, supervisor: Supervisor, sto
   // The child's figure counts bodies left out and requests written as stubs (child/harBudget.ts: one budget for the whole file).
   const omitted = built.omittedBodies
     ? ` ${built.omittedBodies} part${built.omittedBodies === 1 ? ' was' : 's were'} left out to keep the file within its size budget, or for holding a secret in binary ` +
-      '(a request or response body, or a request\'s address and headers): each entry\'s comment says what it lost.' : '';
+      "(a request or response body, or a request's address and headers): each entry's comment says what it lost."
+    : '';
   void vscode.window.showInformationMessage(
     `Saved ${built.entries} requests to ${vscode.workspace.asRelativePath(target)}. Cookie and authorization headers are left out and the bridge's secrets masked; ` +
-    `other tokens in headers, addresses and bodies stay.${omitted}`);
+      `other tokens in headers, addresses and bodies stay.${omitted}`,
+  );
   return target;
 }

@@ -7,7 +7,13 @@ type VSCode = typeof vscodeTypes;
 
 /** In the first workspace folder, named for the page's host and the time ("example.com-2026-12-02T14-03-11.png"). */
 export function defaultSaveUri(vscode: VSCode, url: string | undefined, fallback: string, extension: string): vscodeTypes.Uri | undefined {
-  const host = (() => { try { return new URL(url ?? '').hostname || fallback; } catch { return fallback; } })();
+  const host = (() => {
+    try {
+      return new URL(url ?? '').hostname || fallback;
+    } catch {
+      return fallback;
+    }
+  })();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   return folder ? vscode.Uri.joinPath(folder, `${host}-${stamp}.${extension}`) : undefined;

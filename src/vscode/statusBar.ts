@@ -6,7 +6,12 @@ import type { HealthState } from '../protocol/panelMessages';
 type VSCode = typeof vscodeTypes;
 
 const ICONS: Record<HealthState, string> = {
-  notStarted: '$(globe)', starting: '$(loading~spin)', restarting: '$(loading~spin)', ready: '$(globe)', failed: '$(error)', stopped: '$(circle-slash)',
+  notStarted: '$(globe)',
+  starting: '$(loading~spin)',
+  restarting: '$(loading~spin)',
+  ready: '$(globe)',
+  failed: '$(error)',
+  stopped: '$(circle-slash)',
 };
 
 /** The browser's health at a glance (as core/supervision/browserHealth.ts words it); a click opens the log. */

@@ -28,7 +28,10 @@ export class TimeTravel {
   /** How long each scrub took, from the panel's request to its picture drawn (ms), newest last: for the bench and tests. */
   readonly scrubTimes: number[] = [];
 
-  constructor(private readonly vscode: VSCode, private readonly deps: TimeTravelDeps) {}
+  constructor(
+    private readonly vscode: VSCode,
+    private readonly deps: TimeTravelDeps,
+  ) {}
 
   get timeline(): Timeline {
     return this.deps.timeline;
@@ -53,9 +56,12 @@ export class TimeTravel {
   async restore(index: number, door: Door): Promise<RestoreOutcome> {
     const refused = !this.deps.canRestore()
       ? RESTORE_OFF
-      : this.restoring ? 'The browser is already being put back to a step: wait for it to finish.'
-        // A restore closes the tabs: not under a call that is using them.
-        : door === 'person' && this.deps.timeline.busy ? 'A chat call is using the browser right now: try again when it has finished.' : undefined;
+      : this.restoring
+        ? 'The browser is already being put back to a step: wait for it to finish.'
+        : // A restore closes the tabs: not under a call that is using them.
+          door === 'person' && this.deps.timeline.busy
+          ? 'A chat call is using the browser right now: try again when it has finished.'
+          : undefined;
     if (refused) {
       if (door === 'person') void this.vscode.window.showWarningMessage(refused);
       return { ok: false, text: refused };
@@ -92,7 +98,8 @@ export class TimeTravel {
     await fs.promises.writeFile(target.fsPath, trace);
     const dropped = this.deps.timeline.dropped ? ` (the oldest ${this.deps.timeline.dropped} were dropped earlier to keep the time travel budget)` : '';
     void this.vscode.window.showInformationMessage(
-      `Saved ${steps.length} steps${dropped} to ${path.basename(target.fsPath)}. Open it with: npx playwright show-trace "${target.fsPath}"`);
+      `Saved ${steps.length} steps${dropped} to ${path.basename(target.fsPath)}. Open it with: npx playwright show-trace "${target.fsPath}"`,
+    );
     return target.fsPath;
   }
 }

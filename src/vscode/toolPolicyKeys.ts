@@ -13,7 +13,10 @@ import { isToolOffered, toolOffContextKey, ToolPolicySettings } from '../core/to
 export class ToolPolicyKeys {
   private readonly off = new Set<string>();
 
-  constructor(private readonly vscode: typeof vscodeTypes, private readonly tools: readonly Pick<ManifestTool, 'name' | 'when'>[]) {}
+  constructor(
+    private readonly vscode: typeof vscodeTypes,
+    private readonly tools: readonly Pick<ManifestTool, 'name' | 'when'>[],
+  ) {}
 
   apply(policy: ToolPolicySettings, settings: Pick<BridgeSettings, 'capabilities' | 'exposure'>): void {
     for (const tool of this.tools) {

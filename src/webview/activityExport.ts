@@ -13,7 +13,11 @@ let lastClicked: number | undefined;
 let marks = new Map<number, ExportVerdict>();
 
 const VERDICT_ICONS: Record<ExportVerdict, string> = { passed: 'codicon-beaker', failed: 'codicon-beaker-stop', notReached: 'codicon-circle-slash' };
-const VERDICT_WORDS: Record<ExportVerdict, string> = { passed: 'passed in the exported test', failed: 'failed in the exported test', notReached: 'not reached in the exported test' };
+const VERDICT_WORDS: Record<ExportVerdict, string> = {
+  passed: 'passed in the exported test',
+  failed: 'failed in the exported test',
+  notReached: 'not reached in the exported test',
+};
 
 /** One selected row is the step on show; a range for export takes two or more. */
 const exportRange = () => selected.size >= 2;
@@ -122,7 +126,8 @@ export function clearSelection(): void {
 }
 
 function redrawSelection(): void {
-  for (const row of $('activity-list').querySelectorAll<HTMLElement>('li.call')) row.setAttribute('aria-selected', String(selected.has(Number(row.dataset.callId))));
+  for (const row of $('activity-list').querySelectorAll<HTMLElement>('li.call'))
+    row.setAttribute('aria-selected', String(selected.has(Number(row.dataset.callId))));
   label();
 }
 
@@ -131,9 +136,11 @@ export function exportReport(): { exportStatus: string; exportMarks: string[] } 
   const rows = [...$('activity-list').querySelectorAll<HTMLElement>('li.call')];
   return {
     exportStatus: $('export-status').textContent ?? '',
-    exportMarks: rows.filter(r => r.querySelector('.export-mark')).map(r => {
-      const verdict = marks.get(Number(r.dataset.callId)) ?? '';
-      return `${verdict}: ${r.querySelector('.call-title')?.textContent ?? ''}`;
-    }),
+    exportMarks: rows
+      .filter(r => r.querySelector('.export-mark'))
+      .map(r => {
+        const verdict = marks.get(Number(r.dataset.callId)) ?? '';
+        return `${verdict}: ${r.querySelector('.call-title')?.textContent ?? ''}`;
+      }),
   };
 }

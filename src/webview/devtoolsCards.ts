@@ -49,7 +49,8 @@ function traceCard(trace: TraceFacts): HTMLElement {
     vital('INP', trace.inp ? `${trace.inp.ms} ms` : undefined, trace.inp?.rating, 'No interaction in this trace'),
   );
   card.append(vitals);
-  if (trace.lcp?.element) card.append(el('div', 'card-line', `LCP element: ${trace.lcp.element.description}${trace.lcp.element.ref ? ` [${trace.lcp.element.ref}]` : ''}`));
+  if (trace.lcp?.element)
+    card.append(el('div', 'card-line', `LCP element: ${trace.lcp.element.description}${trace.lcp.element.ref ? ` [${trace.lcp.element.ref}]` : ''}`));
   const emulated = emulationNote(trace.emulation);
   if (emulated) card.append(el('div', 'card-line', `While: ${emulated}`));
   if (trace.insights.length) {
@@ -69,14 +70,24 @@ function auditCard(audit: AuditFacts): HTMLElement {
   const card = el('div', 'card audit-card');
   card.append(cardHead('Accessibility', audit.url));
   const total = audit.violations.reduce((sum, v) => sum + v.nodes.length + v.more, 0);
-  card.append(el('div', 'card-line', audit.violations.length
-    ? `${audit.violations.length} rule${audit.violations.length === 1 ? '' : 's'} violated on ${total} element${total === 1 ? '' : 's'} · ${audit.passes} passed`
-    : `No violations · ${audit.passes} rules passed`));
+  card.append(
+    el(
+      'div',
+      'card-line',
+      audit.violations.length
+        ? `${audit.violations.length} rule${audit.violations.length === 1 ? '' : 's'} violated on ${total} element${total === 1 ? '' : 's'} · ${audit.passes} passed`
+        : `No violations · ${audit.passes} rules passed`,
+    ),
+  );
   const list = el('ul', 'violations');
   for (const violation of audit.violations) {
     for (const node of violation.nodes) {
       const item = el('li', 'finding');
-      item.append(el('span', `impact ${violation.impact}`, violation.impact), el('span', 'rule', `${violation.help}: `), el('span', 'element', `${node.description}${node.ref ? ` [${node.ref}]` : ''}`));
+      item.append(
+        el('span', `impact ${violation.impact}`, violation.impact),
+        el('span', 'rule', `${violation.help}: `),
+        el('span', 'element', `${node.description}${node.ref ? ` [${node.ref}]` : ''}`),
+      );
       item.title = `${violation.rule}\n${node.fix}`;
       if (node.box) {
         // Hover or focus outlines it on the picture, where it was when audited.
@@ -102,7 +113,8 @@ export function cardElement(row: ActivityRow): HTMLElement | undefined {
   if (!card) return undefined;
   const element = card.kind === 'trace' ? traceCard(card.trace) : auditCard(card.audit);
   const actions = el('div', 'card-actions');
-  if (card.kind === 'trace' && card.trace.file) actions.append(button('Open trace', 'codicon-go-to-file', () => post({ type: 'devtoolsCard', callId: row.id, action: 'openTrace' })));
+  if (card.kind === 'trace' && card.trace.file)
+    actions.append(button('Open trace', 'codicon-go-to-file', () => post({ type: 'devtoolsCard', callId: row.id, action: 'openTrace' })));
   actions.append(button('Add to Chat', 'codicon-comment-discussion', () => post({ type: 'devtoolsCard', callId: row.id, action: 'addToChat' })));
   element.append(actions);
   return element;

@@ -15,7 +15,6 @@ let frameDrawn = false;
 let picking = false;
 let pickStart: { x: number; y: number; clientX: number; clientY: number } | undefined;
 
-
 export function showPlaceholder(text: string): void {
   frameDrawn = false;
   frameImage.hidden = true;
@@ -67,8 +66,10 @@ export function outlineOnPicture(box: { x: number; y: number; width: number; hei
   const scaleX = picture.width / pageWidth;
   const scaleY = picture.height / pageHeight;
   Object.assign(outline.style, {
-    left: `${picture.left - viewBox.left + box.x * scaleX}px`, top: `${picture.top - viewBox.top + box.y * scaleY}px`,
-    width: `${Math.max(2, box.width * scaleX)}px`, height: `${Math.max(2, box.height * scaleY)}px`,
+    left: `${picture.left - viewBox.left + box.x * scaleX}px`,
+    top: `${picture.top - viewBox.top + box.y * scaleY}px`,
+    width: `${Math.max(2, box.width * scaleX)}px`,
+    height: `${Math.max(2, box.height * scaleY)}px`,
   });
   outline.hidden = false;
 }
@@ -137,29 +138,41 @@ export function startFrameView(): void {
       const box = $('region');
       const viewBox = view.getBoundingClientRect();
       Object.assign(box.style, {
-        left: `${Math.min(pickStart.clientX, event.clientX) - viewBox.left}px`, top: `${Math.min(pickStart.clientY, event.clientY) - viewBox.top}px`,
-        width: `${Math.abs(event.clientX - pickStart.clientX)}px`, height: `${Math.abs(event.clientY - pickStart.clientY)}px`,
+        left: `${Math.min(pickStart.clientX, event.clientX) - viewBox.left}px`,
+        top: `${Math.min(pickStart.clientY, event.clientY) - viewBox.top}px`,
+        width: `${Math.abs(event.clientX - pickStart.clientX)}px`,
+        height: `${Math.abs(event.clientY - pickStart.clientY)}px`,
       });
       box.hidden = false;
       return;
     }
-    if (!movePending) requestAnimationFrame(() => {
-      if (movePending && picking) post({ type: 'pick', pick: { phase: 'hover', ...movePending } });
-      else if (movePending) post({ type: 'input', event: { kind: 'mouse', action: 'move', ...movePending, button: 'left', clickCount: 1 } });
-      movePending = undefined;
-    });
+    if (!movePending)
+      requestAnimationFrame(() => {
+        if (movePending && picking) post({ type: 'pick', pick: { phase: 'hover', ...movePending } });
+        else if (movePending) post({ type: 'input', event: { kind: 'mouse', action: 'move', ...movePending, button: 'left', clickCount: 1 } });
+        movePending = undefined;
+      });
     movePending = point;
   });
   frameImage.addEventListener('contextmenu', event => event.preventDefault());
   frameImage.addEventListener('dragstart', event => event.preventDefault());
-  frameImage.addEventListener('wheel', event => {
-    const point = pagePoint(event);
-    if (!point) return;
-    event.preventDefault();
-    post({ type: 'input', event: { kind: 'wheel', ...point, deltaX: event.deltaX, deltaY: event.deltaY } });
-  }, { passive: false });
+  frameImage.addEventListener(
+    'wheel',
+    event => {
+      const point = pagePoint(event);
+      if (!point) return;
+      event.preventDefault();
+      post({ type: 'input', event: { kind: 'wheel', ...point, deltaX: event.deltaX, deltaY: event.deltaY } });
+    },
+    { passive: false },
+  );
 
-  const MODIFIERS = [['altKey', 'Alt'], ['ctrlKey', 'Control'], ['metaKey', 'Meta'], ['shiftKey', 'Shift']] as const;
+  const MODIFIERS = [
+    ['altKey', 'Alt'],
+    ['ctrlKey', 'Control'],
+    ['metaKey', 'Meta'],
+    ['shiftKey', 'Shift'],
+  ] as const;
   const sendKey = (action: 'down' | 'up') => (event: KeyboardEvent) => {
     // Keys belong to the page only while its picture has focus; an IME composition ends as text.
     if (document.activeElement !== keys || event.isComposing || !frameDrawn) return;

@@ -37,7 +37,7 @@ export function renderState(next: PanelState): void {
   badge.textContent = label;
   badge.dataset.state = health.state;
   badge.title = health.detail ?? `${next.browser}: ${label}`;
-  $('detail').textContent = failed ? health.detail ?? '' : '';
+  $('detail').textContent = failed ? (health.detail ?? '') : '';
   $('detail').hidden = !failed;
 
   // Several sessions (isolation perClient): the person picks whose browser the panel shows.
@@ -56,30 +56,33 @@ export function renderState(next: PanelState): void {
   const tabs = $('tabs');
   // One tab needs no strip (the address names it; New tab is in the menu): chips are for choosing among several.
   tabs.hidden = next.tabs.length < 2;
-  tabs.replaceChildren(...(next.tabs.length < 2 ? [] : next.tabs).map((tab, index) => {
-    const chip = document.createElement('span');
-    chip.className = `tab${tab.current ? ' current' : ''}`;
-    chip.setAttribute('role', 'listitem');
-    chip.tabIndex = 0;
-    const name = tab.title || tab.url || `Tab ${index + 1}`;
-    chip.append(el('span', 'tab-title', name));
-    chip.title = `${name}\n${tab.url}\nClick to switch to this tab`;
-    if (tab.current) chip.setAttribute('aria-current', 'page');
-    const select = () => post({ type: 'pageAction', pageAction: { action: 'selectTab', tabId: tab.id } });
-    chip.addEventListener('click', select);
-    chip.addEventListener('keydown', event => {
-      if (event.key === 'Enter' || event.key === ' ') select();
-    });
-    const close = el('button', 'close codicon codicon-close icon-button');
-    close.title = 'Close this tab';
-    close.setAttribute('aria-label', `Close ${name}`);
-    close.addEventListener('click', event => {
-      event.stopPropagation();
-      post({ type: 'pageAction', pageAction: { action: 'closeTab', tabId: tab.id } });
-    });
-    chip.append(close);
-    return chip;
-  }), newTabChip());
+  tabs.replaceChildren(
+    ...(next.tabs.length < 2 ? [] : next.tabs).map((tab, index) => {
+      const chip = document.createElement('span');
+      chip.className = `tab${tab.current ? ' current' : ''}`;
+      chip.setAttribute('role', 'listitem');
+      chip.tabIndex = 0;
+      const name = tab.title || tab.url || `Tab ${index + 1}`;
+      chip.append(el('span', 'tab-title', name));
+      chip.title = `${name}\n${tab.url}\nClick to switch to this tab`;
+      if (tab.current) chip.setAttribute('aria-current', 'page');
+      const select = () => post({ type: 'pageAction', pageAction: { action: 'selectTab', tabId: tab.id } });
+      chip.addEventListener('click', select);
+      chip.addEventListener('keydown', event => {
+        if (event.key === 'Enter' || event.key === ' ') select();
+      });
+      const close = el('button', 'close codicon codicon-close icon-button');
+      close.title = 'Close this tab';
+      close.setAttribute('aria-label', `Close ${name}`);
+      close.addEventListener('click', event => {
+        event.stopPropagation();
+        post({ type: 'pageAction', pageAction: { action: 'closeTab', tabId: tab.id } });
+      });
+      chip.append(close);
+      return chip;
+    }),
+    newTabChip(),
+  );
   const current = next.tabs.find(t => t.current);
   // The address shows where the page is, except while the person is typing a new one; its tooltip names the page.
   liveAddress = { url: current?.url ?? '', title: current ? `${current.title}\n${current.url}` : '' };
@@ -93,7 +96,7 @@ export function renderState(next: PanelState): void {
   const control = $<HTMLButtonElement>('control');
   const driving = next.driver === 'person';
   control.setAttribute('aria-pressed', String(driving));
-  control.title = driving ? 'Hand the browser back: chat\'s waiting calls go on' : 'Take control: chat\'s browser calls wait until you hand the browser back';
+  control.title = driving ? "Hand the browser back: chat's waiting calls go on" : "Take control: chat's browser calls wait until you hand the browser back";
   control.setAttribute('aria-label', driving ? 'Hand back' : 'Take control');
   control.querySelector('.label')!.textContent = driving ? 'Hand back' : 'Take control';
   $('driving').hidden = !driving;
@@ -140,7 +143,12 @@ export function showStepAddress(step: { url?: string; index: number } | undefine
 
 /** Wires the toolbar, the navigation bar and the address field (once, when the panel starts). */
 export function startHeader(): void {
-  for (const [id, command] of [['start', 'start'], ['restart', 'restart'], ['pause', 'togglePause'], ['save', 'saveScreenshot']] as [string, PanelCommand][]) {
+  for (const [id, command] of [
+    ['start', 'start'],
+    ['restart', 'restart'],
+    ['pause', 'togglePause'],
+    ['save', 'saveScreenshot'],
+  ] as [string, PanelCommand][]) {
     $(id).addEventListener('click', () => post({ type: 'command', command }));
   }
   $<HTMLSelectElement>('session').addEventListener('change', event => {
@@ -161,22 +169,26 @@ export function startHeader(): void {
   startSizePicker();
   // A browser's keys, while the panel has focus: Ctrl/Cmd+L to the address, Alt+Left/Right back and forward.
   // Captured before the page's keyboard field sends them on to the page.
-  window.addEventListener('keydown', event => {
-    const mod = event.ctrlKey || event.metaKey;
-    if (mod && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'l') {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      address.focus();
-      address.select();
-      return;
-    }
-    const typing = event.target instanceof HTMLInputElement || (event.target instanceof HTMLTextAreaElement && event.target.id !== 'keys');
-    if (event.altKey && !mod && !typing && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      post({ type: 'pageAction', pageAction: { action: event.key === 'ArrowLeft' ? 'back' : 'forward' } });
-    }
-  }, true);
+  window.addEventListener(
+    'keydown',
+    event => {
+      const mod = event.ctrlKey || event.metaKey;
+      if (mod && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'l') {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        address.focus();
+        address.select();
+        return;
+      }
+      const typing = event.target instanceof HTMLInputElement || (event.target instanceof HTMLTextAreaElement && event.target.id !== 'keys');
+      if (event.altKey && !mod && !typing && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        post({ type: 'pageAction', pageAction: { action: event.key === 'ArrowLeft' ? 'back' : 'forward' } });
+      }
+    },
+    true,
+  );
   const address = $<HTMLInputElement>('address');
   address.addEventListener('keydown', event => {
     if (event.key !== 'Enter') return;

@@ -205,22 +205,28 @@ function textFilter(id: string): (text: string) => boolean {
 export function startLists(): PanelLists {
   // Console
   const levelsOn = new Set<ConsoleLevel>(['error', 'warning', 'info', 'debug']);
-  const consoleList = new RowList<ConsoleRow | MarkerRow>($('console-list'), row => {
-    if (isMarker(row)) return markerElement(row);
-    const item = el('li', `console ${row.level}`);
-    item.append(el('span', 'time', time(row.time)), el('span', 'level', row.level), el('span', 'text', row.text));
-    if (row.location) item.append(el('span', 'location', row.location));
-    return item;
-  }, row => (isMarker(row) ? '' : `${row.text} ${row.location ?? ''}`), () => {
-    const text = textFilter('console-filter');
-    return (row, search) => !isMarker(row) && levelsOn.has(row.level) && text(search);
-  }, () => {
-    const errors = consoleList.all().filter(r => !isMarker(r) && r.level === 'error').length;
-    const badge = $('console-errors');
-    badge.textContent = String(errors);
-    badge.hidden = errors === 0;
-    badge.setAttribute('aria-label', `${errors} errors`);
-  });
+  const consoleList = new RowList<ConsoleRow | MarkerRow>(
+    $('console-list'),
+    row => {
+      if (isMarker(row)) return markerElement(row);
+      const item = el('li', `console ${row.level}`);
+      item.append(el('span', 'time', time(row.time)), el('span', 'level', row.level), el('span', 'text', row.text));
+      if (row.location) item.append(el('span', 'location', row.location));
+      return item;
+    },
+    row => (isMarker(row) ? '' : `${row.text} ${row.location ?? ''}`),
+    () => {
+      const text = textFilter('console-filter');
+      return (row, search) => !isMarker(row) && levelsOn.has(row.level) && text(search);
+    },
+    () => {
+      const errors = consoleList.all().filter(r => !isMarker(r) && r.level === 'error').length;
+      const badge = $('console-errors');
+      badge.textContent = String(errors);
+      badge.hidden = errors === 0;
+      badge.setAttribute('aria-label', `${errors} errors`);
+    },
+  );
   for (const level of levelsOn) {
     $<HTMLInputElement>(`level-${level}`).addEventListener('change', event => {
       if ((event.target as HTMLInputElement).checked) levelsOn.add(level);
@@ -231,39 +237,45 @@ export function startLists(): PanelLists {
   $('console-filter').addEventListener('input', () => consoleList.refilter());
 
   // Network
-  const networkList = new VirtualRows<NetworkRow | MarkerRow>($('network-list'), row => {
-    if (isMarker(row)) return markerElement(row);
-    const failed = !!row.failure || row.status >= 400;
-    const item = el('li', `request${failed ? ' failed' : ''}${row.status === 0 && !row.failure ? ' pending' : ''}`);
-    const initiator = el('span', 'initiator', shortInitiator(row.initiator));
-    initiator.title = row.initiator ?? '';
-    item.append(
-      el('span', 'url', row.url),
-      el('span', 'method', row.method),
-      el('span', 'status', row.failure ? 'failed' : row.status ? String(row.status) : '…'),
-      el('span', 'type', row.resourceType),
-      initiator,
-      el('span', 'size', bytes(row.sizeBytes)),
-      el('span', 'duration', duration(row.durationMs)),
-      waterfallBar(row),
-    );
-    item.title = `${row.failure ? `${row.url}\n${row.failure}` : row.url}${row.initiator ? `\nInitiator: ${row.initiator}` : ''}\nClick (or Enter) for headers, cookies, bodies and timing`;
-    item.dataset.requestId = row.id;
-    item.dataset.seq = String(row.seq);
-    item.tabIndex = -1;
-    if (row.id === openRequestId()) item.setAttribute('aria-selected', 'true');
-    return item;
-  }, row => (isMarker(row) ? '' : `${row.method} ${row.url} ${row.resourceType}`), () => {
-    const statusClass = $<HTMLSelectElement>('status-filter').value;
-    const typeClass = $<HTMLSelectElement>('type-filter').value;
-    const text = textFilter('network-filter');
-    return (row, search) => {
-      if (isMarker(row)) return true;
-      const klass = row.failure ? 'failed' : row.status ? `${Math.floor(row.status / 100)}xx` : 'pending';
-      const statusMatches = statusClass === 'all' || statusClass === klass || (statusClass === 'failed' && row.status >= 400);
-      return statusMatches && (typeClass === 'all' || typeClass === typeClassOf(row.resourceType)) && text(search);
-    };
-  }, rows => showWaterfallRange($('network-list'), rows));
+  const networkList = new VirtualRows<NetworkRow | MarkerRow>(
+    $('network-list'),
+    row => {
+      if (isMarker(row)) return markerElement(row);
+      const failed = !!row.failure || row.status >= 400;
+      const item = el('li', `request${failed ? ' failed' : ''}${row.status === 0 && !row.failure ? ' pending' : ''}`);
+      const initiator = el('span', 'initiator', shortInitiator(row.initiator));
+      initiator.title = row.initiator ?? '';
+      item.append(
+        el('span', 'url', row.url),
+        el('span', 'method', row.method),
+        el('span', 'status', row.failure ? 'failed' : row.status ? String(row.status) : '…'),
+        el('span', 'type', row.resourceType),
+        initiator,
+        el('span', 'size', bytes(row.sizeBytes)),
+        el('span', 'duration', duration(row.durationMs)),
+        waterfallBar(row),
+      );
+      item.title = `${row.failure ? `${row.url}\n${row.failure}` : row.url}${row.initiator ? `\nInitiator: ${row.initiator}` : ''}\nClick (or Enter) for headers, cookies, bodies and timing`;
+      item.dataset.requestId = row.id;
+      item.dataset.seq = String(row.seq);
+      item.tabIndex = -1;
+      if (row.id === openRequestId()) item.setAttribute('aria-selected', 'true');
+      return item;
+    },
+    row => (isMarker(row) ? '' : `${row.method} ${row.url} ${row.resourceType}`),
+    () => {
+      const statusClass = $<HTMLSelectElement>('status-filter').value;
+      const typeClass = $<HTMLSelectElement>('type-filter').value;
+      const text = textFilter('network-filter');
+      return (row, search) => {
+        if (isMarker(row)) return true;
+        const klass = row.failure ? 'failed' : row.status ? `${Math.floor(row.status / 100)}xx` : 'pending';
+        const statusMatches = statusClass === 'all' || statusClass === klass || (statusClass === 'failed' && row.status >= 400);
+        return statusMatches && (typeClass === 'all' || typeClass === typeClassOf(row.resourceType)) && text(search);
+      };
+    },
+    rows => showWaterfallRange($('network-list'), rows),
+  );
   $('network-filter').addEventListener('input', () => networkList.refilter());
   $('status-filter').addEventListener('change', () => networkList.refilter());
   $('type-filter').addEventListener('change', () => networkList.refilter());
@@ -272,29 +284,38 @@ export function startLists(): PanelLists {
 
   // Activity
   const DOORS = { tool: 'chat tool', mcp: 'MCP', panel: 'panel', person: 'you' };
-  const activityList = new RowList<ActivityRow | MarkerRow>($('activity-list'), row => {
-    if (isMarker(row)) return markerElement(row);
-    const item = el('li', `call ${row.outcome ?? 'running'}`);
-    const head = el('div', 'call-head');
-    const icon = row.outcome === 'ok' ? 'codicon-pass' : row.outcome === undefined ? 'codicon-loading codicon-modifier-spin' : 'codicon-error';
-    head.append(el('span', `codicon ${icon}`), el('span', 'call-title', row.title), el('span', 'door', DOORS[row.door]),
-      el('span', 'duration', duration(row.durationMs)));
-    item.append(head);
-    if (row.error) item.append(el('div', 'call-error', row.error));
-    if (row.thumbnail) {
-      const thumb = document.createElement('img');
-      thumb.className = 'thumb';
-      thumb.src = row.thumbnail;
-      thumb.alt = `Image returned by ${row.tool}`;
-      item.append(thumb);
-    }
-    const card = cardElement(row);
-    if (card) item.append(card);
-    item.title = `${row.tool} at ${time(row.startedAt)}`;
-    decorateActivityRow(item, row);
-    return item;
-  }, () => '', () => () => true, () => undefined);
-
+  const activityList = new RowList<ActivityRow | MarkerRow>(
+    $('activity-list'),
+    row => {
+      if (isMarker(row)) return markerElement(row);
+      const item = el('li', `call ${row.outcome ?? 'running'}`);
+      const head = el('div', 'call-head');
+      const icon = row.outcome === 'ok' ? 'codicon-pass' : row.outcome === undefined ? 'codicon-loading codicon-modifier-spin' : 'codicon-error';
+      head.append(
+        el('span', `codicon ${icon}`),
+        el('span', 'call-title', row.title),
+        el('span', 'door', DOORS[row.door]),
+        el('span', 'duration', duration(row.durationMs)),
+      );
+      item.append(head);
+      if (row.error) item.append(el('div', 'call-error', row.error));
+      if (row.thumbnail) {
+        const thumb = document.createElement('img');
+        thumb.className = 'thumb';
+        thumb.src = row.thumbnail;
+        thumb.alt = `Image returned by ${row.tool}`;
+        item.append(thumb);
+      }
+      const card = cardElement(row);
+      if (card) item.append(card);
+      item.title = `${row.tool} at ${time(row.startedAt)}`;
+      decorateActivityRow(item, row);
+      return item;
+    },
+    () => '',
+    () => () => true,
+    () => undefined,
+  );
 
   // Pane switcher (keyboard: arrow keys move between tabs, as a tablist should)
   const paneTabs = [...document.querySelectorAll<HTMLButtonElement>('[role="tab"]')];

@@ -34,15 +34,21 @@ window.addEventListener('message', event => {
       networkList.reset(message.network);
       activityList.reset(message.activity);
       return;
-    case 'state': return renderState(message.state);
-    case 'console': return consoleList.upsert(message.rows, message.dropBefore);
+    case 'state':
+      return renderState(message.state);
+    case 'console':
+      return consoleList.upsert(message.rows, message.dropBefore);
     case 'network':
       if (PANEL_TEST_HOOKS) countRequests(message.rows);
       return networkList.upsert(message.rows, message.dropBefore);
-    case 'activity': return activityList.upsert(message.rows, message.dropBefore);
-    case 'frame': return void drawFrame(message);
-    case 'exportStatus': return showExportStatus(message.status);
-    case 'requestDetail': return showRequestDetail(message);
+    case 'activity':
+      return activityList.upsert(message.rows, message.dropBefore);
+    case 'frame':
+      return void drawFrame(message);
+    case 'exportStatus':
+      return showExportStatus(message.status);
+    case 'requestDetail':
+      return showRequestDetail(message);
     case 'stepView':
       if (!message.view) clearSelection();
       return showStep(message.view, message.problem);

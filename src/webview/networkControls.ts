@@ -16,8 +16,14 @@ const THROTTLING_WORDS: Record<Throttling, string> = { none: '', offline: 'Offli
 /** A failed request sorts after every status, a pending one before: as DevTools orders its Status column. */
 const statusOf = (row: NetworkRow) => (row.failure ? 1000 : row.status);
 const KEYS: Record<SortKey, (row: NetworkRow) => string | number> = {
-  url: row => row.url, method: row => row.method, status: statusOf, type: row => row.resourceType,
-  initiator: row => row.initiator ?? '', size: row => row.sizeBytes ?? -1, duration: row => row.durationMs ?? Infinity, time: row => row.time,
+  url: row => row.url,
+  method: row => row.method,
+  status: statusOf,
+  type: row => row.resourceType,
+  initiator: row => row.initiator ?? '',
+  size: row => row.sizeBytes ?? -1,
+  duration: row => row.durationMs ?? Infinity,
+  time: row => row.time,
 };
 
 let conditions: Emulation = { throttling: 'none', cacheDisabled: false };
@@ -29,8 +35,12 @@ export function startNetworkControls(list: VirtualRows<NetworkRow | MarkerRow>):
     post({ type: 'networkControl', control: { action: 'preserveLog', on: (event.target as HTMLInputElement).checked } });
   });
   const sendConditions = (next: Emulation) => post({ type: 'networkControl', control: { action: 'conditions', conditions: next } });
-  $<HTMLInputElement>('disable-cache').addEventListener('change', event => sendConditions({ ...conditions, cacheDisabled: (event.target as HTMLInputElement).checked }));
-  $<HTMLSelectElement>('throttling').addEventListener('change', event => sendConditions({ ...conditions, throttling: (event.target as HTMLSelectElement).value as Throttling }));
+  $<HTMLInputElement>('disable-cache').addEventListener('change', event =>
+    sendConditions({ ...conditions, cacheDisabled: (event.target as HTMLInputElement).checked }),
+  );
+  $<HTMLSelectElement>('throttling').addEventListener('change', event =>
+    sendConditions({ ...conditions, throttling: (event.target as HTMLSelectElement).value as Throttling }),
+  );
 
   // A header click sorts by it, a second click reverses, a third goes back to the order the requests came in.
   let sorted: { key: SortKey; descending: boolean } | undefined;
@@ -46,10 +56,14 @@ export function startNetworkControls(list: VirtualRows<NetworkRow | MarkerRow>):
       }
       const value = sorted && KEYS[sorted.key];
       const sign = sorted?.descending ? -1 : 1;
-      list.sortBy(value ? (a, b) => {
-        const [x, y] = [value(a as NetworkRow), value(b as NetworkRow)];
-        return sign * (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y)));
-      } : undefined);
+      list.sortBy(
+        value
+          ? (a, b) => {
+              const [x, y] = [value(a as NetworkRow), value(b as NetworkRow)];
+              return sign * (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y)));
+            }
+          : undefined,
+      );
     });
   }
 
@@ -74,11 +88,16 @@ export function startNetworkControls(list: VirtualRows<NetworkRow | MarkerRow>):
 /** Everything the browser emulates, the agent's bridge_emulate included, in the header's words (empty: nothing). */
 export function emulationNote(emulation: Emulation): string {
   return [
-    THROTTLING_WORDS[emulation.throttling], emulation.cacheDisabled ? 'Cache off' : '',
+    THROTTLING_WORDS[emulation.throttling],
+    emulation.cacheDisabled ? 'Cache off' : '',
     (emulation.cpuSlowdown ?? 1) > 1 ? `CPU ${emulation.cpuSlowdown}× slower` : '',
-    emulation.colorScheme ? `${emulation.colorScheme === 'no-preference' ? 'No colour preference' : emulation.colorScheme === 'dark' ? 'Dark' : 'Light'} scheme` : '',
+    emulation.colorScheme
+      ? `${emulation.colorScheme === 'no-preference' ? 'No colour preference' : emulation.colorScheme === 'dark' ? 'Dark' : 'Light'} scheme`
+      : '',
     emulation.reducedMotion === 'reduce' ? 'Reduced motion' : emulation.reducedMotion ? 'Motion allowed' : '',
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** The controls and the header's note as the browser applies them now. */

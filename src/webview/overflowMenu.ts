@@ -28,7 +28,7 @@ export function startOverflowMenu(): void {
   const show = (open: boolean) => {
     menu.hidden = !open;
     more.setAttribute('aria-expanded', String(open));
-    if (open) (menu.querySelector<HTMLElement>('button:not([hidden])'))?.focus();
+    if (open) menu.querySelector<HTMLElement>('button:not([hidden])')?.focus();
   };
   more.addEventListener('click', () => show(menu.hidden));
   // A choice closes it, as does Esc or a click elsewhere.

@@ -24,7 +24,9 @@ export function openRequest(id: string): void {
   openId = id;
   bodyChars = BODY_PAGE;
   for (const row of $('network-list').querySelectorAll('[aria-selected="true"]')) row.removeAttribute('aria-selected');
-  $('network-list').querySelector(`[data-request-id="${CSS.escape(id)}"]`)?.setAttribute('aria-selected', 'true');
+  $('network-list')
+    .querySelector(`[data-request-id="${CSS.escape(id)}"]`)
+    ?.setAttribute('aria-selected', 'true');
   $('request-title').textContent = 'Loading…';
   $('request-body').replaceChildren(el('p', 'loading', 'Fetching the request from the browser…'));
   setOpen(true);
@@ -87,14 +89,26 @@ export function showRequestDetail(message: Extract<HostToPanel, { type: 'request
  * DevTools' Cookies tab lists them; none when there are none. Values are as masked as the headers they come from.
  */
 function cookieSections(detail: RequestDetail): HTMLElement[] {
-  const sent = detail.requestHeaders.filter(h => h.name.toLowerCase() === 'cookie')
-    .flatMap(h => h.value.split(';')).map(part => part.trim()).filter(Boolean)
-    .map(part => { const at = part.indexOf('='); return [at < 0 ? part : part.slice(0, at), at < 0 ? '' : part.slice(at + 1)] as [string, string]; });
-  const set = detail.responseHeaders.filter(h => h.name.toLowerCase() === 'set-cookie').flatMap(h => h.value.split('\n')).filter(Boolean)
+  const sent = detail.requestHeaders
+    .filter(h => h.name.toLowerCase() === 'cookie')
+    .flatMap(h => h.value.split(';'))
+    .map(part => part.trim())
+    .filter(Boolean)
+    .map(part => {
+      const at = part.indexOf('=');
+      return [at < 0 ? part : part.slice(0, at), at < 0 ? '' : part.slice(at + 1)] as [string, string];
+    });
+  const set = detail.responseHeaders
+    .filter(h => h.name.toLowerCase() === 'set-cookie')
+    .flatMap(h => h.value.split('\n'))
+    .filter(Boolean)
     .map(line => {
       const [pair, ...attributes] = line.split(';').map(part => part.trim());
       const at = pair.indexOf('=');
-      return [at < 0 ? pair : pair.slice(0, at), `${at < 0 ? '' : pair.slice(at + 1)}${attributes.length ? `  (${attributes.join('; ')})` : ''}`] as [string, string];
+      return [at < 0 ? pair : pair.slice(0, at), `${at < 0 ? '' : pair.slice(at + 1)}${attributes.length ? `  (${attributes.join('; ')})` : ''}`] as [
+        string,
+        string,
+      ];
     });
   return [
     ...(sent.length ? [section(`Request cookies (${sent.length})`, true, pairs(sent))] : []),
@@ -189,7 +203,11 @@ export function startRequestDetail(list: HTMLElement, rows: VirtualRows<NetworkR
   $('request-detail').addEventListener('keydown', event => {
     if (event.key === 'Escape') setOpen(false);
   });
-  for (const [id, action] of [['request-curl', 'copyCurl'], ['request-fetch', 'copyFetch'], ['request-chat', 'addToChat']] as const) {
+  for (const [id, action] of [
+    ['request-curl', 'copyCurl'],
+    ['request-fetch', 'copyFetch'],
+    ['request-chat', 'addToChat'],
+  ] as const) {
     $(id).addEventListener('click', () => {
       if (openId) post({ type: 'requestAction', id: openId, action });
     });

@@ -13,7 +13,9 @@ export function showSize(viewport: { width: number; height: number } | undefined
   const current = $<HTMLOptionElement>('size-current');
   current.textContent = viewport ? `${viewport.width}×${viewport.height}` : 'Size';
   const picker = $<HTMLSelectElement>('size');
-  picker.title = viewport ? `The page is ${viewport.width}×${viewport.height} CSS pixels: the agent works at this size too. Choose another to resize it.` : 'The page\'s size';
+  picker.title = viewport
+    ? `The page is ${viewport.width}×${viewport.height} CSS pixels: the agent works at this size too. Choose another to resize it.`
+    : "The page's size";
   if (document.activeElement !== picker) picker.value = 'current';
 }
 

@@ -13,7 +13,9 @@ import { panelLists } from './lists';
 
 /** Rows the header's visible controls take: the toolbar is one; tabs, notes and the session picker add theirs. */
 function headerRows(): number {
-  const controls = [...document.querySelectorAll<HTMLElement>('#bar > *, #actions > *')].filter(element => element.offsetParent !== null && element.id !== 'actions');
+  const controls = [...document.querySelectorAll<HTMLElement>('#bar > *, #actions > *')].filter(
+    element => element.offsetParent !== null && element.id !== 'actions',
+  );
   const boxes = controls.map(control => control.getBoundingClientRect()).sort((a, b) => a.top - b.top);
   let rows = 0;
   let bottom = -Infinity;
@@ -57,11 +59,18 @@ function report(): PanelReport {
     networkUrls: panelLists?.networkList.visibleTexts(row => ('url' in row ? row.url : '')) ?? [],
     activityTitles: visibleRows('activity-list', 'li.call', '.call-title'),
     activityErrors: visibleRows('activity-list', 'li.call', '.call-error'),
-    activityCards: [...$('activity-list').querySelectorAll<HTMLElement>('li.call .card')].map(card => [
-      ...[...card.querySelectorAll('.vital')].map(vital => `${vital.textContent} (${vital.className.replace('vital ', '')})`),
-      ...[...card.querySelectorAll('.card-line, li.finding')].map(line => line.textContent ?? ''),
-    ].join('\n')),
-    header: [$('state').textContent, $<HTMLInputElement>('address').value, $('address').title.split('\n')[0], ...($('network-note').hidden ? [] : [$('network-note').textContent])].join(' | '),
+    activityCards: [...$('activity-list').querySelectorAll<HTMLElement>('li.call .card')].map(card =>
+      [
+        ...[...card.querySelectorAll('.vital')].map(vital => `${vital.textContent} (${vital.className.replace('vital ', '')})`),
+        ...[...card.querySelectorAll('.card-line, li.finding')].map(line => line.textContent ?? ''),
+      ].join('\n'),
+    ),
+    header: [
+      $('state').textContent,
+      $<HTMLInputElement>('address').value,
+      $('address').title.split('\n')[0],
+      ...($('network-note').hidden ? [] : [$('network-note').textContent]),
+    ].join(' | '),
     layout: layout(),
     ...exportReport(),
     ...timeTravelReport(),
@@ -76,14 +85,17 @@ function report(): PanelReport {
 function layout(): PanelLayout {
   const width = document.documentElement.clientWidth;
   const visible = (element: Element) => (element as HTMLElement).offsetParent !== null;
-  const selector = '#bar > :not(#actions), #actions > *, .pane:not([hidden]) .filters input, .pane:not([hidden]) .filters select, .pane:not([hidden]) .filters label';
+  const selector =
+    '#bar > :not(#actions), #actions > *, .pane:not([hidden]) .filters input, .pane:not([hidden]) .filters select, .pane:not([hidden]) .filters label';
   const controls = [...document.querySelectorAll<HTMLElement>(selector)].filter(visible);
-  const cutControls = controls.filter(control => {
-    const box = control.getBoundingClientRect();
-    // A text field scrolls its own text (a long address): only its box counts.
-    const scrolls = control instanceof HTMLInputElement && control.type !== 'checkbox';
-    return box.right > width + 1 || (!scrolls && control.scrollWidth > control.clientWidth + 1);
-  }).map(control => control.id || control.textContent?.trim() || control.className);
+  const cutControls = controls
+    .filter(control => {
+      const box = control.getBoundingClientRect();
+      // A text field scrolls its own text (a long address): only its box counts.
+      const scrolls = control instanceof HTMLInputElement && control.type !== 'checkbox';
+      return box.right > width + 1 || (!scrolls && control.scrollWidth > control.clientWidth + 1);
+    })
+    .map(control => control.id || control.textContent?.trim() || control.className);
   const filter = [...document.querySelectorAll<HTMLInputElement>('.pane:not([hidden]) .filters input[type="search"]')].find(visible);
   const levelLabels = [...document.querySelectorAll<HTMLElement>('.levels label')].filter(visible);
   const levelTops = new Set(levelLabels.map(label => Math.round(label.getBoundingClientRect().top)));

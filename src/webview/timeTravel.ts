@@ -35,15 +35,21 @@ export function showStep(view: StepView | null, problem: string | undefined): vo
   $<HTMLButtonElement>('step-restore').disabled = !view.restorable;
   $('step-restore').title = view.restorable
     ? 'Put the browser back to how it was right after this step (its storage, address and size, in a fresh tab); chat is told at its next call'
-    : view.notRestorable ?? 'This step cannot be restored';
+    : (view.notRestorable ?? 'This step cannot be restored');
   banner.hidden = false;
   detail.hidden = false;
   // Why Continue from here is off is said in place, not only in a tooltip (a page whose storage was too large, say).
   $('step-where').textContent = [view.pageTitle, view.url, view.notRestorable].filter(Boolean).join(' — ') || 'No page';
-  $('step-console').replaceChildren(...(view.console.length ? view.console.map(row => el('li', `console ${row.level}`, `${row.level}: ${row.text}`)) : [el('li', 'empty', 'No console messages in this step')]));
-  $('step-network').replaceChildren(...(view.network.length
-    ? view.network.map(row => el('li', 'request', `${row.method} ${row.failure ? 'failed' : row.status || '…'} ${row.url}`))
-    : [el('li', 'empty', 'No requests in this step')]));
+  $('step-console').replaceChildren(
+    ...(view.console.length
+      ? view.console.map(row => el('li', `console ${row.level}`, `${row.level}: ${row.text}`))
+      : [el('li', 'empty', 'No console messages in this step')]),
+  );
+  $('step-network').replaceChildren(
+    ...(view.network.length
+      ? view.network.map(row => el('li', 'request', `${row.method} ${row.failure ? 'failed' : row.status || '…'} ${row.url}`))
+      : [el('li', 'empty', 'No requests in this step')]),
+  );
   $('step-snapshot').textContent = view.snapshot ?? 'No snapshot was taken at this step.';
   const drawn = () => requestAnimationFrame(() => post({ type: 'stepDrawn', index: view.index }));
   if (view.frame) {
@@ -75,7 +81,7 @@ export function startTimeTravel(): void {
 export function timeTravelReport(): { stepBanner: string; stepConsole: string[]; stepFrameShown: boolean } {
   const picture = $<HTMLImageElement>('step-frame');
   return {
-    stepBanner: $('step-banner').hidden ? '' : $('step-text').textContent ?? '',
+    stepBanner: $('step-banner').hidden ? '' : ($('step-text').textContent ?? ''),
     stepConsole: $('step-detail').hidden ? [] : [...$('step-console').querySelectorAll('li.console')].map(item => item.textContent ?? ''),
     stepFrameShown: !picture.hidden && picture.naturalWidth > 0,
   };

@@ -51,10 +51,14 @@ export class VirtualRows<R extends Row> {
     private readonly onShown: (rows: readonly R[]) => void = () => undefined,
   ) {
     container.classList.add('virtual');
-    container.addEventListener('scroll', () => {
-      this.atEnd = container.scrollTop + container.clientHeight >= container.scrollHeight - ROW_HEIGHT;
-      this.scheduleDraw();
-    }, { passive: true });
+    container.addEventListener(
+      'scroll',
+      () => {
+        this.atEnd = container.scrollTop + container.clientHeight >= container.scrollHeight - ROW_HEIGHT;
+        this.scheduleDraw();
+      },
+      { passive: true },
+    );
     new ResizeObserver(entries => {
       this.viewHeight = entries[0].contentRect.height;
       this.scheduleDraw();

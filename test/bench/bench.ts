@@ -165,7 +165,8 @@ async function leanOutputs(fixture: FixtureServer) {
         if (result.isError) throw new Error(`lean outputs: ${step.name} failed: ${textOf(result).slice(0, 300)}`);
         step.after?.(result, state);
         chars += resultChars(result);
-        if (process.env.BENCH_VERBOSE) console.log(`  lean ${JSON.stringify(overrides)} ${step.name}: ${resultChars(result)} chars (${result.content.map(p => p.type).join(', ')})`);
+        if (process.env.BENCH_VERBOSE)
+          console.log(`  lean ${JSON.stringify(overrides)} ${step.name}: ${resultChars(result)} chars (${result.content.map(p => p.type).join(', ')})`);
       }
       return Math.round(chars / steps.length);
     } finally {
@@ -191,7 +192,8 @@ async function sessionsRound(fixture: FixtureServer, overrides: Partial<BridgeSe
     const connect = async (name: string) => {
       const client = await connectMcpClient(address, name);
       clients.push(client);
-      return async (tool: string, args: Record<string, unknown>) => (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult;
+      return async (tool: string, args: Record<string, unknown>) =>
+        (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult;
     };
     const timed = async (call: Caller, tool: string, args: Record<string, unknown>) => {
       const started = performance.now();
@@ -220,20 +222,22 @@ async function sessionsRound(fixture: FixtureServer, overrides: Partial<BridgeSe
     let failures = 0;
     let calls = 0;
     const started = performance.now();
-    await Promise.all(callers.map(async call => {
-      const state = new Map<string, string>();
-      for (const step of session(fixture.url)) {
-        calls++;
-        try {
-          const result = await call(step.name, step.args(state));
-          if (result.isError) throw new Error(textOf(result).slice(0, 200));
-          step.after?.(result, state);
-        } catch (error) {
-          failures++;
-          if (process.env.BENCH_VERBOSE) console.log(`  sessions: ${step.name} failed: ${(error as Error).message}`);
+    await Promise.all(
+      callers.map(async call => {
+        const state = new Map<string, string>();
+        for (const step of session(fixture.url)) {
+          calls++;
+          try {
+            const result = await call(step.name, step.args(state));
+            if (result.isError) throw new Error(textOf(result).slice(0, 200));
+            step.after?.(result, state);
+          } catch (error) {
+            failures++;
+            if (process.env.BENCH_VERBOSE) console.log(`  sessions: ${step.name} failed: ${(error as Error).message}`);
+          }
         }
-      }
-    }));
+      }),
+    );
     return {
       openMs: Math.round(median(extras)),
       extraMBPerSession: Math.round(((pssEight - pssOne) / 7) * 10) / 10,
@@ -258,8 +262,10 @@ async function sessionsRound(fixture: FixtureServer, overrides: Partial<BridgeSe
  * (Node and browser) grows by rawContextMB per context.
  */
 async function rawContextRound(fixture: FixtureServer, viewport = DEFAULT_SETTINGS.viewport): Promise<{ rawContextMB: number }> {
-  const host = spawn(process.execPath, [path.join(__dirname, 'rawContextHost.js'), TEST_BROWSER, String(viewport.width), String(viewport.height)],
-    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_PATH: path.join(REPO_ROOT, 'node_modules') } });
+  const host = spawn(process.execPath, [path.join(__dirname, 'rawContextHost.js'), TEST_BROWSER, String(viewport.width), String(viewport.height)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_PATH: path.join(REPO_ROOT, 'node_modules') },
+  });
   const lines: string[] = [];
   let buffer = '';
   host.stdout!.on('data', chunk => {
@@ -301,10 +307,12 @@ async function sessionsWithRawContexts(fixture: FixtureServer) {
 }
 
 function sessionsLine(sessions: Awaited<ReturnType<typeof sessionsWithRawContexts>>): string {
-  return `sessions (perClient): a new client's context +${sessions.openMs} ms on its first call, +${sessions.extraMBPerSession} MB PSS each ` +
+  return (
+    `sessions (perClient): a new client's context +${sessions.openMs} ms on its first call, +${sessions.extraMBPerSession} MB PSS each ` +
     `(a bare Playwright context with one page: ${sessions.rawContextMB} MB, ratio x${sessions.bridgePerRawContext}, target <= 1.10; ` +
     `a browser server with its first: ${sessions.browserServerMB} MB); ` +
-    `${sessions.concurrentClients} clients x ${session('').length} calls at once in ${sessions.concurrentSeconds} s, ${sessions.failures} failures`;
+    `${sessions.concurrentClients} clients x ${session('').length} calls at once in ${sessions.concurrentSeconds} s, ${sessions.failures} failures`
+  );
 }
 
 /**
@@ -327,7 +335,15 @@ async function remoteRound(fixture: FixtureServer) {
       for (let i = 0; i < steps.length; i++) {
         const step = steps[i];
         const times: Record<string, number> = {};
-        for (const [name, bridge] of (i % 2 ? [['local', local], ['remote', remote]] : [['remote', remote], ['local', local]]) as [keyof typeof states, RealBridge][]) {
+        for (const [name, bridge] of (i % 2
+          ? [
+              ['local', local],
+              ['remote', remote],
+            ]
+          : [
+              ['remote', remote],
+              ['local', local],
+            ]) as [keyof typeof states, RealBridge][]) {
           const started = performance.now();
           const result = await bridge.supervisor.callTool(step.name, step.args(states[name]));
           times[name] = performance.now() - started;
@@ -348,8 +364,10 @@ async function remoteRound(fixture: FixtureServer) {
 }
 
 function doorCostLine(cost: DoorCostFigures): string {
-  return `MCP door alone (instant backend), ms:  a fetch to an empty server ${cost.plainFetchMs}, through the door ${cost.doorFetchMs} ` +
-    `(the door's own ${(cost.doorFetchMs - cost.plainFetchMs).toFixed(3)}), with the MCP SDK's client ${cost.doorSdkClientMs}`;
+  return (
+    `MCP door alone (instant backend), ms:  a fetch to an empty server ${cost.plainFetchMs}, through the door ${cost.doorFetchMs} ` +
+    `(the door's own ${(cost.doorFetchMs - cost.plainFetchMs).toFixed(3)}), with the MCP SDK's client ${cost.doorSdkClientMs}`
+  );
 }
 
 async function round(fixture: FixtureServer, index: number) {
@@ -360,7 +378,11 @@ async function round(fixture: FixtureServer, index: number) {
   // goes on to the next round, and a bare child or browser left running would weigh on every figure after it.
   try {
     for (let k = 0; k < openers.length; k++) opened.push(await openers[(k + index) % openers.length]());
-    return await sessionThroughDoors(fixture, index, Object.fromEntries(opened.map(d => [d.door.name, d])) as Record<DoorName, { door: Door; readyMs: number }>);
+    return await sessionThroughDoors(
+      fixture,
+      index,
+      Object.fromEntries(opened.map(d => [d.door.name, d])) as Record<DoorName, { door: Door; readyMs: number }>,
+    );
   } finally {
     for (const d of opened) await d.door.close().catch(() => undefined);
   }
@@ -426,7 +448,8 @@ async function floodHostLag(bridge: RealBridge, fixture: FixtureServer): Promise
   }, 20);
   let over = false;
   const watching = bridge.supervisor.onObservation(event => {
-    if (event.kind === 'console' && (event.entry.text === 'flood over' || /not shown: the page logged more than 100 a second/.test(event.entry.text))) over = true;
+    if (event.kind === 'console' && (event.entry.text === 'flood over' || /not shown: the page logged more than 100 a second/.test(event.entry.text)))
+      over = true;
   });
   try {
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/flood` });
@@ -470,8 +493,11 @@ async function liveViewRound(fixture: FixtureServer) {
     // The same calls on the same animated page, in blocks with the stream on and off, alternating:
     // what a person's panel costs the agent, on one browser as in real use.
     const steps: [string, Record<string, unknown>][] = [
-      ['browser_snapshot', {}], ['browser_take_screenshot', {}], ['browser_console_messages', { level: 'info' }],
-      ['browser_network_requests', {}], ['browser_navigate', { url: `${fixture.url}/live` }],
+      ['browser_snapshot', {}],
+      ['browser_take_screenshot', {}],
+      ['browser_console_messages', { level: 'info' }],
+      ['browser_network_requests', {}],
+      ['browser_navigate', { url: `${fixture.url}/live` }],
     ];
     const times = { on: steps.map(() => [] as number[]), off: steps.map(() => [] as number[]) };
     // What the person sees while the calls run back to back (the stream stops for calls; see duringCall).
@@ -496,7 +522,12 @@ async function liveViewRound(fixture: FixtureServer) {
     }
     // How much longer the same calls take with the stream on: the per-step medians, summed.
     const total = (mode: 'on' | 'off') => steps.reduce((sum, _, k) => sum + median(times[mode][k]), 0);
-    if (process.env.BENCH_VERBOSE) steps.forEach(([name], k) => console.log(`  live ${name.padEnd(26)} streaming ${median(times.on[k]).toFixed(1).padStart(7)} ms   not ${median(times.off[k]).toFixed(1).padStart(7)} ms`));
+    if (process.env.BENCH_VERBOSE)
+      steps.forEach(([name], k) =>
+        console.log(
+          `  live ${name.padEnd(26)} streaming ${median(times.on[k]).toFixed(1).padStart(7)} ms   not ${median(times.off[k]).toFixed(1).padStart(7)} ms`,
+        ),
+      );
     const floodHostLagMs = await floodHostLag(bridge, fixture);
     return {
       fps,
@@ -559,7 +590,9 @@ const CLICK_BOUND_MS = 60000;
  */
 async function clickReached(reached: Promise<void>, index: number, bridge: RealBridge): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const lost = new Promise<'lost'>(resolve => { timer = setTimeout(() => resolve('lost'), CLICK_BOUND_MS); });
+  const lost = new Promise<'lost'>(resolve => {
+    timer = setTimeout(() => resolve('lost'), CLICK_BOUND_MS);
+  });
   try {
     if ((await Promise.race([reached, lost])) !== 'lost') return;
   } finally {
@@ -582,8 +615,10 @@ async function withFixture<T>(work: (fixture: FixtureServer) => Promise<T>): Pro
 /** The transparency scenario's count: steps, identical, normalized (by a row of src/README.md's "Differences from upstream" table), differing. */
 async function transparency(fixture: FixtureServer) {
   const report = await bareAgainstBridge(fixture.url);
-  console.log(`transparency: ${report.steps} steps, ${report.identical} identical, ${report.normalized} normalized, ${report.differing} differing; ` +
-    `normalizations used (steps): ${JSON.stringify(report.rows)}`);
+  console.log(
+    `transparency: ${report.steps} steps, ${report.identical} identical, ${report.normalized} normalized, ${report.differing} differing; ` +
+      `normalizations used (steps): ${JSON.stringify(report.rows)}`,
+  );
   for (const o of report.outcomes.filter(o => o.verdict === 'differing')) console.log(`  differing: ${o.group} / ${o.step}`);
   return { steps: report.steps, identical: report.identical, normalized: report.normalized, differing: report.differing };
 }
@@ -639,7 +674,8 @@ async function main(): Promise<void> {
       for (let i = 0; i < rounds; i++) {
         const r = await run.figure(`calls round ${i + 1}/${rounds}`, () => round(fixture, i));
         all.push(r);
-        if (!isFailed(r)) console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls`);
+        if (!isFailed(r))
+          console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls`);
       }
       return all;
     });
@@ -666,16 +702,20 @@ async function main(): Promise<void> {
       const l = await run.figure(`liveView round ${i + 1}/${rounds}`, () => liveViewRound(fixture));
       live.push(l);
       if (!isFailed(l)) {
-        console.log(`round ${i + 1}/${rounds}: live view ${l.fps.toFixed(1)} fps, frame latency ${l.frameLatencyMs.toFixed(0)} ms, host CPU ${l.cpuPercent.toFixed(1)}%, ` +
-          `tool calls while streaming x${l.toolCallRatio.toFixed(3)}, input ${l.inputLatencyMs.median}/${l.inputLatencyMs.p95} ms (median/p95)`);
+        console.log(
+          `round ${i + 1}/${rounds}: live view ${l.fps.toFixed(1)} fps, frame latency ${l.frameLatencyMs.toFixed(0)} ms, host CPU ${l.cpuPercent.toFixed(1)}%, ` +
+            `tool calls while streaming x${l.toolCallRatio.toFixed(3)}, input ${l.inputLatencyMs.median}/${l.inputLatencyMs.p95} ms (median/p95)`,
+        );
       }
       // BENCH_LIVE_ONLY=1 measures only the live view (while working on it).
       if (process.env.BENCH_LIVE_ONLY) continue;
       const r = await run.figure(`calls round ${i + 1}/${rounds}`, () => round(fixture, i));
       results.push(r);
       if (!isFailed(r)) {
-        console.log(`round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls; ready ${r.readyMs.bridge.toFixed(0)} / ${r.readyMs.bare.toFixed(0)} ms; ` +
-          `first navigate ${r.firstNavigateMs.bridge.toFixed(0)} / ${r.firstNavigateMs.bare.toFixed(0)} ms; tree PSS ${r.memory.pss.bridge.toFixed(0)} / ${r.memory.pss.bare.toFixed(0)} MB (bridge / bare)`);
+        console.log(
+          `round ${i + 1}/${rounds}: per-call ratio ${r.ratio.toFixed(3)} (MCP door ${r.httpRatio.toFixed(3)}) over ${r.calls} calls; ready ${r.readyMs.bridge.toFixed(0)} / ${r.readyMs.bare.toFixed(0)} ms; ` +
+            `first navigate ${r.firstNavigateMs.bridge.toFixed(0)} / ${r.firstNavigateMs.bare.toFixed(0)} ms; tree PSS ${r.memory.pss.bridge.toFixed(0)} / ${r.memory.pss.bare.toFixed(0)} MB (bridge / bare)`,
+        );
       }
     }
   } finally {
@@ -691,8 +731,13 @@ async function main(): Promise<void> {
   run.say('leanOutputs', lean, l => `characters per step: ${l.defaultCharsPerStep} with upstream's defaults, ${l.leanCharsPerStep} lean`);
   const sessions = await run.figure('sessions', () => withFixture(sessionsWithRawContexts));
   const remote = await run.figure('remote', () => withFixture(remoteRound));
-  run.say('remote', remote, r => `remote (loopback Playwright server): per-call x${r.perCallRatio} of a local launch; ${r.sessions} isolated clients at once, ` +
-    `${r.calls} calls, ${r.failures} failures`);
+  run.say(
+    'remote',
+    remote,
+    r =>
+      `remote (loopback Playwright server): per-call x${r.perCallRatio} of a local launch; ${r.sessions} isolated clients at once, ` +
+      `${r.calls} calls, ${r.failures} failures`,
+  );
   run.say('sessions', sessions, sessionsLine);
   const transparent = await run.figure('transparency', () => withFixture(transparency));
   const callPath = await run.figure('callPath', measureCallPath);
@@ -729,28 +774,67 @@ async function main(): Promise<void> {
   run.say('httpDoorCost', figures.httpDoorCost, doorCostLine);
   run.say('coldStartMs', figures.coldStartMs, ms => `cold start to ready, ms:              bridge ${ms.bridge.toFixed(0)}, bare ${ms.bare.toFixed(0)}`);
   run.say('firstNavigateMs', figures.firstNavigateMs, ms => `first navigate (browser launch), ms:  bridge ${ms.bridge.toFixed(0)}, bare ${ms.bare.toFixed(0)}`);
-  run.say('rssMB', figures.rssMB, mb => `process tree RSS, MB:                 bridge ${mb.bridge.toFixed(0)}, bare ${mb.bare.toFixed(0)} (RSS counts shared pages once per process)`);
-  run.say('pssMB', figures.pssMB, mb => `process tree PSS, MB:                 bridge ${mb.bridge.toFixed(0)}, bare ${mb.bare.toFixed(0)}; difference ${(mb.bridge - mb.bare).toFixed(0)} MB (target <= 60)`);
-  run.say('liveView', figures.liveView, l => `live view (1280x720 animated page):   ${l.fps} fps (target >= 20), frame latency ${l.frameLatencyMs} ms, extension-host CPU ${l.cpuPercent}% of one core\n` +
-    `tool calls while streaming:           x${l.toolCallRatio.toFixed(3)} (target <= 1.10); the stream stops for back-to-back calls: ${l.fpsDuringCallBursts} fps during them\n` +
-    `the person's input to the page, ms:   median ${l.inputLatencyMs.median} (target <= 50), p95 ${l.inputLatencyMs.p95} (target <= 100), while streaming`);
-  run.say('testExport', testExport, t => `sessions exported as tests:          ${t.greenAllRepeats} of ${t.scenarios} green in all ${t.repeats} runs ` +
-    `(target >= 0.9 of them), ${t.greenFirstTry} green first try, red when the app broke: ${t.detectsBreakage} (target 1.0), ` +
-    `model calls in replay ${t.modelCallsInReplay}, export ${t.exportMs} ms`);
-  run.say('timeTravel', timeTravel, t => `time travel (${t.steps}-step session):     scrub p95 ${t.scrubP95Ms} ms (target <= 150), ${t.bytesPerStep} bytes a step ` +
-    `(target <= 61440), fork p95 ${t.forkP95Ms} ms (target <= 1500), fidelity ${t.fidelity} over ${t.forksCompared} forks (target 1.0), ` +
-    `per call with checkpoints x${t.perCallRatioWithCheckpoints} (target <= 1.05), trace read back in order: ${t.traceActionsInOrder}; ` +
-    `on a page with 48 MB in IndexedDB per call x${t.hostilePerCallRatio} (target <= 1.10), child peak ` +
-    `${t.hostileChildPeakMB >= 0 ? '+' : ''}${t.hostileChildPeakMB} MB (target <= +100)`);
-  run.say('panel', panel, p => `panel in a real VS Code (${p.rounds} windows): filter keystroke p95 ${p.filterKeystrokeMsP95} ms over 2,000 rows (target <= 50), ` +
-    `${p.rowsPerSecondSustained} requests listed a second in a 300/s burst with frames p95 ${p.frameMsP95} ms, max ${p.frameMsMax} (target < 50), ` +
-    `a 1 MB request opened p95 ${p.detailOpenMsP95} ms (target <= 150)`);
-  run.say('devtools', devtoolsFigures, d => `DevTools tools (${d.agreement.pages} pages, against chrome-devtools-mcp): LCP within 10 % on ${d.agreement.lcpWithin10pct} of ${d.agreement.lcpPages} ` +
-    `(or a frame apart: ${d.agreement.lcpWithin10pctOrOneFrame}), CLS on ${d.agreement.clsWithin10pct}, ` +
-    `INP on ${d.agreement.inpWithin10pct} of ${d.agreement.inpPages}, same insights on ${d.agreement.insightsSame} (target: all); audit found ${d.audit.found} of ` +
-    `${d.audit.planted} planted, ${d.audit.falsePositivesOnCleanPage} on the clean page (target 0); a trace's overhead x${d.traceOverheadRatio}`);
-  run.say('callPath', callPath, c => `one call's path:                      ${c.hostFiles} host files, ${c.childFiles} child files; ` +
-    `refusal sites ${c.refusalSites}, result edit sites ${c.resultEditSites} (target 1 each)`);
+  run.say(
+    'rssMB',
+    figures.rssMB,
+    mb => `process tree RSS, MB:                 bridge ${mb.bridge.toFixed(0)}, bare ${mb.bare.toFixed(0)} (RSS counts shared pages once per process)`,
+  );
+  run.say(
+    'pssMB',
+    figures.pssMB,
+    mb =>
+      `process tree PSS, MB:                 bridge ${mb.bridge.toFixed(0)}, bare ${mb.bare.toFixed(0)}; difference ${(mb.bridge - mb.bare).toFixed(0)} MB (target <= 60)`,
+  );
+  run.say(
+    'liveView',
+    figures.liveView,
+    l =>
+      `live view (1280x720 animated page):   ${l.fps} fps (target >= 20), frame latency ${l.frameLatencyMs} ms, extension-host CPU ${l.cpuPercent}% of one core\n` +
+      `tool calls while streaming:           x${l.toolCallRatio.toFixed(3)} (target <= 1.10); the stream stops for back-to-back calls: ${l.fpsDuringCallBursts} fps during them\n` +
+      `the person's input to the page, ms:   median ${l.inputLatencyMs.median} (target <= 50), p95 ${l.inputLatencyMs.p95} (target <= 100), while streaming`,
+  );
+  run.say(
+    'testExport',
+    testExport,
+    t =>
+      `sessions exported as tests:          ${t.greenAllRepeats} of ${t.scenarios} green in all ${t.repeats} runs ` +
+      `(target >= 0.9 of them), ${t.greenFirstTry} green first try, red when the app broke: ${t.detectsBreakage} (target 1.0), ` +
+      `model calls in replay ${t.modelCallsInReplay}, export ${t.exportMs} ms`,
+  );
+  run.say(
+    'timeTravel',
+    timeTravel,
+    t =>
+      `time travel (${t.steps}-step session):     scrub p95 ${t.scrubP95Ms} ms (target <= 150), ${t.bytesPerStep} bytes a step ` +
+      `(target <= 61440), fork p95 ${t.forkP95Ms} ms (target <= 1500), fidelity ${t.fidelity} over ${t.forksCompared} forks (target 1.0), ` +
+      `per call with checkpoints x${t.perCallRatioWithCheckpoints} (target <= 1.05), trace read back in order: ${t.traceActionsInOrder}; ` +
+      `on a page with 48 MB in IndexedDB per call x${t.hostilePerCallRatio} (target <= 1.10), child peak ` +
+      `${t.hostileChildPeakMB >= 0 ? '+' : ''}${t.hostileChildPeakMB} MB (target <= +100)`,
+  );
+  run.say(
+    'panel',
+    panel,
+    p =>
+      `panel in a real VS Code (${p.rounds} windows): filter keystroke p95 ${p.filterKeystrokeMsP95} ms over 2,000 rows (target <= 50), ` +
+      `${p.rowsPerSecondSustained} requests listed a second in a 300/s burst with frames p95 ${p.frameMsP95} ms, max ${p.frameMsMax} (target < 50), ` +
+      `a 1 MB request opened p95 ${p.detailOpenMsP95} ms (target <= 150)`,
+  );
+  run.say(
+    'devtools',
+    devtoolsFigures,
+    d =>
+      `DevTools tools (${d.agreement.pages} pages, against chrome-devtools-mcp): LCP within 10 % on ${d.agreement.lcpWithin10pct} of ${d.agreement.lcpPages} ` +
+      `(or a frame apart: ${d.agreement.lcpWithin10pctOrOneFrame}), CLS on ${d.agreement.clsWithin10pct}, ` +
+      `INP on ${d.agreement.inpWithin10pct} of ${d.agreement.inpPages}, same insights on ${d.agreement.insightsSame} (target: all); audit found ${d.audit.found} of ` +
+      `${d.audit.planted} planted, ${d.audit.falsePositivesOnCleanPage} on the clean page (target 0); a trace's overhead x${d.traceOverheadRatio}`,
+  );
+  run.say(
+    'callPath',
+    callPath,
+    c =>
+      `one call's path:                      ${c.hostFiles} host files, ${c.childFiles} child files; ` +
+      `refusal sites ${c.refusalSites}, result edit sites ${c.resultEditSites} (target 1 each)`,
+  );
   run.finish(figures);
 }
 

@@ -34,7 +34,8 @@ const ERROR_RESULT = /\bisError\s*:\s*true\b|\bisError\s*=\s*true\b/;
  * result built from a literal list (`new LanguageModelToolResult([new LanguageModelTextPart(...)])`), which is a
  * result written outside the pipeline. The language-model door's conversion maps the finished result's parts.
  */
-const CONTENT_WRITE = /\bcontent\s*:\s*\[\s*[^\]\s]|\bcontent\.(?:push|unshift|splice)\(|\bcontent\[\w+\]\s*=[^=]|\bparts\[\w+\]\s*=[^=]|\bparts\.unshift\(|LanguageModelToolResult\(\s*\[/;
+const CONTENT_WRITE =
+  /\bcontent\s*:\s*\[\s*[^\]\s]|\bcontent\.(?:push|unshift|splice)\(|\bcontent\[\w+\]\s*=[^=]|\bparts\[\w+\]\s*=[^=]|\bparts\.unshift\(|LanguageModelToolResult\(\s*\[/;
 
 export interface CallPathFigures {
   hostFiles: number;
@@ -89,20 +90,24 @@ function sourceFiles(dir = ''): string[] {
 
 /** Files whose code (comments left out) matches. */
 function filesMatching(pattern: RegExp): string[] {
-  return sourceFiles().filter(file => {
-    const code = fs.readFileSync(path.join(SRC, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    return pattern.test(code);
-  }).sort();
-}
-
-
-/** Tool-name literals outside the tools folders, as `file line: 'name'` (the webview included). */
-export function toolNameLiteralsOutsideTools(): string[] {
-  return sourceChecks.tsFiles(SRC)
-    .flatMap(file => sourceChecks.toolNameLiterals(REPO_ROOT, file).map(found => `${path.relative(SRC, file)} ${found}`))
+  return sourceFiles()
+    .filter(file => {
+      const code = fs
+        .readFileSync(path.join(SRC, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
+      return pattern.test(code);
+    })
     .sort();
 }
 
+/** Tool-name literals outside the tools folders, as `file line: 'name'` (the webview included). */
+export function toolNameLiteralsOutsideTools(): string[] {
+  return sourceChecks
+    .tsFiles(SRC)
+    .flatMap(file => sourceChecks.toolNameLiterals(REPO_ROOT, file).map(found => `${path.relative(SRC, file)} ${found}`))
+    .sort();
+}
 
 export function measureCallPath(): CallPathFigures {
   const host = [...closure(HOST_ENTRIES)].filter(file => !file.startsWith(`child${path.sep}`));

@@ -20,7 +20,12 @@ import { makeRealBridge, REPO_ROOT, TEST_BROWSER, textOf } from '../support/real
 import { startTrace } from '../../src/child/devtools/traceRecorder';
 import type { TraceFacts } from '../../src/protocol/devtoolsFacts';
 
-interface Vitals { lcp?: number; cls: number; inp?: number; insights: string[] }
+interface Vitals {
+  lcp?: number;
+  cls: number;
+  inp?: number;
+  insights: string[];
+}
 
 export interface DevtoolsFigures {
   rounds: number;
@@ -66,7 +71,8 @@ const within = (ours: number | undefined, anchor: number | undefined, floor = 0)
 
 function medianVitals(rounds: Vitals[]): Vitals {
   const defined = (pick: (v: Vitals) => number | undefined) => rounds.map(pick).filter((v): v is number => v !== undefined);
-  const lcps = defined(v => v.lcp), inps = defined(v => v.inp);
+  const lcps = defined(v => v.lcp),
+    inps = defined(v => v.inp);
   // The insights the rounds agree on most: those named in most of them.
   const names = [...new Set(rounds.flatMap(r => r.insights))].filter(name => rounds.filter(r => r.insights.includes(name)).length * 2 > rounds.length).sort();
   return { ...(lcps.length ? { lcp: median(lcps) } : {}), cls: median(rounds.map(r => r.cls)), ...(inps.length ? { inp: median(inps) } : {}), insights: names };
@@ -77,7 +83,9 @@ async function ourVitals(url: string, click: boolean): Promise<Vitals> {
   const bridge = makeRealBridge();
   try {
     let card: TraceFacts | undefined;
-    bridge.supervisor.onToolCall(record => { if (record.card?.kind === 'trace') card = record.card.trace; });
+    bridge.supervisor.onToolCall(record => {
+      if (record.card?.kind === 'trace') card = record.card.trace;
+    });
     await bridge.supervisor.callTool('browser_navigate', { url });
     if (click) {
       const ref = /button "Do the slow thing" \[ref=(\w+)\]/.exec(textOf(await bridge.supervisor.callTool('browser_snapshot', {})))![1];
@@ -88,7 +96,15 @@ async function ourVitals(url: string, click: boolean): Promise<Vitals> {
       if (answer.isError) throw new Error(textOf(answer));
     }
     if (!card) throw new Error(`no trace card for ${url}`);
-    return { lcp: card.lcp?.ms, cls: card.cls.value, inp: card.inp?.ms, insights: card.insights.map(i => i.name).filter(name => name !== 'LongTasks').sort() };
+    return {
+      lcp: card.lcp?.ms,
+      cls: card.cls.value,
+      inp: card.inp?.ms,
+      insights: card.insights
+        .map(i => i.name)
+        .filter(name => name !== 'LongTasks')
+        .sort(),
+    };
   } finally {
     await bridge.dispose();
   }
@@ -99,8 +115,18 @@ async function anchorVitals(url: string, click: boolean): Promise<Vitals> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-cdm-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(REPO_ROOT, 'node_modules', 'chrome-devtools-mcp', 'build', 'src', 'bin', 'chrome-devtools-mcp.js'),
-      '--executablePath', TEST_BROWSER, '--headless', '--isolated', '--no-usage-statistics', '--no-performance-crux', '--viewport', '1280x720', '--chrome-arg=--no-sandbox'],
+    args: [
+      path.join(REPO_ROOT, 'node_modules', 'chrome-devtools-mcp', 'build', 'src', 'bin', 'chrome-devtools-mcp.js'),
+      '--executablePath',
+      TEST_BROWSER,
+      '--headless',
+      '--isolated',
+      '--no-usage-statistics',
+      '--no-performance-crux',
+      '--viewport',
+      '1280x720',
+      '--chrome-arg=--no-sandbox',
+    ],
     env: { ...process.env, HOME: profile } as Record<string, string>,
     stderr: 'ignore',
   });
@@ -122,7 +148,11 @@ async function anchorVitals(url: string, click: boolean): Promise<Vitals> {
     } else {
       text = await call('performance_start_trace', { reload: true, autoStop: true });
     }
-    const set = text.split('## insight set id:').slice(1).find(part => !/URL: about:blank/.test(part)) ?? text;
+    const set =
+      text
+        .split('## insight set id:')
+        .slice(1)
+        .find(part => !/URL: about:blank/.test(part)) ?? text;
     const lcp = /- LCP: (\d+) ms/.exec(set)?.[1];
     const inp = /- INP: (\d+) ms/.exec(set)?.[1];
     const insights = [...set.split('## Details')[0].matchAll(/- insight name: (\w+)/g)].map(m => m[1]).sort();
@@ -192,7 +222,8 @@ export async function measureDevtools(rounds = Number(process.env.BENCH_DEVTOOLS
     for (const [name, pagePath] of Object.entries(PERF_PAGES)) {
       const url = `${fixture.url}${pagePath}`;
       const click = name === 'slowClick';
-      const ours: Vitals[] = [], anchor: Vitals[] = [];
+      const ours: Vitals[] = [],
+        anchor: Vitals[] = [];
       let total = rounds;
       for (let round = 0; round < total; round++) {
         // Which goes first alternates: neither always meets a warm machine.
@@ -205,7 +236,9 @@ export async function measureDevtools(rounds = Number(process.env.BENCH_DEVTOOLS
       }
       const lcpRounds = (side: Vitals[]) => side.map(v => v.lcp ?? null);
       perPage[name] = {
-        rounds: total, ours: medianVitals(ours), anchor: medianVitals(anchor),
+        rounds: total,
+        ours: medianVitals(ours),
+        anchor: medianVitals(anchor),
         ...(anchor.some(v => v.lcp !== undefined) ? { lcpRounds: { ours: lcpRounds(ours), anchor: lcpRounds(anchor) } } : {}),
       };
     }
@@ -214,8 +247,10 @@ export async function measureDevtools(rounds = Number(process.env.BENCH_DEVTOOLS
       pages: pages.length,
       lcpWithin10pct: pages.filter(p => p.anchor.lcp !== undefined && within(p.ours.lcp, p.anchor.lcp)).length,
       lcpPages: pages.filter(p => p.anchor.lcp !== undefined).length,
-      lcpWithin10pctOrOneFrame: pages.filter(p => p.anchor.lcp !== undefined && p.ours.lcp !== undefined
-        && (within(p.ours.lcp, p.anchor.lcp) || Math.abs(p.ours.lcp - p.anchor.lcp) <= ONE_FRAME_MS)).length,
+      lcpWithin10pctOrOneFrame: pages.filter(
+        p =>
+          p.anchor.lcp !== undefined && p.ours.lcp !== undefined && (within(p.ours.lcp, p.anchor.lcp) || Math.abs(p.ours.lcp - p.anchor.lcp) <= ONE_FRAME_MS),
+      ).length,
       clsWithin10pct: pages.filter(p => within(p.ours.cls, p.anchor.cls, 0.01)).length,
       inpWithin10pct: pages.filter(p => p.anchor.inp !== undefined && within(p.ours.inp, p.anchor.inp)).length,
       inpPages: pages.filter(p => p.anchor.inp !== undefined).length,
@@ -229,11 +264,14 @@ export async function measureDevtools(rounds = Number(process.env.BENCH_DEVTOOLS
 }
 
 if (require.main === module) {
-  measureDevtools().then(figures => {
-    console.log(JSON.stringify({ devtools: figures }, null, 2));
-    if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ devtools: figures }, null, 2)}\n`);
-  }, error => {
-    console.error(error);
-    process.exit(1);
-  });
+  measureDevtools().then(
+    figures => {
+      console.log(JSON.stringify({ devtools: figures }, null, 2));
+      if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ devtools: figures }, null, 2)}\n`);
+    },
+    error => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

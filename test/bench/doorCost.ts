@@ -40,7 +40,15 @@ export async function measureDoorCost(calls = 400): Promise<DoorCostFigures> {
   });
   await new Promise<void>(resolve => plain.listen(0, '127.0.0.1', resolve));
   const plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/mcp`;
-  const backend: ToolBackend = { listTools: async () => [TOOL], callTool: async () => RESULT, onDidChangeTools: () => ({ dispose() { /* never fires */ } }) };
+  const backend: ToolBackend = {
+    listTools: async () => [TOOL],
+    callTool: async () => RESULT,
+    onDidChangeTools: () => ({
+      dispose() {
+        /* never fires */
+      },
+    }),
+  };
   const endpoint = new McpEndpoint(backend, 'door-cost', () => undefined);
   const address = await endpoint.start();
   const client = await connectMcpClient(address, 'door-cost');
@@ -58,7 +66,7 @@ export async function measureDoorCost(calls = 400): Promise<DoorCostFigures> {
     const post = async (url: string, id: number) => {
       const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: TOOL.name, arguments: {} } });
       const response = await fetch(url, { method: 'POST', headers, body });
-      const reply = await response.json() as { result?: unknown };
+      const reply = (await response.json()) as { result?: unknown };
       if (!reply.result) throw new Error(`door cost: no result from ${url}: ${JSON.stringify(reply).slice(0, 200)}`);
     };
     // Interleaved, so that each kind meets the machine in the same state.
@@ -82,8 +90,11 @@ export async function measureDoorCost(calls = 400): Promise<DoorCostFigures> {
 }
 
 if (require.main === module) {
-  measureDoorCost().then(figures => console.log(JSON.stringify(figures)), error => {
-    console.error(error);
-    process.exitCode = 1;
-  });
+  measureDoorCost().then(
+    figures => console.log(JSON.stringify(figures)),
+    error => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
 }

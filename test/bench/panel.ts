@@ -61,15 +61,19 @@ export async function measurePanel(): Promise<PanelFigures> {
   const results: RoundFigures[] = [];
   for (let round = 0; round < rounds; round++) {
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-panel-bench-')), 'figures.json');
-    const counts = await runWindow(host.executable, { name: 'panel bench', files: ['panelBench.test.js'], settings: {} }, undefined, { PLAYWRIGHT_BRIDGE_BENCH_OUT: out });
+    const counts = await runWindow(host.executable, { name: 'panel bench', files: ['panelBench.test.js'], settings: {} }, undefined, {
+      PLAYWRIGHT_BRIDGE_BENCH_OUT: out,
+    });
     if (counts.failed || !fs.existsSync(out)) throw new Error(`the panel bench window failed (round ${round + 1}); see .test-artifacts/dev/`);
     results.push(JSON.parse(fs.readFileSync(out, 'utf8')) as RoundFigures);
     fs.rmSync(path.dirname(out), { recursive: true, force: true });
     const last = results.at(-1)!;
     if (process.env.BENCH_VERBOSE) {
-      console.log(`panel round ${round + 1}: keystroke p95 ${round1(p95([...last.consoleTimes, ...last.networkTimes]))} ms, idle frame p95 ${round1(p95(last.idleFrameIntervals))} ms, ` +
-        `frame p95 ${round1(p95(last.frameIntervals))} ms, long tasks ${last.longTasks.map(t => `${Math.round(t.ms)} ${t.whose}`).join(', ')} ` +
-        `(max ${round1(Math.max(...last.frameIntervals))}), ${round1(last.burstRows / last.burstSeconds)} rows/s, detail p95 ${round1(p95(last.detailTimes))} ms, resize p95 ${round1(p95(last.resizeTimes))} ms`);
+      console.log(
+        `panel round ${round + 1}: keystroke p95 ${round1(p95([...last.consoleTimes, ...last.networkTimes]))} ms, idle frame p95 ${round1(p95(last.idleFrameIntervals))} ms, ` +
+          `frame p95 ${round1(p95(last.frameIntervals))} ms, long tasks ${last.longTasks.map(t => `${Math.round(t.ms)} ${t.whose}`).join(', ')} ` +
+          `(max ${round1(Math.max(...last.frameIntervals))}), ${round1(last.burstRows / last.burstSeconds)} rows/s, detail p95 ${round1(p95(last.detailTimes))} ms, resize p95 ${round1(p95(last.resizeTimes))} ms`,
+      );
     }
   }
   const m = (pick: (r: RoundFigures) => number) => round1(median(results.map(pick)));
@@ -94,11 +98,14 @@ export async function measurePanel(): Promise<PanelFigures> {
 }
 
 if (require.main === module) {
-  void measurePanel().then(figures => {
-    console.log(JSON.stringify({ panel: figures }, null, 2));
-    if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ panel: figures }, null, 2)}\n`);
-  }, error => {
-    console.error(error);
-    process.exit(1);
-  });
+  void measurePanel().then(
+    figures => {
+      console.log(JSON.stringify({ panel: figures }, null, 2));
+      if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ panel: figures }, null, 2)}\n`);
+    },
+    error => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

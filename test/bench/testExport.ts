@@ -30,7 +30,17 @@ export interface TestExportFigures {
   exportMs: number;
   detectsBreakage: number;
   repeats: number;
-  perScenario: { name: string; runs: number; passed: number; firstPassed: boolean; redWhenBroken: boolean; failure?: string; spec?: string; leftOut?: unknown; steps?: string[] }[];
+  perScenario: {
+    name: string;
+    runs: number;
+    passed: number;
+    firstPassed: boolean;
+    redWhenBroken: boolean;
+    failure?: string;
+    spec?: string;
+    leftOut?: unknown;
+    steps?: string[];
+  }[];
 }
 
 const PASSWORD = 'correct horse battery';
@@ -52,11 +62,16 @@ export async function measureTestExport(repeats = 5, only?: string[]): Promise<T
       const upload = path.join(bridge.scratch, 'ws', 'notes.txt');
       fs.writeFileSync(upload, 'hello upload\n');
       try {
-        await scenario.play(async (tool, args) => {
-          const result = await bridge.supervisor.callTool(tool, args);
-          if (result.isError) throw new Error(`${scenario.name}: ${tool} failed: ${textOf(result).slice(0, 400)}`);
-          return textOf(result);
-        }, apps, { upload }, personHandsOn(bridge.supervisor));
+        await scenario.play(
+          async (tool, args) => {
+            const result = await bridge.supervisor.callTool(tool, args);
+            if (result.isError) throw new Error(`${scenario.name}: ${tool} failed: ${textOf(result).slice(0, 400)}`);
+            return textOf(result);
+          },
+          apps,
+          { upload },
+          personHandsOn(bridge.supervisor),
+        );
         const started = performance.now();
         const spec = writeSpec(journal.steps, { title: scenario.name, ...DISK_READERS });
         const specFile = path.join(work, 'tests', specFileName(scenario.name));
@@ -65,12 +80,28 @@ export async function measureTestExport(repeats = 5, only?: string[]): Promise<T
         exportTimes.push(performance.now() - started);
         // Replay runs with the bridge still up: any call it received meanwhile would be counted.
         let calls = 0;
-        const listening = bridge.supervisor.onToolCall(record => { if (record.outcome === undefined) calls++; });
-        const run = await runSpec({ specFile, runner: bundledRunner(), workDir: path.join(work, 'runs'), executablePath: TEST_BROWSER, repeatEach: repeats, env: { APP_PASSWORD: PASSWORD } });
+        const listening = bridge.supervisor.onToolCall(record => {
+          if (record.outcome === undefined) calls++;
+        });
+        const run = await runSpec({
+          specFile,
+          runner: bundledRunner(),
+          workDir: path.join(work, 'runs'),
+          executablePath: TEST_BROWSER,
+          repeatEach: repeats,
+          env: { APP_PASSWORD: PASSWORD },
+        });
         listening.dispose();
         modelCallsInReplay += calls;
         apps.broken = true;
-        const broken = await runSpec({ specFile, runner: bundledRunner(), workDir: path.join(work, 'runs'), executablePath: TEST_BROWSER, repeatEach: 1, env: { APP_PASSWORD: PASSWORD } });
+        const broken = await runSpec({
+          specFile,
+          runner: bundledRunner(),
+          workDir: path.join(work, 'runs'),
+          executablePath: TEST_BROWSER,
+          repeatEach: 1,
+          env: { APP_PASSWORD: PASSWORD },
+        });
         perScenario.push({
           name: scenario.name,
           runs: run.runs,
@@ -78,7 +109,9 @@ export async function measureTestExport(repeats = 5, only?: string[]): Promise<T
           firstPassed: run.statuses[0] === 'passed',
           redWhenBroken: broken.failed > 0,
           ...(run.firstFailure ? { failure: `line ${run.firstFailure.line ?? '?'}: ${run.firstFailure.message.split('\n')[0]}` } : {}),
-          ...(process.env.BENCH_EXPORT_VERBOSE ? { spec: spec.text, leftOut: spec.leftOut, steps: journal.steps.map(s => `${s.tool}: ${s.answer.code.join(' | ')}`) } : {}),
+          ...(process.env.BENCH_EXPORT_VERBOSE
+            ? { spec: spec.text, leftOut: spec.leftOut, steps: journal.steps.map(s => `${s.tool}: ${s.answer.code.join(' | ')}`) }
+            : {}),
         });
       } finally {
         await bridge.dispose();
@@ -101,12 +134,17 @@ export async function measureTestExport(repeats = 5, only?: string[]): Promise<T
 }
 
 if (require.main === module) {
-  const only = process.env.BENCH_EXPORT_ONLY?.split(',').map(s => s.trim()).filter(Boolean);
-  measureTestExport(Number(process.env.BENCH_EXPORT_REPEATS ?? 5), only).then(figures => {
-    console.log(JSON.stringify(figures, null, 2));
-    if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ testExport: figures }, null, 2)}\n`);
-  }, error => {
-    console.error(error);
-    process.exitCode = 1;
-  });
+  const only = process.env.BENCH_EXPORT_ONLY?.split(',')
+    .map(s => s.trim())
+    .filter(Boolean);
+  measureTestExport(Number(process.env.BENCH_EXPORT_REPEATS ?? 5), only).then(
+    figures => {
+      console.log(JSON.stringify(figures, null, 2));
+      if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ testExport: figures }, null, 2)}\n`);
+    },
+    error => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
 }

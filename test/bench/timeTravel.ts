@@ -91,8 +91,11 @@ async function measureScrub(store: LiveViewStore, timeline: Timeline): Promise<n
   const browser = await chromium.launch({ executablePath: TEST_BROWSER });
   try {
     const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
-    const html = fs.readFileSync(path.join(REPO_ROOT, 'media', 'panel.html'), 'utf8')
-      .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace(/<script[^>]*><\/script>/, '').replace(/\{\{\w+\}\}/g, '');
+    const html = fs
+      .readFileSync(path.join(REPO_ROOT, 'media', 'panel.html'), 'utf8')
+      .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
+      .replace(/<script[^>]*><\/script>/, '')
+      .replace(/\{\{\w+\}\}/g, '');
     const times: number[] = [];
     let pending: { index: number; at: number; done: () => void } | undefined;
     const deliver = (message: HostToPanel) => page.evaluate(m => window.dispatchEvent(new MessageEvent('message', { data: m })), message);
@@ -110,12 +113,16 @@ async function measureScrub(store: LiveViewStore, timeline: Timeline): Promise<n
       }
     });
     await page.setContent(html);
-    await page.addScriptTag({ content: 'window.acquireVsCodeApi = () => ({ postMessage: m => window.bridgePost(m), getState: () => undefined, setState: () => undefined });' });
+    await page.addScriptTag({
+      content: 'window.acquireVsCodeApi = () => ({ postMessage: m => window.bridgePost(m), getState: () => undefined, setState: () => undefined });',
+    });
     await page.addScriptTag({ content: fs.readFileSync(path.join(REPO_ROOT, 'dist', 'webview', 'panel-test.js'), 'utf8') });
     await deliver(store.snapshot());
     await page.click('#tab-activity');
     for (const step of timeline.steps) {
-      const drawn = new Promise<void>(resolve => { pending = { index: -1, at: 0, done: resolve }; });
+      const drawn = new Promise<void>(resolve => {
+        pending = { index: -1, at: 0, done: resolve };
+      });
       await page.click(`#activity-list li.call[data-call-id="${step.callId}"]`);
       await Promise.race([drawn, new Promise(resolve => setTimeout(resolve, 5000))]);
     }
@@ -159,8 +166,18 @@ function sideBySide() {
   return { withCheckpoints, without, ...parts, ratios, call, dispose };
 }
 
-async function measureRound(apps: TimeTravelApps, work: string, saveTrace: boolean): Promise<{
-  perCallRatio: number; scrubP95Ms: number; bytesPerStep: number; forkP95Ms: number; steps: number; stepsWithPicture: number; traceInOrder?: boolean;
+async function measureRound(
+  apps: TimeTravelApps,
+  work: string,
+  saveTrace: boolean,
+): Promise<{
+  perCallRatio: number;
+  scrubP95Ms: number;
+  bytesPerStep: number;
+  forkP95Ms: number;
+  steps: number;
+  stepsWithPicture: number;
+  traceInOrder?: boolean;
 }> {
   const both = sideBySide();
   const { withCheckpoints, without, ratios } = both;
@@ -188,7 +205,7 @@ async function measureRound(apps: TimeTravelApps, work: string, saveTrace: boole
     }
     const forks: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const index = timeline.steps[Math.floor(((i * 7919) % steps))].index;
+      const index = timeline.steps[Math.floor((i * 7919) % steps)].index;
       const started = performance.now();
       const outcome = await restoreToStep(timeline, withCheckpoints.supervisor, index, 'person');
       if (outcome.ok) forks.push(performance.now() - started);
@@ -267,7 +284,7 @@ export async function measureTimeTravel(rounds = Number(process.env.BENCH_TIME_T
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-timetravel-'));
   try {
     const perRound: (Awaited<ReturnType<typeof measureRound>> & { hostile: Awaited<ReturnType<typeof measureHostileRound>> })[] = [];
-    for (let round = 0; round < rounds; round++) perRound.push({ ...await measureRound(apps, work, round === 0), hostile: await measureHostileRound(apps) });
+    for (let round = 0; round < rounds; round++) perRound.push({ ...(await measureRound(apps, work, round === 0)), hostile: await measureHostileRound(apps) });
     const fidelity = await measureFidelity(apps);
     if (fidelity.differences.length) console.log(`timeTravel fidelity differences:\n${fidelity.differences.join('\n')}`);
     const m = (pick: (r: (typeof perRound)[number]) => number) => median(perRound.map(pick));
@@ -285,8 +302,12 @@ export async function measureTimeTravel(rounds = Number(process.env.BENCH_TIME_T
       hostileChildPeakMB: Math.round(m(r => r.hostile.childPeakMB)),
       rounds,
       perRound: perRound.map(r => ({
-        perCallRatio: Math.round(r.perCallRatio * 1000) / 1000, scrubP95Ms: round1(r.scrubP95Ms), bytesPerStep: Math.round(r.bytesPerStep), forkP95Ms: Math.round(r.forkP95Ms),
-        hostilePerCallRatio: Math.round(r.hostile.perCallRatio * 1000) / 1000, hostileChildPeakMB: Math.round(r.hostile.childPeakMB),
+        perCallRatio: Math.round(r.perCallRatio * 1000) / 1000,
+        scrubP95Ms: round1(r.scrubP95Ms),
+        bytesPerStep: Math.round(r.bytesPerStep),
+        forkP95Ms: Math.round(r.forkP95Ms),
+        hostilePerCallRatio: Math.round(r.hostile.perCallRatio * 1000) / 1000,
+        hostileChildPeakMB: Math.round(r.hostile.childPeakMB),
       })),
     };
   } finally {
@@ -296,11 +317,14 @@ export async function measureTimeTravel(rounds = Number(process.env.BENCH_TIME_T
 }
 
 if (require.main === module) {
-  measureTimeTravel().then(figures => {
-    console.log(JSON.stringify({ timeTravel: figures }, null, 2));
-    if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ timeTravel: figures }, null, 2)}\n`);
-  }, error => {
-    console.error(error);
-    process.exit(1);
-  });
+  measureTimeTravel().then(
+    figures => {
+      console.log(JSON.stringify({ timeTravel: figures }, null, 2));
+      if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, `${JSON.stringify({ timeTravel: figures }, null, 2)}\n`);
+    },
+    error => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

@@ -32,17 +32,28 @@ function textOf(part: unknown): { text: string; mimeTypes: string[] } {
 }
 
 const provider: vscode.LanguageModelChatProvider = {
-  provideLanguageModelChatInformation: () => [{
-    id: 'scripted', name: 'Scripted', family: 'scripted', version: '1', maxInputTokens: 200000, maxOutputTokens: 8000,
-    capabilities: { toolCalling: true, imageInput: true },
-  }],
+  provideLanguageModelChatInformation: () => [
+    {
+      id: 'scripted',
+      name: 'Scripted',
+      family: 'scripted',
+      version: '1',
+      maxInputTokens: 200000,
+      maxOutputTokens: 8000,
+      capabilities: { toolCalling: true, imageInput: true },
+    },
+  ],
   async provideLanguageModelChatResponse(_model, messages, options, progress) {
     // The turn is the one whose prompt is the last user text; results since then are this turn's.
     let promptIndex = -1;
     const results: { text: string; mimeTypes: string[] }[] = [];
     messages.forEach((message, index) => {
       for (const part of message.content) {
-        if (part instanceof vscode.LanguageModelTextPart && message.role === vscode.LanguageModelChatMessageRole.User && scenario.some(t => part.value.includes(t.prompt))) {
+        if (
+          part instanceof vscode.LanguageModelTextPart &&
+          message.role === vscode.LanguageModelChatMessageRole.User &&
+          scenario.some(t => part.value.includes(t.prompt))
+        ) {
           promptIndex = index;
           results.length = 0;
         }
@@ -104,7 +115,12 @@ async function playDemo(siteUrl: string): Promise<void> {
   await new Promise(resolve => setTimeout(resolve, 3000));
   for (const turn of FORM_SCENARIO) {
     const before = record.length;
-    void vscode.commands.executeCommand('workbench.action.chat.open', { mode: 'agent', modelSelector: { vendor: 'pwb-scripted', id: 'scripted' }, query: turn.prompt, blockOnResponse: true });
+    void vscode.commands.executeCommand('workbench.action.chat.open', {
+      mode: 'agent',
+      modelSelector: { vendor: 'pwb-scripted', id: 'scripted' },
+      query: turn.prompt,
+      blockOnResponse: true,
+    });
     for (let i = 0; i < 600; i++) {
       const last = record.slice(before).at(-1);
       if (last && !last.reply.startsWith('call ')) break;

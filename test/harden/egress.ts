@@ -54,7 +54,11 @@ export async function keepingBridge(): Promise<KeepingBridge> {
   const address = await endpoint.start();
   const client = await connectMcpClient(address, 'egress');
   return {
-    bridge, client, journal, timeline, store,
+    bridge,
+    client,
+    journal,
+    timeline,
+    store,
     async dispose() {
       await client.close().catch(() => undefined);
       await endpoint.dispose();
@@ -74,9 +78,10 @@ export async function sendRefusedCalls(rig: KeepingBridge, calls: number, argume
   let notRefused = 0;
   for (let i = 0; i < calls; i++) {
     const args = { element: 'Search box', target: 'e12', text: `${i} `.padEnd(argumentBytes, 'x') };
-    const result = i % 2 === 0
-      ? (await rig.client.callTool({ name: 'browser_type', arguments: args }, undefined, { timeout: 60000 })) as CallToolResult
-      : await rig.bridge.supervisor.callTool('browser_type', args);
+    const result =
+      i % 2 === 0
+        ? ((await rig.client.callTool({ name: 'browser_type', arguments: args }, undefined, { timeout: 60000 })) as CallToolResult)
+        : await rig.bridge.supervisor.callTool('browser_type', args);
     if (!result.isError || !/bytes per call/.test(textOf(result))) notRefused++;
   }
   return notRefused;
@@ -137,10 +142,13 @@ export async function egressFigures(options: { calls?: number; rounds?: number; 
  */
 export async function egressAttacks(): Promise<{ attacks: number; held: number; broken: string[] }> {
   const mocha = new Mocha({ timeout: 180_000, reporter: 'dot' });
-  for (const file of ['egressAttacks.test.js', 'curlPaste.test.js', 'secretSpellings.test.js']) mocha.addFile(path.join(REPO_ROOT, 'out', 'test', 'real', file));
+  for (const file of ['egressAttacks.test.js', 'curlPaste.test.js', 'secretSpellings.test.js'])
+    mocha.addFile(path.join(REPO_ROOT, 'out', 'test', 'real', file));
   const broken: string[] = [];
   return new Promise(resolve => {
-    const runner = mocha.run(() => resolve({ attacks: (runner.stats?.passes ?? 0) + broken.length + (runner.stats?.pending ?? 0), held: runner.stats?.passes ?? 0, broken }));
+    const runner = mocha.run(() =>
+      resolve({ attacks: (runner.stats?.passes ?? 0) + broken.length + (runner.stats?.pending ?? 0), held: runner.stats?.passes ?? 0, broken }),
+    );
     runner.on('fail', test => broken.push(test.fullTitle()));
   });
 }

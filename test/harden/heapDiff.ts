@@ -39,11 +39,13 @@ export function groupsOf(file: string): Map<string, Group> {
 export function heapDiff(before: string, after: string): { key: string; count: number; bytes: number }[] {
   const [a, b] = [groupsOf(before), groupsOf(after)];
   const keys = new Set([...a.keys(), ...b.keys()]);
-  return [...keys].map(key => ({
-    key,
-    count: (b.get(key)?.count ?? 0) - (a.get(key)?.count ?? 0),
-    bytes: (b.get(key)?.bytes ?? 0) - (a.get(key)?.bytes ?? 0),
-  })).sort((x, y) => y.bytes - x.bytes);
+  return [...keys]
+    .map(key => ({
+      key,
+      count: (b.get(key)?.count ?? 0) - (a.get(key)?.count ?? 0),
+      bytes: (b.get(key)?.bytes ?? 0) - (a.get(key)?.bytes ?? 0),
+    }))
+    .sort((x, y) => y.bytes - x.bytes);
 }
 
 if (require.main === module) {

@@ -49,20 +49,27 @@ export async function isolationProbes(fixture: FixtureServer, floodSize: number)
     received.push(list);
     probe('list', !list.includes(bId.slice(0, 8)) && !list.includes(token) && !list.includes('/reset') && !list.includes('victim-b'), list);
 
-    for (const [what, id] of [['close-other by prefix', bId.slice(0, 8)], ['close-other by full id', bId]]) {
+    for (const [what, id] of [
+      ['close-other by prefix', bId.slice(0, 8)],
+      ['close-other by full id', bId],
+    ]) {
       const closed = await a.call('bridge_session_close', { id });
       received.push(closed.text);
-      probe(what, !!closed.result.isError && /only its own session/.test(closed.text) && await bIsWhole(), closed.text);
+      probe(what, !!closed.result.isError && /only its own session/.test(closed.text) && (await bIsWhole()), closed.text);
     }
 
     const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'browser_tabs', arguments: { action: 'list' } } });
-    for (const [what, id] of [['guessed session id', randomUUID()], ['B\'s 8-character prefix as session id', bId.slice(0, 8)]]) {
+    for (const [what, id] of [
+      ['guessed session id', randomUUID()],
+      ["B's 8-character prefix as session id", bId.slice(0, 8)],
+    ]) {
       const answer = await rawMcpPost(d.address, call, { 'mcp-session-id': id });
       received.push(answer.body);
       probe(what, answer.status === 404 && !/Signed In/.test(answer.body), `${answer.status} ${answer.body}`);
     }
 
-    const steal = 'async (page) => { const found = []; for (const c of page.context().browser().contexts()) ' +
+    const steal =
+      'async (page) => { const found = []; for (const c of page.context().browser().contexts()) ' +
       'found.push(...(await c.cookies()).map(k => k.name + "=" + k.value)); return found.join("; "); }';
     const ran = await a.call('browser_run_code_unsafe', { code: steal });
     received.push(ran.text);
@@ -70,12 +77,12 @@ export async function isolationProbes(fixture: FixtureServer, floodSize: number)
 
     const statuses: number[] = [];
     for (let i = 0; i < floodSize; i++) statuses.push((await rawMcpPost(d.address, INITIALIZE_BODY)).status);
-    probe('flood', statuses.every(s => s === 200) && await bIsWhole(), `statuses ${[...new Set(statuses)].join(',')}; B whole: ${await bIsWhole()}`);
+    probe('flood', statuses.every(s => s === 200) && (await bIsWhole()), `statuses ${[...new Set(statuses)].join(',')}; B whole: ${await bIsWhole()}`);
 
     // Fill the room the flood's sessions held with clients that each call a tool: every session is then in use.
     for (let i = d.endpoint.sessionCount - 2; i > 0; i--) await (await d.connect(`filler-${i}`)).call('bridge_session_list');
     const refused = await rawMcpPost(d.address, INITIALIZE_BODY);
-    probe('cap', refused.status === 503 && /all \d+ are in use/.test(refused.body) && await bIsWhole(), `${refused.status} ${refused.body}`);
+    probe('cap', refused.status === 503 && /all \d+ are in use/.test(refused.body) && (await bIsWhole()), `${refused.status} ${refused.body}`);
 
     const leaked = received.filter(text => text.includes(bId.slice(0, 8)) || text.includes(sid));
     probe('no-leak', leaked.length === 0, leaked.join('\n---\n'));

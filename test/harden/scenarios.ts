@@ -77,7 +77,13 @@ export async function malformed(): Promise<MalformedFigures> {
   const bridge = makeRealBridge({ capabilities: [...ALL_CAPABILITIES] });
   try {
     const tools = await bridge.supervisor.listTools();
-    const figures: MalformedFigures = { total: 0, clearErrors: 0, serverRestarts: 0, byKind: { missing: 0, wrongType: 0, oversized: 0, extra: 0 }, unclear: [] };
+    const figures: MalformedFigures = {
+      total: 0,
+      clearErrors: 0,
+      serverRestarts: 0,
+      byKind: { missing: 0, wrongType: 0, oversized: 0, extra: 0 },
+      unclear: [],
+    };
     for (const tool of tools) {
       for (const call of malformedCalls(tool)) {
         figures.total++;
@@ -259,11 +265,17 @@ function soakWorkload(fixture: FixtureServer): { tool: string; args(lastSnapshot
 
 /** Runs `total` calls of the workload through `call`; `onCall(n)` after each (n counts every call, warm-up included). */
 async function playWorkload(
-  fixture: FixtureServer, total: number, call: (tool: string, args: Record<string, unknown>, cycle: number) => Promise<CallToolResult>,
-  onCall: (done: number, failed: string | undefined) => Promise<void>, fillSeconds: number,
+  fixture: FixtureServer,
+  total: number,
+  call: (tool: string, args: Record<string, unknown>, cycle: number) => Promise<CallToolResult>,
+  onCall: (done: number, failed: string | undefined) => Promise<void>,
+  fillSeconds: number,
 ): Promise<void> {
   if (fillSeconds > 0) {
-    for (const [tool, args] of [['browser_navigate', { url: `${fixture.url}/fill?seconds=${fillSeconds}` }], ['browser_wait_for', { time: fillSeconds, text: 'Filled' }]] as const) {
+    for (const [tool, args] of [
+      ['browser_navigate', { url: `${fixture.url}/fill?seconds=${fillSeconds}` }],
+      ['browser_wait_for', { time: fillSeconds, text: 'Filled' }],
+    ] as const) {
       const result = await call(tool, args, 0);
       if (result.isError) throw new Error(`the soak's warm-up page failed: ${textOf(result)}`);
     }
@@ -279,7 +291,16 @@ async function playWorkload(
       result = { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
     }
     if (step.tool === 'browser_snapshot' && !result.isError) lastSnapshot = textOf(result);
-    await onCall(i + 1, result.isError ? `${step.tool}: ${textOf(result).split('\n').find(line => line.trim() && !line.startsWith('#')) ?? ''}` : undefined);
+    await onCall(
+      i + 1,
+      result.isError
+        ? `${step.tool}: ${
+            textOf(result)
+              .split('\n')
+              .find(line => line.trim() && !line.startsWith('#')) ?? ''
+          }`
+        : undefined,
+    );
   }
 }
 
@@ -291,8 +312,17 @@ async function playWorkload(
  */
 export async function soak(fixture: FixtureServer, options: SoakOptions): Promise<SoakFigures> {
   const figures: SoakFigures = {
-    calls: 0, failures: 0, hostHeapSlopeMBPer1k: 0, hostRssSlopeMBPer1k: 0, childHeapSlopeMBPer1k: 0, childRssSlopeMBPer1k: 0,
-    bareRssSlopeMBPer1k: 0, samples: [], bareSamples: [], orphans: 0, failureTexts: [],
+    calls: 0,
+    failures: 0,
+    hostHeapSlopeMBPer1k: 0,
+    hostRssSlopeMBPer1k: 0,
+    childHeapSlopeMBPer1k: 0,
+    childRssSlopeMBPer1k: 0,
+    bareRssSlopeMBPer1k: 0,
+    samples: [],
+    bareSamples: [],
+    orphans: 0,
+    failureTexts: [],
   };
   const total = options.warmup + options.calls;
   const measured = (done: number) => done - options.warmup;
@@ -305,30 +335,43 @@ export async function soak(fixture: FixtureServer, options: SoakOptions): Promis
   try {
     const address = await endpoint.start();
     client = await connectClient(address, 'soak');
-    await playWorkload(fixture, total, async (tool, args, cycle) => (cycle % 2 === 0
-      ? bridge.supervisor.callTool(tool, args)
-      : (await client!.callTool({ name: tool, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult), async (done, failed) => {
-      if (measured(done) > 0) {
-        figures.calls++;
-        if (failed) {
-          figures.failures++;
-          if (figures.failureTexts.length < 5) figures.failureTexts.push(`bridge ${failed}`.slice(0, 300));
+    await playWorkload(
+      fixture,
+      total,
+      async (tool, args, cycle) =>
+        cycle % 2 === 0
+          ? bridge.supervisor.callTool(tool, args)
+          : ((await client!.callTool({ name: tool, arguments: args }, undefined, { timeout: 120000 })) as CallToolResult),
+      async (done, failed) => {
+        if (measured(done) > 0) {
+          figures.calls++;
+          if (failed) {
+            figures.failures++;
+            if (figures.failureTexts.length < 5) figures.failureTexts.push(`bridge ${failed}`.slice(0, 300));
+          }
         }
-      }
-      if (!sampling(done)) return;
-      const childPid = bridge.supervisor.status.pid!;
-      const childRss = await steadyRss(() => rssOf(childPid));
-      const snapshotHere = options.snapshots?.at.includes(measured(done));
-      const childSnapshot = snapshotHere ? path.join(options.snapshots!.dir, `child-${measured(done)}.heapsnapshot`) : undefined;
-      const child = await bridge.supervisor.ask('memory', childSnapshot ? { heapSnapshotPath: childSnapshot } : {});
-      settle();
-      if (snapshotHere) v8.writeHeapSnapshot(path.join(options.snapshots!.dir, `host-${measured(done)}.heapsnapshot`));
-      const hostHeap = process.memoryUsage().heapUsed;
-      const hostRss = await steadyRss(() => process.memoryUsage.rss());
-      figures.samples.push({ calls: measured(done), hostHeapMB: mb(hostHeap), hostRssMB: mb(hostRss), childHeapMB: mb(child.heapUsedBytes), childRssMB: mb(childRss) });
-      // A long run shows its progress, and what it saw so far if it is stopped.
-      if (options.progress) console.log(`[soak] ${JSON.stringify(figures.samples.at(-1))}`);
-    }, options.fillSeconds ?? 0);
+        if (!sampling(done)) return;
+        const childPid = bridge.supervisor.status.pid!;
+        const childRss = await steadyRss(() => rssOf(childPid));
+        const snapshotHere = options.snapshots?.at.includes(measured(done));
+        const childSnapshot = snapshotHere ? path.join(options.snapshots!.dir, `child-${measured(done)}.heapsnapshot`) : undefined;
+        const child = await bridge.supervisor.ask('memory', childSnapshot ? { heapSnapshotPath: childSnapshot } : {});
+        settle();
+        if (snapshotHere) v8.writeHeapSnapshot(path.join(options.snapshots!.dir, `host-${measured(done)}.heapsnapshot`));
+        const hostHeap = process.memoryUsage().heapUsed;
+        const hostRss = await steadyRss(() => process.memoryUsage.rss());
+        figures.samples.push({
+          calls: measured(done),
+          hostHeapMB: mb(hostHeap),
+          hostRssMB: mb(hostRss),
+          childHeapMB: mb(child.heapUsedBytes),
+          childRssMB: mb(childRss),
+        });
+        // A long run shows its progress, and what it saw so far if it is stopped.
+        if (options.progress) console.log(`[soak] ${JSON.stringify(figures.samples.at(-1))}`);
+      },
+      options.fillSeconds ?? 0,
+    );
     const slope = (pick: (sample: SoakSample) => number) => slopePer1k(figures.samples.map(sample => ({ x: sample.calls, y: pick(sample) })));
     figures.hostHeapSlopeMBPer1k = slope(sample => sample.hostHeapMB);
     figures.hostRssSlopeMBPer1k = slope(sample => sample.hostRssMB);
@@ -346,15 +389,21 @@ export async function soak(fixture: FixtureServer, options: SoakOptions): Promis
   if (options.bare === false) return figures;
   const bare = await startBareUpstream([], 'soak');
   try {
-    await playWorkload(fixture, total, (tool, args) => bare.call(tool, args), async (done, failed) => {
-      if (measured(done) > 0 && failed) {
-        figures.failures++;
-        if (figures.failureTexts.length < 5) figures.failureTexts.push(`bare ${failed}`.slice(0, 300));
-      }
-      if (!sampling(done)) return;
-      figures.bareSamples.push({ calls: measured(done), rssMB: mb(await steadyRss(() => rssOf(bare.pid!))) });
-      if (options.progress) console.log(`[soak] bare ${JSON.stringify(figures.bareSamples.at(-1))}`);
-    }, options.fillSeconds ?? 0);
+    await playWorkload(
+      fixture,
+      total,
+      (tool, args) => bare.call(tool, args),
+      async (done, failed) => {
+        if (measured(done) > 0 && failed) {
+          figures.failures++;
+          if (figures.failureTexts.length < 5) figures.failureTexts.push(`bare ${failed}`.slice(0, 300));
+        }
+        if (!sampling(done)) return;
+        figures.bareSamples.push({ calls: measured(done), rssMB: mb(await steadyRss(() => rssOf(bare.pid!))) });
+        if (options.progress) console.log(`[soak] bare ${JSON.stringify(figures.bareSamples.at(-1))}`);
+      },
+      options.fillSeconds ?? 0,
+    );
     figures.bareRssSlopeMBPer1k = slopePer1k(figures.bareSamples.map(sample => ({ x: sample.calls, y: sample.rssMB })));
   } finally {
     await bare.close();
@@ -390,10 +439,19 @@ const connectClient = connectMcpClient;
 
 function post(port: number, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, res => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      res => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -408,14 +466,29 @@ export async function endpointProbes(fixture: FixtureServer, initializes: number
     const address = await endpoint.start();
     const bearer = `Bearer ${address.token}`;
     // Each refused probe carries a call that would open the fixture's /probe page if it got through.
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'browser_navigate', arguments: { url: `${fixture.url}/probe` } } });
-    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'browser_navigate', arguments: { url: `${fixture.url}/probe` } },
+    });
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+    });
     const probes: [string, Record<string, string>, string, number][] = [
       ['no token', {}, call, 401],
       ['wrong token', { authorization: `Bearer ${'A'.repeat(43)}` }, call, 401],
       ['foreign Host', { authorization: bearer, host: `evil.example:${address.port}` }, call, 403],
       ['an Origin', { authorization: bearer, origin: 'https://evil.example' }, call, 403],
-      ['oversized body', { authorization: bearer }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { pad: 'x'.repeat(5 * 1024 * 1024) } }), 413],
+      [
+        'oversized body',
+        { authorization: bearer },
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { pad: 'x'.repeat(5 * 1024 * 1024) } }),
+        413,
+      ],
     ];
     for (const [what, headers, body, expected] of probes) {
       const status = await post(address.port, headers, body);
@@ -463,13 +536,14 @@ export async function outputDirVictim(fixture: FixtureServer, calls: number): Pr
     fs.writeFileSync(full, content);
     fs.utimesSync(full, old, old);
   }
-  const intact = () => Object.entries(files).filter(([name, content]) => {
-    try {
-      return fs.readFileSync(path.join(project, name)).equals(content);
-    } catch {
-      return false;
-    }
-  }).length;
+  const intact = () =>
+    Object.entries(files).filter(([name, content]) => {
+      try {
+        return fs.readFileSync(path.join(project, name)).equals(content);
+      } catch {
+        return false;
+      }
+    }).length;
   const victimBridge = makeRealBridge({ outputDir: project, outputMaxSizeMB: 1 });
   const figures: VictimFigures = { filesBefore: intact(), filesAfter: 0, calls: 0, bridgeBytes: 0, budgetBytes: victimBridge.config.outputBudgetBytes };
   try {

@@ -70,14 +70,20 @@ export async function secretLeaks(): Promise<SecretLeakFigures> {
   await bank.start();
   await evil.start();
   // The network group on, as a workspace may turn it on: browser_route could fake the secret's site.
-  const bridge = makeRealBridge({ capabilities: ['network'] }, {}, {
-    secrets: { SITE_PASSWORD: { value: TRICKY_SECRET, origins: [bank.url] }, OTHER_TOKEN: { value: UNTYPED_SECRET, origins: [bank.url] } },
-  });
+  const bridge = makeRealBridge(
+    { capabilities: ['network'] },
+    {},
+    {
+      secrets: { SITE_PASSWORD: { value: TRICKY_SECRET, origins: [bank.url] }, OTHER_TOKEN: { value: UNTYPED_SECRET, origins: [bank.url] } },
+    },
+  );
   const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
   const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
   const panel: string[] = [];
   store.onMessage(message => panel.push(...stringsOf(message)));
-  bridge.supervisor.onObservation(event => { if (event.kind !== 'frame') panel.push(...stringsOf(event)); });
+  bridge.supervisor.onObservation(event => {
+    if (event.kind !== 'frame') panel.push(...stringsOf(event));
+  });
   bridge.supervisor.onToolCall(record => panel.push(...stringsOf({ ...record, thumbnail: undefined })));
   let mcp: Client | undefined;
   try {
@@ -94,9 +100,15 @@ export async function secretLeaks(): Promise<SecretLeakFigures> {
     const refusals: string[] = [];
     await call('browser_navigate', { url: `${evil.url}/ask` });
     const ask = await text('browser_snapshot');
-    const typedOnEvil = await call('browser_type', { element: 'Your SITE_PASSWORD', target: refOf(ask, /textbox "Your SITE_PASSWORD"/), text: 'SITE_PASSWORD' });
+    const typedOnEvil = await call('browser_type', {
+      element: 'Your SITE_PASSWORD',
+      target: refOf(ask, /textbox "Your SITE_PASSWORD"/),
+      text: 'SITE_PASSWORD',
+    });
     if (typedOnEvil.isError) refusals.push(textOf(typedOnEvil));
-    const filled = await call('browser_fill_form', { fields: [{ name: 'pw', type: 'textbox', target: refOf(ask, /textbox "Your SITE_PASSWORD"/), value: 'OTHER_TOKEN' }] });
+    const filled = await call('browser_fill_form', {
+      fields: [{ name: 'pw', type: 'textbox', target: refOf(ask, /textbox "Your SITE_PASSWORD"/), value: 'OTHER_TOKEN' }],
+    });
     if (filled.isError) refusals.push(textOf(filled));
     const evilAfter = await text('browser_snapshot');
 
@@ -158,8 +170,12 @@ export async function secretLeaks(): Promise<SecretLeakFigures> {
     const address = await endpoint.start();
     mcp = await connectMcpClient(address, 'secrets-attack');
     const mcpResults: string[] = [];
-    for (const [name, args] of [['browser_snapshot', {}], ['browser_console_messages', { level: 'info' }], ['browser_network_requests', {}],
-      ...(index ? [['browser_network_request', { index: Number(index) }]] : [])] as [string, Record<string, unknown>][]) {
+    for (const [name, args] of [
+      ['browser_snapshot', {}],
+      ['browser_console_messages', { level: 'info' }],
+      ['browser_network_requests', {}],
+      ...(index ? [['browser_network_request', { index: Number(index) }]] : []),
+    ] as [string, Record<string, unknown>][]) {
       mcpResults.push(textOf((await mcp.callTool({ name, arguments: args })) as CallToolResult));
     }
     panel.push(...stringsOf(store.snapshot()));
@@ -168,7 +184,11 @@ export async function secretLeaks(): Promise<SecretLeakFigures> {
     const environments: string[] = [];
     const childPid = bridge.supervisor.status.pid;
     for (const pid of [...new Set([...(childPid ? [childPid] : []), ...processesMentioning(bridge.scratch)])]) {
-      try { environments.push(fs.readFileSync(`/proc/${pid}/environ`, 'utf8')); } catch { /* gone */ }
+      try {
+        environments.push(fs.readFileSync(`/proc/${pid}/environ`, 'utf8'));
+      } catch {
+        /* gone */
+      }
     }
     const places: Record<string, string[]> = {
       'results (language-model door)': lmResults,
@@ -185,7 +205,7 @@ export async function secretLeaks(): Promise<SecretLeakFigures> {
     const beacons = evil.bodiesOf('/beacon').filter(Boolean);
     if (beacons.length) leakDetails.push(`the hostile page received ${beacons.length} beacon(s): ${beacons[0].slice(0, 80)}`);
     const reversed = [...TRICKY_SECRET].reverse().join('');
-    if ([...lmResults, ...mcpResults].some(r => r.includes(reversed))) leakDetails.push('the hostile page\'s reversed echo reached a result');
+    if ([...lmResults, ...mcpResults].some(r => r.includes(reversed))) leakDetails.push("the hostile page's reversed echo reached a result");
     return {
       forms: Object.keys(encodingsOf(TRICKY_SECRET)).length,
       places: Object.keys(places).length,

@@ -37,7 +37,10 @@ async function chatTurn(turn: ScenarioTurn, confirm: 'accept' | 'decline' = 'acc
     return !!last && !last.reply.startsWith('call ') ? last.reply : undefined;
   };
   const response = vscode.commands.executeCommand<{ type?: string } | undefined>('workbench.action.chat.open', {
-    mode: 'agent', modelSelector: MODEL, query: turn.prompt, blockOnResponse: true,
+    mode: 'agent',
+    modelSelector: MODEL,
+    query: turn.prompt,
+    blockOnResponse: true,
   });
   let answer: string | undefined;
   const deadline = Date.now() + 120000;
@@ -45,7 +48,10 @@ async function chatTurn(turn: ScenarioTurn, confirm: 'accept' | 'decline' = 'acc
     if (Date.now() > deadline) throw new Error(`the chat turn did not finish: ${JSON.stringify((await chatRecord()).slice(before)).slice(0, 2000)}`);
     // A waiting confirmation is answered like a person would, by accepting or declining it
     // (the commands do nothing while none is waiting).
-    await vscode.commands.executeCommand(confirm === 'accept' ? 'workbench.action.chat.acceptTool' : 'workbench.action.chat.skipTool').then(() => undefined, () => undefined);
+    await vscode.commands.executeCommand(confirm === 'accept' ? 'workbench.action.chat.acceptTool' : 'workbench.action.chat.skipTool').then(
+      () => undefined,
+      () => undefined,
+    );
     await new Promise(resolve => setTimeout(resolve, 300));
   }
   await Promise.race([response, new Promise(resolve => setTimeout(resolve, 5000))]);
@@ -100,7 +106,11 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
         await new Promise(resolve => setTimeout(resolve, 1000));
       }
     }
-    await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO], base: fixture.url, door });
+    await vscode.commands.executeCommand('pwbChatHelper.configure', {
+      scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO],
+      base: fixture.url,
+      door,
+    });
     await showPanelInEditor(api);
   });
   after(() => fixture.stop());
@@ -121,28 +131,48 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
 
     const second = await chatTurn(FORM_SCENARIO[1]);
     note(`    turn 2 (${door}, 3 tool calls): ${second.ms} ms: ${second.answer}`);
-    assert.match(second.answer, /^Screenshot taken\. Console: guest book signed by Ada\. Network requests: \[GET\] http:\/\/127\.0\.0\.1:\d+\/form => \[200\] OK/,
-      'the answer lists the network requests it was asked for');
+    assert.match(
+      second.answer,
+      /^Screenshot taken\. Console: guest book signed by Ada\. Network requests: \[GET\] http:\/\/127\.0\.0\.1:\d+\/form => \[200\] OK/,
+      'the answer lists the network requests it was asked for',
+    );
     const record = await chatRecord();
     const offered = record[0].offeredTools;
     if (door === 'tool') {
-      assert.ok(offered.includes('browser_navigate') && !offered.some(n => n.startsWith('mcp_') && n.endsWith('browser_navigate')), 'chat offered our tools, once');
+      assert.ok(
+        offered.includes('browser_navigate') && !offered.some(n => n.startsWith('mcp_') && n.endsWith('browser_navigate')),
+        'chat offered our tools, once',
+      );
       assert.ok(!offered.includes('browser_pdf_save'), 'a capability tool that is off is not offered: its when clause holds in chat');
     } else {
-      assert.ok(!offered.includes('browser_navigate') && offered.some(n => n.startsWith('mcp_') && n.endsWith('browser_navigate')), 'chat offered the MCP tools only');
+      assert.ok(
+        !offered.includes('browser_navigate') && offered.some(n => n.startsWith('mcp_') && n.endsWith('browser_navigate')),
+        'chat offered the MCP tools only',
+      );
     }
     const screenshotResult = record.flatMap(r => r.results).find(r => r.mimeTypes.length > 0);
-    assert.ok(screenshotResult && /^image\/(png|jpeg)$/.test(screenshotResult.mimeTypes[0]), `the screenshot reached the model as an image: ${JSON.stringify(record.flatMap(r => r.results).map(r => [r.text.slice(0, 80), r.mimeTypes]))}`);
+    assert.ok(
+      screenshotResult && /^image\/(png|jpeg)$/.test(screenshotResult.mimeTypes[0]),
+      `the screenshot reached the model as an image: ${JSON.stringify(record.flatMap(r => r.results).map(r => [r.text.slice(0, 80), r.mimeTypes]))}`,
+    );
     const networkResult = record.at(-1)!.results.at(-1)!.text;
     assert.match(networkResult, /\/sign/, `the network list the model read holds the form post: ${networkResult}`);
 
     let panel: PanelReport | undefined;
-    await waitFor(async () => !!([panel] = await api.describePanels())[0]?.frameDrawn, 20000, () => `the browser panel to show the page: ${JSON.stringify(panel)}`, 250);
+    await waitFor(
+      async () => !!([panel] = await api.describePanels())[0]?.frameDrawn,
+      20000,
+      () => `the browser panel to show the page: ${JSON.stringify(panel)}`,
+      250,
+    );
     if (!panel) throw new Error('unreachable: waitFor ensured a panel');
     assert.ok(panel.consoleTexts.includes('guest book signed by Ada'));
     assert.ok(panel.networkUrls.some(u => u.endsWith('/sign')));
     for (const title of ['Opening', 'Typing "Ada"', 'Clicking', 'Taking a screenshot']) {
-      assert.ok(panel.activityTitles.some(t => t.startsWith(title)), `the activity pane lists "${title}…": ${panel.activityTitles.join(' / ')}`);
+      assert.ok(
+        panel.activityTitles.some(t => t.startsWith(title)),
+        `the activity pane lists "${title}…": ${panel.activityTitles.join(' / ')}`,
+      );
     }
     if (door === 'tool') await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/chat-and-panel.png`);
 
@@ -151,12 +181,15 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     const declined = await chatTurn(DECLINE_SCENARIO[0], 'decline');
     note(`    decline (${door}): ${declined.answer}`);
     const after = (await api.describePanels())[0];
-    assert.ok(!after.activityTitles.slice(callsBefore).some(t => /Evaluate|evaluate/.test(t)), `no evaluate call reached the browser: ${after.activityTitles.slice(callsBefore).join(' / ')}`);
+    assert.ok(
+      !after.activityTitles.slice(callsBefore).some(t => /Evaluate|evaluate/.test(t)),
+      `no evaluate call reached the browser: ${after.activityTitles.slice(callsBefore).join(' / ')}`,
+    );
     assert.doesNotMatch(after.header, /Changed by chat/, 'the page title is unchanged');
     assert.match(after.header, /Signed/);
   });
 
-  it('asks before a call writes a named file, and puts a relative name in the bridge\'s folder, never the workspace', async () => {
+  it("asks before a call writes a named file, and puts a relative name in the bridge's folder, never the workspace", async () => {
     const workspaceFile = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'inside.yml');
     let panel: PanelReport | undefined;
     await waitFor(async () => !!([panel] = await api.describePanels())[0], 20000, 'the panel', 250);
@@ -175,152 +208,222 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
   });
 
   // About the panel, not the door: it runs once, in the language-model tools' window.
-  if (door === 'tool') it('Add to Chat puts the element the person picks in the panel on the chat input, ready for their prompt', async function () {
-    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
-    await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO], base: fixture.url, door });
-    await vscode.lm.invokeTool('browser_navigate', { input: { url: `${fixture.url}/counter` }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-    await waitFor(async () => !!(await api.describePanels())[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
-    const located = await vscode.lm.invokeTool('browser_evaluate', {
-      input: { function: "() => { const r = document.querySelector('button').getBoundingClientRect(); return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }" },
-      toolInvocationToken: undefined,
-    }, new vscode.CancellationTokenSource().token);
-    const text = located.content.map(part => (part as { value?: string }).value ?? '').join('');
-    const at = JSON.parse(/### Result\n([^]*?)\n(?:###|$)/.exec(text)![1]) as { x: number; y: number };
-    await panelHands({ action: 'button', id: 'pick' });
-    await panelHands({ action: 'click', ...at });
-    let attached: string[] = [];
-    await waitFor(async () => (attached = JSON.parse(await panelHands({ action: 'chatAttachments' })) as string[]).some(label => /element-.*\.md/.test(label)),
-      20000, () => `the picked element on the chat input: ${JSON.stringify(attached)}`, 500);
-    const written = fs.readdirSync(path.join(api.outputDir, 'chat')).filter(name => name.startsWith('element-'));
-    assert.ok(written.length >= 1, 'the element was written to the output folder');
-    assert.match(fs.readFileSync(path.join(api.outputDir, 'chat', written.at(-1)!), 'utf8'), /- Role: button\n- Name: "Press"\n- Ref: (f\d+)?e\d+ /);
-    assert.strictEqual(fixture.count('/press'), 0, 'picking did not press the button');
-  });
+  if (door === 'tool')
+    it('Add to Chat puts the element the person picks in the panel on the chat input, ready for their prompt', async function () {
+      if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+      await vscode.commands.executeCommand('pwbChatHelper.configure', {
+        scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO],
+        base: fixture.url,
+        door,
+      });
+      await vscode.lm.invokeTool(
+        'browser_navigate',
+        { input: { url: `${fixture.url}/counter` }, toolInvocationToken: undefined },
+        new vscode.CancellationTokenSource().token,
+      );
+      await waitFor(async () => !!(await api.describePanels())[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
+      const located = await vscode.lm.invokeTool(
+        'browser_evaluate',
+        {
+          input: {
+            function:
+              "() => { const r = document.querySelector('button').getBoundingClientRect(); return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }",
+          },
+          toolInvocationToken: undefined,
+        },
+        new vscode.CancellationTokenSource().token,
+      );
+      const text = located.content.map(part => (part as { value?: string }).value ?? '').join('');
+      const at = JSON.parse(/### Result\n([^]*?)\n(?:###|$)/.exec(text)![1]) as { x: number; y: number };
+      await panelHands({ action: 'button', id: 'pick' });
+      await panelHands({ action: 'click', ...at });
+      let attached: string[] = [];
+      await waitFor(
+        async () => (attached = JSON.parse(await panelHands({ action: 'chatAttachments' })) as string[]).some(label => /element-.*\.md/.test(label)),
+        20000,
+        () => `the picked element on the chat input: ${JSON.stringify(attached)}`,
+        500,
+      );
+      const written = fs.readdirSync(path.join(api.outputDir, 'chat')).filter(name => name.startsWith('element-'));
+      assert.ok(written.length >= 1, 'the element was written to the output folder');
+      assert.match(fs.readFileSync(path.join(api.outputDir, 'chat', written.at(-1)!), 'utf8'), /- Role: button\n- Name: "Press"\n- Ref: (f\d+)?e\d+ /);
+      assert.strictEqual(fixture.count('/press'), 0, 'picking did not press the button');
+    });
 
   // About the panel, not the door: it runs once, in the language-model tools' window.
-  if (door === 'tool') it('"why is this page slow?": chat traces a reload, the Activity card shows the vitals, and Open trace opens the trace file', async function () {
-    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
-    await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: TRACE_SCENARIO, base: fixture.url, door });
-    const traced = await chatTurn(TRACE_SCENARIO[0]);
-    note(`    trace (${door}): ${traced.ms} ms: ${traced.answer}`);
-    assert.match(traced.answer, /^Traced: LCP \d+ ms \((good|needs improvement|poor)\); Render-blocking requests$/, 'the model read the vitals and the insight');
-    let card = '';
-    await waitFor(async () => !!(card = (await api.describePanels())[0]?.activityCards.at(-1) ?? ''), 20000, 'the trace card in Activity', 250);
-    assert.match(card, /^LCP\d+ ms \((good|needs-improvement|poor)\)\nCLS[\d.]+ \(good\)\nINP— \(none\)/, `the card's vitals, rated: ${card}`);
-    assert.match(card, /Render-blocking requests/, card);
-    await panelHands({ action: 'button', id: 'tab-activity' });
-    await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/performance-card.png`);
-    await panelHands({ action: 'cardButton', label: 'Open trace' });
-    let opened = '';
-    await waitFor(() => /trace-[^/]*\.json$/.test(opened = vscode.window.activeTextEditor?.document.uri.fsPath ?? vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? ''),
-      20000, () => `the trace file to open: ${opened}`, 250);
-    const file = vscode.window.activeTextEditor?.document.uri.fsPath;
-    if (file) {
-      assert.ok(file.startsWith(api.outputDir), `the file is in the bridge's output folder: ${file}`);
-      assert.match(fs.readFileSync(file, 'utf8').slice(0, 200), /^\{"traceEvents":\[/, 'it is a trace DevTools opens');
-    }
-    // As the person would: close the trace and look at the panel again (the next tests watch it), on its Console.
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await showPanelInEditor(api);
-    await panelHands({ action: 'button', id: 'tab-console' });
-  });
+  if (door === 'tool')
+    it('"why is this page slow?": chat traces a reload, the Activity card shows the vitals, and Open trace opens the trace file', async function () {
+      if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: TRACE_SCENARIO, base: fixture.url, door });
+      const traced = await chatTurn(TRACE_SCENARIO[0]);
+      note(`    trace (${door}): ${traced.ms} ms: ${traced.answer}`);
+      assert.match(
+        traced.answer,
+        /^Traced: LCP \d+ ms \((good|needs improvement|poor)\); Render-blocking requests$/,
+        'the model read the vitals and the insight',
+      );
+      let card = '';
+      await waitFor(async () => !!(card = (await api.describePanels())[0]?.activityCards.at(-1) ?? ''), 20000, 'the trace card in Activity', 250);
+      assert.match(card, /^LCP\d+ ms \((good|needs-improvement|poor)\)\nCLS[\d.]+ \(good\)\nINP— \(none\)/, `the card's vitals, rated: ${card}`);
+      assert.match(card, /Render-blocking requests/, card);
+      await panelHands({ action: 'button', id: 'tab-activity' });
+      await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/performance-card.png`);
+      await panelHands({ action: 'cardButton', label: 'Open trace' });
+      let opened = '';
+      await waitFor(
+        () =>
+          /trace-[^/]*\.json$/.test(
+            (opened = vscode.window.activeTextEditor?.document.uri.fsPath ?? vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? ''),
+          ),
+        20000,
+        () => `the trace file to open: ${opened}`,
+        250,
+      );
+      const file = vscode.window.activeTextEditor?.document.uri.fsPath;
+      if (file) {
+        assert.ok(file.startsWith(api.outputDir), `the file is in the bridge's output folder: ${file}`);
+        assert.match(fs.readFileSync(file, 'utf8').slice(0, 200), /^\{"traceEvents":\[/, 'it is a trace DevTools opens');
+      }
+      // As the person would: close the trace and look at the panel again (the next tests watch it), on its Console.
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await showPanelInEditor(api);
+      await panelHands({ action: 'button', id: 'tab-console' });
+    });
 
   // About the panel and the workspace, not the door: it runs once, in the language-model tools' window.
-  if (door === 'tool') it('a chat session becomes a Playwright test: the person exports it from the panel, it opens and passes; once the app changes, it fails at the changed step', async function () {
-    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
-    const apps = new ExportApps();
-    await apps.start();
-    const tests = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'tests');
-    try {
-      await vscode.workspace.getConfiguration('playwrightBridge').update('testExport.folder', 'tests', vscode.ConfigurationTarget.Workspace);
-      // A fresh browser, as a person starting a new task: the export holds this session only.
-      await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
-      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: EXPORT_SCENARIO, base: apps.url, door });
-      const turn = await chatTurn(EXPORT_SCENARIO[0]);
-      assert.strictEqual(turn.answer, 'Added: Buy milk');
-      await waitFor(async () => !!(await api.describePanels().catch(() => []))[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
+  if (door === 'tool')
+    it('a chat session becomes a Playwright test: the person exports it from the panel, it opens and passes; once the app changes, it fails at the changed step', async function () {
+      if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+      const apps = new ExportApps();
+      await apps.start();
+      const tests = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'tests');
+      try {
+        await vscode.workspace.getConfiguration('playwrightBridge').update('testExport.folder', 'tests', vscode.ConfigurationTarget.Workspace);
+        // A fresh browser, as a person starting a new task: the export holds this session only.
+        await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+        await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: EXPORT_SCENARIO, base: apps.url, door });
+        const turn = await chatTurn(EXPORT_SCENARIO[0]);
+        assert.strictEqual(turn.answer, 'Added: Buy milk');
+        await waitFor(async () => !!(await api.describePanels().catch(() => []))[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
 
-      await panelHands({ action: 'button', id: 'tab-activity' });
-      await panelHands({ action: 'button', id: 'export-test' });
-      let panel: PanelReport | undefined;
-      // Playwright Test's runs load the machine: a panel too busy to answer in time is asked again, not a failure.
-      const latest = async () => (await api.describePanels().catch(() => [panel]))[0];
-      await waitFor(async () => /passed 3 of 3 runs/.test((panel = await latest())?.exportStatus ?? ''), 240000,
-        () => `the panel to report the exported test green: ${JSON.stringify(panel && { status: panel.exportStatus, marks: panel.exportMarks })}`, 1000);
-      const written = fs.readdirSync(tests).filter(name => name.endsWith('.spec.ts'));
-      assert.strictEqual(written.length, 1, `one test in tests/: ${written.join(', ')}`);
-      const file = path.join(tests, written[0]);
-      assert.ok(vscode.window.visibleTextEditors.some(editor => editor.document.uri.fsPath === file), 'the test is open in an editor');
-      const text = fs.readFileSync(file, 'utf8');
-      assert.match(text, /await page\.getByRole\('button', \{ name: 'Add' \}\)\.click\(\);/);
-      assert.match(text, /await expect\(page\.getByText\('Buy milk', \{ exact: true \}\)\)\.toBeVisible\(\);/);
-      assert.ok(panel!.exportMarks.some(mark => /^passed: Clicking/.test(mark)), `the click's row is marked passed: ${panel!.exportMarks.join(' / ')}`);
-      await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/export-test.png`);
+        await panelHands({ action: 'button', id: 'tab-activity' });
+        await panelHands({ action: 'button', id: 'export-test' });
+        let panel: PanelReport | undefined;
+        // Playwright Test's runs load the machine: a panel too busy to answer in time is asked again, not a failure.
+        const latest = async () => (await api.describePanels().catch(() => [panel]))[0];
+        await waitFor(
+          async () => /passed 3 of 3 runs/.test((panel = await latest())?.exportStatus ?? ''),
+          240000,
+          () => `the panel to report the exported test green: ${JSON.stringify(panel && { status: panel.exportStatus, marks: panel.exportMarks })}`,
+          1000,
+        );
+        const written = fs.readdirSync(tests).filter(name => name.endsWith('.spec.ts'));
+        assert.strictEqual(written.length, 1, `one test in tests/: ${written.join(', ')}`);
+        const file = path.join(tests, written[0]);
+        assert.ok(
+          vscode.window.visibleTextEditors.some(editor => editor.document.uri.fsPath === file),
+          'the test is open in an editor',
+        );
+        const text = fs.readFileSync(file, 'utf8');
+        assert.match(text, /await page\.getByRole\('button', \{ name: 'Add' \}\)\.click\(\);/);
+        assert.match(text, /await expect\(page\.getByText\('Buy milk', \{ exact: true \}\)\)\.toBeVisible\(\);/);
+        assert.ok(
+          panel!.exportMarks.some(mark => /^passed: Clicking/.test(mark)),
+          `the click's row is marked passed: ${panel!.exportMarks.join(' / ')}`,
+        );
+        await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/export-test.png`);
 
-      // The app changes under the test: the next export of the same session goes red at the click.
-      apps.broken = true;
-      await panelHands({ action: 'button', id: 'export-test' });
-      await waitFor(async () => /failed 3 of 3 runs at line \d+/.test((panel = await latest())?.exportStatus ?? ''), 240000,
-        () => `the panel to report the second export red: ${JSON.stringify(panel && { status: panel.exportStatus, marks: panel.exportMarks })}`, 1000);
-      note(`    export: ${panel!.exportStatus}`);
-      assert.ok(panel!.exportMarks.some(mark => /^failed: Clicking/.test(mark)), `the click's row is marked failed: ${panel!.exportMarks.join(' / ')}`);
-      const failing = fs.readdirSync(tests).filter(name => name.endsWith('.failing.spec.ts'));
-      assert.strictEqual(failing.length, 1, `the red test is kept as *.failing.spec.ts: ${fs.readdirSync(tests).join(', ')}`);
-    } finally {
-      await apps.stop();
-      await vscode.workspace.getConfiguration('playwrightBridge').update('testExport.folder', undefined, vscode.ConfigurationTarget.Workspace);
-      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO], base: fixture.url, door });
-    }
-  });
+        // The app changes under the test: the next export of the same session goes red at the click.
+        apps.broken = true;
+        await panelHands({ action: 'button', id: 'export-test' });
+        await waitFor(
+          async () => /failed 3 of 3 runs at line \d+/.test((panel = await latest())?.exportStatus ?? ''),
+          240000,
+          () => `the panel to report the second export red: ${JSON.stringify(panel && { status: panel.exportStatus, marks: panel.exportMarks })}`,
+          1000,
+        );
+        note(`    export: ${panel!.exportStatus}`);
+        assert.ok(
+          panel!.exportMarks.some(mark => /^failed: Clicking/.test(mark)),
+          `the click's row is marked failed: ${panel!.exportMarks.join(' / ')}`,
+        );
+        const failing = fs.readdirSync(tests).filter(name => name.endsWith('.failing.spec.ts'));
+        assert.strictEqual(failing.length, 1, `the red test is kept as *.failing.spec.ts: ${fs.readdirSync(tests).join(', ')}`);
+      } finally {
+        await apps.stop();
+        await vscode.workspace.getConfiguration('playwrightBridge').update('testExport.folder', undefined, vscode.ConfigurationTarget.Workspace);
+        await vscode.commands.executeCommand('pwbChatHelper.configure', {
+          scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO],
+          base: fixture.url,
+          door,
+        });
+      }
+    });
 
-  if (door === 'tool') it('time travel: the person scrubs to a past step and sees its picture and console, goes back to before the form was sent, and the model\'s next call sees the form empty again', async function () {
-    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
-    const apps = new TimeTravelApps();
-    await apps.start();
-    try {
-      // A fresh browser, as a person starting a new task.
-      await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
-      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: TIME_TRAVEL_SCENARIO, base: apps.url, door });
-      const sent = await chatTurn(TIME_TRAVEL_SCENARIO[0]);
-      assert.strictEqual(sent.answer, 'Sent: Thank you, Grace');
-      assert.deepStrictEqual(apps.sent, ['Grace']);
-      await waitFor(async () => !!(await api.describePanels().catch(() => []))[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
+  if (door === 'tool')
+    it("time travel: the person scrubs to a past step and sees its picture and console, goes back to before the form was sent, and the model's next call sees the form empty again", async function () {
+      if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
+      const apps = new TimeTravelApps();
+      await apps.start();
+      try {
+        // A fresh browser, as a person starting a new task.
+        await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+        await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: TIME_TRAVEL_SCENARIO, base: apps.url, door });
+        const sent = await chatTurn(TIME_TRAVEL_SCENARIO[0]);
+        assert.strictEqual(sent.answer, 'Sent: Thank you, Grace');
+        assert.deepStrictEqual(apps.sent, ['Grace']);
+        await waitFor(async () => !!(await api.describePanels().catch(() => []))[0]?.frameDrawn, 20000, 'the panel to show the page', 250);
 
-      await panelHands({ action: 'button', id: 'tab-activity' });
-      // The step that sent the form: the page it led to, and what that page logged.
-      await panelHands({ action: 'row', text: 'Clicking “Send button”' });
-      let panel: PanelReport | undefined;
-      await waitFor(async () => !!(panel = (await api.describePanels())[0])?.stepBanner, 10000, 'the step to show', 250);
-      assert.match(panel!.stepBanner, /^Step \d+ of \d+, \d\d:\d\d:\d\d: Clicking “Send button”/, panel!.stepBanner);
-      assert.ok(panel!.stepConsole.some(line => line.includes('message 1 received')), `the step's console: ${panel!.stepConsole.join(' / ')}`);
-      assert.ok(!panel!.stepConsole.some(line => line.includes('visitor form ready')), 'and not what came before it');
-      await waitFor(async () => !!(panel = (await api.describePanels())[0])?.stepFrameShown, 10000, 'the step\'s picture', 250);
-      await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/time-travel.png`);
+        await panelHands({ action: 'button', id: 'tab-activity' });
+        // The step that sent the form: the page it led to, and what that page logged.
+        await panelHands({ action: 'row', text: 'Clicking “Send button”' });
+        let panel: PanelReport | undefined;
+        await waitFor(async () => !!(panel = (await api.describePanels())[0])?.stepBanner, 10000, 'the step to show', 250);
+        assert.match(panel!.stepBanner, /^Step \d+ of \d+, \d\d:\d\d:\d\d: Clicking “Send button”/, panel!.stepBanner);
+        assert.ok(
+          panel!.stepConsole.some(line => line.includes('message 1 received')),
+          `the step's console: ${panel!.stepConsole.join(' / ')}`,
+        );
+        assert.ok(!panel!.stepConsole.some(line => line.includes('visitor form ready')), 'and not what came before it');
+        await waitFor(async () => !!(panel = (await api.describePanels())[0])?.stepFrameShown, 10000, "the step's picture", 250);
+        await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/time-travel.png`);
 
-      // The step that opened the form, then Continue from here: the browser goes back to before it was sent.
-      await panelHands({ action: 'row', text: `Opening ${apps.url}/form` });
-      await waitFor(async () => /Opening/.test((panel = (await api.describePanels())[0])?.stepBanner ?? ''), 10000, 'the form\'s step to show', 250);
-      assert.ok(panel!.stepConsole.some(line => line.includes('visitor form ready')), `its console: ${panel!.stepConsole.join(' / ')}`);
-      await panelHands({ action: 'button', id: 'step-restore' });
-      await waitFor(async () => (panel = (await api.describePanels())[0])?.stepBanner === '', 30000, 'the panel to go back to live', 250);
-      const next = await chatTurn(TIME_TRAVEL_SCENARIO[1]);
-      assert.match(next.answer, /^Page: restored to step \d+ \(Visitor Form, before Reading the page structure\); textbox "Name" \[ref=\w+\]$/, next.answer);
-      assert.deepStrictEqual(apps.sent, ['Grace'], 'the server keeps what it received: its own state');
-      note(`    time travel: ${next.answer}; scrubs ${api.scrubTimes.map(Math.round).join(', ')} ms`);
-    } finally {
-      await apps.stop();
-      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO], base: fixture.url, door });
-    }
-  });
+        // The step that opened the form, then Continue from here: the browser goes back to before it was sent.
+        await panelHands({ action: 'row', text: `Opening ${apps.url}/form` });
+        await waitFor(async () => /Opening/.test((panel = (await api.describePanels())[0])?.stepBanner ?? ''), 10000, "the form's step to show", 250);
+        assert.ok(
+          panel!.stepConsole.some(line => line.includes('visitor form ready')),
+          `its console: ${panel!.stepConsole.join(' / ')}`,
+        );
+        await panelHands({ action: 'button', id: 'step-restore' });
+        await waitFor(async () => (panel = (await api.describePanels())[0])?.stepBanner === '', 30000, 'the panel to go back to live', 250);
+        const next = await chatTurn(TIME_TRAVEL_SCENARIO[1]);
+        assert.match(next.answer, /^Page: restored to step \d+ \(Visitor Form, before Reading the page structure\); textbox "Name" \[ref=\w+\]$/, next.answer);
+        assert.deepStrictEqual(apps.sent, ['Grace'], 'the server keeps what it received: its own state');
+        note(`    time travel: ${next.answer}; scrubs ${api.scrubTimes.map(Math.round).join(', ')} ms`);
+      } finally {
+        await apps.stop();
+        await vscode.commands.executeCommand('pwbChatHelper.configure', {
+          scenario: [...FORM_SCENARIO, ...DECLINE_SCENARIO, ...FILE_SCENARIO],
+          base: fixture.url,
+          door,
+        });
+      }
+    });
 
   it('plays it again right after Restart Browser: the panel drops the old page and the model is told its state was lost', async () => {
     await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
     let panel: PanelReport | undefined;
-    await waitFor(async () => {
-      [panel] = await api.describePanels();
-      return !!panel && /^Ready \(no page yet\)/.test(panel.header);
-    }, 20000, () => `the panel to show the new browser: ${JSON.stringify(panel)}`, 250);
-    assert.strictEqual(panel!.frameDrawn, false, 'no frame of the old browser\'s page stays on the panel');
+    await waitFor(
+      async () => {
+        [panel] = await api.describePanels();
+        return !!panel && /^Ready \(no page yet\)/.test(panel.header);
+      },
+      20000,
+      () => `the panel to show the new browser: ${JSON.stringify(panel)}`,
+      250,
+    );
+    assert.strictEqual(panel!.frameDrawn, false, "no frame of the old browser's page stays on the panel");
     assert.ok(!browserRuns(api), 'the restarted server has not launched a browser yet');
 
     const before = (await chatRecord()).length;

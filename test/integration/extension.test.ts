@@ -22,7 +22,9 @@ describe('Playwright Bridge in a real VS Code', function () {
 
   before(async () => {
     await fixture.start();
-    note(`VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web workbench' : 'desktop'}, remote: ${vscode.env.remoteName ?? 'none'})`);
+    note(
+      `VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web workbench' : 'desktop'}, remote: ${vscode.env.remoteName ?? 'none'})`,
+    );
     extension = vscode.extensions.getExtension<Api>(EXTENSION_ID)!;
     assert.ok(extension, `${EXTENSION_ID} is installed`);
     note(`    Playwright Bridge ${extension.packageJSON.version} from ${extension.extensionPath}`);
@@ -55,7 +57,11 @@ describe('Playwright Bridge in a real VS Code', function () {
         assert.notStrictEqual(config.inspect(setting)?.defaultValue, undefined, `${tool.name}: ${key} names a setting VS Code does not know`);
       }
     }
-    assert.deepStrictEqual(manifest.filter(t => isToolEnabled(t, [])), manifest.filter(t => capabilityOf(t) === undefined), 'with no capability on, exactly the default tools hold');
+    assert.deepStrictEqual(
+      manifest.filter(t => isToolEnabled(t, [])),
+      manifest.filter(t => capabilityOf(t) === undefined),
+      'with no capability on, exactly the default tools hold',
+    );
   });
 
   it('drives the browser through vscode.lm.invokeTool: navigate, snapshot, type, click, screenshot', async () => {
@@ -76,7 +82,7 @@ describe('Playwright Bridge in a real VS Code', function () {
     assert.ok(shot.images[0].data.length > 1000);
   });
 
-  it('readonly mode set by a workspace refuses acting tools through vscode.lm.invokeTool at once; a workspace cannot turn off the user\'s', async () => {
+  it("readonly mode set by a workspace refuses acting tools through vscode.lm.invokeTool at once; a workspace cannot turn off the user's", async () => {
     const config = () => vscode.workspace.getConfiguration('playwrightBridge');
     try {
       await config().update('readonly', true, vscode.ConfigurationTarget.Workspace);
@@ -109,11 +115,14 @@ describe('Playwright Bridge in a real VS Code', function () {
     // A cloned workspace cannot turn a tool group on: only the person's own settings can.
     await config.update('capabilities.pdf', true, vscode.ConfigurationTarget.Workspace);
     try {
-      await waitFor(() => api.settingProblems.some(line => /capabilities\.pdf in this workspace's settings is true, which would turn it on/.test(line)),
-        10000, 'the bridge to read the workspace\'s value and refuse it');
+      await waitFor(
+        () => api.settingProblems.some(line => /capabilities\.pdf in this workspace's settings is true, which would turn it on/.test(line)),
+        10000,
+        "the bridge to read the workspace's value and refuse it",
+      );
       assert.match((await invoke('browser_pdf_save', {})).text, /which are turned off\. Turn on the setting playwrightBridge\.capabilities\.pdf/);
       await config.update('capabilities.pdf', true, vscode.ConfigurationTarget.Global);
-      await waitFor(() => api.settings.capabilities.includes('pdf'), 10000, 'the bridge to read the person\'s value');
+      await waitFor(() => api.settings.capabilities.includes('pdf'), 10000, "the bridge to read the person's value");
       const stale = await invoke('browser_pdf_save', {});
       assert.match(stale.text, /turned on after the browser started: run "Playwright Bridge: Restart Browser"/);
       await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
@@ -146,7 +155,10 @@ describe('Playwright Bridge in a real VS Code', function () {
     const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
     const original = fs.readFileSync(file, 'utf8');
     const planted = { executablePath: '/bin/false', launchArgs: ['--remote-debugging-port=9333', '--lang=de'], outputDir: '/' };
-    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(original), ...Object.fromEntries(Object.entries(planted).map(([k, v]) => [`playwrightBridge.${k}`, v])) }, null, 2));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ ...JSON.parse(original), ...Object.fromEntries(Object.entries(planted).map(([k, v]) => [`playwrightBridge.${k}`, v])) }, null, 2),
+    );
     try {
       const config = () => vscode.workspace.getConfiguration('playwrightBridge');
       // VS Code may keep machine-scoped values out of the workspace model entirely: give it time to read the file either way.
@@ -156,10 +168,22 @@ describe('Playwright Bridge in a real VS Code', function () {
       const result = await invoke('browser_navigate', { url: `${fixture.url}/second` });
       assert.match(result.text, /Page Title: Second Page/, 'the browser started: /bin/false was not run');
       const tree = listDescendants(api.childPid!);
-      const commandLines = tree.map(pid => { try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'); } catch { return []; } });
-      assert.ok(commandLines.some(args => args[0] === process.env.PLAYWRIGHT_BRIDGE_TEST_BROWSER || args[0]?.includes('chromium')), 'the user\'s browser runs');
+      const commandLines = tree.map(pid => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        } catch {
+          return [];
+        }
+      });
+      assert.ok(
+        commandLines.some(args => args[0] === process.env.PLAYWRIGHT_BRIDGE_TEST_BROWSER || args[0]?.includes('chromium')),
+        "the user's browser runs",
+      );
       assert.ok(!commandLines.some(args => args.includes('/bin/false')), 'the planted program never ran');
-      assert.ok(!commandLines.some(args => args.some(a => a.startsWith('--remote-debugging-port=9333') || a === '--lang=de')), 'no planted argument reached the browser');
+      assert.ok(
+        !commandLines.some(args => args.some(a => a.startsWith('--remote-debugging-port=9333') || a === '--lang=de')),
+        'no planted argument reached the browser',
+      );
       assert.notStrictEqual(fs.readlinkSync(`/proc/${api.childPid}/cwd`), path.join('/', 'playwright-bridge'), 'the output folder is not the planted one');
     } finally {
       fs.writeFileSync(file, original);
@@ -167,7 +191,7 @@ describe('Playwright Bridge in a real VS Code', function () {
     }
   });
 
-  it('with exposure on MCP, VS Code\'s MCP client starts our server and drives the same browser', async () => {
+  it("with exposure on MCP, VS Code's MCP client starts our server and drives the same browser", async () => {
     const config = vscode.workspace.getConfiguration('playwrightBridge');
     // The person's own choice: a workspace may close a door, never open one.
     await config.update('exposure', 'mcp', vscode.ConfigurationTarget.Global);
@@ -182,13 +206,21 @@ describe('Playwright Bridge in a real VS Code', function () {
         await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true });
         if (!mcpTool('browser_navigate')) await new Promise(resolve => setTimeout(resolve, 1000));
       }
-      assert.ok(mcpTool('browser_navigate'), `the MCP server's tools went live (MCP tools now: ${vscode.lm.tools.filter(t => t.name.startsWith('mcp_')).map(t => t.name).join(', ') || 'none'})`);
+      assert.ok(
+        mcpTool('browser_navigate'),
+        `the MCP server's tools went live (MCP tools now: ${
+          vscode.lm.tools
+            .filter(t => t.name.startsWith('mcp_'))
+            .map(t => t.name)
+            .join(', ') || 'none'
+        })`,
+      );
       const navigate = mcpTool('browser_navigate')!;
       note(`    MCP tools live, for example ${navigate.name}`);
       const before = fixture.count('/count');
       const result = await invoke(navigate.name, { url: `${fixture.url}/count` });
       assert.match(result.text, /Page Title: Counted/);
-      assert.strictEqual(fixture.count('/count'), before + 1, 'the call through VS Code\'s MCP client reached the page once');
+      assert.strictEqual(fixture.count('/count'), before + 1, "the call through VS Code's MCP client reached the page once");
       assert.strictEqual(api.childPid, childBefore, 'the same browser server as the language-model tools');
       const seen = await invoke('browser_snapshot', {});
       assert.match(seen.text, /Visit number/, 'the language-model tools see the page the MCP door opened');
@@ -202,13 +234,21 @@ describe('Playwright Bridge in a real VS Code', function () {
     await invoke('browser_navigate', { url: `${fixture.url}/live` });
     let report: PanelReport | undefined;
     const seen = () => JSON.stringify(report ?? 'no visible panel');
-    await waitFor(async () => {
-      [report] = await api.describePanels();
-      return !!report && report.frameDrawn
-        && report.consoleTexts.includes('live fixture says hello')
-        && report.networkUrls.some(u => u.endsWith('/api/data?from=live'))
-        && report.activityTitles.includes(`Opening ${fixture.url}/live`);
-    }, 30000, () => `the panel to show the page, its console line, its request and the call: ${seen()}`, 250);
+    await waitFor(
+      async () => {
+        [report] = await api.describePanels();
+        return (
+          !!report &&
+          report.frameDrawn &&
+          report.consoleTexts.includes('live fixture says hello') &&
+          report.networkUrls.some(u => u.endsWith('/api/data?from=live')) &&
+          report.activityTitles.includes(`Opening ${fixture.url}/live`)
+        );
+      },
+      30000,
+      () => `the panel to show the page, its console line, its request and the call: ${seen()}`,
+      250,
+    );
     assert.ok(report!.frameSize && report!.frameSize.width > 100, 'a real frame is drawn');
     assert.match(report!.header, /Live Fixture/);
     assert.strictEqual(report!.headerRows, 1, 'navigation, address, size, actions and state in one row');
@@ -218,7 +258,12 @@ describe('Playwright Bridge in a real VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
     let editorTab: PanelReport | undefined;
-    await waitFor(async () => !!(editorTab = (await api.describePanels()).find(r => r.frameDrawn && r.frameSize!.width > 400)), 20000, () => 'the editor panel to draw a frame', 250);
+    await waitFor(
+      async () => !!(editorTab = (await api.describePanels()).find(r => r.frameDrawn && r.frameSize!.width > 400)),
+      20000,
+      () => 'the editor panel to draw a frame',
+      250,
+    );
     assert.strictEqual(editorTab!.headerRows, 1, `the editor tab's header is one row: ${JSON.stringify(editorTab!.layout)}`);
     assert.deepStrictEqual(editorTab!.layout.cutControls, [], 'nothing in it is cut');
     const artifact = path.join(process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? path.join(extension.extensionPath, '.test-artifacts'), 'browser-panel.png');
@@ -239,9 +284,21 @@ describe('Playwright Bridge in a real VS Code', function () {
       await vscode.commands.executeCommand('playwrightBridge.openPanel');
       const nav = await invoke('browser_navigate', { url: `${fixture.url}/live` });
       assert.match(nav.text, /Live Fixture/);
-      await waitFor(async () => (await api.describePanels()).some(r => r.frameDrawn && /Live Fixture/.test(r.header)), 30000,
-        'the panel to draw a frame of the remote browser', 250);
-      const ours = bridgeChildren().flatMap(pid => [pid, ...listDescendants(pid)]).map(pid => { try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return ''; } });
+      await waitFor(
+        async () => (await api.describePanels()).some(r => r.frameDrawn && /Live Fixture/.test(r.header)),
+        30000,
+        'the panel to draw a frame of the remote browser',
+        250,
+      );
+      const ours = bridgeChildren()
+        .flatMap(pid => [pid, ...listDescendants(pid)])
+        .map(pid => {
+          try {
+            return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+          } catch {
+            return '';
+          }
+        });
       assert.ok(!ours.some(cmd => /chrom/i.test(cmd)), `no browser runs under the bridge: ${ours.join(' | ')}`);
       assert.ok(server.pids.length > 1, 'the server runs the browser');
     } finally {
@@ -272,7 +329,9 @@ describe('Playwright Bridge in a real VS Code', function () {
     if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
     await invoke('browser_navigate', { url: `${fixture.url}/counter` });
     await panelInEditor();
-    const button = await evaluateInPage("() => { const r = document.querySelector('button').getBoundingClientRect(); return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }") as { x: number; y: number };
+    const button = (await evaluateInPage(
+      "() => { const r = document.querySelector('button').getBoundingClientRect(); return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }",
+    )) as { x: number; y: number };
     const before = fixture.count('/press');
     await panelHands({ action: 'click', ...button });
     await waitFor(() => fixture.count('/press') > before, 10000, 'the click to press the button');
@@ -280,7 +339,9 @@ describe('Playwright Bridge in a real VS Code', function () {
     assert.strictEqual(fixture.count('/press') - before, 1, 'exactly one press');
 
     await invoke('browser_navigate', { url: `${fixture.url}/` });
-    const field = await evaluateInPage("() => { const r = document.querySelector('#name').getBoundingClientRect(); return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }") as { x: number; y: number };
+    const field = (await evaluateInPage(
+      "() => { const r = document.querySelector('#name').getBoundingClientRect(); return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }",
+    )) as { x: number; y: number };
     await panelHands({ action: 'click', ...field });
     await panelHands({ action: 'type', text: 'Grace' });
     await waitFor(async () => (await evaluateInPage("() => document.getElementById('name').value")) === 'Grace', 10000, 'the typed name in the field');
@@ -294,7 +355,10 @@ describe('Playwright Bridge in a real VS Code', function () {
     await waitFor(async () => /- 0: \(current\)/.test((await invoke('browser_tabs', { action: 'list' })).text), 10000, 'the first tab to be current again');
     await invoke('browser_tabs', { action: 'close', index: 1 });
     const activity = (await api.describePanels())[0].activityTitles;
-    assert.ok(activity.some(t => t.startsWith('Opening ')) && activity.includes('Switching tabs'), `the person's actions are in Activity: ${activity.join(' / ')}`);
+    assert.ok(
+      activity.some(t => t.startsWith('Opening ')) && activity.includes('Switching tabs'),
+      `the person's actions are in Activity: ${activity.join(' / ')}`,
+    );
   });
 
   it('Take control: a tool call waits for the person, runs after Hand back, and its result says what the person changed', async function () {
@@ -308,14 +372,17 @@ describe('Playwright Bridge in a real VS Code', function () {
     await new Promise(resolve => setTimeout(resolve, 1500));
     assert.strictEqual(settled, false, 'the call waits while the person has the browser');
     await panelHands({ action: 'address', url: `${fixture.url}/second` });
-    await waitFor(async () => /Second Page/.test((await api.describePanels())[0]?.header ?? ''), 10000, 'the person\'s navigation');
+    await waitFor(async () => /Second Page/.test((await api.describePanels())[0]?.header ?? ''), 10000, "the person's navigation");
     assert.strictEqual(settled, false);
     // The README's picture of the person driving; a static page's picture follows its header a moment later.
     await new Promise(resolve => setTimeout(resolve, 1000));
     await screenshotWorkbench(path.join(process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp', 'person-driving.png'));
     await panelHands({ action: 'button', id: 'control' });
     const result = await waiting;
-    assert.match(result.text, /^Note: the person drove the browser for \d+ s while this call waited\. Now the current tab is "Second Page" at http:\/\/127\.0\.0\.1:\d+\/second \(it was "Fixture Home"/);
+    assert.match(
+      result.text,
+      /^Note: the person drove the browser for \d+ s while this call waited\. Now the current tab is "Second Page" at http:\/\/127\.0\.0\.1:\d+\/second \(it was "Fixture Home"/,
+    );
     assert.match(result.text, /heading "Second page"/, 'and the call ran on the page the person left');
     assert.strictEqual(api.personHasControl, false);
   });
@@ -334,7 +401,12 @@ describe('Playwright Bridge in a real VS Code', function () {
       await waitFor(sideView, 5000, 'the side-bar panel after a resize', 100);
     }
     // The frame follows the new size after the panel's resize settles.
-    await waitFor(async () => (await sideView()) && report!.layout.frameBands <= 4, 10000, () => `the frame to fill its box: ${JSON.stringify(report!.layout)}`, 250);
+    await waitFor(
+      async () => (await sideView()) && report!.layout.frameBands <= 4,
+      10000,
+      () => `the frame to fill its box: ${JSON.stringify(report!.layout)}`,
+      250,
+    );
     const { layout } = report!;
     note(`    side-bar panel: ${JSON.stringify(layout)}`);
     assert.ok(Math.abs(layout.width - 300) <= 30, `the side bar is about 300 px wide: ${layout.width}`);
@@ -346,6 +418,4 @@ describe('Playwright Bridge in a real VS Code', function () {
     const taken = await screenshotWorkbench(artifact, '.part.sidebar');
     if (process.env.PLAYWRIGHT_BRIDGE_HOST === 'server') assert.ok(taken, 'the launcher saved a picture of the side bar');
   });
-
-
 });

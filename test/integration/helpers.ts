@@ -67,4 +67,3 @@ export async function invoke(name: string, input: object): Promise<{ text: strin
   }
   return { text, images };
 }
-

@@ -51,17 +51,33 @@ describe('The panel for a web developer in a real VS Code', function () {
     await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
     await invoke('browser_navigate', { url });
     let report: PanelReport | undefined;
-    await waitFor(async () => !!(report = (await api.describePanels()).find(r => r.frameDrawn && seen(r))), 30000, () => `${what}: ${JSON.stringify(report)}`, 250);
+    await waitFor(
+      async () => !!(report = (await api.describePanels()).find(r => r.frameDrawn && seen(r))),
+      30000,
+      () => `${what}: ${JSON.stringify(report)}`,
+      250,
+    );
     return report!;
   }
 
   it('opens a JSON POST in the Network pane: both bodies and headers show, and Copy as cURL gets the same answer from the server', async () => {
-    await editorPanelOn(`${fixture.url}/network-lab`, r => r.networkUrls.some(u => u.endsWith('/api/echo')), 'the panel to list the lab\'s POST');
+    await editorPanelOn(`${fixture.url}/network-lab`, r => r.networkUrls.some(u => u.endsWith('/api/echo')), "the panel to list the lab's POST");
     await panelHands({ action: 'button', id: 'tab-network' });
     await panelHands({ action: 'request', text: '/api/echo' });
     let shown = '';
-    await waitFor(async () => /## Response body/.test(shown = (await api.describePanels())[0]?.requestDetail ?? ''), 15000, () => `the request's details: ${shown}`, 250);
-    note(`    request details as shown:\n${shown.split('\n').slice(0, 12).map(line => `      ${line}`).join('\n')}`);
+    await waitFor(
+      async () => /## Response body/.test((shown = (await api.describePanels())[0]?.requestDetail ?? '')),
+      15000,
+      () => `the request's details: ${shown}`,
+      250,
+    );
+    note(
+      `    request details as shown:\n${shown
+        .split('\n')
+        .slice(0, 12)
+        .map(line => `      ${line}`)
+        .join('\n')}`,
+    );
     assert.match(shown, /^POST http:\/\/127\.0\.0\.1:\d+\/api\/echo/);
     assert.match(shown, /## Request headers \(\d+\)\n(?:.*\n)*?content-type\napplication\/json\n/);
     assert.match(shown, /x-lab\non/);
@@ -73,14 +89,19 @@ describe('The panel for a web developer in a real VS Code', function () {
     await vscode.env.clipboard.writeText('');
     await panelHands({ action: 'button', id: 'request-curl' });
     let copied = '';
-    await waitFor(async () => (copied = await vscode.env.clipboard.readText()).startsWith('curl '), 10000, () => `Copy as cURL to fill the clipboard: ${JSON.stringify(copied)}`, 200);
+    await waitFor(
+      async () => (copied = await vscode.env.clipboard.readText()).startsWith('curl '),
+      10000,
+      () => `Copy as cURL to fill the clipboard: ${JSON.stringify(copied)}`,
+      200,
+    );
     assert.match(copied, /--data-raw '\{"name":"Ada","items":\[1,2\]\}'/);
     // Asynchronously: the fixture that answers runs in this very process.
     const { stdout } = await run('sh', ['-c', copied], { encoding: 'utf8', timeout: 15000 });
     assert.deepStrictEqual(JSON.parse(stdout), ECHO_ANSWER, 'the copied command gets the answer the page got');
   });
 
-  it('the size picker\'s phone preset resizes the page at once: the header says so and the model\'s next snapshot has the new size, two busy loops beside it and the page\'s next frame seconds late', async () => {
+  it("the size picker's phone preset resizes the page at once: the header says so and the model's next snapshot has the new size, two busy loops beside it and the page's next frame seconds late", async () => {
     // The machine loaded (two cores kept busy), and a page that draws nothing for a few seconds (holdFrames: a view
     // transition waiting for its data), which the open panel's live view shows as a still: the model's next call must
     // still find the page at the chosen size, drawn at it.
@@ -109,10 +130,19 @@ describe('The panel for a web developer in a real VS Code', function () {
     await editorPanelOn(labUrl, r => /Network Lab/.test(r.header), 'the panel to show the lab');
     await panelHands({ action: 'button', id: 'tab-network' });
     let report: PanelReport | undefined;
-    await waitFor(async () => ((report = (await api.describePanels())[0])?.networkUrls.filter(u => u.startsWith(lab.url)).length ?? 0) >= 4, 15000,
-      () => `the lab's requests listed: ${JSON.stringify(report?.networkUrls)}`, 200);
+    await waitFor(
+      async () => ((report = (await api.describePanels())[0])?.networkUrls.filter(u => u.startsWith(lab.url)).length ?? 0) >= 4,
+      15000,
+      () => `the lab's requests listed: ${JSON.stringify(report?.networkUrls)}`,
+      200,
+    );
     await panelHands({ action: 'select', id: 'throttling', value: 'fast4g' });
-    await waitFor(async () => /Fast 4G/.test((report = (await api.describePanels())[0])?.header ?? ''), 10000, () => `the header to say Fast 4G: ${report?.header}`, 200);
+    await waitFor(
+      async () => /Fast 4G/.test((report = (await api.describePanels())[0])?.header ?? ''),
+      10000,
+      () => `the header to say Fast 4G: ${report?.header}`,
+      200,
+    );
     await panelHands({ action: 'button', id: 'col-size' });
     await screenshotWorkbench(path.join(artifacts(), 'network-pane.png'));
     await panelHands({ action: 'select', id: 'throttling', value: 'none' });
@@ -135,48 +165,81 @@ describe('The panel for a web developer in a real VS Code', function () {
     await editorPanelOn(`${fixture.url}/network-lab`, r => /Network Lab/.test(r.header), 'the panel to show the lab');
     await panelHands({ action: 'address', url: 'what is this ^^' });
     let report: PanelReport | undefined;
-    await waitFor(async () => /not an address/.test((report = (await api.describePanels())[0])?.addressMessage ?? ''), 5000,
-      () => `the address bar to say the text is not an address: ${JSON.stringify(report?.addressMessage)}`, 100);
+    await waitFor(
+      async () => /not an address/.test((report = (await api.describePanels())[0])?.addressMessage ?? ''),
+      5000,
+      () => `the address bar to say the text is not an address: ${JSON.stringify(report?.addressMessage)}`,
+      100,
+    );
     assert.match(report!.header, /what is this \^\^/, 'the typed text stays in the address bar');
     assert.match((await invoke('browser_evaluate', { function: '() => location.href' })).text, /network-lab/, 'the page went nowhere');
 
     const closed = await closedPort();
     const failing = `http://127.0.0.1:${closed}/nothing-here`;
     await panelHands({ action: 'address', url: failing });
-    await waitFor(async () => /Could not open this page/.test((report = (await api.describePanels())[0])?.loadError ?? ''), 15000,
-      () => `the bridge's error page: ${JSON.stringify(report?.loadError)} (header ${report?.header})`, 200);
+    await waitFor(
+      async () => /Could not open this page/.test((report = (await api.describePanels())[0])?.loadError ?? ''),
+      15000,
+      () => `the bridge's error page: ${JSON.stringify(report?.loadError)} (header ${report?.header})`,
+      200,
+    );
     assert.match(report!.loadError, /refused the connection.*ERR_CONNECTION_REFUSED/, report!.loadError);
     assert.ok(report!.header.includes(failing), `the address bar keeps the address that failed, not the browser's error page: ${report!.header}`);
     assert.doesNotMatch(report!.header, /chrome-error/, report!.header);
     // The call's row ends once the navigation's answer is back, which may be after the page showed the failure.
-    await waitFor(async () => /^Could not open/.test((report = (await api.describePanels())[0])?.activityErrors.at(-1) ?? ''), 10000,
-      () => `Activity to say why: ${JSON.stringify(report?.activityErrors.slice(-2))}`, 200);
+    await waitFor(
+      async () => /^Could not open/.test((report = (await api.describePanels())[0])?.activityErrors.at(-1) ?? ''),
+      10000,
+      () => `Activity to say why: ${JSON.stringify(report?.activityErrors.slice(-2))}`,
+      200,
+    );
     const said = report!.activityErrors.at(-1) ?? '';
-    assert.match(said, new RegExp(`^Could not open ${failing.replace(/[.?]/g, '\\$&')}: the server refused the connection`), `Activity says why in words: ${said}`);
+    assert.match(
+      said,
+      new RegExp(`^Could not open ${failing.replace(/[.?]/g, '\\$&')}: the server refused the connection`),
+      `Activity says why in words: ${said}`,
+    );
     assert.doesNotMatch(said, /browserBackend|callTool/, said);
     await screenshotWorkbench(path.join(artifacts(), 'failed-load.png'));
     // Chromium's error page would load it again by itself after 1 s and 5 s: wait past both, then count.
     await new Promise(resolve => setTimeout(resolve, 6500));
     report = (await api.describePanels())[0];
-    assert.strictEqual(report!.networkUrls.filter(url => url === failing).length, 1, `one request for one failed load: ${JSON.stringify(report!.networkUrls.slice(-6))}`);
+    assert.strictEqual(
+      report!.networkUrls.filter(url => url === failing).length,
+      1,
+      `one request for one failed load: ${JSON.stringify(report!.networkUrls.slice(-6))}`,
+    );
   });
 
-  it('the picture takes each preset\'s shape, whoever resized the page: the person\'s picker or the agent\'s browser_resize', async () => {
+  it("the picture takes each preset's shape, whoever resized the page: the person's picker or the agent's browser_resize", async () => {
     await editorPanelOn(`${fixture.url}/network-lab`, r => /Network Lab/.test(r.header), 'the panel to show the lab');
     const aspect = (size: { width: number; height: number } | undefined) => (size ? size.width / size.height : NaN);
     const pictureShows = async (width: number, height: number, by: string) => {
       let report: PanelReport | undefined;
       // The page's own width, as its script reads it (it lays itself out in its next frame): the picture is of this page.
       let ownWidth = '';
-      await waitFor(async () => new RegExp(`\\b${width}\\b`).test(ownWidth = (await invoke('browser_evaluate', { function: '() => innerWidth' })).text), 5000,
-        () => `the page itself to be ${width} wide after ${by}: ${ownWidth.slice(0, 200)}`, 100);
-      await waitFor(async () => {
-        report = (await api.describePanels())[0];
-        return report?.pictureOf?.width === width && report.pictureOf.height === height
-          // The picture itself (its pixels and its box on screen) has the page's shape, not the old one stretched.
-          && Math.abs(aspect(report.frameSize) / (width / height) - 1) < 0.03
-          && Math.abs(aspect(report.pictureBox) / (width / height) - 1) < 0.03;
-      }, 10000, () => `the picture to show the page at ${width}×${height} after ${by}: ${JSON.stringify({ pictureOf: report?.pictureOf, frameSize: report?.frameSize, pictureBox: report?.pictureBox, size: report?.sizeLabel })}`, 100);
+      await waitFor(
+        async () => new RegExp(`\\b${width}\\b`).test((ownWidth = (await invoke('browser_evaluate', { function: '() => innerWidth' })).text)),
+        5000,
+        () => `the page itself to be ${width} wide after ${by}: ${ownWidth.slice(0, 200)}`,
+        100,
+      );
+      await waitFor(
+        async () => {
+          report = (await api.describePanels())[0];
+          return (
+            report?.pictureOf?.width === width &&
+            report.pictureOf.height === height &&
+            // The picture itself (its pixels and its box on screen) has the page's shape, not the old one stretched.
+            Math.abs(aspect(report.frameSize) / (width / height) - 1) < 0.03 &&
+            Math.abs(aspect(report.pictureBox) / (width / height) - 1) < 0.03
+          );
+        },
+        10000,
+        () =>
+          `the picture to show the page at ${width}×${height} after ${by}: ${JSON.stringify({ pictureOf: report?.pictureOf, frameSize: report?.frameSize, pictureBox: report?.pictureBox, size: report?.sizeLabel })}`,
+        100,
+      );
       assert.strictEqual(report!.sizeLabel, `${width}×${height}`, 'and the header says that size');
     };
     for (const preset of ['390x844', '1366x768', '820x1180', '1920x1080']) {
@@ -185,7 +248,7 @@ describe('The panel for a web developer in a real VS Code', function () {
       await pictureShows(width, height, `the preset ${preset}`);
     }
     await invoke('browser_resize', { width: 1024, height: 700 });
-    await pictureShows(1024, 700, 'the agent\'s browser_resize');
+    await pictureShows(1024, 700, "the agent's browser_resize");
     await screenshotWorkbench(path.join(artifacts(), 'size-follows.png'));
   });
 });

@@ -21,7 +21,10 @@ const DETAILS = 20;
 
 /** Each prefix of each text, as typed, then deleted back to the empty box. */
 function keystrokes(...texts: string[]): string[] {
-  return texts.flatMap(text => [...Array.from({ length: text.length }, (_, i) => text.slice(0, i + 1)), ...Array.from({ length: text.length - 1 }, (_, i) => text.slice(0, text.length - 1 - i))]);
+  return texts.flatMap(text => [
+    ...Array.from({ length: text.length }, (_, i) => text.slice(0, i + 1)),
+    ...Array.from({ length: text.length - 1 }, (_, i) => text.slice(0, text.length - 1 - i)),
+  ]);
 }
 
 describe('panel bench in a real VS Code', function () {
@@ -40,13 +43,21 @@ describe('panel bench in a real VS Code', function () {
     const idle = JSON.parse(await panelHands({ action: 'measure', task: 'frames', seconds: 3 }, 60000)) as { intervals: number[] };
     await invoke('browser_evaluate', { function: `() => { window.load(${LOADED}, ${LOADED}, 100); return 'loading'; }` });
     let report: PanelReport | undefined;
-    await waitFor(async () => !!(report = (await api.describePanels())[0]) && report.consoleTexts.length >= LOADED && report.networkUrls.length >= LOADED,
-      120000, () => `the panel to hold ${LOADED} lines and requests: ${report?.consoleTexts.length} lines, ${report?.networkUrls.length} requests`, 1000);
+    await waitFor(
+      async () => !!(report = (await api.describePanels())[0]) && report.consoleTexts.length >= LOADED && report.networkUrls.length >= LOADED,
+      120000,
+      () => `the panel to hold ${LOADED} lines and requests: ${report?.consoleTexts.length} lines, ${report?.networkUrls.length} requests`,
+      1000,
+    );
 
     await panelHands({ action: 'button', id: 'tab-console' });
-    const consoleTimes = JSON.parse(await panelHands({ action: 'measure', task: 'filter', filterId: 'console-filter', texts: keystrokes('load line 1', 'checkout') }, 120000)) as number[];
+    const consoleTimes = JSON.parse(
+      await panelHands({ action: 'measure', task: 'filter', filterId: 'console-filter', texts: keystrokes('load line 1', 'checkout') }, 120000),
+    ) as number[];
     await panelHands({ action: 'button', id: 'tab-network' });
-    const networkTimes = JSON.parse(await panelHands({ action: 'measure', task: 'filter', filterId: 'network-filter', texts: keystrokes('data?i=19', 'fetch') }, 120000)) as number[];
+    const networkTimes = JSON.parse(
+      await panelHands({ action: 'measure', task: 'filter', filterId: 'network-filter', texts: keystrokes('data?i=19', 'fetch') }, 120000),
+    ) as number[];
 
     const measuring = panelHands({ action: 'measure', task: 'frames', seconds: 10 }, 120000);
     // PLAYWRIGHT_BRIDGE_BENCH_PROFILE=1: where the page's thread went during the burst, printed (a diagnosis, not a figure).
@@ -59,7 +70,12 @@ describe('panel bench in a real VS Code', function () {
     await waitFor(async () => /true/.test((await invoke('browser_evaluate', { function: '() => window.burstDone' })).text), 120000, 'the burst to end', 1000);
     // Twenty distinct 1 MB answers, each opened once: every open fetches its body from the browser.
     await invoke('browser_evaluate', { function: `() => window.bigOnes(${DETAILS})` });
-    await waitFor(async () => ((await api.describePanels())[0]?.networkUrls.filter(u => /\/api\/big\?n=/.test(u)).length ?? 0) >= DETAILS, 30000, 'the 1 MB requests to be listed', 250);
+    await waitFor(
+      async () => ((await api.describePanels())[0]?.networkUrls.filter(u => /\/api\/big\?n=/.test(u)).length ?? 0) >= DETAILS,
+      30000,
+      'the 1 MB requests to be listed',
+      250,
+    );
     const detailTimes = JSON.parse(await panelHands({ action: 'measure', task: 'detail', text: '/api/big?n=', times: DETAILS }, 180000)) as number[];
 
     // The size picker's presets, each chosen three times in turn: to the first picture at the new size.
@@ -73,8 +89,13 @@ describe('panel bench in a real VS Code', function () {
     await new Promise(resolve => probe.close(resolve));
     await panelHands({ action: 'address', url: failing });
     let shown: PanelReport | undefined;
-    await waitFor(async () => !!(shown = (await api.describePanels())[0])?.loadError, 15000,
-      () => `the failed load to show: ${JSON.stringify({ header: shown?.header, activity: shown?.activityTitles.slice(-3), errors: shown?.activityErrors.slice(-2), urls: shown?.networkUrls.slice(-3) })}`, 250);
+    await waitFor(
+      async () => !!(shown = (await api.describePanels())[0])?.loadError,
+      15000,
+      () =>
+        `the failed load to show: ${JSON.stringify({ header: shown?.header, activity: shown?.activityTitles.slice(-3), errors: shown?.activityErrors.slice(-2), urls: shown?.networkUrls.slice(-3) })}`,
+      250,
+    );
     await new Promise(resolve => setTimeout(resolve, 6500));
     const rowsPerFailedNavigation = (await api.describePanels())[0]!.networkUrls.filter(url => url === failing).length;
 
@@ -82,7 +103,12 @@ describe('panel bench in a real VS Code', function () {
     const lab = new FixtureServer();
     await lab.start();
     await invoke('browser_navigate', { url: `${lab.url}/network-lab` });
-    await waitFor(async () => ((await api.describePanels())[0]?.networkUrls.filter(u => u.startsWith(lab.url)).length ?? 0) >= 4, 15000, 'the lab\'s requests', 250);
+    await waitFor(
+      async () => ((await api.describePanels())[0]?.networkUrls.filter(u => u.startsWith(lab.url)).length ?? 0) >= 4,
+      15000,
+      "the lab's requests",
+      250,
+    );
     const harFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-bench-har-'));
     const harFile = vscode.Uri.file(path.join(harFolder, 'lab.har'));
     const saved = await vscode.commands.executeCommand<vscode.Uri | undefined>('playwrightBridge.saveNetworkHar', harFile);
@@ -93,11 +119,26 @@ describe('panel bench in a real VS Code', function () {
     fs.rmSync(harFolder, { recursive: true, force: true });
 
     const figures = {
-      consoleTimes, networkTimes, idleFrameIntervals: idle.intervals, frameIntervals: frames.intervals, longTasks: frames.longTasks, burstRows: frames.rows, burstSeconds: 10, detailTimes, resizeTimes, rowsPerFailedNavigation, harRoundTrip,
+      consoleTimes,
+      networkTimes,
+      idleFrameIntervals: idle.intervals,
+      frameIntervals: frames.intervals,
+      longTasks: frames.longTasks,
+      burstRows: frames.rows,
+      burstSeconds: 10,
+      detailTimes,
+      resizeTimes,
+      rowsPerFailedNavigation,
+      harRoundTrip,
     };
-    note(`    keystrokes ${consoleTimes.length + networkTimes.length}, frames ${idle.intervals.length} idle and ${frames.intervals.length} in the burst, ` +
-      `long tasks ${frames.longTasks.length} (${frames.longTasks.map(t => `${Math.round(t.ms)} ${t.whose}`).join(', ')}), rows in the burst ${frames.rows}, details opened ${detailTimes.length}, resizes ${resizeTimes.length}`);
-    assert.ok(consoleTimes.length && networkTimes.length && frames.intervals.length && detailTimes.length && resizeTimes.length, 'every part measured something');
+    note(
+      `    keystrokes ${consoleTimes.length + networkTimes.length}, frames ${idle.intervals.length} idle and ${frames.intervals.length} in the burst, ` +
+        `long tasks ${frames.longTasks.length} (${frames.longTasks.map(t => `${Math.round(t.ms)} ${t.whose}`).join(', ')}), rows in the burst ${frames.rows}, details opened ${detailTimes.length}, resizes ${resizeTimes.length}`,
+    );
+    assert.ok(
+      consoleTimes.length && networkTimes.length && frames.intervals.length && detailTimes.length && resizeTimes.length,
+      'every part measured something',
+    );
     fs.writeFileSync(process.env.PLAYWRIGHT_BRIDGE_BENCH_OUT ?? '/dev/null', JSON.stringify(figures));
   });
 });

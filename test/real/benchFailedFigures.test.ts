@@ -33,11 +33,18 @@ describe('the bench, when a round fails', function () {
       assert.deepStrictEqual(Object.keys(figures.failed), ['calls round 1/3', 'calls round 2/3', 'calls round 3/3']);
       for (const reason of Object.values(figures.failed)) assert.match(reason, /^No browser at .*no-browser/);
       assert.match((figures.perCallRatio as { failed: string }).failed, /^no round finished \(3 tried\): No browser at/);
-      assert.deepStrictEqual((figures.perRound as unknown[]).map(r => Object.keys(r as object)), [['failed'], ['failed'], ['failed']]);
+      assert.deepStrictEqual(
+        (figures.perRound as unknown[]).map(r => Object.keys(r as object)),
+        [['failed'], ['failed'], ['failed']],
+      );
       assert.ok((figures.httpDoorCost as { doorFetchMs: number }).doorFetchMs > 0, 'the figures after the failed rounds are measured');
       assert.ok((figures.callPath as { hostFiles: number }).hostFiles > 0);
       // The bare upstream child the third round opened was closed: nothing of the bench's is left.
-      await waitFor(() => processesMentioning(scratch).length === 0, 10000, () => `the bench's processes to be gone: ${processesMentioning(scratch).join(', ')}`);
+      await waitFor(
+        () => processesMentioning(scratch).length === 0,
+        10000,
+        () => `the bench's processes to be gone: ${processesMentioning(scratch).join(', ')}`,
+      );
     } finally {
       fs.rmSync(scratch, { recursive: true, force: true });
     }

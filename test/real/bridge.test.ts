@@ -74,7 +74,10 @@ describe('bridge on a real child and Chromium', function () {
       const size = imageSize(tall.data, tall.mimeType)!;
       assert.ok(size.height <= 2000 && size.width <= 2000, `got ${size.width}x${size.height}`);
       assert.ok(tall.data.length <= 1_000_000);
-      assert.ok(full.some(p => p.kind === 'text' && /scaled from 1280x9000/.test(p.text)), 'the model is told the image was scaled');
+      assert.ok(
+        full.some(p => p.kind === 'text' && /scaled from 1280x9000/.test(p.text)),
+        'the model is told the image was scaled',
+      );
     });
 
     it('lists console messages and network requests of the page', async () => {
@@ -143,8 +146,11 @@ describe('bridge on a real child and Chromium', function () {
       assert.ok(!waiting[0].isError, textOf(waiting[0]));
       assert.match(textOf(waiting[0]), /page\.goto\('http:\/\/127\.0\.0\.1:\d+\/count'\)/);
       assert.strictEqual(bridge.supervisor.status.generation, generation + 1, 'one restart for all three');
-      assert.strictEqual(waiting.filter(r => /earlier pages, tabs, form input and login state are gone/.test(textOf(r))).length, 1,
-        'exactly one of them tells the model the state was lost');
+      assert.strictEqual(
+        waiting.filter(r => /earlier pages, tabs, form input and login state are gone/.test(textOf(r))).length,
+        1,
+        'exactly one of them tells the model the state was lost',
+      );
       await new Promise(resolve => setTimeout(resolve, 500));
       assert.strictEqual(fixture.count('/count'), 1, 'the waiting navigation reached the page exactly once');
       assert.strictEqual(fixture.count('/hold'), 1, 'the call in flight when the child died was not replayed');
@@ -173,7 +179,9 @@ describe('bridge on a real child and Chromium', function () {
     try {
       assert.ok(bridge.config.userDataDir?.startsWith(bridge.scratch));
       await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
-      await bridge.supervisor.callTool('browser_run_code_unsafe', { code: "async (page) => { await page.evaluate(() => localStorage.setItem('kept', 'yes')); }" });
+      await bridge.supervisor.callTool('browser_run_code_unsafe', {
+        code: "async (page) => { await page.evaluate(() => localStorage.setItem('kept', 'yes')); }",
+      });
       await bridge.supervisor.restart('test');
       await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
       const read = await bridge.supervisor.callTool('browser_run_code_unsafe', { code: "async (page) => page.evaluate(() => localStorage.getItem('kept'))" });
@@ -205,12 +213,25 @@ describe('bridge on a real child and Chromium', function () {
     }
   });
 
-  it('package.json lists exactly the tools the pinned child publishes, schemas included, and the host\'s own', async () => {
+  it("package.json lists exactly the tools the pinned child publishes, schemas included, and the host's own", async () => {
     const live = await collectToolManifest(CHILD_SCRIPT);
     const declared: ManifestTool[] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools;
-    assert.deepStrictEqual(diffManifests(live, declared.filter(t => !isHostTool(t.name))), [], 'run npm run generate:tools');
-    assert.deepStrictEqual(diffManifests(ownToolDefinitions('host').map(t => manifestEntry(t, undefined)), declared.filter(t => isHostTool(t.name))), [], 'run npm run generate:tools');
+    assert.deepStrictEqual(
+      diffManifests(
+        live,
+        declared.filter(t => !isHostTool(t.name)),
+      ),
+      [],
+      'run npm run generate:tools',
+    );
+    assert.deepStrictEqual(
+      diffManifests(
+        ownToolDefinitions('host').map(t => manifestEntry(t, undefined)),
+        declared.filter(t => isHostTool(t.name)),
+      ),
+      [],
+      'run npm run generate:tools',
+    );
     assert.ok(live.length > 0);
   });
 });
-

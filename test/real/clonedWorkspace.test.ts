@@ -18,12 +18,18 @@ import { TEST_BROWSER } from '../support/realBridge';
 
 type Tool = { invoke(options: unknown, token: unknown): Promise<{ content: unknown[] }> };
 
-describe('a cloned workspace against the person\'s own restrictions, on a real child and Chromium', function () {
+describe("a cloned workspace against the person's own restrictions, on a real child and Chromium", function () {
   this.timeout(180000);
   const fixture = new FixtureServer();
   const blockedSite = new FixtureServer();
-  before(async () => { await fixture.start(); await blockedSite.start(); });
-  after(async () => { await fixture.stop(); await blockedSite.stop(); });
+  before(async () => {
+    await fixture.start();
+    await blockedSite.start();
+  });
+  after(async () => {
+    await fixture.stop();
+    await blockedSite.stop();
+  });
 
   it('"tools.deny": "none", "network.blockedOrigins": {}, a tool group and the MCP door from the workspace: the person\'s deny list, block and doors hold', async () => {
     const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-clone-'));
@@ -44,7 +50,10 @@ describe('a cloned workspace against the person\'s own restrictions, on a real c
     const extension = startBridgeExtension(fake.vscode, contextFor(storage));
     const call = async (name: string, input: Record<string, unknown>) => {
       const result = await (fake.tools.get(name) as Tool).invoke({ input }, new CancellationTokenSource().token);
-      return result.content.filter((part): part is LanguageModelTextPart => part instanceof LanguageModelTextPart).map(part => part.value).join('\n');
+      return result.content
+        .filter((part): part is LanguageModelTextPart => part instanceof LanguageModelTextPart)
+        .map(part => part.value)
+        .join('\n');
     };
     try {
       // What VS Code would offer: the denied tool and the workspace's tool group stay hidden, no MCP server is offered.
@@ -56,7 +65,11 @@ describe('a cloned workspace against the person\'s own restrictions, on a real c
 
       // And what a call meets: refused by the person's own list, blocked by the person's own origin rule.
       const evaluated = await call('browser_evaluate', { function: '() => document.title' });
-      assert.match(evaluated, /browser_evaluate is not available: the person turned it off \(playwrightBridge\.tools\.deny holds "browser_evaluate"\)/, evaluated);
+      assert.match(
+        evaluated,
+        /browser_evaluate is not available: the person turned it off \(playwrightBridge\.tools\.deny holds "browser_evaluate"\)/,
+        evaluated,
+      );
       const opened = await call('browser_navigate', { url: `${fixture.url}/` });
       assert.match(opened, /Page URL: /, opened);
       const blocked = await call('browser_navigate', { url: `${blockedSite.url}/second` });
@@ -67,11 +80,20 @@ describe('a cloned workspace against the person\'s own restrictions, on a real c
 
       // The person is told, per level, that the workspace's value is dropped and their own still applies.
       const warned = fake.logLines.join('\n');
-      assert.match(warned, /playwrightBridge\.tools\.deny in this workspace's settings must be a list of strings; got "none"\. The workspace's value is ignored; your own list still applies\./);
-      assert.match(warned, /playwrightBridge\.network\.blockedOrigins in this workspace's settings must be a list of strings; got \{\}\. The workspace's value is ignored; your own list still applies\./);
+      assert.match(
+        warned,
+        /playwrightBridge\.tools\.deny in this workspace's settings must be a list of strings; got "none"\. The workspace's value is ignored; your own list still applies\./,
+      );
+      assert.match(
+        warned,
+        /playwrightBridge\.network\.blockedOrigins in this workspace's settings must be a list of strings; got \{\}\. The workspace's value is ignored; your own list still applies\./,
+      );
       assert.match(warned, /playwrightBridge\.capabilities\.pdf in this workspace's settings is true, which would turn it on/);
       assert.match(warned, /playwrightBridge\.exposure in this workspace's settings is "both", which would add the MCP server/);
-      assert.ok(fake.shown.some(m => m.level === 'warning' && /could not be used as they are set/.test(m.message)), fake.shown.map(m => m.message).join('\n'));
+      assert.ok(
+        fake.shown.some(m => m.level === 'warning' && /could not be used as they are set/.test(m.message)),
+        fake.shown.map(m => m.message).join('\n'),
+      );
     } finally {
       await extension.dispose();
       fs.rmSync(storage, { recursive: true, force: true });

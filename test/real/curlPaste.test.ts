@@ -70,7 +70,12 @@ describe('Copy as cURL pasted into real shells (bash, zsh, dash through a pseudo
   const hostile = (secret: string): RequestDetail => {
     const run = `; touch ${marker} #`;
     return {
-      id: 'r1', method: "PUT'`id`$HOME", resourceType: 'fetch', status: 200, statusText: 'OK', timing: [],
+      id: 'r1',
+      method: "PUT'`id`$HOME",
+      resourceType: 'fetch',
+      status: 200,
+      statusText: 'OK',
+      timing: [],
       url: `${recorder.url}/collect?q=it's&run=$(touch%20x)&t=\`id\`&g={a,b}[0]`,
       requestHeaders: [
         { name: 'x-long', value: `${'A'.repeat(97)}'\x1b`.repeat(55) },
@@ -80,7 +85,9 @@ describe('Copy as cURL pasted into real shells (bash, zsh, dash through a pseudo
       ],
       responseHeaders: [],
       requestBody: {
-        kind: 'text', mimeType: 'text/plain', size: 0,
+        kind: 'text',
+        mimeType: 'text/plain',
+        size: 0,
         text: `{"a":"line1\r\nline2\tx\x17y\x15z\`touch ${marker}\`$(touch ${marker})'${run}\n${secret}\x00\x1b[201~e'${DEL.repeat(3)}${run}\n"}\x9b\x85\n`,
       },
       responseBody: { kind: 'none', mimeType: '', size: 0 },
@@ -90,8 +97,16 @@ describe('Copy as cURL pasted into real shells (bash, zsh, dash through a pseudo
   function shellFor(mode: Mode, extraEnv: Record<string, string>): { argv: string[]; setup: string[]; env: Record<string, string> } {
     // A home of its own and no rc files: the shells start as installed, nothing of this machine's user loads.
     const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, ZDOTDIR: scratch, HISTFILE: path.join(scratch, 'history'),
-      LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'xterm-256color', PS1: PROMPT, PS2: '> ', ...extraEnv,
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: scratch,
+      ZDOTDIR: scratch,
+      HISTFILE: path.join(scratch, 'history'),
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      TERM: 'xterm-256color',
+      PS1: PROMPT,
+      PS2: '> ',
+      ...extraEnv,
     };
     if (mode.shell === 'bash') {
       const inputrc = path.join(scratch, `inputrc-${mode.bracketed ? 'on' : 'off'}`);
@@ -106,7 +121,13 @@ describe('Copy as cURL pasted into real shells (bash, zsh, dash through a pseudo
   /** What went wrong, readable: the end of the terminal's text with its control characters spelled out. */
   const seen = (run: ShellRun) => `\nterminal (last 1500 characters): ${JSON.stringify(run.transcript.slice(-1500))}`;
 
-  async function pasteAndCheck(mode: Mode, detail: RequestDetail, secretSites: Record<string, string[]>, env: Record<string, string>, value: (text: string) => string) {
+  async function pasteAndCheck(
+    mode: Mode,
+    detail: RequestDetail,
+    secretSites: Record<string, string[]>,
+    env: Record<string, string>,
+    value: (text: string) => string,
+  ) {
     const shell = shellFor(mode, env);
     const curl = toCurl(detail, secretSites);
     const run = await pasteIntoShell({ argv: shell.argv, env: shell.env, prompt: PROMPT, setup: shell.setup, paste: curl, bracketed: mode.bracketed });
@@ -117,7 +138,11 @@ describe('Copy as cURL pasted into real shells (bash, zsh, dash through a pseudo
       assert.strictEqual(afterSetup.includes('\x1b[?2004h'), mode.bracketed, `bracketed paste ${mode.bracketed ? 'on' : 'off'}${seen(run)}`);
     }
     assert.ok(run.promptsCame, `the shell came back to its prompt after the command${seen(run)}`);
-    assert.strictEqual(recorder.requests.length, 1, `exactly one request reached the server: ${JSON.stringify(recorder.requests.map(r => r.method))}${seen(run)}`);
+    assert.strictEqual(
+      recorder.requests.length,
+      1,
+      `exactly one request reached the server: ${JSON.stringify(recorder.requests.map(r => r.method))}${seen(run)}`,
+    );
     const [request] = recorder.requests;
     assert.strictEqual(request.method, detail.method);
     assert.strictEqual(request.target, detail.url.slice(recorder.url.length));
@@ -137,8 +162,14 @@ describe('Copy as cURL pasted into real shells (bash, zsh, dash through a pseudo
         this.skip();
       }
       const detail: RequestDetail = {
-        id: 'r2', method: 'PUT', url: `${recorder.url}/upload`, resourceType: 'fetch', status: 200, timing: [],
-        requestHeaders: [{ name: 'x-plain', value: 'yes' }], responseHeaders: [],
+        id: 'r2',
+        method: 'PUT',
+        url: `${recorder.url}/upload`,
+        resourceType: 'fetch',
+        status: 200,
+        timing: [],
+        requestHeaders: [{ name: 'x-plain', value: 'yes' }],
+        responseHeaders: [],
         requestBody: { kind: 'binary', mimeType: `x/y) $(touch ${marker}) (`, size: 3 },
         responseBody: { kind: 'none', mimeType: '', size: 0 },
       };
@@ -163,7 +194,9 @@ describe('Copy as cURL pasted into real shells (bash, zsh, dash through a pseudo
         this.skip();
       }
       const placeholder = '<secret>PB_TOKEN</secret>';
-      await pasteAndCheck(mode, hostile(placeholder), { PB_TOKEN: [recorder.url] }, { PB_TOKEN: TOKEN_VALUE }, text => text.replaceAll(placeholder, TOKEN_VALUE));
+      await pasteAndCheck(mode, hostile(placeholder), { PB_TOKEN: [recorder.url] }, { PB_TOKEN: TOKEN_VALUE }, text =>
+        text.replaceAll(placeholder, TOKEN_VALUE),
+      );
     });
   }
 });
@@ -186,7 +219,12 @@ describe('Copy as cURL read back by bash, zsh and dash (sh -c): every character,
   const all = [...Array.from({ length: 255 }, (_, i) => String.fromCharCode(i + 1)), '\u2028', '\u2029'];
   const placeholder = '<secret>PB_TOKEN</secret>';
   const detail = (body: string): RequestDetail => ({
-    id: 'r1', url: `${origin}/p?q=${all.join('')}&end`, method: 'M\x7f\x1b[201~', resourceType: 'fetch', status: 200, timing: [],
+    id: 'r1',
+    url: `${origin}/p?q=${all.join('')}&end`,
+    method: 'M\x7f\x1b[201~',
+    resourceType: 'fetch',
+    status: 200,
+    timing: [],
     requestHeaders: [
       // Each character alone, at the start, doubled in the middle and at the end (a final newline is dropped: see requestCopies.ts).
       ...all.map(c => ({ name: `x-${c.charCodeAt(0).toString(16)}`, value: `${c}a${c}${c}b${c === '\n' ? '' : c}` })),
@@ -216,12 +254,20 @@ describe('Copy as cURL read back by bash, zsh and dash (sh -c): every character,
         const request = detail(body);
         const copy = toCurl(request, { PB_TOKEN: [origin] });
         assertPrintableLines(copy);
-        const run = spawnSync(shell, ['-c', fakeCurl + copy], { input: '', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', PB_TOKEN: TOKEN_VALUE }, timeout: 20000, maxBuffer: 64 * 1024 * 1024 });
+        const run = spawnSync(shell, ['-c', fakeCurl + copy], {
+          input: '',
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', PB_TOKEN: TOKEN_VALUE },
+          timeout: 20000,
+          maxBuffer: 64 * 1024 * 1024,
+        });
         assert.strictEqual(run.status, 0, run.stderr.toString());
         const value = (text: string) => text.replaceAll(placeholder, TOKEN_VALUE);
         const printed = NEVER_RAW.test(body);
         const expected = [
-          '--globoff', request.url, '-X', request.method,
+          '--globoff',
+          request.url,
+          '-X',
+          request.method,
           ...request.requestHeaders.flatMap(h => ['-H', value(`${h.name}: ${h.value}`)]),
           ...(printed ? ['--data-binary', '@-'] : ['--data-raw', value(body)]),
         ];
@@ -235,8 +281,14 @@ describe('Copy as cURL read back by bash, zsh and dash (sh -c): every character,
           if (arg === 'STDIN') break;
           args.push(arg);
         }
-        assert.deepStrictEqual(args.map(a => JSON.stringify(a)), expected.map(a => JSON.stringify(a)));
-        assert.ok(out.subarray(at).equals(Buffer.from(printed ? value(body) : '', 'utf8')), `standard input: ${JSON.stringify(out.subarray(at).toString('utf8').slice(0, 300))}`);
+        assert.deepStrictEqual(
+          args.map(a => JSON.stringify(a)),
+          expected.map(a => JSON.stringify(a)),
+        );
+        assert.ok(
+          out.subarray(at).equals(Buffer.from(printed ? value(body) : '', 'utf8')),
+          `standard input: ${JSON.stringify(out.subarray(at).toString('utf8').slice(0, 300))}`,
+        );
       });
     }
   }

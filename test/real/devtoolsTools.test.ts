@@ -38,7 +38,9 @@ describe('the DevTools tools (real child and Chromium)', function () {
   /** The record of each finished call, by tool name (the last one). */
   function records(real: RealBridge): Map<string, ToolCallRecord> {
     const seen = new Map<string, ToolCallRecord>();
-    real.supervisor.onToolCall(record => { if (record.outcome) seen.set(record.name, record); });
+    real.supervisor.onToolCall(record => {
+      if (record.outcome) seen.set(record.name, record);
+    });
     return seen;
   }
 
@@ -58,7 +60,10 @@ describe('the DevTools tools (real child and Chromium)', function () {
     assert.match(text, /What to change: Defer or inline/);
     const file = /output folder as (\S+):/.exec(text)![1];
     const trace = JSON.parse(fs.readFileSync(path.join(bridge.config.mcp.outputDir, file), 'utf8')) as { traceEvents: { name: string }[] };
-    assert.ok(trace.traceEvents.some(event => event.name === 'largestContentfulPaint::Candidate'), 'the file is the whole trace');
+    assert.ok(
+      trace.traceEvents.some(event => event.name === 'largestContentfulPaint::Candidate'),
+      'the file is the whole trace',
+    );
     assert.ok(!trace.traceEvents.some(event => event.name === 'Screenshot'), 'it holds no screenshots');
     const card = done.get('bridge_performance_trace')?.card;
     assert.strictEqual(card?.kind, 'trace');
@@ -69,7 +74,7 @@ describe('the DevTools tools (real child and Chromium)', function () {
     assert.ok(!hovered.isError, textOf(hovered));
   });
 
-  it('INP of the agent\'s next call: a click whose handler runs 350 ms', async () => {
+  it("INP of the agent's next call: a click whose handler runs 350 ms", async () => {
     bridge = makeRealBridge();
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/slow-click` });
     const snapshot = textOf(await bridge.supervisor.callTool('browser_snapshot', {}));
@@ -111,17 +116,23 @@ describe('the DevTools tools (real child and Chromium)', function () {
     assert.match(textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {})), /: no violations\. \d+ rules passed/);
   });
 
-  it('attacked by elements that name a control without being it (aria-owns over its box, aria-controls, labels): each finding\'s ref and the LCP element\'s is that element\'s own or none, and clicking one presses nothing', async () => {
+  it("attacked by elements that name a control without being it (aria-owns over its box, aria-controls, labels): each finding's ref and the LCP element's is that element's own or none, and clicking one presses nothing", async () => {
     bridge = makeRealBridge();
     const call = (name: string, args: Record<string, unknown>) => bridge!.supervisor.callTool(name, args);
     await call('browser_navigate', { url: `${fixture.url}/a11y/borrowed` });
     const snapshot = textOf(await call('browser_snapshot', {}));
     const pay = refOf(snapshot, /button "Pay now"/);
-    const controls = new Map([[pay, 'Pay'], [refOf(snapshot, /button "Buy now"/), 'Buy'], [refOf(snapshot, /checkbox "I agree"/), 'Agree']]);
+    const controls = new Map([
+      [pay, 'Pay'],
+      [refOf(snapshot, /button "Buy now"/), 'Buy'],
+      [refOf(snapshot, /checkbox "I agree"/), 'Agree'],
+    ]);
     /** What a ref names, as the page's own id of the element Playwright finds for it. */
-    const idOf = async (ref: string) => /"([^"]*)"/.exec(textOf(await call('browser_evaluate', { element: 'a finding', target: ref, function: '(element) => element.id' })))?.[1];
+    const idOf = async (ref: string) =>
+      /"([^"]*)"/.exec(textOf(await call('browser_evaluate', { element: 'a finding', target: ref, function: '(element) => element.id' })))?.[1];
     /** Each ref an answer gives the element `tag#id` (its lines without a ref give none). */
-    const refsGiven = (text: string, element: string) => [...text.matchAll(new RegExp(`(?:^ +- |element )(?:\\[ref=(\\w+)\\] )?${element}\\b(?:[^\\n[]*\\[ref=(\\w+)\\])?`, 'gm'))].map(m => m[1] ?? m[2]);
+    const refsGiven = (text: string, element: string) =>
+      [...text.matchAll(new RegExp(`(?:^ +- |element )(?:\\[ref=(\\w+)\\] )?${element}\\b(?:[^\\n[]*\\[ref=(\\w+)\\])?`, 'gm'))].map(m => m[1] ?? m[2]);
 
     const audit = textOf(await call('bridge_accessibility_audit', {}));
     for (const element of ['div#over', 'div#banner', 'div#controls', 'label#names', 'label#wraps']) {
@@ -135,7 +146,11 @@ describe('the DevTools tools (real child and Chromium)', function () {
     for (const element of ['div#over', 'div#banner']) {
       for (const ref of refsGiven(audit, element).filter((r): r is string => r !== undefined)) await call('browser_click', { element, target: ref });
     }
-    assert.match(textOf(await call('browser_evaluate', { function: '() => "pressed: [" + pressed.join() + "]"' })), /pressed: \[\]/, 'clicking the refs of the overlays pressed no control');
+    assert.match(
+      textOf(await call('browser_evaluate', { function: '() => "pressed: [" + pressed.join() + "]"' })),
+      /pressed: \[\]/,
+      'clicking the refs of the overlays pressed no control',
+    );
     // Nor the other way round: an audit of the Pay button's ref is of the button, not of the overlay with its box.
     const scoped = textOf(await call('bridge_accessibility_audit', { ref: pay }));
     assert.match(scoped, new RegExp(`^Accessibility audit of element ${pay} `), scoped);
@@ -149,7 +164,7 @@ describe('the DevTools tools (real child and Chromium)', function () {
     const buy = refOf(after, /button "Buy now"/);
     for (const ref of refsGiven(trace, 'div#banner').filter((r): r is string => r !== undefined)) {
       assert.notStrictEqual(ref, buy, `the LCP element is given the Buy button's ref:\n${trace}`);
-      assert.strictEqual(await idOf(ref), 'banner', 'the LCP element\'s ref names the banner itself');
+      assert.strictEqual(await idOf(ref), 'banner', "the LCP element's ref names the banner itself");
     }
   });
 
@@ -168,9 +183,14 @@ describe('the DevTools tools (real child and Chromium)', function () {
     const written = fs.readFileSync(file, 'utf8');
     assert.ok(written.length < 8 * 1024 * 1024, `the file holds the marks cut, not their 40 MB: ${written.length} bytes`);
     const events = (JSON.parse(written) as { traceEvents: { cat: string; name: string }[] }).traceEvents;
-    const marks = new Set(events.filter(event => event.cat === 'blink.user_timing' && event.name.startsWith('flood-')).map(event => /^flood-\d+/.exec(event.name)![0]));
-    assert.strictEqual(marks.size, 40, 'every mark is in the trace, by its name\'s start');
-    assert.ok(events.some(event => /^flood-0-m+… \[cut: \d+ characters\]$/.test(event.name)), 'a long name is cut and says how long it was');
+    const marks = new Set(
+      events.filter(event => event.cat === 'blink.user_timing' && event.name.startsWith('flood-')).map(event => /^flood-\d+/.exec(event.name)![0]),
+    );
+    assert.strictEqual(marks.size, 40, "every mark is in the trace, by its name's start");
+    assert.ok(
+      events.some(event => /^flood-0-m+… \[cut: \d+ characters\]$/.test(event.name)),
+      'a long name is cut and says how long it was',
+    );
   });
 
   it('emulation: CPU slowdown, dark scheme and reduced motion are what the page sees; reset takes them off', async () => {
@@ -178,7 +198,11 @@ describe('the DevTools tools (real child and Chromium)', function () {
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/clean` });
     const set = await bridge.supervisor.callTool('bridge_emulate', { network: 'slow4g', cpuSlowdown: 4, colorScheme: 'dark', reducedMotion: 'reduce' });
     assert.match(textOf(set), /network slow 4G.*CPU 4× slower.*prefers-color-scheme: dark.*prefers-reduced-motion: reduce/);
-    const seen = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => [matchMedia("(prefers-color-scheme: dark)").matches, matchMedia("(prefers-reduced-motion: reduce)").matches].join()' }));
+    const seen = textOf(
+      await bridge.supervisor.callTool('browser_evaluate', {
+        function: '() => [matchMedia("(prefers-color-scheme: dark)").matches, matchMedia("(prefers-reduced-motion: reduce)").matches].join()',
+      }),
+    );
     assert.match(seen, /true,true/);
     const bad = await bridge.supervisor.callTool('bridge_emulate', { cpuSlowdown: 100 });
     assert.ok(bad.isError);
@@ -189,7 +213,7 @@ describe('the DevTools tools (real child and Chromium)', function () {
     assert.doesNotMatch(after, /true/);
   });
 
-  it('attacked by a second client: its trace, audit and emulation act on its own context only, never the window\'s page', async () => {
+  it("attacked by a second client: its trace, audit and emulation act on its own context only, never the window's page", async () => {
     const d = await openDoor({ isolation: 'perClient' });
     try {
       const token = `tok-${Date.now()}`;
@@ -212,16 +236,18 @@ describe('the DevTools tools (real child and Chromium)', function () {
       const trace = await a.call('bridge_performance_trace', {});
       assert.ok(!trace.text.includes(token) && !trace.text.includes('/a11y/planted'), `A's trace is of A's page: ${trace.text.slice(0, 300)}`);
       await a.call('bridge_emulate', { colorScheme: 'dark', cpuSlowdown: 6 });
-      const windowSees = textOf(await d.bridge.supervisor.callTool('browser_evaluate', { function: '() => matchMedia("(prefers-color-scheme: dark)").matches' }, { door: 'tool' }));
-      assert.doesNotMatch(windowSees, /true/, 'A\'s emulation did not reach the window\'s page');
+      const windowSees = textOf(
+        await d.bridge.supervisor.callTool('browser_evaluate', { function: '() => matchMedia("(prefers-color-scheme: dark)").matches' }, { door: 'tool' }),
+      );
+      assert.doesNotMatch(windowSees, /true/, "A's emulation did not reach the window's page");
       const aSees = await a.call('browser_evaluate', { function: '() => matchMedia("(prefers-color-scheme: dark)").matches' });
-      assert.match(aSees.text, /true/, 'A\'s own page is dark');
+      assert.match(aSees.text, /true/, "A's own page is dark");
     } finally {
       await d.dispose();
     }
   });
 
-  it('attacked by a second client in the same browser: A\'s trace holds none of B\'s pages, and B\'s trace meanwhile is refused in words with its tab kept', async () => {
+  it("attacked by a second client in the same browser: A's trace holds none of B's pages, and B's trace meanwhile is refused in words with its tab kept", async () => {
     const d = await openDoor({ isolation: 'perClient' });
     try {
       const marker = `b-private-${Date.now()}`;
@@ -243,14 +269,14 @@ describe('the DevTools tools (real child and Chromium)', function () {
       assert.ok(!answer.text.includes(marker), `A's answer names none of B's pages: ${answer.text}`);
       const file = /output folder as (\S+):/.exec(answer.text)![1];
       const written = fs.readFileSync(path.join(d.bridge.config.mcp.outputDir, file), 'utf8');
-      assert.ok(written.includes('/perf/clean') && written.length > 10000, 'A\'s own page is in its trace');
-      assert.ok(!written.includes(marker), 'B\'s address is in no event of A\'s trace file');
+      assert.ok(written.includes('/perf/clean') && written.length > 10000, "A's own page is in its trace");
+      assert.ok(!written.includes(marker), "B's address is in no event of A's trace file");
     } finally {
       await d.dispose();
     }
   });
 
-  it('a trace and an audit hold no secret\'s value: the answer, the card and the trace file have its placeholder', async () => {
+  it("a trace and an audit hold no secret's value: the answer, the card and the trace file have its placeholder", async () => {
     const secret = 'Trace-s3cret-5521';
     bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: secret, origins: [fixture.url] } } });
     const done = records(bridge);
@@ -262,7 +288,7 @@ describe('the DevTools tools (real child and Chromium)', function () {
     const written = fs.readFileSync(path.join(bridge.config.mcp.outputDir, file), 'utf8');
     assert.ok(written.length > 10000 && !written.includes(secret), 'not in the trace file');
     const record = JSON.parse(fs.readFileSync(path.join(bridge.config.mcp.outputDir, '.playwright-bridge-written.json'), 'utf8')) as unknown;
-    assert.match(JSON.stringify(record), new RegExp(file.replace(/[.]/g, '\\.')), 'the trace file is the bridge\'s: it counts against the output budget');
+    assert.match(JSON.stringify(record), new RegExp(file.replace(/[.]/g, '\\.')), "the trace file is the bridge's: it counts against the output budget");
     assert.ok(!JSON.stringify(done.get('bridge_performance_trace')?.card).includes(secret), 'not on the card');
     // A signed-in page: its HttpOnly session cookie is in no header the trace file keeps.
     const sid = `sid-${Date.now()}`;
@@ -286,8 +312,14 @@ describe('the DevTools tools (real child and Chromium)', function () {
     const named = /output folder as (\S+):/.exec(text)?.[1];
     assert.ok(named, `the answer names its file: ${text.slice(-600)}`);
     const file = path.join(real.config.mcp.outputDir, named);
-    assert.ok(fs.existsSync(file), `the trace file the answer names is in the output folder: ${named}; it holds ${JSON.stringify(fs.readdirSync(real.config.mcp.outputDir))}`);
-    assert.ok(fs.statSync(file).size <= real.config.outputBudgetBytes, `the file is under the output budget: ${fs.statSync(file).size} bytes of ${real.config.outputBudgetBytes}`);
+    assert.ok(
+      fs.existsSync(file),
+      `the trace file the answer names is in the output folder: ${named}; it holds ${JSON.stringify(fs.readdirSync(real.config.mcp.outputDir))}`,
+    );
+    assert.ok(
+      fs.statSync(file).size <= real.config.outputBudgetBytes,
+      `the file is under the output budget: ${fs.statSync(file).size} bytes of ${real.config.outputBudgetBytes}`,
+    );
     return { text, took, file, trace: JSON.parse(fs.readFileSync(file, 'utf8')) as TraceFile };
   }
 
@@ -297,30 +329,51 @@ describe('the DevTools tools (real child and Chromium)', function () {
     const cut = trace.metadata.cut;
     assert.ok(cut && cut.textsCut > 8000, `the file's metadata counts the texts cut: ${JSON.stringify(cut)}`);
     assert.match(cut.why, /kept up to 4096 characters, and to its first 64 once \d+ characters of such texts are kept/);
-    assert.match(text, new RegExp(`${cut.textsCut} long texts the page wrote were cut short to keep it bounded \\(within [\\d.]+ MB, under the output folder's budget\\); its metadata says so`), text.slice(-700));
+    assert.match(
+      text,
+      new RegExp(
+        `${cut.textsCut} long texts the page wrote were cut short to keep it bounded \\(within [\\d.]+ MB, under the output folder's budget\\); its metadata says so`,
+      ),
+      text.slice(-700),
+    );
     const marks = trace.traceEvents.filter(event => event.cat === 'blink.user_timing' && /^m\d+-x/.test(event.name ?? ''));
-    assert.ok(marks.some(event => /^m\d+-x{3988}$/.test(event.name!)), 'the first marks are kept whole');
-    assert.ok(marks.some(event => /^m\d+-x+… \[cut: 399\d characters\]$/.test(event.name!) && event.name!.length < 100), 'past the total, a mark keeps its start and says how long it was');
+    assert.ok(
+      marks.some(event => /^m\d+-x{3988}$/.test(event.name!)),
+      'the first marks are kept whole',
+    );
+    assert.ok(
+      marks.some(event => /^m\d+-x+… \[cut: 399\d characters\]$/.test(event.name!) && event.name!.length < 100),
+      'past the total, a mark keeps its start and says how long it was',
+    );
   });
 
-  it('attacked by a page that floods user timing without end: its trace ends within its deadline with what it has, says the page\'s scripts were paused, and the page runs again', async () => {
+  it("attacked by a page that floods user timing without end: its trace ends within its deadline with what it has, says the page's scripts were paused, and the page runs again", async () => {
     bridge = makeRealBridge();
     const { text, took, trace } = await traceOf(bridge, '/perf/marks-forever');
     assert.ok(took < SETTLE_MS + END_DEADLINE_MS, `the trace answered within its deadline: ${took} ms`);
     assert.match(text, /The page kept the browser too busy to hand the trace over: its scripts were paused for [\d.]+ s until it did/, text.slice(-900));
-    assert.ok(trace.traceEvents.some(event => event.cat === 'blink.user_timing'), 'the file holds what was recorded, the flood\'s marks among it');
+    assert.ok(
+      trace.traceEvents.some(event => event.cat === 'blink.user_timing'),
+      "the file holds what was recorded, the flood's marks among it",
+    );
     // Chromium's buffer overflows under such a flood (it says it lost data): the page's load may be among what it lost.
-    assert.match(text, /^Performance trace of the page's reload on .*\/perf\/marks-forever/, 'the answer is the trace\'s, read from the same events');
+    assert.match(text, /^Performance trace of the page's reload on .*\/perf\/marks-forever/, "the answer is the trace's, read from the same events");
     // A timer's callback runs only where the page's scripts may run.
-    const after = await bridge.supervisor.callTool('browser_evaluate', { function: '() => new Promise(resolve => setTimeout(() => resolve("timer ran " + (6 * 7)), 0))' });
+    const after = await bridge.supervisor.callTool('browser_evaluate', {
+      function: '() => new Promise(resolve => setTimeout(() => resolve("timer ran " + (6 * 7)), 0))',
+    });
     assert.match(textOf(after), /timer ran 42/, `the page's scripts run again: ${textOf(after)}`);
   });
 
-  it('an output budget of 1 MB and a calm page\'s trace: the file is kept under it, in the folder, and it and the answer count the events left out', async () => {
+  it("an output budget of 1 MB and a calm page's trace: the file is kept under it, in the folder, and it and the answer count the events left out", async () => {
     bridge = makeRealBridge({ outputMaxSizeMB: 1 });
     const { text, trace } = await traceOf(bridge, '/perf/hero');
     const cut = trace.metadata.cut;
     assert.ok(cut && cut.eventsLeftOut > 0 && cut.limitBytes <= 1024 * 1024, `the file's metadata counts the events left out: ${JSON.stringify(cut)}`);
-    assert.match(text, new RegExp(`${cut.eventsLeftOut} events were left out to keep it bounded \\(within 1 MB, under the output folder's budget\\)`), text.slice(-700));
+    assert.match(
+      text,
+      new RegExp(`${cut.eventsLeftOut} events were left out to keep it bounded \\(within 1 MB, under the output folder's budget\\)`),
+      text.slice(-700),
+    );
   });
 });

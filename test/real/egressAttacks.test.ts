@@ -53,12 +53,14 @@ describe('what leaves the bridge holds against a hostile page, a second client a
       // Whatever the widget got, it sent home at once; give it a moment to arrive.
       await new Promise(resolve => setTimeout(resolve, 500));
       assert.deepStrictEqual(beacons(), [], `the other site's frame received nothing (the call said: ${typed.slice(0, 300)})`);
-      const value = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => document.getElementById("own").value.length' }, { door: 'tool' }));
+      const value = textOf(
+        await bridge.supervisor.callTool('browser_evaluate', { function: '() => document.getElementById("own").value.length' }, { door: 'tool' }),
+      );
       assert.match(value, new RegExp(`\\b${PW.length}\\b`), `the bank's own field holds the whole value: ${value.slice(0, 300)}`);
     });
   }
 
-  it('an exported test never reads a secret for a placeholder a page wrote, nor gets one typed into another site\'s frame', async () => {
+  it("an exported test never reads a secret for a placeholder a page wrote, nor gets one typed into another site's frame", async () => {
     bridge = makeRealBridge({}, {}, { secrets: { BANK_PW: { value: PW, origins: [bank.url] } } });
     const journal = new StepJournal(bridge.supervisor, () => false);
     const person = personHandsOn(bridge.supervisor);
@@ -67,9 +69,16 @@ describe('what leaves the bridge holds against a hostile page, a second client a
     const page = await call('browser_snapshot');
     assert.match(page, /Widget note/, page);
     // The person clicks the widget's field (inside the frame) and types; the widget rewrites it to the placeholder text.
-    const box = JSON.parse(/\{.*\}/.exec(await call('browser_evaluate', {
-      function: '() => { const r = document.querySelector("iframe").getBoundingClientRect(); return JSON.stringify({ x: r.x + r.width / 2, y: r.y + r.height / 2 }); }',
-    }))![0].replaceAll('\\"', '"')) as { x: number; y: number };
+    const box = JSON.parse(
+      /\{.*\}/
+        .exec(
+          await call('browser_evaluate', {
+            function:
+              '() => { const r = document.querySelector("iframe").getBoundingClientRect(); return JSON.stringify({ x: r.x + r.width / 2, y: r.y + r.height / 2 }); }',
+          }),
+        )![0]
+        .replaceAll('\\"', '"'),
+    ) as { x: number; y: number };
     await person.takeControl();
     await person.click(box);
     person.type('hello');
@@ -83,12 +92,15 @@ describe('what leaves the bridge holds against a hostile page, a second client a
     assert.ok(spec.text.includes(`${PLACEHOLDER_SHOWN}BANK_PW`), `the recorded step holds the page's text, made inert:\n${spec.text}`);
     // Had the person typed the real value into the widget, the step's frames name the other site: no grant.
     assert.ok(personStep.origins?.includes(evil.url), `the widget's site is among the step's origins: ${JSON.stringify(personStep.origins)}`);
-    assert.ok(spec.stepLines.some(line => line.step === personStep.index), `the person's step is in the test:\n${spec.text}`);
+    assert.ok(
+      spec.stepLines.some(line => line.step === personStep.index),
+      `the person's step is in the test:\n${spec.text}`,
+    );
     const granted = grantSecrets(['BANK_PW'], visitedOrigins(journal.steps, spec), { BANK_PW: { value: PW, origins: [bank.url] } });
-    assert.deepStrictEqual(granted, { env: {}, withheld: ['BANK_PW'] }, 'a run that visits the widget\'s site does not get the secret');
+    assert.deepStrictEqual(granted, { env: {}, withheld: ['BANK_PW'] }, "a run that visits the widget's site does not get the secret");
   });
 
-  it('the window\'s notes reach the window\'s next call only, never another MCP client\'s (isolation perClient)', async () => {
+  it("the window's notes reach the window's next call only, never another MCP client's (isolation perClient)", async () => {
     bridge = makeRealBridge({ isolation: 'perClient' });
     const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
     let client: Client | undefined;
@@ -106,7 +118,7 @@ describe('what leaves the bridge holds against a hostile page, a second client a
       const other = textOf((await client.callTool({ name: 'browser_snapshot', arguments: {} })) as CallToolResult);
       assert.doesNotMatch(other, /the person|Bank sign-in|resized/i, `the other client is told nothing of the window:\n${other.slice(0, 600)}`);
       const own = await call('browser_snapshot');
-      assert.match(own, /the person drove the browser/i, 'the window\'s model is told the person drove its browser');
+      assert.match(own, /the person drove the browser/i, "the window's model is told the person drove its browser");
       assert.match(own, /resized the page to 500×600/, 'and that they resized it');
     } finally {
       await client?.close().catch(() => undefined);
@@ -114,7 +126,7 @@ describe('what leaves the bridge holds against a hostile page, a second client a
     }
   });
 
-  it('under perClient a client cannot hand its page another context\'s files from the shared output folder', async () => {
+  it("under perClient a client cannot hand its page another context's files from the shared output folder", async () => {
     bridge = makeRealBridge({ isolation: 'perClient' });
     const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
     const clients: Client[] = [];
@@ -122,7 +134,8 @@ describe('what leaves the bridge holds against a hostile page, a second client a
       const address = await endpoint.start();
       const [a, b] = [await connectMcpClient(address, 'agent-a'), await connectMcpClient(address, 'agent-b')];
       clients.push(a, b);
-      const callAs = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const callAs = async (client: Client, name: string, args: Record<string, unknown>) =>
+        (await client.callTool({ name, arguments: args })) as CallToolResult;
       await callAs(a, 'browser_navigate', { url: `${bank.url}/login-json` });
       const wrote = await callAs(a, 'browser_snapshot', { filename: 'a-notes.yml' });
       assert.ok(!wrote.isError, textOf(wrote));
@@ -135,7 +148,7 @@ describe('what leaves the bridge holds against a hostile page, a second client a
         assert.ok(upload.isError && /output folder/.test(textOf(upload)), `refused, saying why (${JSON.stringify(paths)}): ${textOf(upload).slice(0, 300)}`);
       }
       await new Promise(resolve => setTimeout(resolve, 300));
-      assert.deepStrictEqual(beacons(), [], 'the other client\'s page got none of A\'s files');
+      assert.deepStrictEqual(beacons(), [], "the other client's page got none of A's files");
     } finally {
       for (const client of clients) await client.close().catch(() => undefined);
       await endpoint.dispose();
@@ -149,14 +162,25 @@ describe('what leaves the bridge holds against a hostile page, a second client a
     try {
       const address = await endpoint.start();
       const base = address.url;
-      for (const query of [`?token=${address.token}`, `?access_token=${encodeURIComponent(address.token)}`, `?t=${Buffer.from(address.token).toString('base64')}`]) {
+      for (const query of [
+        `?token=${address.token}`,
+        `?access_token=${encodeURIComponent(address.token)}`,
+        `?t=${Buffer.from(address.token).toString('base64')}`,
+      ]) {
         const answer = await fetch(`${base}${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
         assert.strictEqual(answer.status, 401);
       }
-      assert.ok(lines.some(line => /refused/.test(line)), `the refusals are logged: ${lines.join('\n')}`);
+      assert.ok(
+        lines.some(line => /refused/.test(line)),
+        `the refusals are logged: ${lines.join('\n')}`,
+      );
       const spellings = [address.token, encodeURIComponent(address.token), Buffer.from(address.token).toString('base64').slice(4, -4)];
       for (const spelling of spellings) {
-        assert.deepStrictEqual(lines.filter(line => line.includes(spelling)), [], `the token (as "${spelling.slice(0, 8)}…") is not in the log`);
+        assert.deepStrictEqual(
+          lines.filter(line => line.includes(spelling)),
+          [],
+          `the token (as "${spelling.slice(0, 8)}…") is not in the log`,
+        );
       }
     } finally {
       await endpoint.dispose();

@@ -40,7 +40,7 @@ describe('the element picker against a hostile page (real child and Chromium)', 
   beforeEach(() => (bridge = makeRealBridge()));
   afterEach(() => bridge.dispose());
 
-  it('reports the element as it is, not as the page\'s overridden methods say, and cuts huge fields to the schema\'s caps', async () => {
+  it("reports the element as it is, not as the page's overridden methods say, and cuts huge fields to the schema's caps", async () => {
     const nav = await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/counter` });
     assert.ok(!nav.isError, textOf(nav));
     assert.strictEqual(await evaluate(bridge, HOSTILE_PAGE), 'hostile');
@@ -56,7 +56,7 @@ describe('the element picker against a hostile page (real child and Chromium)', 
     assert.ok(!/Transfer all funds|evil\.test|Safe link/.test(JSON.stringify(real)), `nothing of the page's lies: ${JSON.stringify(real)}`);
 
     const { element: huge } = await bridge.supervisor.ask('pick', { phase: 'choose', ...at(120, 230) });
-    assert.ok(huge, 'the huge element was picked (and passed the protocol\'s schema)');
+    assert.ok(huge, "the huge element was picked (and passed the protocol's schema)");
     assert.match(huge.html, /^<div id="huge"/);
     for (const field of ['role', 'name', 'tag', 'html', 'url'] as const) {
       assert.ok(huge[field].length <= PICKED_ELEMENT_LIMITS[field], `${field}: ${huge[field].length} characters`);

@@ -35,17 +35,30 @@ describe('the whole extension started against a fake vscode, on a real child and
       const declaredTools: string[] = packageJson.contributes.languageModelTools.map((tool: { name: string }) => tool.name);
       assert.deepStrictEqual([...fake.tools.keys()].sort(), [...declaredTools].sort());
       const declaredCommands: string[] = packageJson.contributes.commands.map((command: { command: string }) => command.command);
-      assert.deepStrictEqual(declaredCommands.filter(command => !fake.commands.has(command)), [], 'every command in package.json has a handler');
+      assert.deepStrictEqual(
+        declaredCommands.filter(command => !fake.commands.has(command)),
+        [],
+        'every command in package.json has a handler',
+      );
       assert.ok(fake.providers.has(MCP_PROVIDER_ID), 'the MCP server definition provider is registered');
       assert.ok(fake.viewProviders.has(PANEL_VIEW_ID), 'the browser panel view is registered');
-      assert.ok(fake.statusBarItems.some(item => item.shown), 'the status bar item shows');
+      assert.ok(
+        fake.statusBarItems.some(item => item.shown),
+        'the status bar item shows',
+      );
       assert.strictEqual(extension.api.childPid, undefined, 'nothing starts before the first call');
-      assert.ok(fake.logLines.some(line => /Activated in .* tools registered/.test(line)), fake.logLines.join('\n'));
+      assert.ok(
+        fake.logLines.some(line => /Activated in .* tools registered/.test(line)),
+        fake.logLines.join('\n'),
+      );
 
       // Chat's tool, as VS Code invokes it: the browser starts and opens the page.
       const navigate = fake.tools.get('browser_navigate') as { invoke(options: unknown, token: unknown): Promise<{ content: unknown[] }> };
       const result = await navigate.invoke({ input: { url: `${fixture.url}/` } }, new CancellationTokenSource().token);
-      const text = result.content.filter((part): part is LanguageModelTextPart => part instanceof LanguageModelTextPart).map(part => part.value).join('\n');
+      const text = result.content
+        .filter((part): part is LanguageModelTextPart => part instanceof LanguageModelTextPart)
+        .map(part => part.value)
+        .join('\n');
       assert.match(text, /Page URL: http:\/\/127\.0\.0\.1:\d+\//, text);
       const pid = extension.api.childPid;
       assert.ok(pid, 'the child runs after the first call');
@@ -56,13 +69,17 @@ describe('the whole extension started against a fake vscode, on a real child and
       const server = await provider.resolveMcpServerDefinition(new McpHttpServerDefinition('Playwright Bridge', Uri.parse('http://127.0.0.1:1/mcp'), {}));
       client = new Client({ name: 'front-door-test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(server.uri.toString()), { requestInit: { headers: server.headers } }));
-      const snapshot = await client.callTool({ name: 'browser_snapshot', arguments: {} }) as { content: { type: string; text?: string }[] };
+      const snapshot = (await client.callTool({ name: 'browser_snapshot', arguments: {} })) as { content: { type: string; text?: string }[] };
       assert.match(snapshot.content.map(part => part.text ?? '').join('\n'), new RegExp(`Page URL: ${fixture.url.replace(/\./g, '\\.')}/`));
       await client.close();
       client = undefined;
 
       await extension.dispose();
-      await waitFor(() => tree.every(p => !isAlive(p)), 10000, () => `the child and its browser to be gone: ${tree.filter(isAlive).join(', ')} still run`);
+      await waitFor(
+        () => tree.every(p => !isAlive(p)),
+        10000,
+        () => `the child and its browser to be gone: ${tree.filter(isAlive).join(', ')} still run`,
+      );
     } finally {
       await client?.close().catch(() => undefined);
       await extension.dispose();

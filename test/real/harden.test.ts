@@ -33,10 +33,13 @@ describe('hardening (shorter form of npm run harden)', function () {
     const figures = await soak(fixture, { calls: 40, warmup: 10, sampleEvery: 20 });
     console.log(`      ${JSON.stringify({ ...figures, samples: figures.samples.length, bareSamples: figures.bareSamples.length })}`);
     assert.strictEqual(figures.calls, 40);
-    assert.strictEqual(figures.failures, 0, 'every call worked, the bridge\'s and bare upstream\'s');
+    assert.strictEqual(figures.failures, 0, "every call worked, the bridge's and bare upstream's");
     assert.strictEqual(figures.orphans, 0);
     assert.strictEqual(figures.samples.length, 3, 'sampled at 0, 20 and 40 measured calls');
-    assert.ok(figures.samples.every(sample => sample.childHeapMB > 0 && sample.hostHeapMB > 0), JSON.stringify(figures.samples));
+    assert.ok(
+      figures.samples.every(sample => sample.childHeapMB > 0 && sample.hostHeapMB > 0),
+      JSON.stringify(figures.samples),
+    );
     assert.strictEqual(figures.bareSamples.length, 3);
   });
 

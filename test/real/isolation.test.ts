@@ -9,7 +9,8 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 import { DoorClient, INITIALIZE_BODY, openDoor, RealDoor, rawMcpPost, textOf } from '../support/realBridge';
 
 /** A's code that walks every context of the browser it runs beside and returns every cookie it finds. */
-const STEAL_COOKIES = 'async (page) => { const found = []; for (const context of page.context().browser().contexts()) ' +
+const STEAL_COOKIES =
+  'async (page) => { const found = []; for (const context of page.context().browser().contexts()) ' +
   'found.push(...(await context.cookies()).map(c => c.name + "=" + c.value)); return found.join("; "); }';
 
 /** B signs in on the fixture site (its session is an HttpOnly cookie) and the window opens a password-reset link. */
@@ -40,7 +41,7 @@ describe('isolation perClient, attacked by a second client (real child, Chromium
   before(() => fixture.start());
   after(() => fixture.stop());
 
-  it('A\'s bridge_session_list and bridge_session_close give it neither B\'s id nor the window\'s pages, and cannot close B', async () => {
+  it("A's bridge_session_list and bridge_session_close give it neither B's id nor the window's pages, and cannot close B", async () => {
     const d = await openDoor({ isolation: 'perClient' });
     try {
       const a = await d.connect('attacker-a');
@@ -70,7 +71,7 @@ describe('isolation perClient, attacked by a second client (real child, Chromium
     }
   });
 
-  it('an id A does not hold is refused at the endpoint: a guessed one, B\'s 8-character prefix, B\'s id in other case or one character off', async () => {
+  it("an id A does not hold is refused at the endpoint: a guessed one, B's 8-character prefix, B's id in other case or one character off", async () => {
     const d = await openDoor({ isolation: 'perClient' });
     try {
       const a = await d.connect('attacker-a');
@@ -83,7 +84,7 @@ describe('isolation perClient, attacked by a second client (real child, Chromium
         const answer = await rawMcpPost(d.address, call, { 'mcp-session-id': id });
         assert.strictEqual(answer.status, 404, `session id ${id}: ${answer.status} ${answer.body}`);
         assert.match(answer.body, /Session not found/);
-        assert.doesNotMatch(answer.body, /Signed In|session-login/, 'nothing of B\'s pages');
+        assert.doesNotMatch(answer.body, /Signed In|session-login/, "nothing of B's pages");
       }
       assert.match((await b.call('browser_tabs', { action: 'list' })).text, /Signed In/, 'B is untouched');
     } finally {
@@ -91,7 +92,7 @@ describe('isolation perClient, attacked by a second client (real child, Chromium
     }
   });
 
-  it('A\'s browser_run_code_unsafe is refused naming the setting, and B\'s HttpOnly cookie never reaches A; chat\'s is unaffected', async () => {
+  it("A's browser_run_code_unsafe is refused naming the setting, and B's HttpOnly cookie never reaches A; chat's is unaffected", async () => {
     const d = await openDoor({ isolation: 'perClient' });
     try {
       const a = await d.connect('attacker-a');
@@ -110,7 +111,7 @@ describe('isolation perClient, attacked by a second client (real child, Chromium
     }
   });
 
-  it('with playwrightBridge.allowRunCodeForClients on, A\'s code runs and does reach B\'s cookie (what the setting allows)', async () => {
+  it("with playwrightBridge.allowRunCodeForClients on, A's code runs and does reach B's cookie (what the setting allows)", async () => {
     const d = await openDoor({ isolation: 'perClient', allowRunCodeForClients: true });
     try {
       const a = await d.connect('attacker-a');
@@ -124,7 +125,7 @@ describe('isolation perClient, attacked by a second client (real child, Chromium
     }
   });
 
-  it('a flood of initializes never evicts B\'s live session; once every session is in use a newcomer gets a 503 that says why', async () => {
+  it("a flood of initializes never evicts B's live session; once every session is in use a newcomer gets a 503 that says why", async () => {
     const d = await openDoor({ isolation: 'perClient' });
     try {
       const a = await d.connect('attacker-a');

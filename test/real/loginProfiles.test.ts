@@ -18,7 +18,7 @@ describe('login profiles on a real child and Chromium', function () {
   beforeEach(() => (scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-lp-'))));
   afterEach(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-  it('a profile saved after a login by hand starts the next browser, and each client\'s own context, logged in', async () => {
+  it("a profile saved after a login by hand starts the next browser, and each client's own context, logged in", async () => {
     fixture.loginPassword = 'open sesame';
     const profiles = new LoginProfiles(path.join(scratch, 'login-profiles'));
 
@@ -52,8 +52,8 @@ describe('login profiles on a real child and Chromium', function () {
       client = mcp;
       await mcp.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/private` } });
       const seen = textOf((await mcp.callTool({ name: 'browser_snapshot', arguments: {} })) as CallToolResult);
-      assert.match(seen, /Private area/, 'a client\'s own context starts logged in');
-      assert.ok(!second.logs.some(line => line.includes('signed-in')), 'the profile\'s content is in no log line');
+      assert.match(seen, /Private area/, "a client's own context starts logged in");
+      assert.ok(!second.logs.some(line => line.includes('signed-in')), "the profile's content is in no log line");
     } finally {
       await client?.close().catch(() => undefined);
       await endpoint.dispose();

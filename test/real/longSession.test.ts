@@ -25,8 +25,13 @@ describe('a long session keeps nothing per call (real Chromium)', function () {
       const context = await browser.newContext();
       const page = await context.newPage();
       const observer = new BrowserObserver(context, {
-        send: event => sent.push(event), congested: () => false, viewport: { width: 1280, height: 720 },
-        screencast: false, engine: 'chromium', originRules: false, log: () => undefined,
+        send: event => sent.push(event),
+        congested: () => false,
+        viewport: { width: 1280, height: 720 },
+        screencast: false,
+        engine: 'chromium',
+        originRules: false,
+        log: () => undefined,
       });
       for (let i = 0; i < 40; i++) {
         await page.goto(`${fixture.url}/`, { waitUntil: 'networkidle' });

@@ -14,13 +14,27 @@ const connect = connectMcpClient;
 
 /** A raw request, to send what a well-behaved client never would. */
 function rawPost(address: EndpointAddress, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  });
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: address.port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, res => {
-      let text = '';
-      res.on('data', chunk => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: address.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      res => {
+        let text = '';
+        res.on('data', chunk => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -65,19 +79,39 @@ describe('MCP endpoint on a real child and Chromium', function () {
     }
     assert.strictEqual(bridge.supervisor.status.generation, 0, 'no refused request started the browser server');
     assert.strictEqual(endpoint.sessionCount, 0);
-    assert.ok(logs.every(line => !line.includes(address.token)), 'the token never reaches the log');
+    assert.ok(
+      logs.every(line => !line.includes(address.token)),
+      'the token never reaches the log',
+    );
   });
 
   it('lists and calls tools, and drives the same browser the other doors see', async () => {
     const client = await connect(address, 'first');
     try {
       const { tools } = await client.listTools();
-      const declaredDefaults = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools as ManifestTool[]).filter(t => isToolEnabled(t, []) && !isHostTool(t.name));
+      const declaredDefaults = (
+        JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools as ManifestTool[]
+      ).filter(t => isToolEnabled(t, []) && !isHostTool(t.name));
       // The host's own tools (bridge_export_test) are chat's only.
-      assert.deepStrictEqual(tools.map(t => t.name).sort(), declaredDefaults.map(t => t.name).sort(), 'the MCP door offers the tools the manifest declares for default settings');
+      assert.deepStrictEqual(
+        tools.map(t => t.name).sort(),
+        declaredDefaults.map(t => t.name).sort(),
+        'the MCP door offers the tools the manifest declares for default settings',
+      );
       assert.strictEqual(tools.find(t => t.name === 'browser_wait_for')?.annotations?.readOnlyHint, true, 'annotations come through');
-      for (const writer of ['browser_snapshot', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_find']) {
-        assert.strictEqual(tools.find(t => t.name === writer)?.annotations?.readOnlyHint, false, `${writer} can write a named file: never read-only, so MCP clients ask first`);
+      for (const writer of [
+        'browser_snapshot',
+        'browser_take_screenshot',
+        'browser_console_messages',
+        'browser_network_requests',
+        'browser_network_request',
+        'browser_find',
+      ]) {
+        assert.strictEqual(
+          tools.find(t => t.name === writer)?.annotations?.readOnlyHint,
+          false,
+          `${writer} can write a named file: never read-only, so MCP clients ask first`,
+        );
       }
       const nav = (await client.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/second` } })) as CallToolResult;
       assert.match(textOf(nav), /Page Title: Second Page/);
@@ -95,10 +129,10 @@ describe('MCP endpoint on a real child and Chromium', function () {
     try {
       assert.strictEqual(endpoint.sessionCount >= 2, true);
       await a.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/second` } });
-      const [ra, rb] = await Promise.all([
+      const [ra, rb] = (await Promise.all([
         a.callTool({ name: 'browser_tabs', arguments: { action: 'list' } }),
         b.callTool({ name: 'browser_snapshot', arguments: {} }),
-      ]) as CallToolResult[];
+      ])) as CallToolResult[];
       assert.ok(!ra.isError, textOf(ra));
       assert.match(textOf(rb), /Second page/);
       const bad = (await b.callTool({ name: 'browser_navigate', arguments: { url: 7 } })) as CallToolResult;

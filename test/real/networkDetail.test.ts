@@ -32,8 +32,11 @@ describe('request details and page sizes (real child and Chromium)', function ()
       if (event.kind === 'network') listed.set(new URL(event.entry.url).pathname, event.entry);
     });
     await real.supervisor.callTool('browser_navigate', { url: `${fixture.url}/network-lab${query}` });
-    await waitFor(() => ['/api/echo', '/api/big', '/pixel.png'].every(path => listed.get(path)?.durationMs !== undefined && listed.get(path)!.sizeBytes !== undefined),
-      15000, () => `the lab's requests to finish: ${JSON.stringify([...listed.values()])}`);
+    await waitFor(
+      () => ['/api/echo', '/api/big', '/pixel.png'].every(path => listed.get(path)?.durationMs !== undefined && listed.get(path)!.sizeBytes !== undefined),
+      15000,
+      () => `the lab's requests to finish: ${JSON.stringify([...listed.values()])}`,
+    );
     return listed;
   }
 
@@ -53,7 +56,10 @@ describe('request details and page sizes (real child and Chromium)', function ()
     const answer = JSON.parse(detail.responseBody.text!);
     assert.deepStrictEqual(answer, { received: { name: 'Ada', items: [1, 2] }, method: 'POST', contentType: 'application/json', lab: 'on' });
     assert.match(detail.remoteAddress ?? '', /^127\.0\.0\.1:\d+$/);
-    assert.ok(detail.timing.some(t => t.phase === 'Total' && t.ms >= 0), JSON.stringify(detail.timing));
+    assert.ok(
+      detail.timing.some(t => t.phase === 'Total' && t.ms >= 0),
+      JSON.stringify(detail.timing),
+    );
 
     const curl = toCurl(detail, {});
     assert.doesNotMatch(curl, /-X POST/, 'curl posts its --data-raw without being told');
@@ -100,25 +106,34 @@ describe('request details and page sizes (real child and Chromium)', function ()
     assert.strictEqual((JSON.parse(answer) as { received: { name: string } }).received.name, secret, 'the server got the real value from the environment');
   });
 
-  it('a placeholder the page wrote itself, in a request to the secret\'s own site, is shown as text and never read from the environment', async () => {
+  it("a placeholder the page wrote itself, in a request to the secret's own site, is shown as text and never read from the environment", async () => {
     bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: 'Lab-Token-7Q2x9', origins: [fixture.url] } } });
     const listed = await openLab(bridge, `?name=${encodeURIComponent('<secret>LAB_TOKEN</secret>')}`);
     const detail = await bridge.supervisor.ask('requestDetail', { id: listed.get('/api/echo')!.id });
     assert.ok(!JSON.stringify(detail).includes('<secret>LAB_TOKEN</secret>'), 'no placeholder the mask did not write');
-    assert.match(detail.requestBody.text!, /<\u2060secret>LAB_TOKEN<\/secret>/, 'the page\'s text, with a word joiner');
+    assert.match(detail.requestBody.text!, /<\u2060secret>LAB_TOKEN<\/secret>/, "the page's text, with a word joiner");
     const curl = toCurl(detail, { LAB_TOKEN: [fixture.url] });
     assert.doesNotMatch(curl, /\$LAB_TOKEN/, 'the copy reads nothing from the environment');
   });
 
-  it('the size picker resizes the page at once: the next snapshot shows the new width, the header\'s size follows, and the model is told once', async () => {
+  it("the size picker resizes the page at once: the next snapshot shows the new width, the header's size follows, and the model is told once", async () => {
     bridge = makeRealBridge();
     const tabs: TabInfo[][] = [];
-    bridge.supervisor.onObservation(event => { if (event.kind === 'tabs') tabs.push(event.tabs); });
+    bridge.supervisor.onObservation(event => {
+      if (event.kind === 'tabs') tabs.push(event.tabs);
+    });
     await openLab(bridge);
     const before = textOf(await bridge.supervisor.callTool('browser_snapshot', {}));
     assert.match(before, /Width: 1280/);
-    assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'resize', width: 390, height: 844 }), { ok: true, message: 'Resized the page to 390×844' });
-    await waitFor(() => tabs.at(-1)?.find(t => t.current)?.viewport?.width === 390, 5000, () => `the header's size to follow: ${JSON.stringify(tabs.at(-1))}`);
+    assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'resize', width: 390, height: 844 }), {
+      ok: true,
+      message: 'Resized the page to 390×844',
+    });
+    await waitFor(
+      () => tabs.at(-1)?.find(t => t.current)?.viewport?.width === 390,
+      5000,
+      () => `the header's size to follow: ${JSON.stringify(tabs.at(-1))}`,
+    );
     const after = textOf(await bridge.supervisor.callTool('browser_snapshot', {}));
     assert.match(after, /Width: 390/);
     assert.match(after, /The person resized the page to 390×844/);
@@ -128,10 +143,17 @@ describe('request details and page sizes (real child and Chromium)', function ()
   it('a Playwright device gets its own context: its width, touch and mobile user agent; the device list offers it', async () => {
     bridge = makeRealBridge({}, { device: 'Pixel 7' });
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/network-lab` });
-    const seen = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => [innerWidth, navigator.maxTouchPoints > 0, /Android/.test(navigator.userAgent)].join(",")' }));
+    const seen = textOf(
+      await bridge.supervisor.callTool('browser_evaluate', {
+        function: '() => [innerWidth, navigator.maxTouchPoints > 0, /Android/.test(navigator.userAgent)].join(",")',
+      }),
+    );
     assert.match(seen, /"412,true,true"/);
     const { devices } = await bridge.supervisor.ask('deviceList', {});
-    assert.ok(devices.some(d => d.name === 'Pixel 7' && d.width === 412 && d.touch && d.mobile), 'Pixel 7 listed with its facts');
+    assert.ok(
+      devices.some(d => d.name === 'Pixel 7' && d.width === 412 && d.touch && d.mobile),
+      'Pixel 7 listed with its facts',
+    );
     assert.ok(!devices.some(d => /landscape/.test(d.name)), 'portrait only');
   });
 });

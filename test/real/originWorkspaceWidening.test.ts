@@ -16,7 +16,7 @@ import { TEST_BROWSER } from '../support/realBridge';
 
 type Tool = { invoke(options: unknown, token: unknown): Promise<{ content: unknown[] }> };
 
-describe('a cloned workspace\'s origin entries against the person\'s own, on a real child and Chromium (issue 42)', function () {
+describe("a cloned workspace's origin entries against the person's own, on a real child and Chromium (issue 42)", function () {
   this.timeout(180000);
   const site = new FixtureServer();
   before(() => site.start());
@@ -40,7 +40,10 @@ describe('a cloned workspace\'s origin entries against the person\'s own, on a r
     const extension = startBridgeExtension(fake.vscode, contextFor(storage));
     const call = async (name: string, input: Record<string, unknown>) => {
       const result = await (fake.tools.get(name) as Tool).invoke({ input }, new CancellationTokenSource().token);
-      return result.content.filter((part): part is LanguageModelTextPart => part instanceof LanguageModelTextPart).map(part => part.value).join('\n');
+      return result.content
+        .filter((part): part is LanguageModelTextPart => part instanceof LanguageModelTextPart)
+        .map(part => part.value)
+        .join('\n');
     };
     try {
       // A page the person's list allows, from which the page's own requests are tried.
@@ -53,8 +56,13 @@ describe('a cloned workspace\'s origin entries against the person\'s own, on a r
       const fetched = await call('browser_evaluate', {
         function: `async () => Promise.all(${JSON.stringify(targets)}.map(url => fetch(url, { mode: 'no-cors' }).then(() => 'reached ' + url, () => 'blocked ' + url)))`,
       });
-      assert.deepStrictEqual(targets.map(url => fetched.includes(`reached ${url}`) ? `reached ${url}` : `blocked ${url}`), targets.map(url => `blocked ${url}`), fetched);
-      for (const pathname of ['/x.localhost:1/secret-page', '/any/page', '/second']) assert.strictEqual(site.count(pathname), 0, `${pathname} never reached the server`);
+      assert.deepStrictEqual(
+        targets.map(url => (fetched.includes(`reached ${url}`) ? `reached ${url}` : `blocked ${url}`)),
+        targets.map(url => `blocked ${url}`),
+        fetched,
+      );
+      for (const pathname of ['/x.localhost:1/secret-page', '/any/page', '/second'])
+        assert.strictEqual(site.count(pathname), 0, `${pathname} never reached the server`);
 
       // And the reviewer's navigation, last (a blocked navigation's error page may still commit after it).
       const secret = await call('browser_navigate', { url: targets[0] });

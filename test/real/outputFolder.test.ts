@@ -4,7 +4,7 @@ import * as path from 'path';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, textOf } from '../support/realBridge';
 
-describe('the output folder\'s budget on a real child and Chromium', function () {
+describe("the output folder's budget on a real child and Chromium", function () {
   this.timeout(180000);
   const fixture = new FixtureServer();
   before(() => fixture.start());

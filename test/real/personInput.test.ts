@@ -18,8 +18,11 @@ async function evaluate(bridge: RealBridge, fn: string): Promise<unknown> {
 
 /** The element's centre as fractions of the viewport: where it shows on the panel's picture. */
 async function centreOf(bridge: RealBridge, selector: string): Promise<{ x: number; y: number }> {
-  return (await evaluate(bridge, `() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); ` +
-    'return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }')) as { x: number; y: number };
+  return (await evaluate(
+    bridge,
+    `() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); ` +
+      'return { x: (r.left + r.width / 2) / innerWidth, y: (r.top + r.height / 2) / innerHeight }; }',
+  )) as { x: number; y: number };
 }
 
 describe('the person drives the page from the panel (real child and Chromium)', function () {
@@ -49,19 +52,34 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     const field = await centreOf(bridge, '#name');
     bridge.supervisor.sendInput({ kind: 'mouse', action: 'down', ...field, button: 'left', clickCount: 1 });
     bridge.supervisor.sendInput({ kind: 'mouse', action: 'up', ...field, button: 'left', clickCount: 1 });
-    const keys: [('down' | 'up'), string][] = [['down', 'Shift'], ['down', 'A'], ['up', 'A'], ['up', 'Shift'], ['down', 'd'], ['up', 'd'], ['down', 'a'], ['up', 'a']];
+    const keys: ['down' | 'up', string][] = [
+      ['down', 'Shift'],
+      ['down', 'A'],
+      ['up', 'A'],
+      ['up', 'Shift'],
+      ['down', 'd'],
+      ['up', 'd'],
+      ['down', 'a'],
+      ['up', 'a'],
+    ];
     for (const [action, key] of keys) bridge.supervisor.sendInput({ kind: 'key', action, key, modifiers: [] });
     bridge.supervisor.sendInput({ kind: 'text', text: ' Lovelace' });
-    await waitFor(async () => (await evaluate(bridge, "() => document.getElementById('name').value")) === 'Ada Lovelace', 5000, 'the field to hold what was typed and pasted');
+    await waitFor(
+      async () => (await evaluate(bridge, "() => document.getElementById('name').value")) === 'Ada Lovelace',
+      5000,
+      'the field to hold what was typed and pasted',
+    );
 
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/tall` });
     bridge.supervisor.sendInput({ kind: 'wheel', x: 0.5, y: 0.5, deltaX: 0, deltaY: 800 });
     await waitFor(async () => ((await evaluate(bridge, '() => scrollY')) as number) > 0, 5000, 'the page to scroll');
   });
 
-  it('the navigation bar and tab strip drive the same browser, through upstream\'s own tab state', async () => {
+  it("the navigation bar and tab strip drive the same browser, through upstream's own tab state", async () => {
     const tabs: TabInfo[][] = [];
-    bridge.supervisor.onObservation(event => { if (event.kind === 'tabs') tabs.push(event.tabs); });
+    bridge.supervisor.onObservation(event => {
+      if (event.kind === 'tabs') tabs.push(event.tabs);
+    });
     assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'navigate', url: `${fixture.url}/` }), { ok: true, message: `Opened ${fixture.url}/` });
     await bridge.supervisor.pageAction({ action: 'navigate', url: `${fixture.url}/second` });
     assert.ok((await bridge.supervisor.pageAction({ action: 'back' })).ok);
@@ -73,7 +91,11 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     await waitFor(() => tabs.at(-1)?.length === 2, 5000, 'a second tab');
     const first = tabs.at(-1)![0];
     assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'selectTab', tabId: first.id }), { ok: true, message: 'Switched to tab 1' });
-    assert.match(textOf(await bridge.supervisor.callTool('browser_tabs', { action: 'list' })), /- 0: \(current\) \[Second Page\]/, 'upstream\'s current tab is the one the person chose');
+    assert.match(
+      textOf(await bridge.supervisor.callTool('browser_tabs', { action: 'list' })),
+      /- 0: \(current\) \[Second Page\]/,
+      "upstream's current tab is the one the person chose",
+    );
     assert.ok((await bridge.supervisor.pageAction({ action: 'closeTab', tabId: first.id })).ok);
     await waitFor(() => tabs.at(-1)?.length === 1, 5000, 'one tab left');
     const unknown = await bridge.supervisor.pageAction({ action: 'closeTab', tabId: 'p999' });
@@ -87,9 +109,16 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     const at = await centreOf(bridge, 'button');
     const { element: hovered } = await bridge.supervisor.ask('pick', { phase: 'hover', ...at });
     assert.strictEqual(hovered?.role, 'button');
-    assert.strictEqual(await evaluate(bridge, "() => !!document.getElementById('__playwright_bridge_pick')"), true, 'the outline is in the page, so the picture shows it');
+    assert.strictEqual(
+      await evaluate(bridge, "() => !!document.getElementById('__playwright_bridge_pick')"),
+      true,
+      'the outline is in the page, so the picture shows it',
+    );
     const { element: chosen } = await bridge.supervisor.ask('pick', { phase: 'choose', ...at });
-    assert.deepStrictEqual({ ...chosen, html: undefined, ref: undefined }, { role: 'button', name: 'Press', tag: 'button', html: undefined, url: `${fixture.url}/counter`, ref: undefined });
+    assert.deepStrictEqual(
+      { ...chosen, html: undefined, ref: undefined },
+      { role: 'button', name: 'Press', tag: 'button', html: undefined, url: `${fixture.url}/counter`, ref: undefined },
+    );
     assert.match(chosen!.html, /^<button onclick=/);
     const snapshot = textOf(await bridge.supervisor.callTool('browser_snapshot', {}));
     assert.ok(chosen!.ref && snapshot.includes(`button "Press" [ref=${chosen!.ref}]`), `the ref is upstream's for that button: ${chosen!.ref}`);
@@ -102,6 +131,6 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     assert.deepStrictEqual([region.width, region.height, region.url], [320, 180, `${fixture.url}/counter`]);
     const png = Buffer.from(region.png, 'base64');
     assert.strictEqual(png.subarray(1, 4).toString(), 'PNG');
-    assert.deepStrictEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [320, 180], 'the PNG is the region, at the page\'s size');
+    assert.deepStrictEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [320, 180], "the PNG is the region, at the page's size");
   });
 });

@@ -11,7 +11,7 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 import { BusyLoops, startBusyLoops } from '../support/busyLoops';
 import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
 
-describe('the person\'s resize on a real child and Chromium, under load', function () {
+describe("the person's resize on a real child and Chromium, under load", function () {
   this.timeout(180000);
   const fixture = new FixtureServer();
   let busy: BusyLoops;
@@ -35,7 +35,10 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
    * on a page that draws nothing it shows a still (a screenshot); `stillsSinceHeld` counts those begun since the hold.
    */
   async function onHeldFrames(panelOpen = false): Promise<{
-    bridge: RealBridge; headerSays: (width: number) => Promise<void>; stillsSinceHeld: () => number; stillsEnded: () => number;
+    bridge: RealBridge;
+    headerSays: (width: number) => Promise<void>;
+    stillsSinceHeld: () => number;
+    stillsEnded: () => number;
   }> {
     bridge = makeRealBridge();
     const tabs: TabInfo[][] = [];
@@ -54,19 +57,25 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
     assert.match(held, /"held"/);
     // What the integration test waits for before the model's next call: the header shows the new size once the
     // resize reached upstream, which is before the page has drawn itself at it.
-    const headerSays = (width: number) => waitFor(() => tabs.at(-1)?.find(tab => tab.current)?.viewport?.width === width, 30000,
-      () => `the header to show the width ${width}: ${JSON.stringify(tabs.at(-1))}`);
+    const headerSays = (width: number) =>
+      waitFor(
+        () => tabs.at(-1)?.find(tab => tab.current)?.viewport?.width === width,
+        30000,
+        () => `the header to show the width ${width}: ${JSON.stringify(tabs.at(-1))}`,
+      );
     return { bridge, headerSays, stillsSinceHeld: () => stills - stillsBefore, stillsEnded: () => ended };
   }
 
   /** What the page itself says of its size, and whether its resize handler ran only after its frames were held. */
   async function pageFacts(real: RealBridge): Promise<string> {
-    return textOf(await real.supervisor.callTool('browser_evaluate', {
-      function: '() => [innerWidth, innerHeight, heldUntil > 0 && resizedAt >= heldUntil].join(",")',
-    }));
+    return textOf(
+      await real.supervisor.callTool('browser_evaluate', {
+        function: '() => [innerWidth, innerHeight, heldUntil > 0 && resizedAt >= heldUntil].join(",")',
+      }),
+    );
   }
 
-  it('the model\'s next snapshot has the chosen size, though the page draws its next frame seconds after the resize', async () => {
+  it("the model's next snapshot has the chosen size, though the page draws its next frame seconds after the resize", async () => {
     const { bridge: real, headerSays } = await onHeldFrames();
     const resized = real.supervisor.pageAction({ action: 'resize', width: 390, height: 844 });
     await headerSays(390);
@@ -77,7 +86,7 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
     assert.match(await pageFacts(real), /"390,844,true"/, 'the page held its frames across the resize, and its handler ran after');
   });
 
-  it('with the panel open, the live view\'s still of a page slow to draw does not put the old size back', async () => {
+  it("with the panel open, the live view's still of a page slow to draw does not put the old size back", async () => {
     // Chromium puts back the size a page had when a capture began once it ends: a still begun as the person resized,
     // and ended once the page drew again, read the old size back into the page (the real VS Code run's "1280x720").
     const { bridge: real, headerSays, stillsSinceHeld } = await onHeldFrames(true);
@@ -92,7 +101,7 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
     assert.match(await pageFacts(real), /"390,844,true"/, 'the page is still at the chosen size');
   });
 
-  it('the agent\'s own browser_resize, while the live view takes a still of a page slow to draw, keeps its size once the still ends', async () => {
+  it("the agent's own browser_resize, while the live view takes a still of a page slow to draw, keeps its size once the still ends", async () => {
     const { bridge: real, stillsSinceHeld, stillsEnded } = await onHeldFrames(true);
     await waitFor(() => stillsSinceHeld() > 0, 30000, 'the live view to begin a still of the held page');
     const resized = textOf(await real.supervisor.callTool('browser_resize', { width: 390, height: 844 }));
@@ -103,7 +112,7 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
     assert.match(await pageFacts(real), /"390,844,/, 'the page is at the size the agent chose');
   });
 
-  it('a call that ends while the resize waits for the page\'s frame does not let the next call past it', async () => {
+  it("a call that ends while the resize waits for the page's frame does not let the next call past it", async () => {
     const { bridge: real, headerSays } = await onHeldFrames();
     // A call in the browser already, before the person resizes: it ends (and takes its step's checkpoint) while the
     // resize still waits for the page to draw itself at the new size. Its request is how the test knows it reached
@@ -122,13 +131,20 @@ describe('the person\'s resize on a real child and Chromium, under load', functi
     assert.match(await pageFacts(real), /"390,844,true"/, 'the page held its frames across the resize, and its handler ran after');
   });
 
-  it('on a Playwright device\'s page zoomed out to a layout wider than its screen, the resize ends once it shows the chosen size', async () => {
+  it("on a Playwright device's page zoomed out to a layout wider than its screen, the resize ends once it shows the chosen size", async () => {
     // innerWidth there is the wide layout, never the chosen width: what the page shows at its zoom is what is waited for.
     bridge = makeRealBridge({}, { device: 'Pixel 7' });
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
     await bridge.supervisor.callTool('browser_evaluate', { function: '() => { document.body.style.width = "1500px"; }' });
-    assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'resize', width: 390, height: 700 }), { ok: true, message: 'Resized the page to 390×700' });
-    const seen = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => [innerWidth > 390, Math.round(visualViewport.width * visualViewport.scale)].join(",")' }));
+    assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'resize', width: 390, height: 700 }), {
+      ok: true,
+      message: 'Resized the page to 390×700',
+    });
+    const seen = textOf(
+      await bridge.supervisor.callTool('browser_evaluate', {
+        function: '() => [innerWidth > 390, Math.round(visualViewport.width * visualViewport.scale)].join(",")',
+      }),
+    );
     assert.match(seen, /"true,390"/, seen);
   });
 });

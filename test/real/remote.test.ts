@@ -17,7 +17,9 @@ function connectionTo(endpoint: string, headers: Record<string, string> = {}) {
 /** The core scenario: a form filled and sent, seen in a snapshot; frames reach the panel. */
 async function formScenario(bridge: RealBridge, fixtureUrl: string): Promise<void> {
   const frames: ObservationEvent[] = [];
-  const subscription = bridge.supervisor.onObservation(event => { if (event.kind === 'frame') frames.push(event); });
+  const subscription = bridge.supervisor.onObservation(event => {
+    if (event.kind === 'frame') frames.push(event);
+  });
   try {
     bridge.supervisor.setLiveView({ enabled: true, maxWidth: 320, maxHeight: 320 });
     const nav = await bridge.supervisor.callTool('browser_navigate', { url: `${fixtureUrl}/` });
@@ -75,8 +77,14 @@ describe('a browser that runs elsewhere (real Playwright server and CDP browser)
     try {
       await formScenario(bridge, fixture.url);
       const tabs = await person.pages();
-      assert.ok(tabs.some(t => t.url === 'about:blank'), `the person's own tab is untouched: ${JSON.stringify(tabs)}`);
-      assert.ok(tabs.some(t => t.url.startsWith(fixture.url)), 'the agent worked in a tab of its own');
+      assert.ok(
+        tabs.some(t => t.url === 'about:blank'),
+        `the person's own tab is untouched: ${JSON.stringify(tabs)}`,
+      );
+      assert.ok(
+        tabs.some(t => t.url.startsWith(fixture.url)),
+        'the agent worked in a tab of its own',
+      );
 
       await bridge.supervisor.restart('test');
       assert.ok(person.pid && isAlive(person.pid), 'Restart Browser reconnects and leaves the browser running');
@@ -86,14 +94,17 @@ describe('a browser that runs elsewhere (real Playwright server and CDP browser)
       await bridge.dispose();
       assert.ok(person.pid && isAlive(person.pid), 'closing the bridge leaves the browser running');
       assert.deepStrictEqual(processesMentioning(bridge.scratch), [], 'nothing of ours is left running');
-      assert.ok((await person.pages()).some(t => t.url === 'about:blank'), 'and its own tab is still there');
+      assert.ok(
+        (await person.pages()).some(t => t.url === 'about:blank'),
+        'and its own tab is still there',
+      );
     } finally {
       await bridge.dispose();
       person.stop();
     }
   });
 
-  it('never shows an endpoint\'s user name, password or token: not to the model (connected, lost, unreachable), not in the log, panel or status', async () => {
+  it("never shows an endpoint's user name, password or token: not to the model (connected, lost, unreachable), not in the log, panel or status", async () => {
     const [user, password, token] = ['grid-admin', 'Pa55-wd-91x', 'tok-5e2c91f0'];
     const server = new PlaywrightServer();
     await server.start();
@@ -103,7 +114,9 @@ describe('a browser that runs elsewhere (real Playwright server and CDP browser)
     const seen: string[] = [];
     const subscriptions = [
       bridge.supervisor.onDidChangeHealth(health => seen.push(JSON.stringify(health))),
-      bridge.supervisor.onObservation(event => { if (event.kind !== 'frame') seen.push(JSON.stringify(event)); }),
+      bridge.supervisor.onObservation(event => {
+        if (event.kind !== 'frame') seen.push(JSON.stringify(event));
+      }),
       bridge.supervisor.onDidChangeStatus(status => seen.push(JSON.stringify(status))),
       bridge.supervisor.onToolCall(call => seen.push(JSON.stringify(call))),
     ];
@@ -135,8 +148,9 @@ describe('a browser that runs elsewhere (real Playwright server and CDP browser)
       assert.match(textOf(result), /Could not reach the browser's DevTools \(CDP\) endpoint at http:\/\/\*\*\*@127\.0\.0\.1:9\/json\?… /);
       // The MCP door: an outside client's call meets the same endpoint.
       const client = await connectMcpClient(await door.start(), 'outside');
-      const outside = (await client.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/` } }, undefined,
-        { timeout: 120000 })) as CallToolResult;
+      const outside = (await client.callTool({ name: 'browser_navigate', arguments: { url: `${fixture.url}/` } }, undefined, {
+        timeout: 120000,
+      })) as CallToolResult;
       await client.close();
       assert.ok(outside.isError);
       assert.match(textOf(outside), /Could not reach the browser's DevTools \(CDP\) endpoint at http:\/\/\*\*\*@/);

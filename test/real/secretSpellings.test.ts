@@ -26,7 +26,9 @@ const SECRETS: Record<string, string> = { ...ASCII_SECRETS, LEGACY: LEGACY_SECRE
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(entry => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap(entry => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
 }
 
 describe('secrets of every printable ASCII character, spread by their own site into everything a browser writes (real child and Chromium)', function () {
@@ -49,7 +51,9 @@ describe('secrets of every printable ASCII character, spread by their own site i
     endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
     journal = new StepJournal(bridge.supervisor, () => false);
     store.onMessage(message => panelEvents.push(JSON.stringify(message)));
-    bridge.supervisor.onObservation(event => { if (event.kind !== 'frame') panelEvents.push(JSON.stringify(event)); });
+    bridge.supervisor.onObservation(event => {
+      if (event.kind !== 'frame') panelEvents.push(JSON.stringify(event));
+    });
     bridge.supervisor.onToolCall(record => activity.push(JSON.stringify({ ...record, thumbnail: undefined })));
     bridge.supervisor.setLiveView({ enabled: true, maxWidth: 320, maxHeight: 320 });
 
@@ -63,7 +67,13 @@ describe('secrets of every printable ASCII character, spread by their own site i
       for (const id of ids) {
         // A row the observer no longer keeps (the panel says so when it is opened) has nothing to copy.
         const detail = await bridge.supervisor.ask('requestDetail', { id }).catch(() => undefined);
-        if (detail) outputs['request details and the copies (cURL, fetch, Add to Chat)'].push(JSON.stringify(detail), toCurl(detail, sitesByName), toFetch(detail), toChatMarkdown(detail));
+        if (detail)
+          outputs['request details and the copies (cURL, fetch, Add to Chat)'].push(
+            JSON.stringify(detail),
+            toCurl(detail, sitesByName),
+            toFetch(detail),
+            toChatMarkdown(detail),
+          );
       }
     };
     const answers: string[] = [];
@@ -109,15 +119,25 @@ describe('secrets of every printable ASCII character, spread by their own site i
 
     mcp = await connectMcpClient(await endpoint.start(), 'spellings');
     const mcpAnswers: string[] = [];
-    for (const [name, args] of [['browser_snapshot', {}], ['browser_console_messages', { level: 'debug' }], ['browser_network_requests', {}],
-      ['browser_tabs', { action: 'list' }], ['bridge_accessibility_audit', {}]] as const) {
+    for (const [name, args] of [
+      ['browser_snapshot', {}],
+      ['browser_console_messages', { level: 'debug' }],
+      ['browser_network_requests', {}],
+      ['browser_tabs', { action: 'list' }],
+      ['bridge_accessibility_audit', {}],
+    ] as const) {
       mcpAnswers.push(textOf((await mcp.callTool({ name, arguments: args })) as CallToolResult));
     }
     outputs['answers at the MCP door'] = mcpAnswers;
 
-    outputs['the exported test'] = [writeSpec(journal.steps, {
-      title: 'spread', readSnapshot: () => undefined, readUpload: () => undefined, secretNames: Object.keys(SECRETS),
-    }).text];
+    outputs['the exported test'] = [
+      writeSpec(journal.steps, {
+        title: 'spread',
+        readSnapshot: () => undefined,
+        readUpload: () => undefined,
+        secretNames: Object.keys(SECRETS),
+      }).text,
+    ];
     panelEvents.push(JSON.stringify(store.snapshot()));
   });
 
@@ -134,13 +154,16 @@ describe('secrets of every printable ASCII character, spread by their own site i
     const received = bank.requests.map(r => `${r.path}${r.query} ${r.body}`).join('\n');
     for (const [name, secret] of Object.entries(SECRETS)) assert.ok(reveals(received, secret), `the bank received ${name}`);
     const legacyForm = bank.requests.find(r => r.path === '/legacy-done');
-    assert.ok(legacyForm && /%E4/.test(legacyForm.query) && !/%C3/.test(legacyForm.query), `the legacy form was sent in windows-1252, not UTF-8: ${legacyForm?.query}`);
+    assert.ok(
+      legacyForm && /%E4/.test(legacyForm.query) && !/%C3/.test(legacyForm.query),
+      `the legacy form was sent in windows-1252, not UTF-8: ${legacyForm?.query}`,
+    );
   });
 
   const places: [string, () => string[]][] = [
     ['answers at the language-model door', () => outputs['answers at the language-model door']],
     ['answers at the MCP door', () => outputs['answers at the MCP door']],
-    ['the panel\'s events (tabs, console, network)', () => panelEvents],
+    ["the panel's events (tabs, console, network)", () => panelEvents],
     ['Activity (every call as recorded)', () => activity],
     ['Save all as HAR', () => outputs.HAR],
     ['the trace file and every other file the bridge wrote', () => filesUnder(bridge.config.mcp.outputDir).map(file => fs.readFileSync(file, 'utf8'))],
@@ -161,9 +184,15 @@ describe('secrets of every printable ASCII character, spread by their own site i
 
   it('masked, not merely absent: the places that held the values name the secrets', () => {
     for (const place of ['answers at the language-model door', 'HAR'] as const) {
-      for (const name of Object.keys(ASCII_SECRETS)) assert.ok(outputs[place].some(text => text.includes(`<secret>${name}</secret>`)), `${place} names ${name}`);
+      for (const name of Object.keys(ASCII_SECRETS))
+        assert.ok(
+          outputs[place].some(text => text.includes(`<secret>${name}</secret>`)),
+          `${place} names ${name}`,
+        );
     }
-    assert.ok(filesUnder(bridge.config.mcp.outputDir).some(file => /\.json$/.test(file) && fs.readFileSync(file, 'utf8').includes('<secret>ASCII_IN_ORDER</secret>')),
-      'the trace file holds the user-timing mark as its placeholder');
+    assert.ok(
+      filesUnder(bridge.config.mcp.outputDir).some(file => /\.json$/.test(file) && fs.readFileSync(file, 'utf8').includes('<secret>ASCII_IN_ORDER</secret>')),
+      'the trace file holds the user-timing mark as its placeholder',
+    );
   });
 });

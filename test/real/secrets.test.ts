@@ -24,7 +24,9 @@ describe('secrets on a real child and Chromium', function () {
     const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
     const seen: string[] = [];
     store.onMessage(message => seen.push(JSON.stringify(message)));
-    bridge.supervisor.onObservation(event => { if (event.kind !== 'frame') seen.push(JSON.stringify(event)); });
+    bridge.supervisor.onObservation(event => {
+      if (event.kind !== 'frame') seen.push(JSON.stringify(event));
+    });
     bridge.supervisor.onToolCall(record => seen.push(JSON.stringify({ ...record, thumbnail: undefined })));
     let client: Client | undefined;
     try {
@@ -52,26 +54,44 @@ describe('secrets on a real child and Chromium', function () {
       const address = await endpoint.start();
       const mcp = await connectMcpClient(address, 'secrets-check');
       client = mcp;
-      for (const [name, args] of [['browser_snapshot', {}], ['browser_console_messages', { level: 'info' }], ['browser_network_requests', {}]] as const) {
+      for (const [name, args] of [
+        ['browser_snapshot', {}],
+        ['browser_console_messages', { level: 'info' }],
+        ['browser_network_requests', {}],
+      ] as const) {
         results.push((await mcp.callTool({ name, arguments: args })) as CallToolResult);
       }
-      await waitFor(() => seen.some(line => line.includes('password was')), 5000, 'the page\'s leaky console line in the panel');
+      await waitFor(() => seen.some(line => line.includes('password was')), 5000, "the page's leaky console line in the panel");
       seen.push(JSON.stringify(store.snapshot()));
 
       const everything = [...results.map(textOf), ...seen, ...bridge.logs];
       const forms = [SECRET_VALUE, encodeURIComponent(SECRET_VALUE), new URLSearchParams({ v: SECRET_VALUE }).toString().slice(2)];
       for (const form of forms) {
         const leaks = everything.filter(text => text.includes(form));
-        assert.deepStrictEqual(leaks.map(l => l.slice(0, 300)), [], `the value (as "${form}") leaked`);
+        assert.deepStrictEqual(
+          leaks.map(l => l.slice(0, 300)),
+          [],
+          `the value (as "${form}") leaked`,
+        );
       }
       // Masked, not merely absent: the places that held it now say which secret it was.
-      assert.ok(seen.some(line => line.includes('password was <secret>SITE_PASSWORD</secret>')), 'the console line in the panel is masked');
-      assert.ok(seen.some(line => /account\?user=ada&pw=<secret>SITE_PASSWORD<\/secret>/.test(line)), 'the URL in the network list is masked');
+      assert.ok(
+        seen.some(line => line.includes('password was <secret>SITE_PASSWORD</secret>')),
+        'the console line in the panel is masked',
+      );
+      assert.ok(
+        seen.some(line => /account\?user=ada&pw=<secret>SITE_PASSWORD<\/secret>/.test(line)),
+        'the URL in the network list is masked',
+      );
 
       // The browser processes never had it in their environment.
       for (const pid of processesMentioning(bridge.scratch)) {
         let environ = '';
-        try { environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8'); } catch { continue; }
+        try {
+          environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+        } catch {
+          continue;
+        }
         const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
         if (/chrom/i.test(command)) assert.ok(!environ.includes(SECRET_VALUE), `browser process ${pid} inherited the secret`);
       }
@@ -100,28 +120,38 @@ describe('secrets on a real child and Chromium', function () {
     assert.match(route, /routed requests in this browser/, 'a routed page is not the site it names');
     assert.match(copy, /Refused to press ControlOrMeta\+c/, 'no copy while secrets are set');
     assert.ok(figures.maskedInConsole, 'the JSON body logged to the console shows the name in the panel');
-    assert.ok(figures.maskedInPickedElement, 'the picked field\'s value attribute shows the name');
+    assert.ok(figures.maskedInPickedElement, "the picked field's value attribute shows the name");
     assert.ok(figures.filesSearched >= 3, `the written console, network and snapshot files were searched (${figures.filesSearched})`);
   });
 
   it('the values are in no process environment: /proc/<pid>/environ of the child and every browser process', async () => {
-    const bridge = makeRealBridge({}, {}, {
-      secrets: { SITE_PASSWORD: { value: TRICKY_SECRET, origins: [fixture.url] }, OTHER_TOKEN: { value: UNTYPED_SECRET, origins: [] } },
-    });
+    const bridge = makeRealBridge(
+      {},
+      {},
+      {
+        secrets: { SITE_PASSWORD: { value: TRICKY_SECRET, origins: [fixture.url] }, OTHER_TOKEN: { value: UNTYPED_SECRET, origins: [] } },
+      },
+    );
     try {
       await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` }, { door: 'tool' });
       const pids = [bridge.supervisor.status.pid!, ...processesMentioning(bridge.scratch)];
       assert.ok(pids.length >= 3, `the child and its browser processes were found (${pids.length})`);
       for (const pid of new Set(pids)) {
         let environ = '';
-        try { environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8'); } catch { continue; }
+        try {
+          environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+        } catch {
+          continue;
+        }
         assert.ok(!environ.includes(TRICKY_SECRET) && !environ.includes(JSON.stringify(TRICKY_SECRET).slice(1, -1)), `process ${pid} holds SITE_PASSWORD`);
         assert.ok(!environ.includes(UNTYPED_SECRET), `process ${pid} holds OTHER_TOKEN, never typed`);
         // The configuration's JSON (PWD may name the output folder: Debian's chromium script sets it).
         assert.ok(!environ.includes('"outputBudgetBytes"'), `process ${pid} holds the child's configuration (where an endpoint's credentials would be)`);
       }
-      assert.ok(bridge.logs.some(line => /Secrets available to type by name: SITE_PASSWORD \(http:\/\/127\.0\.0\.1:\d+\), OTHER_TOKEN \(no sites yet\)/.test(line)),
-        'the child got them (by name, with their sites, in the log)');
+      assert.ok(
+        bridge.logs.some(line => /Secrets available to type by name: SITE_PASSWORD \(http:\/\/127\.0\.0\.1:\d+\), OTHER_TOKEN \(no sites yet\)/.test(line)),
+        'the child got them (by name, with their sites, in the log)',
+      );
     } finally {
       await bridge.dispose();
     }

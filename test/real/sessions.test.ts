@@ -17,7 +17,7 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
   before(() => fixture.start());
   after(() => fixture.stop());
 
-  it('perClient: cookies, tabs and navigations of two clients stay apart, and chat keeps the window\'s context', async () => {
+  it("perClient: cookies, tabs and navigations of two clients stay apart, and chat keeps the window's context", async () => {
     const d = await door({ isolation: 'perClient' });
     try {
       const a = await d.connect('agent-a');
@@ -26,9 +26,9 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
       await b.call('browser_navigate', { url: `${fixture.url}/` });
       await a.call('browser_evaluate', { function: '() => { document.cookie = "who=A; path=/"; return document.cookie; }' });
       assert.match((await a.call('browser_evaluate', { function: cookieOf })).text, /who=A/);
-      assert.doesNotMatch((await b.call('browser_evaluate', { function: cookieOf })).text, /who=A/, 'B does not see A\'s cookie');
+      assert.doesNotMatch((await b.call('browser_evaluate', { function: cookieOf })).text, /who=A/, "B does not see A's cookie");
       const windowCookie = await d.bridge.supervisor.callTool('browser_evaluate', { function: cookieOf }, { door: 'tool' });
-      assert.doesNotMatch(textOf(windowCookie), /who=A/, 'chat\'s tools (the window) do not see it either');
+      assert.doesNotMatch(textOf(windowCookie), /who=A/, "chat's tools (the window) do not see it either");
 
       await a.call('browser_tabs', { action: 'new', url: `${fixture.url}/second` });
       assert.match((await a.call('browser_tabs', { action: 'list' })).text, /Second Page/);
@@ -37,7 +37,7 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
 
       // A's navigation waits on a held response while B navigates: neither aborts the other.
       const held = a.call('browser_navigate', { url: `${fixture.url}/hold` });
-      await waitFor(() => fixture.count('/hold') === 1, 10000, 'A\'s request to reach the fixture');
+      await waitFor(() => fixture.count('/hold') === 1, 10000, "A's request to reach the fixture");
       const bNav = await b.call('browser_navigate', { url: `${fixture.url}/form` });
       assert.ok(!bNav.result.isError, bNav.text);
       fixture.release();
@@ -49,7 +49,7 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
       assert.match(list, /Isolation is "perClient"/);
       assert.match(list, /client "agent-a"\), yours/);
       assert.doesNotMatch(list, /agent-b|^- window/m, `A sees only its own session: ${list}`);
-      assert.match(list, /^2 other sessions/m, 'and a count of the others (B\'s and the window\'s)');
+      assert.match(list, /^2 other sessions/m, "and a count of the others (B's and the window's)");
       const all = textOf(await d.bridge.supervisor.callTool('bridge_session_list', {}, { door: 'tool' }));
       assert.match(all, /client "agent-a"\)[\s\S]*client "agent-b"\)/, `chat's tools see every session: ${all}`);
       assert.match(all, /^- window \(chat's tools\), yours/m);
@@ -58,7 +58,7 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
     }
   });
 
-  it('perClient: an idle client\'s context closes (its next call is told), and a client that leaves takes its context along', async () => {
+  it("perClient: an idle client's context closes (its next call is told), and a client that leaves takes its context along", async () => {
     const d = await door({ isolation: 'perClient' }, 1500);
     try {
       const a = await d.connect('idle-a');
@@ -68,9 +68,9 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
       await b.call('browser_navigate', { url: `${fixture.url}/second` });
       await b.transport.terminateSession();
       await b.client.close();
-      await waitFor(() => d.bridge.logs.some(line => /client "leaving-b"\) closed: its MCP client left/.test(line)), 10000, 'B\'s context closed when B left');
+      await waitFor(() => d.bridge.logs.some(line => /client "leaving-b"\) closed: its MCP client left/.test(line)), 10000, "B's context closed when B left");
 
-      await waitFor(() => d.bridge.logs.some(line => /client "idle-a"\) closed: idle for over/.test(line)), 10000, 'A\'s context closed after its idle time');
+      await waitFor(() => d.bridge.logs.some(line => /client "idle-a"\) closed: idle for over/.test(line)), 10000, "A's context closed after its idle time");
       const observer = await d.connect('observer');
       const list = (await observer.call('bridge_session_list')).text;
       assert.doesNotMatch(list, /idle-a|leaving-b/, `their contexts are gone: ${list}`);
@@ -83,7 +83,7 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
     }
   });
 
-  it('perClient: a client closes only its own session; chat\'s tools may close a client\'s; the window\'s cannot be closed this way', async () => {
+  it("perClient: a client closes only its own session; chat's tools may close a client's; the window's cannot be closed this way", async () => {
     const d = await door({ isolation: 'perClient' });
     try {
       const a = await d.connect('closer');
@@ -119,27 +119,34 @@ describe('sessions: isolation per MCP client on a real child and Chromium', func
       await d.bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` }, { door: 'tool' });
       const a = await d.connect('watched-agent');
       await a.call('browser_navigate', { url: `${fixture.url}/second` });
-      const sessionsNow = () => (events.filter(e => e.kind === 'sessions').at(-1) as Extract<ObservationEvent, { kind: 'sessions' }> | undefined)?.sessions ?? [];
+      const sessionsNow = () =>
+        (events.filter(e => e.kind === 'sessions').at(-1) as Extract<ObservationEvent, { kind: 'sessions' }> | undefined)?.sessions ?? [];
       await waitFor(() => sessionsNow().length === 2, 5000, 'the client in the session list');
       const agent = sessionsNow().find(s => s.label.includes('watched-agent'))!;
       assert.ok(agent && !agent.watched && sessionsNow()[0].watched, JSON.stringify(sessionsNow()));
       // Before the switch the panel hears nothing of the client's page.
       const tabsOf = () => (events.filter(e => e.kind === 'tabs').at(-1) as Extract<ObservationEvent, { kind: 'tabs' }>).tabs;
-      assert.deepStrictEqual(tabsOf().map(t => t.title), ['Fixture Home']);
+      assert.deepStrictEqual(
+        tabsOf().map(t => t.title),
+        ['Fixture Home'],
+      );
 
       const from = events.length;
       d.bridge.supervisor.tell('watchContext', { sessionId: agent.id });
-      await waitFor(() => tabsOf().some(t => t.title === 'Second Page'), 5000, 'the client\'s tabs on the panel');
+      await waitFor(() => tabsOf().some(t => t.title === 'Second Page'), 5000, "the client's tabs on the panel");
       await waitFor(() => events.slice(from).some(e => e.kind === 'frame'), 5000, 'a frame of the client page');
       assert.ok(sessionsNow().find(s => s.id === agent.id)?.watched, 'the list says which session is watched');
       // The window's own calls go on without reaching the panel while it watches the client.
       const quietFrom = events.length;
       await d.bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/form` }, { door: 'tool' });
-      assert.ok(!events.slice(quietFrom).some(e => e.kind === 'tabs' && e.tabs.some(t => t.title === 'Guest Book')), 'no window tabs while watching the client');
+      assert.ok(
+        !events.slice(quietFrom).some(e => e.kind === 'tabs' && e.tabs.some(t => t.title === 'Guest Book')),
+        'no window tabs while watching the client',
+      );
 
       await a.transport.terminateSession();
       await waitFor(() => sessionsNow().length === 1 && sessionsNow()[0].watched, 5000, 'back to the window when the client left');
-      await waitFor(() => tabsOf().some(t => t.title === 'Guest Book'), 5000, 'the window\'s tabs again');
+      await waitFor(() => tabsOf().some(t => t.title === 'Guest Book'), 5000, "the window's tabs again");
     } finally {
       await d.dispose();
     }

@@ -29,7 +29,10 @@ describe('a session through the bridge becomes a Playwright test that passes (re
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  async function play(name: string, extra?: (call: (tool: string, args: Record<string, unknown>) => Promise<string>) => Promise<void>): Promise<{ spec: WrittenSpec; file: string }> {
+  async function play(
+    name: string,
+    extra?: (call: (tool: string, args: Record<string, unknown>) => Promise<string>) => Promise<void>,
+  ): Promise<{ spec: WrittenSpec; file: string }> {
     bridge = makeRealBridge();
     const journal = new StepJournal(bridge.supervisor, () => false);
     const call = async (tool: string, args: Record<string, unknown>) => {
@@ -47,28 +50,38 @@ describe('a session through the bridge becomes a Playwright test that passes (re
     return { spec, file };
   }
 
-  const run = (file: string) => runSpec({ specFile: file, runner: bundledRunner(), workDir: path.join(work, 'runs'), executablePath: TEST_BROWSER, repeatEach: 1 });
+  const run = (file: string) =>
+    runSpec({ specFile: file, runner: bundledRunner(), workDir: path.join(work, 'runs'), executablePath: TEST_BROWSER, repeatEach: 1 });
 
   it('a dialog the agent accepted replays green, and goes red at the click once the app renames its button', async () => {
     const { spec, file } = await play('confirm dialog');
     const green = await run(file);
-    assert.deepStrictEqual({ passed: green.passed, failed: green.failed, failure: green.firstFailure }, { passed: 1, failed: 0, failure: undefined }, spec.text);
+    assert.deepStrictEqual(
+      { passed: green.passed, failed: green.failed, failure: green.firstFailure },
+      { passed: 1, failed: 0, failure: undefined },
+      spec.text,
+    );
     apps.broken = true;
     const red = await run(file);
     assert.strictEqual(red.failed, 1, spec.text);
     const clickStep = spec.stepLines.find(s => s.tool === 'browser_click');
-    assert.ok(clickStep && red.firstFailure?.line !== undefined && red.firstFailure.line >= clickStep.from && red.firstFailure.line <= clickStep.to,
-      `the failing line ${red.firstFailure?.line} is the click's (${JSON.stringify(clickStep)}):\n${spec.text}`);
+    assert.ok(
+      clickStep && red.firstFailure?.line !== undefined && red.firstFailure.line >= clickStep.from && red.firstFailure.line <= clickStep.to,
+      `the failing line ${red.firstFailure?.line} is the click's (${JSON.stringify(clickStep)}):\n${spec.text}`,
+    );
   });
 
-  it('what the person did while they had control goes in as Playwright code, between the agent\'s steps, and replays green', async () => {
+  it("what the person did while they had control goes in as Playwright code, between the agent's steps, and replays green", async () => {
     const { spec, file } = await play('the person takes control for two steps');
     const body = spec.text.split('\n').map(line => line.trim());
     const increment = body.indexOf("await page.getByRole('button', { name: 'Increment' }).click();");
     const typed = body.indexOf("await page.getByRole('textbox', { name: 'Note' }).fill('from the person');");
     const saved = body.indexOf("await page.getByRole('button', { name: 'Save note' }).click();");
     assert.ok(increment > 0 && typed > increment && saved > typed, `the person's two steps, then the agent's:\n${spec.text}`);
-    assert.ok(spec.stepLines.some(s => s.tool === 'person_actions'), 'listed as the person\'s step');
+    assert.ok(
+      spec.stepLines.some(s => s.tool === 'person_actions'),
+      "listed as the person's step",
+    );
     const green = await run(file);
     assert.strictEqual(green.passed, 1, `${spec.text}\n${green.firstFailure?.message}`);
   });
@@ -87,7 +100,8 @@ describe('a session through the bridge becomes a Playwright test that passes (re
     const spec = writeSpec(journal.steps, { title: 'account', ...DISK_READERS, storageState: 'tests/.auth/ada.json' });
     fs.writeFileSync(file, spec.text);
     assert.match(spec.text, /test\.use\(\{ storageState: 'tests\/\.auth\/ada\.json' \}\);/);
-    const runIn = (folder: string) => runSpec({ specFile: file, runner: bundledRunner(), workDir: path.join(work, 'runs'), executablePath: TEST_BROWSER, repeatEach: 1, cwd: folder });
+    const runIn = (folder: string) =>
+      runSpec({ specFile: file, runner: bundledRunner(), workDir: path.join(work, 'runs'), executablePath: TEST_BROWSER, repeatEach: 1, cwd: folder });
     const green = await runIn(work);
     assert.strictEqual(green.passed, 1, `${spec.text}\n${green.firstFailure?.message}`);
     fs.rmSync(auth);
@@ -95,15 +109,32 @@ describe('a session through the bridge becomes a Playwright test that passes (re
     assert.strictEqual(red.failed, 1, 'without the copy the test is not logged in');
   });
 
-  it('the run gets none of the editor\'s environment but the secrets it was granted (a test can read any variable it has)', async () => {
+  it("the run gets none of the editor's environment but the secrets it was granted (a test can read any variable it has)", async () => {
     const file = path.join(work, 'tests', 'env.spec.ts');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, ["import { test, expect } from '@playwright/test';", "test('env', async () => {",
-      "  expect(process.env.PWB_EDITOR_TOKEN).toBeUndefined();", "  expect(process.env.BASE_URL).toBeUndefined();", "  expect(process.env.GRANTED).toBe('yes');", '});', ''].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        "import { test, expect } from '@playwright/test';",
+        "test('env', async () => {",
+        '  expect(process.env.PWB_EDITOR_TOKEN).toBeUndefined();',
+        '  expect(process.env.BASE_URL).toBeUndefined();',
+        "  expect(process.env.GRANTED).toBe('yes');",
+        '});',
+        '',
+      ].join('\n'),
+    );
     process.env.PWB_EDITOR_TOKEN = 'ghp_not_for_tests';
     process.env.BASE_URL = 'https://elsewhere.test';
     try {
-      const result = await runSpec({ specFile: file, runner: bundledRunner(), workDir: path.join(work, 'runs'), executablePath: TEST_BROWSER, repeatEach: 1, env: { GRANTED: 'yes' } });
+      const result = await runSpec({
+        specFile: file,
+        runner: bundledRunner(),
+        workDir: path.join(work, 'runs'),
+        executablePath: TEST_BROWSER,
+        repeatEach: 1,
+        env: { GRANTED: 'yes' },
+      });
       assert.strictEqual(result.passed, 1, result.firstFailure?.message);
     } finally {
       delete process.env.PWB_EDITOR_TOKEN;

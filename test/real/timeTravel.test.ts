@@ -53,7 +53,10 @@ describe('time travel: every step kept, and the browser put back to any of them 
     it(`${scenario.name}: forked to each step that changed the page, the cookies, storages, address and snapshot are those recorded there`, async () => {
       const parts = timeTravelBridge();
       bridge = parts.bridge;
-      disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+      disposeAll = () => {
+        parts.timeline.dispose();
+        parts.store.dispose();
+      };
       await scenario.play(parts.call, apps);
       await parts.timeline.settled();
       const changing = parts.timeline.steps.filter(step => step.page && step.page !== parts.timeline.step(step.index - 1)?.page).map(step => step.index);
@@ -66,10 +69,13 @@ describe('time travel: every step kept, and the browser put back to any of them 
     });
   }
 
-  it('forked back to before a form was sent, the page shows the form empty again, and the model\'s next result says what was and was not restored', async () => {
+  it("forked back to before a form was sent, the page shows the form empty again, and the model's next result says what was and was not restored", async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;
-    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
     await parts.call('browser_navigate', { url: `${apps.url}/form` });
     const page = await parts.call('browser_snapshot', {});
     await parts.call('browser_type', { element: 'Name', target: refOf(page, /textbox "Name"/), text: 'Grace' });
@@ -84,7 +90,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
     assert.match(next, new RegExp(`The browser was restored to step ${navigated} \\(Visitor Form, before Typ`), next.slice(0, 400));
     assert.match(next, /in-page memory, the tab's back\/forward history and the server's own state were not restored/);
     const shown = next.slice(next.indexOf('### Snapshot'));
-    assert.match(shown, /textbox "Name" \[ref=e\d+\]\n/, 'the form is there again, empty (what was typed was in the page\'s memory)');
+    assert.match(shown, /textbox "Name" \[ref=e\d+\]\n/, "the form is there again, empty (what was typed was in the page's memory)");
     assert.doesNotMatch(shown, /Thank you|Grace/, shown);
     const again = await parts.call('browser_snapshot', {});
     assert.doesNotMatch(again, /was restored to step/, 'told once');
@@ -92,32 +98,46 @@ describe('time travel: every step kept, and the browser put back to any of them 
     assert.deepStrictEqual(apps.sent, ['Grace']);
   });
 
-  it('a burst of the person\'s own input is a step too: its checkpoint has the storage it changed, and the browser goes back to it', async () => {
+  it("a burst of the person's own input is a step too: its checkpoint has the storage it changed, and the browser goes back to it", async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;
-    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
     await parts.call('browser_navigate', { url: `${apps.url}/cart` });
-    const centre = JSON.parse(/\[\s*[\d.]+,\s*[\d.]+\s*\]/.exec(await parts.call('browser_evaluate', {
-      function: "() => { const r = document.querySelector('button').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }",
-    }))![0]) as [number, number];
+    const centre = JSON.parse(
+      /\[\s*[\d.]+,\s*[\d.]+\s*\]/.exec(
+        await parts.call('browser_evaluate', {
+          function: "() => { const r = document.querySelector('button').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }",
+        }),
+      )![0],
+    ) as [number, number];
     const hands = personHandsOn(parts.bridge.supervisor);
     await hands.takeControl();
     await hands.click({ x: centre[0], y: centre[1] });
     await hands.handBack();
-    await waitFor(() => parts.timeline.steps.some(step => step.door === 'person' && !!step.storage?.value.includes('apple')), 10000,
-      () => `the person's click to have its checkpoint: ${parts.timeline.steps.map(step => `${step.index} ${step.tool} ${step.door} ${step.storage?.value.slice(0, 200)}`).join(', ')}`);
+    await waitFor(
+      () => parts.timeline.steps.some(step => step.door === 'person' && !!step.storage?.value.includes('apple')),
+      10000,
+      () =>
+        `the person's click to have its checkpoint: ${parts.timeline.steps.map(step => `${step.index} ${step.tool} ${step.door} ${step.storage?.value.slice(0, 200)}`).join(', ')}`,
+    );
     const clicked = parts.timeline.steps.find(step => step.door === 'person' && step.storage?.value.includes('apple'))!;
     await parts.call('browser_click', { element: 'Empty cart', target: refOf(await parts.call('browser_snapshot', {}), /button "Empty cart"/) });
     assert.match(await parts.call('browser_snapshot', {}), /Cart: empty/);
     const back = await restoreToStep(parts.timeline, parts.bridge.supervisor, clicked.index, 'person');
     assert.ok(back.ok, back.text);
-    assert.match(await parts.call('browser_snapshot', {}), /Cart: apple\b/, 'the cart as the person\'s click left it');
+    assert.match(await parts.call('browser_snapshot', {}), /Cart: apple\b/, "the cart as the person's click left it");
   });
 
   it('a hostile page that stalls every script reading its storage does not stall the browser: the next call runs, and the checkpoint has its storage', async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;
-    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
     await parts.call('browser_navigate', { url: `${apps.url}/stall` });
     await parts.call('browser_click', { element: 'Stall', target: refOf(await parts.call('browser_snapshot', {}), /button "Stall"/) });
     const started = Date.now();
@@ -126,7 +146,11 @@ describe('time travel: every step kept, and the browser put back to any of them 
     assert.ok(Date.now() - started < 20000, `the next call waited on the page for ${Date.now() - started} ms`);
     await parts.timeline.settled();
     const clicked = parts.timeline.steps.find(step => step.tool === 'browser_click')!;
-    assert.match(clicked.storage?.value ?? '', /"session":\{"origin":"http:\/\/127\.0\.0\.1:\d+","items":\[\["s","1"\]\]\}/, 'its sessionStorage was read without the page\'s help');
+    assert.match(
+      clicked.storage?.value ?? '',
+      /"session":\{"origin":"http:\/\/127\.0\.0\.1:\d+","items":\[\["s","1"\]\]\}/,
+      "its sessionStorage was read without the page's help",
+    );
   });
 
   /**
@@ -171,7 +195,10 @@ describe('time travel: every step kept, and the browser put back to any of them 
     const log = checkpointLog(parts.bridge.logs);
     const facts = `waits ${waits.join(', ')} ms; child peak +${grew.toFixed(0)} MB; log:\n${log.lines.join('\n')}`;
     // Bounds that catch a read piling up or a child reading it all, not speed figures (those are the bench's).
-    assert.ok(waits.every(ms => ms < WAIT_BOUND_MS), facts);
+    assert.ok(
+      waits.every(ms => ms < WAIT_BOUND_MS),
+      facts,
+    );
     assert.ok(grew < CHILD_GROWTH_BOUND_MB, `the child read what the page stored: ${facts}`);
     assert.ok(log.mostInFlight <= 1, facts);
     return { log, facts };
@@ -180,13 +207,19 @@ describe('time travel: every step kept, and the browser put back to any of them 
   it('a page that stores 48 MB in IndexedDB and writes it on every click: the storage is judged too large before it is read, no call waits on it, the child does not grow, and those steps say they cannot be restored', async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;
-    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
     const { log, facts } = await clickOnHoard(parts, '/hoard');
     const notRead = log.lines.filter(line => /not read: judged at \d+\.\d M characters from DevTools' count of its IndexedDB/.test(line));
     assert.ok(notRead.length >= 5, `each click's storage judged by its size before any read: ${facts}`);
     for (const step of clickSteps(parts)) {
       const target = parts.timeline.restoreTarget(step.index);
-      assert.ok('problem' in target && /cannot be restored: its page stored \d+\.\d M characters/.test(target.problem), `step ${step.index}: ${JSON.stringify(target).slice(0, 300)}`);
+      assert.ok(
+        'problem' in target && /cannot be restored: its page stored \d+\.\d M characters/.test(target.problem),
+        `step ${step.index}: ${JSON.stringify(target).slice(0, 300)}`,
+      );
     }
     // An ordinary page afterwards (its own origin's storage is the hoard's too, so a fresh origin: the address by name).
     await parts.call('browser_navigate', { url: `${apps.url.replace('127.0.0.1', 'localhost')}/cart` });
@@ -199,7 +232,10 @@ describe('time travel: every step kept, and the browser put back to any of them 
   it('a page that stores 48 MB the browser packs into a few KB: at most one read, stopped in the page at the limit, and every step judged by its size', async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;
-    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
     const { log, facts } = await clickOnHoard(parts, '/hoard?packed=1');
     const stopped = log.lines.filter(line => /stopped past 16\.0 M characters/.test(line));
     const judged = log.lines.filter(line => /not read: judged at \d+\.\d M characters from DevTools' count of its IndexedDB/.test(line));
@@ -213,7 +249,10 @@ describe('time travel: every step kept, and the browser put back to any of them 
   it('a page that locks its database so that no read of it ends: each read is ended at its deadline, no call waits past the bound, no second read starts, and after the page is left the steps are restorable again', async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;
-    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
     await parts.call('browser_navigate', { url: `${apps.url}/lock` });
     await parts.call('browser_wait_for', { text: 'Locked' });
     const before = await parts.bridge.supervisor.ask('memory', {});
@@ -223,7 +262,10 @@ describe('time travel: every step kept, and the browser put back to any of them 
     const log = checkpointLog(parts.bridge.logs);
     const heapGrowthMB = (after.heapUsedBytes - before.heapUsedBytes) / 1048576;
     const facts = `waits ${waits.join(', ')} ms; child heap ${heapGrowthMB >= 0 ? '+' : ''}${heapGrowthMB.toFixed(1)} MB; log:\n${log.lines.join('\n')}`;
-    assert.ok(waits.every(ms => ms < WAIT_BOUND_MS), `a call waited on a stalled read: ${facts}`);
+    assert.ok(
+      waits.every(ms => ms < WAIT_BOUND_MS),
+      `a call waited on a stalled read: ${facts}`,
+    );
     assert.ok(log.mostInFlight <= 1, facts);
     assert.ok(heapGrowthMB < 20, facts);
     // The first read is ended at its deadline; the next ones end at once (the database's open from the first is still queued in the browser).
@@ -232,7 +274,10 @@ describe('time travel: every step kept, and the browser put back to any of them 
     for (const step of clickSteps(parts)) {
       const target = parts.timeline.restoreTarget(step.index);
       // What the person reads says why in words, not a size of 0.
-      assert.ok('problem' in target && /cannot be restored: its storage was not kept \((the storage read of|its page still holds)/.test(target.problem), `step ${step.index}: ${JSON.stringify(target).slice(0, 300)}`);
+      assert.ok(
+        'problem' in target && /cannot be restored: its storage was not kept \((the storage read of|its page still holds)/.test(target.problem),
+        `step ${step.index}: ${JSON.stringify(target).slice(0, 300)}`,
+      );
     }
     // Leaving the page lets its database go: the next steps read and are restorable, and the browser goes back to one.
     await parts.call('browser_navigate', { url: `${apps.url}/cart` });
@@ -246,18 +291,21 @@ describe('time travel: every step kept, and the browser put back to any of them 
     assert.match(await parts.call('browser_snapshot', {}), /Cart: apple\b/);
   });
 
-  it('a page title that carries a secret\'s value is masked in the checkpoint of the person\'s own click, as everywhere', async () => {
+  it("a page title that carries a secret's value is masked in the checkpoint of the person's own click, as everywhere", async () => {
     const secret = 'hunter2-time-travel';
     const bridgeWithSecret = makeRealBridge({}, {}, { secrets: { APP_PASSWORD: { value: secret, origins: [apps.url] } } });
     bridge = bridgeWithSecret;
     const { store, timeline } = timelineOf(bridgeWithSecret);
-    disposeAll = () => { timeline.dispose(); store.dispose(); };
+    disposeAll = () => {
+      timeline.dispose();
+      store.dispose();
+    };
     await bridgeWithSecret.supervisor.callTool('browser_navigate', { url: `${apps.url}/titled?t=${secret}` });
     const hands = personHandsOn(bridgeWithSecret.supervisor);
     await hands.takeControl();
     await hands.click({ x: 40, y: 70 });
     await hands.handBack();
-    await waitFor(() => timeline.steps.some(step => step.door === 'person' && step.page !== timeline.steps[0].page), 10000, 'the person\'s checkpoint');
+    await waitFor(() => timeline.steps.some(step => step.door === 'person' && step.page !== timeline.steps[0].page), 10000, "the person's checkpoint");
     const person = timeline.steps.find(step => step.door === 'person')!;
     assert.strictEqual(person.page?.value.title, '<secret>APP_PASSWORD</secret>');
     // (The navigate step's own title holds it: the address is what the test, as the model, wrote.)
@@ -267,13 +315,21 @@ describe('time travel: every step kept, and the browser put back to any of them 
   it('chat undoes its own last step with stepsBack, and a step dropped by the budget says it is gone', async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;
-    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); };
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
     await TIME_TRAVEL_SCENARIOS[0].play(parts.call, apps);
     const undo = await restoreToStep(parts.timeline, parts.bridge.supervisor, stepFromEnd(parts.timeline, 1), 'tool');
     assert.ok(undo.ok, undo.text);
     assert.match(await parts.call('browser_snapshot', {}), /Cart: apple, pear/, 'the cart as it was before it was emptied');
     const tiny = timeTravelBridge(1);
-    disposeAll = () => { parts.timeline.dispose(); parts.store.dispose(); tiny.timeline.dispose(); tiny.store.dispose(); };
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+      tiny.timeline.dispose();
+      tiny.store.dispose();
+    };
     await tiny.call('browser_navigate', { url: `${apps.url}/cart` });
     await tiny.call('browser_navigate', { url: `${apps.url}/wizard` });
     assert.strictEqual(tiny.timeline.steps.length, 1, 'only the newest step is kept when nothing fits');
@@ -284,10 +340,10 @@ describe('time travel: every step kept, and the browser put back to any of them 
   });
 });
 
-describe('time travel: a session saved as a Playwright trace is read back by Playwright\'s own trace tooling', function () {
+describe("time travel: a session saved as a Playwright trace is read back by Playwright's own trace tooling", function () {
   this.timeout(240_000);
 
-  it('its action list has the session\'s steps in order, with the failed one marked, and each step\'s snapshot attached', async () => {
+  it("its action list has the session's steps in order, with the failed one marked, and each step's snapshot attached", async () => {
     const apps = new TimeTravelApps();
     await apps.start();
     const parts = timeTravelBridge();
@@ -299,7 +355,11 @@ describe('time travel: a session saved as a Playwright trace is read back by Pla
       fs.writeFileSync(file, sessionTrace(parts.timeline.steps, { browserName: 'chromium', viewport: { width: 1280, height: 720 }, title: 'cart' }));
       const actions = readTraceActions(file, work);
       const titles = parts.timeline.steps.map(step => `${step.index}. ${step.title}`);
-      assert.deepStrictEqual(actions.map(a => a.title), titles, actions.map(a => a.line).join('\n'));
+      assert.deepStrictEqual(
+        actions.map(a => a.title),
+        titles,
+        actions.map(a => a.line).join('\n'),
+      );
       assert.ok(actions.at(-1)!.line.includes('✗') || /error|failed/i.test(actions.at(-1)!.line), `the failed click is marked: ${actions.at(-1)!.line}`);
       const attachments = traceCli(['trace', 'attachments'], work);
       assert.match(attachments, /snapshot after step 2\.yml/, attachments);

@@ -16,7 +16,13 @@ async function mcpClient(bridge: RealBridge, name: string): Promise<{ client: Cl
   const endpoint = new McpEndpoint(bridge.supervisor, '0.0.0-test', () => undefined);
   const address = await endpoint.start();
   const client = await connectMcpClient(address, name);
-  return { client, done: async () => { await client.close(); await endpoint.dispose(); } };
+  return {
+    client,
+    done: async () => {
+      await client.close();
+      await endpoint.dispose();
+    },
+  };
 }
 
 /** Arguments that would be valid for each tool (so a refusal is the policy's, not the schema's). */
@@ -65,7 +71,9 @@ describe('readonly mode, tool lists and origin rules on a real child and Chromiu
 
       // Turned off, at once: the MCP client hears the list changed and may act.
       let changed = false;
-      client.setNotificationHandler((await import('@modelcontextprotocol/sdk/types.js')).ToolListChangedNotificationSchema, async () => { changed = true; });
+      client.setNotificationHandler((await import('@modelcontextprotocol/sdk/types.js')).ToolListChangedNotificationSchema, async () => {
+        changed = true;
+      });
       bridge.policy.readonly = false;
       bridge.supervisor.toolPolicyChanged();
       await waitFor(() => changed, 5000, 'tools/list_changed after readonly mode was turned off');
@@ -96,11 +104,13 @@ describe('readonly mode, tool lists and origin rules on a real child and Chromiu
     }
   });
 
-  it('blocks the origins the person blocked, says so to the model, and marks the request in the panel\'s list', async () => {
+  it("blocks the origins the person blocked, says so to the model, and marks the request in the panel's list", async () => {
     const bridge = makeRealBridge({ blockedOrigins: ['http://localhost:*'] });
     try {
       const network: { url: string; failure?: string }[] = [];
-      bridge.supervisor.onObservation(event => { if (event.kind === 'network') network.push(event.entry); });
+      bridge.supervisor.onObservation(event => {
+        if (event.kind === 'network') network.push(event.entry);
+      });
       bridge.supervisor.setLiveView({ enabled: true, maxWidth: 320, maxHeight: 320 });
       const allowed = await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
       assert.ok(!allowed.isError, textOf(allowed));

@@ -17,7 +17,10 @@ describe('tool registry against the pinned @playwright/mcp (a real child)', func
       const records = TOOL_RECORDS.filter(record => record.handler === 'upstream');
       assert.deepStrictEqual(tools.map(tool => tool.name).sort(), records.map(record => record.name).sort());
       const disagree = records.filter(record => record.actsOnPage === (tools.find(tool => tool.name === record.name)?.annotations?.readOnlyHint === true));
-      assert.deepStrictEqual(disagree.map(record => record.name), []);
+      assert.deepStrictEqual(
+        disagree.map(record => record.name),
+        [],
+      );
     } finally {
       await upstream.close();
     }

@@ -10,14 +10,16 @@ import { TEST_BROWSER } from '../support/realBridge';
 const playwright = require('playwright-core') as typeof import('playwright');
 
 function filesBelow(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter(entry => entry.isFile()).map(entry => path.join(entry.parentPath, entry.name));
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter(entry => entry.isFile())
+    .map(entry => path.join(entry.parentPath, entry.name));
 }
 
 describe('the output budget and a trace (real Chromium, a real trace)', function () {
   this.timeout(120000);
 
-  it('counts every file of a reported trace (frames, network, resources) and frees them all, never a file of the person\'s', async () => {
+  it("counts every file of a reported trace (frames, network, resources) and frees them all, never a file of the person's", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-trace-budget-'));
     const traces = path.join(dir, 'traces');
     const budget = new OutputBudget(dir, 1024 * 1024 * 1024, () => undefined);
@@ -27,7 +29,12 @@ describe('the output budget and a trace (real Chromium, a real trace)', function
       const page = await context.newPage();
       await context.tracing.start({ name: 'trace-1', screenshots: true, snapshots: true });
       // What browser_start_tracing answers: links to the files it begins, before they hold anything.
-      budget.afterCall(['.trace', '.network'].map(ext => `- [Log](${path.join(traces, `trace-1${ext}`)})`).concat(`- [Resources](${traces}/resources)`).join('\n'));
+      budget.afterCall(
+        ['.trace', '.network']
+          .map(ext => `- [Log](${path.join(traces, `trace-1${ext}`)})`)
+          .concat(`- [Resources](${traces}/resources)`)
+          .join('\n'),
+      );
       await page.setContent('<h1>Traced</h1><button>Press</button>');
       await page.click('button');
       budget.afterCall('- ran a click');
@@ -43,7 +50,7 @@ describe('the output budget and a trace (real Chromium, a real trace)', function
     assert.strictEqual(budget.writtenBytes, total, 'every file of the trace is counted');
     const tight = new OutputBudget(dir, 0, () => undefined);
     tight.afterCall('');
-    assert.deepStrictEqual(filesBelow(traces), [path.join(traces, 'notes-of-the-person.txt')], 'all of the trace went, the person\'s file stayed');
+    assert.deepStrictEqual(filesBelow(traces), [path.join(traces, 'notes-of-the-person.txt')], "all of the trace went, the person's file stayed");
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

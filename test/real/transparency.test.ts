@@ -15,7 +15,9 @@ describe('Transparency: a tool call through the bridge answers as bare @playwrig
   after(() => fixture.stop());
 
   it('gives the same result at every step, apart from the differences src/README.md lists', async () => {
-    const log = (line: string) => { if (process.env.TRANSPARENCY_VERBOSE) console.log(line); };
+    const log = (line: string) => {
+      if (process.env.TRANSPARENCY_VERBOSE) console.log(line);
+    };
     const run = () => (process.env.TRANSPARENCY_BARE_TWICE ? bareAgainstBare(fixture.url, log) : bareAgainstBridge(fixture.url, log));
     const report: TransparencyReport = await run();
     const counts = { steps: report.steps, identical: report.identical, normalized: report.normalized, differing: report.differing };
@@ -31,6 +33,10 @@ describe('Transparency: a tool call through the bridge answers as bare @playwrig
       const differingAgain = new Set(again.outcomes.filter(o => o.verdict === 'differing').map(key));
       differing = differing.filter(o => differingAgain.has(key(o)));
     }
-    assert.strictEqual(differing.length, 0, `${differing.length} of ${report.steps} steps differ in two runs:\n\n${differing.map(describeDifference).join('\n\n')}`);
+    assert.strictEqual(
+      differing.length,
+      0,
+      `${differing.length} of ${report.steps} steps differ in two runs:\n\n${differing.map(describeDifference).join('\n\n')}`,
+    );
   });
 });

@@ -27,7 +27,16 @@ function linkOf(text: string, label: string): string {
 }
 
 /** The JSON browser_get_config answers with. */
-function configIn(text: string): { browser: { browserName?: string; cdpEndpoint?: string; remoteEndpoint?: string; launchOptions: Record<string, unknown> & { args: string[] }; contextOptions: Record<string, unknown> }; secrets?: Record<string, string> } {
+function configIn(text: string): {
+  browser: {
+    browserName?: string;
+    cdpEndpoint?: string;
+    remoteEndpoint?: string;
+    launchOptions: Record<string, unknown> & { args: string[] };
+    contextOptions: Record<string, unknown>;
+  };
+  secrets?: Record<string, string>;
+} {
   const json = /### Result\n(\{[\s\S]*\n\})/.exec(text)?.[1];
   if (!json) throw new Error(`no config in:\n${text}`);
   return JSON.parse(json);
@@ -60,7 +69,7 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
     }
   });
 
-  it('keeps the trace of an MCP client\'s own context (isolation perClient) where the link says', async () => {
+  it("keeps the trace of an MCP client's own context (isolation perClient) where the link says", async () => {
     const door = await openDoor({ capabilities: ['devtools'], isolation: 'perClient' });
     try {
       const client = await door.connect('tracer');
@@ -74,7 +83,7 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
     }
   });
 
-  it('shows pages no automation flag (navigator.webdriver is false), as upstream\'s Chromium launch does', async () => {
+  it("shows pages no automation flag (navigator.webdriver is false), as upstream's Chromium launch does", async () => {
     const bridge = makeRealBridge();
     try {
       await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/second` });
@@ -85,17 +94,25 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
     }
   });
 
-  it('runs the extensions a persistent profile is given, as upstream\'s persistent launch does', async () => {
+  it("runs the extensions a persistent profile is given, as upstream's persistent launch does", async () => {
     // A one-line extension that marks every page: loaded only when the launch does not disable extensions.
     const extension = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-ext-'));
-    fs.writeFileSync(path.join(extension, 'manifest.json'), JSON.stringify({
-      manifest_version: 3, name: 'mark', version: '1', content_scripts: [{ matches: ['<all_urls>'], js: ['mark.js'], run_at: 'document_start' }],
-    }));
+    fs.writeFileSync(
+      path.join(extension, 'manifest.json'),
+      JSON.stringify({
+        manifest_version: 3,
+        name: 'mark',
+        version: '1',
+        content_scripts: [{ matches: ['<all_urls>'], js: ['mark.js'], run_at: 'document_start' }],
+      }),
+    );
     fs.writeFileSync(path.join(extension, 'mark.js'), 'document.documentElement.setAttribute("data-extension", "ran");');
     const bridge = makeRealBridge({ profile: 'persistent', launchArgs: [`--load-extension=${extension}`] });
     try {
       await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/second` });
-      const result = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => document.documentElement.getAttribute("data-extension")' }));
+      const result = textOf(
+        await bridge.supervisor.callTool('browser_evaluate', { function: '() => document.documentElement.getAttribute("data-extension")' }),
+      );
       assert.match(result, /### Result\n"ran"\n/, result);
     } finally {
       await bridge.dispose();
@@ -103,7 +120,7 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
     }
   });
 
-  it('leaves the emulated media of the person\'s tab alone when it connects over CDP', async () => {
+  it("leaves the emulated media of the person's tab alone when it connects over CDP", async () => {
     const person = new CdpBrowser();
     await person.start();
     // The person's own tooling holds the tab's dark mode (CDP emulation lasts as long as its session).
@@ -120,7 +137,7 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
 
       const nav = await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
       assert.ok(!nav.isError, textOf(nav));
-      assert.strictEqual(await dark(), true, 'the person\'s tab is still dark after the bridge connected');
+      assert.strictEqual(await dark(), true, "the person's tab is still dark after the bridge connected");
       const config = configIn(textOf(await bridge.supervisor.callTool('browser_get_config', {})));
       assert.strictEqual(config.browser.cdpEndpoint, person.endpoint, 'browser_get_config names the browser it connected to');
     } finally {
@@ -130,7 +147,7 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
     }
   });
 
-  it('browser_get_config describes the browser the bridge runs, and never shows a secret\'s value', async () => {
+  it("browser_get_config describes the browser the bridge runs, and never shows a secret's value", async () => {
     const value = 'pa"ss\\wd-7731/é';
     const bridge = makeRealBridge({ capabilities: ['config'] }, {}, { secrets: { SHOP_PASSWORD: { value, origins: [] } } });
     try {
@@ -156,8 +173,11 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
     const server = new PlaywrightServer();
     await server.start();
     const endpoint = `ws://${user}:${password}@127.0.0.1:${server.port}/?token=${token}`;
-    const bridge = makeRealBridge({ connection: connectionTo(endpoint, SERVER_LAUNCH_HEADERS), capabilities: ['config'] }, {},
-      { connectHeaders: { 'x-grid-key': header } });
+    const bridge = makeRealBridge(
+      { connection: connectionTo(endpoint, SERVER_LAUNCH_HEADERS), capabilities: ['config'] },
+      {},
+      { connectHeaders: { 'x-grid-key': header } },
+    );
     try {
       const text = textOf(await bridge.supervisor.callTool('browser_get_config', {}));
       assert.strictEqual(configIn(text).browser.remoteEndpoint, `ws://***@127.0.0.1:${server.port}/?…`);
@@ -181,7 +201,10 @@ describe('a tool call behaves as on bare @playwright/mcp (real child, Chromium)'
       assert.ok(result.isError, textOf(result));
       assert.match(textOf(result), /The browser printed:\n {2}Bogus browser script\n/, textOf(result));
       assert.doesNotMatch(textOf(result), /sandbox/i, 'Chromium said nothing of its sandbox; only the echoed command line has --no-sandbox');
-      assert.ok(states.some(state => state.includes('Bogus browser script')), `the panel shows it too: ${states.join('\n')}`);
+      assert.ok(
+        states.some(state => state.includes('Bogus browser script')),
+        `the panel shows it too: ${states.join('\n')}`,
+      );
     } finally {
       subscription.dispose();
       await bridge.dispose();

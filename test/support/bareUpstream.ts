@@ -30,9 +30,23 @@ export async function startBareUpstream(extraArgs: string[] = [], name = 'bare')
   fs.mkdirSync(workspace);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', TEST_BROWSER,
-      '--headless', '--isolated', '--no-sandbox', '--output-dir', outputDir, ...extraArgs],
-    env: { ...process.env, TMPDIR: scratch, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') } as Record<string, string>,
+    args: [
+      path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'),
+      '--browser',
+      'chromium',
+      '--executable-path',
+      TEST_BROWSER,
+      '--headless',
+      '--isolated',
+      '--no-sandbox',
+      '--output-dir',
+      outputDir,
+      ...extraArgs,
+    ],
+    env: { ...process.env, TMPDIR: scratch, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') } as Record<
+      string,
+      string
+    >,
     cwd: workspace,
     stderr: 'ignore',
   });

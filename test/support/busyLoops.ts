@@ -15,11 +15,15 @@ export interface BusyLoops {
 export function startBusyLoops(count: number): BusyLoops {
   // ELECTRON_RUN_AS_NODE: inside VS Code's desktop host the running program is Electron, which then runs as Node.
   const loops: ChildProcess[] = Array.from({ length: count }, () =>
-    spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }));
-  const exited = loops.map(loop => new Promise<void>(resolve => {
-    if (loop.exitCode !== null || loop.signalCode !== null) resolve();
-    else loop.once('exit', () => resolve());
-  }));
+    spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }),
+  );
+  const exited = loops.map(
+    loop =>
+      new Promise<void>(resolve => {
+        if (loop.exitCode !== null || loop.signalCode !== null) resolve();
+        else loop.once('exit', () => resolve());
+      }),
+  );
   const pids = loops.map(loop => loop.pid!);
   return {
     pids,
@@ -29,7 +33,9 @@ export function startBusyLoops(count: number): BusyLoops {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.all(exited),
-        new Promise<void>(resolve => { timer = setTimeout(resolve, 10000); }),
+        new Promise<void>(resolve => {
+          timer = setTimeout(resolve, 10000);
+        }),
       ]).finally(() => clearTimeout(timer));
       const left = pids.filter(pid => isAlive(pid));
       if (left.length) throw new Error(`busy loops still running after SIGKILL: ${left.join(', ')}`);

@@ -124,8 +124,10 @@ export const EXPORT_SCENARIOS: ExportScenario[] = [
     async play(call, apps) {
       const page = await open(call, `${apps.url}/drag`);
       await call('browser_drag', {
-        startElement: 'Write report', startTarget: refOf(page, /Write report/),
-        endElement: 'Done column', endTarget: refOf(page, /heading "Done column"/),
+        startElement: 'Write report',
+        startTarget: refOf(page, /Write report/),
+        endElement: 'Done column',
+        endTarget: refOf(page, /heading "Done column"/),
       });
       await call('browser_snapshot', {});
     },

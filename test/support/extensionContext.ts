@@ -19,8 +19,20 @@ export function contextFor(storage: string): vscodeTypes.ExtensionContext {
     asAbsolutePath: (relative: string) => path.join(REPO_ROOT, relative),
     storageUri: Uri.file(path.join(storage, 'workspace')),
     globalStorageUri: Uri.file(path.join(storage, 'global')),
-    secrets: { get: async (key: string) => secrets.get(key), store: async (key: string, value: string) => void secrets.set(key, value), delete: async (key: string) => void secrets.delete(key) },
-    globalState: { get: (key: string) => state.get(key), update: async (key: string, value: unknown) => void state.set(key, value), keys: () => [...state.keys()] },
-    workspaceState: { get: (key: string) => state.get(`workspace:${key}`), update: async (key: string, value: unknown) => void state.set(`workspace:${key}`, value), keys: () => [] },
+    secrets: {
+      get: async (key: string) => secrets.get(key),
+      store: async (key: string, value: string) => void secrets.set(key, value),
+      delete: async (key: string) => void secrets.delete(key),
+    },
+    globalState: {
+      get: (key: string) => state.get(key),
+      update: async (key: string, value: unknown) => void state.set(key, value),
+      keys: () => [...state.keys()],
+    },
+    workspaceState: {
+      get: (key: string) => state.get(`workspace:${key}`),
+      update: async (key: string, value: unknown) => void state.set(`workspace:${key}`, value),
+      keys: () => [],
+    },
   } as unknown as vscodeTypes.ExtensionContext;
 }

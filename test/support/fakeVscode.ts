@@ -23,7 +23,11 @@ export class EventEmitter<T> {
 }
 
 export class Uri {
-  private constructor(readonly scheme: string, readonly fsPath: string, private readonly text: string) {}
+  private constructor(
+    readonly scheme: string,
+    readonly fsPath: string,
+    private readonly text: string,
+  ) {}
   static file(p: string): Uri {
     return new Uri('file', p, `file://${p}`);
   }
@@ -48,7 +52,10 @@ export class LanguageModelTextPart {
 }
 
 export class LanguageModelDataPart {
-  constructor(readonly data: Uint8Array, readonly mimeType: string) {}
+  constructor(
+    readonly data: Uint8Array,
+    readonly mimeType: string,
+  ) {}
   static image(data: Uint8Array, mimeType: string): LanguageModelDataPart {
     return new LanguageModelDataPart(data, mimeType);
   }
@@ -61,7 +68,12 @@ export class LanguageModelToolResult {
 export class CancellationError extends Error {}
 
 export class McpHttpServerDefinition {
-  constructor(readonly label: string, public uri: Uri, public headers: Record<string, string>, readonly version?: string) {}
+  constructor(
+    readonly label: string,
+    public uri: Uri,
+    public headers: Record<string, string>,
+    readonly version?: string,
+  ) {}
 }
 
 export class ThemeColor {
@@ -80,7 +92,12 @@ export class CancellationTokenSource {
   readonly token: { readonly isCancellationRequested: boolean; onCancellationRequested: EventEmitter<void>['event'] };
   constructor() {
     const isCancelled = () => this.cancelled;
-    this.token = { get isCancellationRequested() { return isCancelled(); }, onCancellationRequested: this.emitter.event };
+    this.token = {
+      get isCancellationRequested() {
+        return isCancelled();
+      },
+      onCancellationRequested: this.emitter.event,
+    };
   }
   cancel(): void {
     this.cancelled = true;
@@ -108,9 +125,14 @@ export interface FakeStatusBarItem {
 }
 
 /** The fake module and its records. `answers` picks the button a message "clicks" (by its text). */
-export function createFakeVscode(options: {
-  settings?: Record<string, unknown>; workspaceSettings?: Record<string, unknown>; folderSettings?: Record<string, unknown>; workspaceFolders?: string[];
-} = {}) {
+export function createFakeVscode(
+  options: {
+    settings?: Record<string, unknown>;
+    workspaceSettings?: Record<string, unknown>;
+    folderSettings?: Record<string, unknown>;
+    workspaceFolders?: string[];
+  } = {},
+) {
   const userSettings: Record<string, unknown> = { ...options.settings };
   const workspaceSettings: Record<string, unknown> = { ...options.workspaceSettings };
   // A workspace folder's own .vscode/settings.json (a multi-root workspace): VS Code's `workspaceFolderValue`.
@@ -129,15 +151,28 @@ export function createFakeVscode(options: {
   const logLines: string[] = [];
   const viewProviders = new Map<string, unknown>();
 
-  const show = (level: ShownMessage['level']) => async (message: string, ...rest: unknown[]) => {
-    const items = rest.filter(item => typeof item === 'string' || (typeof item === 'object' && item !== null && 'title' in item));
-    shown.push({ level, message, items });
-    return answer(message, items);
-  };
+  const show =
+    (level: ShownMessage['level']) =>
+    async (message: string, ...rest: unknown[]) => {
+      const items = rest.filter(item => typeof item === 'string' || (typeof item === 'object' && item !== null && 'title' in item));
+      shown.push({ level, message, items });
+      return answer(message, items);
+    };
 
   const vscode = {
-    EventEmitter, Uri, MarkdownString, LanguageModelTextPart, LanguageModelDataPart, LanguageModelToolResult, CancellationError,
-    McpHttpServerDefinition, ThemeColor, StatusBarAlignment, ProgressLocation, ViewColumn, ConfigurationTarget,
+    EventEmitter,
+    Uri,
+    MarkdownString,
+    LanguageModelTextPart,
+    LanguageModelDataPart,
+    LanguageModelToolResult,
+    CancellationError,
+    McpHttpServerDefinition,
+    ThemeColor,
+    StatusBarAlignment,
+    ProgressLocation,
+    ViewColumn,
+    ConfigurationTarget,
     workspace: {
       workspaceFolders: (options.workspaceFolders ?? []).map((folder, index) => ({ uri: Uri.file(folder), name: path.basename(folder), index })),
       getConfiguration: (section: string) => {
@@ -145,11 +180,14 @@ export function createFakeVscode(options: {
         return {
           get: (k: string, fallback?: unknown) => folderSettings[key(k)] ?? workspaceSettings[key(k)] ?? userSettings[key(k)] ?? fallback,
           inspect: (k: string) => ({
-            key: key(k), globalValue: userSettings[key(k)], workspaceValue: workspaceSettings[key(k)], workspaceFolderValue: folderSettings[key(k)],
+            key: key(k),
+            globalValue: userSettings[key(k)],
+            workspaceValue: workspaceSettings[key(k)],
+            workspaceFolderValue: folderSettings[key(k)],
           }),
           update: async (k: string, value: unknown, target?: number) => {
-            const store = target === ConfigurationTarget.Global ? userSettings
-              : target === ConfigurationTarget.WorkspaceFolder ? folderSettings : workspaceSettings;
+            const store =
+              target === ConfigurationTarget.Global ? userSettings : target === ConfigurationTarget.WorkspaceFolder ? folderSettings : workspaceSettings;
             if (value === undefined) delete store[key(k)];
             else store[key(k)] = value;
             configurationChanged.fire({ affectsConfiguration: (s: string) => key(k) === s || key(k).startsWith(`${s}.`) });
@@ -181,7 +219,15 @@ export function createFakeVscode(options: {
       // The log channel: what is written is kept, in order, as "level: text".
       createOutputChannel: () => {
         const write = (level: string) => (message: unknown) => void logLines.push(`${level}: ${message instanceof Error ? message.message : String(message)}`);
-        return { info: write('info'), warn: write('warn'), error: write('error'), debug: write('debug'), trace: write('trace'), show: () => undefined, dispose: () => undefined };
+        return {
+          info: write('info'),
+          warn: write('warn'),
+          error: write('error'),
+          debug: write('debug'),
+          trace: write('trace'),
+          show: () => undefined,
+          dispose: () => undefined,
+        };
       },
       registerWebviewViewProvider: (id: string, provider: unknown) => {
         viewProviders.set(id, provider);
@@ -189,8 +235,22 @@ export function createFakeVscode(options: {
       },
       createStatusBarItem: (id: string) => {
         const item: FakeStatusBarItem = {
-          id, text: '', tooltip: undefined, command: undefined, backgroundColor: undefined, accessibilityInformation: undefined, shown: false,
-          show() { this.shown = true; }, hide() { this.shown = false; }, dispose() { this.shown = false; },
+          id,
+          text: '',
+          tooltip: undefined,
+          command: undefined,
+          backgroundColor: undefined,
+          accessibilityInformation: undefined,
+          shown: false,
+          show() {
+            this.shown = true;
+          },
+          hide() {
+            this.shown = false;
+          },
+          dispose() {
+            this.shown = false;
+          },
         };
         statusBarItems.push(item);
         return item;
@@ -222,7 +282,20 @@ export function createFakeVscode(options: {
   return {
     /** Pass this where the glue takes `typeof vscode`. */
     vscode: vscode as unknown as typeof import('vscode'),
-    shown, executed, commands, tools, providers, viewProviders, statusBarItems, clipboard, userSettings, workspaceSettings, folderSettings, answers, inputs, logLines,
+    shown,
+    executed,
+    commands,
+    tools,
+    providers,
+    viewProviders,
+    statusBarItems,
+    clipboard,
+    userSettings,
+    workspaceSettings,
+    folderSettings,
+    answers,
+    inputs,
+    logLines,
     /** Which button each message "clicks": return its text (or undefined to dismiss it). */
     answerWith(pick: (message: string, items: unknown[]) => unknown) {
       answer = pick;

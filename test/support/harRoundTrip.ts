@@ -21,10 +21,13 @@ export interface HarCheck {
 export async function checkHar(file: string, url: string, waitForConsole?: RegExp): Promise<HarCheck> {
   const har = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
   let problems = '';
-  const valid = await harValidator.har(har).then(() => true, (error: { errors?: unknown[]; message?: string }) => {
-    problems = JSON.stringify(error.errors ?? error.message).slice(0, 2000);
-    return false;
-  });
+  const valid = await harValidator.har(har).then(
+    () => true,
+    (error: { errors?: unknown[]; message?: string }) => {
+      problems = JSON.stringify(error.errors ?? error.message).slice(0, 2000);
+      return false;
+    },
+  );
   const browser = await chromium.launch({ executablePath: TEST_BROWSER, headless: true });
   try {
     const context = await browser.newContext();
@@ -34,7 +37,8 @@ export async function checkHar(file: string, url: string, waitForConsole?: RegEx
     const console: string[] = [];
     page.on('console', message => console.push(message.text()));
     await page.goto(url, { timeout: 15000 });
-    if (waitForConsole) await page.waitForEvent('console', { predicate: message => waitForConsole.test(message.text()), timeout: 10000 }).catch(() => undefined);
+    if (waitForConsole)
+      await page.waitForEvent('console', { predicate: message => waitForConsole.test(message.text()), timeout: 10000 }).catch(() => undefined);
     return { valid, problems, replayed: { text: await page.innerText('body'), console } };
   } catch (error) {
     return { valid, problems: `${problems} replay: ${(error as Error).message.split('\n')[0]}` };

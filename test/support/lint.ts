@@ -26,4 +26,8 @@ async function main(): Promise<void> {
   process.exit(problems ? 1 : 0);
 }
 
-if (require.main === module) void main().catch(error => { console.error(error); process.exit(2); });
+if (require.main === module)
+  void main().catch(error => {
+    console.error(error);
+    process.exit(2);
+  });

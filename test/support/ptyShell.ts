@@ -119,9 +119,16 @@ export function pasteIntoShell(plan: ShellPlan, waitSeconds = 10): Promise<Shell
     let stderr = '';
     // The driver bounds itself; this bounds the driver.
     const guard = setTimeout(() => driver.kill('SIGKILL'), (waitSeconds * (setup.length + 2) + 15) * 1000);
-    driver.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    driver.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    driver.on('error', error => { clearTimeout(guard); reject(error); });
+    driver.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    driver.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    driver.on('error', error => {
+      clearTimeout(guard);
+      reject(error);
+    });
     driver.on('close', code => {
       clearTimeout(guard);
       try {

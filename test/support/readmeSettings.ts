@@ -31,11 +31,16 @@ function workspaceWords(rule: ScopeRule): string {
   if (rule.workspace === 'ignored') return '**ignored**: user settings only';
   const { narrowing } = rule;
   switch (narrowing.by) {
-    case 'turningOn': return 'may only turn it on';
-    case 'turningOff': return 'may only turn it off';
-    case 'lowering': return 'may only lower it';
-    case 'adding': return 'adds to your list';
-    case 'within': return 'may only narrow your list';
+    case 'turningOn':
+      return 'may only turn it on';
+    case 'turningOff':
+      return 'may only turn it off';
+    case 'lowering':
+      return 'may only lower it';
+    case 'adding':
+      return 'adds to your list';
+    case 'within':
+      return 'may only narrow your list';
     case 'granting': {
       const narrowest = Object.keys(narrowing.grants).filter(value => !narrowing.grants[value].length);
       return narrowest.length ? `may only choose ${narrowest.map(value => `\`${value}\``).join(' or ')}` : 'may only choose one within yours';
@@ -66,7 +71,11 @@ export function firstSentence(text: string): string {
 
 /** A cell of a markdown table: one line, no bare `|`, setting links (`#playwrightBridge.x#`) as plain names. */
 function cell(text: string): string {
-  return text.replace(/#(playwrightBridge\.[\w.]+)#/g, '$1').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+  return text
+    .replace(/#(playwrightBridge\.[\w.]+)#/g, '$1')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 }
 
 function defaultOf(value: unknown): string {
@@ -76,7 +85,9 @@ function defaultOf(value: unknown): string {
 
 /** The settings table in markdown: one row a setting, in package.json's order. */
 export function settingsTable(): string {
-  const pkg = readJson('package.json') as { contributes: { configuration: { properties: Record<string, Contributed> } | { properties: Record<string, Contributed> }[] } };
+  const pkg = readJson('package.json') as {
+    contributes: { configuration: { properties: Record<string, Contributed> } | { properties: Record<string, Contributed> }[] };
+  };
   const nls = readJson('package.nls.json') as Record<string, string>;
   const configurations = ([] as { properties: Record<string, Contributed> }[]).concat(pkg.contributes.configuration);
   const rows = ['| setting | default | what it does | a workspace |', '|---|---|---|---|'];

@@ -35,7 +35,8 @@ export function makeRealBridge(
   configOverrides: Partial<ChildConfig> = {},
   options: { secrets?: Record<string, SecretEntry>; connectHeaders?: Record<string, string> } = {},
 ): RealBridge {
-  if (!fs.existsSync(TEST_BROWSER)) throw new Error(`No browser at ${TEST_BROWSER}: install it (apt-get install -y chromium) or set PLAYWRIGHT_BRIDGE_TEST_BROWSER.`);
+  if (!fs.existsSync(TEST_BROWSER))
+    throw new Error(`No browser at ${TEST_BROWSER}: install it (apt-get install -y chromium) or set PLAYWRIGHT_BRIDGE_TEST_BROWSER.`);
   if (!fs.existsSync(CHILD_SCRIPT)) throw new Error(`${CHILD_SCRIPT} is missing: run the build first (npm test does).`);
   // Short on purpose: Chromium's socket paths must stay under ~107 characters.
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-'));
@@ -90,7 +91,11 @@ export function processesMentioning(marker: string): number[] {
       if (!isAlive(Number(name))) continue;
       const cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8');
       let environ = '';
-      try { environ = fs.readFileSync(`/proc/${name}/environ`, 'utf8'); } catch { /* not ours to read */ }
+      try {
+        environ = fs.readFileSync(`/proc/${name}/environ`, 'utf8');
+      } catch {
+        /* not ours to read */
+      }
       if (cmdline.includes(marker) || environ.includes(marker)) found.push(Number(name));
     } catch {
       // Gone while we looked.
@@ -103,7 +108,12 @@ export function processesMentioning(marker: string): number[] {
 export async function closeStdioChild(client: Client, pid: number | null | undefined, scratch: string): Promise<void> {
   const tree = pid ? listDescendants(pid) : [];
   await client.close();
-  for (const leftover of tree) try { process.kill(leftover, 'SIGKILL'); } catch { /* gone */ }
+  for (const leftover of tree)
+    try {
+      process.kill(leftover, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   fs.rmSync(scratch, { recursive: true, force: true });
 }
 
@@ -163,20 +173,29 @@ export async function openDoor(
 
 /** An MCP initialize, as a client sends it first. */
 export const INITIALIZE_BODY = JSON.stringify({
-  jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 
 /** One raw POST to the endpoint (no SDK in between), as an attacker holding the bearer token would send it. */
 export function rawMcpPost(address: EndpointAddress, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1', port: address.port, path: '/mcp', method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${address.token}`, ...headers },
-    }, res => {
-      let text = '';
-      res.on('data', chunk => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: address.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${address.token}`, ...headers },
+      },
+      res => {
+        let text = '';
+        res.on('data', chunk => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -22,7 +22,12 @@ async function freePort(): Promise<number> {
 function stopTree(child: ChildProcess): void {
   if (child.pid === undefined || child.exitCode !== null) return;
   killTree(child.pid, []);
-  for (const pid of listDescendants(child.pid)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+  for (const pid of listDescendants(child.pid))
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
 }
 
 /** `playwright run-server` on loopback, the way a team would run one; stop and start it again at will. */
@@ -37,8 +42,11 @@ export class PlaywrightServer {
   async start(): Promise<void> {
     this.port ||= await freePort();
     // --unsafe lets the client name Debian's Chromium as the executable (the server's own download cannot work here).
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'playwright-core', 'cli.js'), 'run-server',
-      '--port', String(this.port), '--host', '127.0.0.1', '--unsafe'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [path.join(REPO_ROOT, 'node_modules', 'playwright-core', 'cli.js'), 'run-server', '--port', String(this.port), '--host', '127.0.0.1', '--unsafe'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     this.child = child;
     let output = '';
     child.stdout!.on('data', chunk => (output += chunk));
@@ -65,11 +73,22 @@ export class CdpBrowser {
   endpoint = '';
 
   async start(): Promise<void> {
-    const child = spawn(TEST_BROWSER, ['--headless', '--no-sandbox', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0',
-      `--user-data-dir=${this.profile}`, '--no-first-run', 'about:blank'], { stdio: 'ignore' });
+    const child = spawn(
+      TEST_BROWSER,
+      [
+        '--headless',
+        '--no-sandbox',
+        '--remote-debugging-address=127.0.0.1',
+        '--remote-debugging-port=0',
+        `--user-data-dir=${this.profile}`,
+        '--no-first-run',
+        'about:blank',
+      ],
+      { stdio: 'ignore' },
+    );
     this.child = child;
     const portFile = path.join(this.profile, 'DevToolsActivePort');
-    await waitFor(() => fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8').includes('\n'), 20000, 'Chromium\'s DevTools port');
+    await waitFor(() => fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8').includes('\n'), 20000, "Chromium's DevTools port");
     this.endpoint = `http://127.0.0.1:${fs.readFileSync(portFile, 'utf8').split('\n')[0]}`;
   }
 
@@ -79,7 +98,7 @@ export class CdpBrowser {
 
   /** The page targets it has now (the person's tabs and the agent's). */
   async pages(): Promise<{ url: string; title: string }[]> {
-    const list = await (await fetch(`${this.endpoint}/json/list`)).json() as { type: string; url: string; title: string }[];
+    const list = (await (await fetch(`${this.endpoint}/json/list`)).json()) as { type: string; url: string; title: string }[];
     return list.filter(t => t.type === 'page').map(({ url, title }) => ({ url, title }));
   }
 

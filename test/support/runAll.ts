@@ -20,16 +20,23 @@ interface Counts {
 
 function findTests(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return findTests(full);
-    return entry.name.endsWith('.test.js') ? [full] : [];
-  }).sort();
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap(entry => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return findTests(full);
+      return entry.name.endsWith('.test.js') ? [full] : [];
+    })
+    .sort();
 }
 
 /** The message's first lines, enough to name what differed, short enough for a log's tail. */
 function tailOf(message: string): string {
-  const lines = message.split('\n').filter(line => line.trim()).slice(0, 30).map(line => line.slice(0, 300));
+  const lines = message
+    .split('\n')
+    .filter(line => line.trim())
+    .slice(0, 30)
+    .map(line => line.slice(0, 300));
   return lines.join('\n    ');
 }
 
@@ -38,7 +45,9 @@ async function runNodeSuites(): Promise<Counts> {
   for (const dir of ['unit', 'real']) for (const file of findTests(path.join(REPO_ROOT, 'out', 'test', dir))) mocha.addFile(file);
   return new Promise(resolve => {
     const failures: string[] = [];
-    const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, skipped: runner.stats?.pending ?? 0, failures }));
+    const runner = mocha.run(() =>
+      resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, skipped: runner.stats?.pending ?? 0, failures }),
+    );
     runner.on('fail', (test, error: Error) => failures.push(`${test.fullTitle()}: ${tailOf(String(error?.message ?? error))}`));
   });
 }
@@ -66,7 +75,11 @@ async function runVsixSuites(): Promise<Counts> {
   console.log('\n[vsix] packaging the extension and running the suite against the installed VSIX');
   const { file, problems } = await packageVsix();
   const packaged: Counts = { passed: problems.length ? 0 : 1, failed: problems.length ? 1 : 0, skipped: 0 };
-  console.log(problems.length ? `  ✗ the VSIX holds only allowed files and is under 8 MB:\n    ${problems.join('\n    ')}` : '  ✔ the VSIX holds only allowed files and is under 8 MB');
+  console.log(
+    problems.length
+      ? `  ✗ the VSIX holds only allowed files and is under 8 MB:\n    ${problems.join('\n    ')}`
+      : '  ✔ the VSIX holds only allowed files and is under 8 MB',
+  );
   if (!fs.existsSync(file)) {
     console.log('[vsix] no VSIX was written: the installed-VSIX run is skipped');
     return { ...packaged, skipped: 1 };
@@ -87,7 +100,9 @@ async function main(): Promise<void> {
   const failed = node.failed + vscode.failed + vsix.failed;
   const skipped = node.skipped + vscode.skipped + vsix.skipped;
   console.log('');
-  console.log(`plain Node: ${node.passed} passed, ${node.failed} failed; real VS Code: ${vscode.passed} passed, ${vscode.failed} failed; VSIX (package check + installed run): ${vsix.passed} passed, ${vsix.failed} failed${vsix.skipped ? `, ${vsix.skipped} skipped` : ''}`);
+  console.log(
+    `plain Node: ${node.passed} passed, ${node.failed} failed; real VS Code: ${vscode.passed} passed, ${vscode.failed} failed; VSIX (package check + installed run): ${vsix.passed} passed, ${vsix.failed} failed${vsix.skipped ? `, ${vsix.skipped} skipped` : ''}`,
+  );
   for (const failure of node.failures ?? []) console.log(`failed (plain Node): ${failure}`);
   console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed || passed === 0 ? 1 : 0);

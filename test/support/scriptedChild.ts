@@ -20,7 +20,10 @@ export class ScriptedChild implements ChildConnection {
   /** When set, answers each call instead of the default "<name> done by <pid>". */
   respond: ((name: string, args: Record<string, unknown> | undefined) => CallToolResult) | undefined;
 
-  constructor(readonly events: ChildEvents, readonly tools: Tool[]) {}
+  constructor(
+    readonly events: ChildEvents,
+    readonly tools: Tool[],
+  ) {}
 
   async listTools(): Promise<Tool[]> {
     if (this.failListTools) throw new Error('tools/list answered garbage');
@@ -79,10 +82,16 @@ export class ScriptedChild implements ChildConnection {
       pick: () => ({}),
       // The person did nothing a recorder would see.
       recordPerson: () => ({ code: [] }),
-      screenshot: () => { throw new Error('not scripted'); },
+      screenshot: () => {
+        throw new Error('not scripted');
+      },
       checkpoint: () => ({ url: 'about:blank', title: '', tabCount: 1 }),
-      restoreCheckpoint: () => { throw new Error('not scripted'); },
-      requestDetail: () => { throw new Error('not scripted'); },
+      restoreCheckpoint: () => {
+        throw new Error('not scripted');
+      },
+      requestDetail: () => {
+        throw new Error('not scripted');
+      },
       deviceList: () => ({ devices: [] }),
       networkConditions: () => params as ControlRequestResult<'networkConditions'>,
       har: () => ({ har: '{"log":{"version":"1.2","creator":{"name":"scripted","version":"0"},"entries":[]}}', entries: 0, omittedBodies: 0 }),
@@ -99,4 +108,3 @@ export class ScriptedChild implements ChildConnection {
     this.exited = true;
   }
 }
-

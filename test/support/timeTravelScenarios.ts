@@ -21,17 +21,27 @@ import type { CheckpointStorage } from '../../src/protocol/childMessages';
 /** The panel's store and the timeline over a real bridge, wired as the extension wires them. */
 export function timelineOf(bridge: RealBridge, maxBytes = 64 * 1024 * 1024): { store: LiveViewStore; timeline: Timeline; dispose(): void } {
   const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
-  const timeline = new Timeline({
-    onToolCall: bridge.supervisor.onToolCall,
-    onObservation: bridge.supervisor.onObservation,
-    onMessage: store.onMessage,
-    onFrame: store.onFrame,
-    clientsIsolated: () => false,
-    watchingWindow: () => true,
-    readSnapshot: file => readSnapshotFile(file, bridge.config.mcp.outputDir),
-    checkpointNow: () => bridge.supervisor.ask('checkpoint', {}).catch(() => undefined),
-  }, () => maxBytes);
-  return { store, timeline, dispose: () => { timeline.dispose(); store.dispose(); } };
+  const timeline = new Timeline(
+    {
+      onToolCall: bridge.supervisor.onToolCall,
+      onObservation: bridge.supervisor.onObservation,
+      onMessage: store.onMessage,
+      onFrame: store.onFrame,
+      clientsIsolated: () => false,
+      watchingWindow: () => true,
+      readSnapshot: file => readSnapshotFile(file, bridge.config.mcp.outputDir),
+      checkpointNow: () => bridge.supervisor.ask('checkpoint', {}).catch(() => undefined),
+    },
+    () => maxBytes,
+  );
+  return {
+    store,
+    timeline,
+    dispose: () => {
+      timeline.dispose();
+      store.dispose();
+    },
+  };
 }
 
 export interface TimeTravelScenario {
@@ -100,14 +110,18 @@ export interface RecordedState {
 
 export function normalizeStorage(json: string): string {
   const saved = JSON.parse(json) as CheckpointStorage;
-  const cookies = [...saved.state.cookies as { name: string }[]].sort((a, b) => a.name.localeCompare(b.name));
+  const cookies = [...(saved.state.cookies as { name: string }[])].sort((a, b) => a.name.localeCompare(b.name));
   const origins = [...saved.state.origins].sort((a, b) => a.origin.localeCompare(b.origin));
   return JSON.stringify({ cookies, origins, session: saved.session ?? null });
 }
 
 /** Refs are numbered per snapshot, and which element has focus is the page's memory: neither is state that comes back. */
 export function normalizeSnapshot(snapshot: string): string {
-  return snapshot.replace(/ \[ref=[^\]]+\]/g, '').replace(/ \[active\]/g, '').replace(/ \[cursor=pointer\]/g, '').trim();
+  return snapshot
+    .replace(/ \[ref=[^\]]+\]/g, '')
+    .replace(/ \[active\]/g, '')
+    .replace(/ \[cursor=pointer\]/g, '')
+    .trim();
 }
 
 /**
@@ -147,9 +161,16 @@ export function traceCli(args: string[], cwd: string): string {
 export function readTraceActions(file: string, cwd: string): { title: string; line: string }[] {
   traceCli(['trace', 'open', file], cwd);
   const listed = traceCli(['trace', 'actions'], cwd);
-  return listed.split('\n').filter(line => /^\s*\d+\.\s/.test(line)).map(line => ({
-    line,
-    // "  3. 0:01.204  3. Clicking “Add pear” (e7)          121ms": the title is between the time and the duration.
-    title: line.replace(/^\s*\d+\.\s+\S+\s+/, '').replace(/\s+✗\s*$/, '').replace(/\s+\S+\s*$/, '').trim(),
-  }));
+  return listed
+    .split('\n')
+    .filter(line => /^\s*\d+\.\s/.test(line))
+    .map(line => ({
+      line,
+      // "  3. 0:01.204  3. Clicking “Add pear” (e7)          121ms": the title is between the time and the duration.
+      title: line
+        .replace(/^\s*\d+\.\s+\S+\s+/, '')
+        .replace(/\s+✗\s*$/, '')
+        .replace(/\s+\S+\s*$/, '')
+        .trim(),
+    }));
 }

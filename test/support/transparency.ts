@@ -23,7 +23,7 @@ export type TableRow =
   | 'relative names'
   | 'read-only hints'
   | 'descriptions of filename'
-  | 'the bridge\'s own tools'
+  | "the bridge's own tools"
   | 'refused unknown arguments'
   | 'terminal colours stripped'
   | 'browser_get_config'
@@ -69,9 +69,26 @@ const CAPS = ALL_CAPABILITIES.join(',');
 
 /** Bare @playwright/mcp with the options that match the bridge's settings below. */
 export async function openBare(label = 'bare', extraArgs: string[] = []): Promise<Side> {
-  const bare = await startBareUpstream(['--caps', CAPS, '--viewport-size', '1280x720',
-    '--console-level', 'info', '--image-responses', 'allow', '--snapshot-mode', 'full',
-    '--timeout-action', '5000', '--timeout-navigation', '60000', ...extraArgs], 'transparency');
+  const bare = await startBareUpstream(
+    [
+      '--caps',
+      CAPS,
+      '--viewport-size',
+      '1280x720',
+      '--console-level',
+      'info',
+      '--image-responses',
+      'allow',
+      '--snapshot-mode',
+      'full',
+      '--timeout-action',
+      '5000',
+      '--timeout-navigation',
+      '60000',
+      ...extraArgs,
+    ],
+    'transparency',
+  );
   return {
     label,
     call: (name, args) => bare.call(name, args),
@@ -97,9 +114,10 @@ export async function openBridge(settings: Partial<BridgeSettings> = {}): Promis
   };
   return {
     label: 'bridge',
-    call: async (name, args, door) => door === 'mcp'
-      ? (await client.callTool({ name, arguments: args }, undefined, { timeout: 60000 })) as CallToolResult
-      : bridge.supervisor.callTool(name, args, { door: 'tool', codeShown }),
+    call: async (name, args, door) =>
+      door === 'mcp'
+        ? ((await client.callTool({ name, arguments: args }, undefined, { timeout: 60000 })) as CallToolResult)
+        : bridge.supervisor.callTool(name, args, { door: 'tool', codeShown }),
     listTools: async () => (await client.listTools()).tools,
     outputDir: bridge.config.mcp.outputDir,
     relativeRoot: bridge.config.mcp.outputDir,
@@ -132,8 +150,12 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'one request', tool: 'browser_network_request', args: () => ({ index: 1, part: 'response-body' }) },
     { name: 'find text', tool: 'browser_find', args: () => ({ text: 'Ada' }) },
     { name: 'run code', tool: 'browser_run_code_unsafe', args: () => ({ code: 'async (page) => await page.title()' }) },
-    { name: 'run code from a relative file', tool: 'browser_run_code_unsafe', args: () => ({ filename: 'code.js' }),
-      prepare: root => fs.writeFileSync(path.join(root, 'code.js'), 'async (page) => await page.url()') },
+    {
+      name: 'run code from a relative file',
+      tool: 'browser_run_code_unsafe',
+      args: () => ({ filename: 'code.js' }),
+      prepare: root => fs.writeFileSync(path.join(root, 'code.js'), 'async (page) => await page.url()'),
+    },
     { name: 'emulate dark scheme', tool: 'browser_emulate_media', args: () => ({ colorScheme: 'dark' }) },
     { name: 'evaluate navigator.webdriver', tool: 'browser_evaluate', args: () => ({ function: '() => navigator.webdriver' }) },
     { name: 'press key', tool: 'browser_press_key', args: () => ({ key: 'Tab' }) },
@@ -147,8 +169,11 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'full-page screenshot of it', tool: 'browser_take_screenshot', args: () => ({ fullPage: true }) },
     { name: 'open the form', tool: 'browser_navigate', args: c => ({ url: `${c.url}/form` }) },
     { name: 'snapshot of the form', tool: 'browser_snapshot' },
-    { name: 'fill form', tool: 'browser_fill_form',
-      args: c => ({ fields: [{ name: 'Name', type: 'textbox', target: refOf(c.snapshot, /textbox "Name"/), value: 'Grace' }] }) },
+    {
+      name: 'fill form',
+      tool: 'browser_fill_form',
+      args: c => ({ fields: [{ name: 'Name', type: 'textbox', target: refOf(c.snapshot, /textbox "Name"/), value: 'Grace' }] }),
+    },
     { name: 'sign', tool: 'browser_click', args: c => ({ target: refOf(c.snapshot, /button "Sign"/), element: 'Sign' }) },
     { name: 'wait for text', tool: 'browser_wait_for', args: () => ({ text: 'Thanks, Grace!' }) },
     { name: 'back', tool: 'browser_navigate_back' },
@@ -159,18 +184,36 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'resize', tool: 'browser_resize', args: () => ({ width: 800, height: 600 }) },
     { name: 'open the widgets', tool: 'browser_navigate', args: c => ({ url: `${c.url}/widgets` }) },
     { name: 'snapshot of the widgets', tool: 'browser_snapshot' },
-    { name: 'select an option', tool: 'browser_select_option',
-      args: c => ({ target: refOf(c.snapshot, /combobox "Colour"/), element: 'Colour', values: ['green'] }) },
+    {
+      name: 'select an option',
+      tool: 'browser_select_option',
+      args: c => ({ target: refOf(c.snapshot, /combobox "Colour"/), element: 'Colour', values: ['green'] }),
+    },
     { name: 'click what opens a dialog', tool: 'browser_click', args: c => ({ target: refOf(c.snapshot, /button "Ask"/), element: 'Ask' }) },
     { name: 'accept the dialog', tool: 'browser_handle_dialog', args: () => ({ accept: true }) },
-    { name: 'click the file input', tool: 'browser_click', args: c => ({ target: refOf(c.snapshot, /button "Attachment"|"Attachment"/), element: 'Attachment' }) },
-    { name: 'upload a relative name', tool: 'browser_file_upload', args: () => ({ paths: ['upload.txt'] }),
-      prepare: root => fs.writeFileSync(path.join(root, 'upload.txt'), 'uploaded') },
+    {
+      name: 'click the file input',
+      tool: 'browser_click',
+      args: c => ({ target: refOf(c.snapshot, /button "Attachment"|"Attachment"/), element: 'Attachment' }),
+    },
+    {
+      name: 'upload a relative name',
+      tool: 'browser_file_upload',
+      args: () => ({ paths: ['upload.txt'] }),
+      prepare: root => fs.writeFileSync(path.join(root, 'upload.txt'), 'uploaded'),
+    },
     { name: 'drop a relative name', tool: 'browser_drop', args: c => ({ target: refOf(c.snapshot, /Drop here/), paths: ['upload.txt'] }) },
-    { name: 'drag the card onto the zone', tool: 'browser_drag',
-      args: c => ({ startTarget: refOf(c.snapshot, /Card/), startElement: 'Card', endTarget: refOf(c.snapshot, /dropped|Drop here/), endElement: 'zone' }) },
-    { name: 'unknown argument', tool: 'browser_snapshot', args: () => ({ depth_limit: 2 }),
-      bridgeAnswers: { row: 'refused unknown arguments', text: /^browser_snapshot does not take the argument "depth_limit"\. It takes: .*Nothing ran\.$/ } },
+    {
+      name: 'drag the card onto the zone',
+      tool: 'browser_drag',
+      args: c => ({ startTarget: refOf(c.snapshot, /Card/), startElement: 'Card', endTarget: refOf(c.snapshot, /dropped|Drop here/), endElement: 'zone' }),
+    },
+    {
+      name: 'unknown argument',
+      tool: 'browser_snapshot',
+      args: () => ({ depth_limit: 2 }),
+      bridgeAnswers: { row: 'refused unknown arguments', text: /^browser_snapshot does not take the argument "depth_limit"\. It takes: .*Nothing ran\.$/ },
+    },
   ]);
   group('vision', [
     { name: 'navigate counter', tool: 'browser_navigate', args: c => ({ url: `${c.url}/counter` }) },
@@ -232,14 +275,15 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'verify element', tool: 'browser_verify_element_visible', args: () => ({ role: 'heading', accessibleName: 'Second page' }) },
     { name: 'open home', tool: 'browser_navigate', args: c => ({ url: `${c.url}/calm` }) },
     { name: 'snapshot', tool: 'browser_snapshot' },
-    { name: 'verify value', tool: 'browser_verify_value',
-      args: c => ({ type: 'textbox', element: 'Your name', target: refOf(c.snapshot, textbox), value: '' }) },
+    {
+      name: 'verify value',
+      tool: 'browser_verify_value',
+      args: c => ({ type: 'textbox', element: 'Your name', target: refOf(c.snapshot, textbox), value: '' }),
+    },
     { name: 'verify text fails', tool: 'browser_verify_text_visible', args: () => ({ text: 'Not on this page' }) },
     { name: 'verify missing element', tool: 'browser_verify_element_visible', args: () => ({ role: 'button', accessibleName: 'Nowhere' }) },
   ]);
-  group('config', [
-    { name: 'get config', tool: 'browser_get_config' },
-  ]);
+  group('config', [{ name: 'get config', tool: 'browser_get_config' }]);
   return steps;
 }
 
@@ -254,8 +298,12 @@ export function originRuleSteps(): TransparencyStep[] {
   return [
     { group: 'origin rules', name: 'navigate to a blocked host', tool: 'browser_navigate', args: c => ({ url: `${localhost(c.url)}/second` }) },
     { group: 'origin rules', name: 'navigate to an allowed host', tool: 'browser_navigate', args: c => ({ url: `${c.url}/second` }) },
-    { group: 'origin rules', name: 'fetch from the blocked host', tool: 'browser_evaluate',
-      args: c => ({ function: `async () => { try { await fetch('${localhost(c.url)}/api/data'); return 'fetched'; } catch (e) { return String(e); } }` }) },
+    {
+      group: 'origin rules',
+      name: 'fetch from the blocked host',
+      tool: 'browser_evaluate',
+      args: c => ({ function: `async () => { try { await fetch('${localhost(c.url)}/api/data'); return 'fetched'; } catch (e) { return String(e); } }` }),
+    },
     { group: 'origin rules', name: 'close', tool: 'browser_close' },
   ];
 }
@@ -288,17 +336,21 @@ function imageDimensions(data: Buffer, mimeType: string): string {
 }
 
 function partsOf(result: CallToolResult): Part[] {
-  return (result.content ?? []).map(part => {
-    if (part.type === 'text') return part.text;
-    if (part.type === 'image') return `[image ${part.mimeType} ${imageDimensions(Buffer.from(part.data, 'base64'), part.mimeType)}]`;
-    return `[${part.type}]`;
-  }).concat(result.isError ? ['[isError]'] : []);
+  return (result.content ?? [])
+    .map(part => {
+      if (part.type === 'text') return part.text;
+      if (part.type === 'image') return `[image ${part.mimeType} ${imageDimensions(Buffer.from(part.data, 'base64'), part.mimeType)}]`;
+      return `[${part.type}]`;
+    })
+    .concat(result.isError ? ['[isError]'] : []);
 }
 
 /** A tool list as compared: name, title, read-only hint, and the schema of each tool. */
 function toolsText(tools: Tool[]): string {
-  return tools.map(tool => JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations }))
-    .sort().join('\n');
+  return tools
+    .map(tool => JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations }))
+    .sort()
+    .join('\n');
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -325,8 +377,13 @@ const NONDETERMINISTIC: Normalizer[] = [
 ];
 
 /** An image part as compared, and the note the bridge adds after fitting it to the model's limits. */
-const FITTED_IMAGE = new RegExp(['\\[image (\\S+) (\\d+x\\d+)\\]\\nImage (?:scaled from (\\d+x\\d+) to \\d+x\\d+)?(?: and )?(re-encoded as JPEG)? ',
-  'to fit model limits \\([^)]*\\)\\. Coordinates in it are [\\d.]+x the page\'s\\.'].join(''), 'g');
+const FITTED_IMAGE = new RegExp(
+  [
+    '\\[image (\\S+) (\\d+x\\d+)\\]\\nImage (?:scaled from (\\d+x\\d+) to \\d+x\\d+)?(?: and )?(re-encoded as JPEG)? ',
+    "to fit model limits \\([^)]*\\)\\. Coordinates in it are [\\d.]+x the page's\\.",
+  ].join(''),
+  'g',
+);
 
 /** The differences src/README.md's table names, each undone here so the rest can be compared. */
 const TABLE_ROWS: Normalizer[] = [
@@ -347,8 +404,7 @@ const TABLE_ROWS: Normalizer[] = [
     apply: (text, side, named) => {
       if (!named) return text;
       if (side.label !== 'bridge') return text.split(`<workspace>/${named}`).join(`./${named}`);
-      return text.split(`<output>/${named}`).join(`./${named}`).split(`from ./${named}`).join(`from ${named}`)
-        .split(`('./${named}')`).join(`('${named}')`);
+      return text.split(`<output>/${named}`).join(`./${named}`).split(`from ./${named}`).join(`from ${named}`).split(`('./${named}')`).join(`('${named}')`);
     },
   },
   {
@@ -372,24 +428,38 @@ const TABLE_ROWS: Normalizer[] = [
         if (browser?.isolated === true) delete browser.isolated;
         if (browser?.launchOptions?.executablePath) delete browser.launchOptions.channel;
       }
-      const sorted = (value: unknown): unknown => (Array.isArray(value) ? value.map(sorted) : value && typeof value === 'object'
-        ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([k, v]) => [k, sorted(v)])) : value);
+      const sorted = (value: unknown): unknown =>
+        Array.isArray(value)
+          ? value.map(sorted)
+          : value && typeof value === 'object'
+            ? Object.fromEntries(
+                Object.entries(value)
+                  .sort(([x], [y]) => x.localeCompare(y))
+                  .map(([k, v]) => [k, sorted(v)]),
+              )
+            : value;
       return text.replace(match[1], JSON.stringify(sorted(config), null, 2));
     },
   },
   {
     // A request the origin rules blocked: the bridge adds a line saying the person blocked it on purpose.
     why: 'notes added to results',
-    apply: (text, side) => (side.label === 'bridge'
-      ? text.replace(new RegExp(`\\n\\nThe address is ${escape(ORIGIN_RULES_NOTE)}, set by the person\\. Do not try to reach it another way\\.`), '')
-      : text),
+    apply: (text, side) =>
+      side.label === 'bridge'
+        ? text.replace(new RegExp(`\\n\\nThe address is ${escape(ORIGIN_RULES_NOTE)}, set by the person\\. Do not try to reach it another way\\.`), '')
+        : text,
   },
   {
     // An image over the model's limits: the bridge scales (or re-encodes) it and says how; undone to what bare sent.
     why: 'downscaled images',
-    apply: (text, side) => (side.label !== 'bridge' ? text : text.replace(FITTED_IMAGE,
-      (_all, mime: string, size: string, from: string | undefined, reencoded: string | undefined) =>
-        `[image ${reencoded ? 'image/png' : mime} ${from ?? size}]`)),
+    apply: (text, side) =>
+      side.label !== 'bridge'
+        ? text
+        : text.replace(
+            FITTED_IMAGE,
+            (_all, mime: string, size: string, from: string | undefined, reencoded: string | undefined) =>
+              `[image ${reencoded ? 'image/png' : mime} ${from ?? size}]`,
+          ),
   },
   {
     // The bridge strips terminal colour codes from results; upstream keeps Playwright's in its error texts.
@@ -430,7 +500,13 @@ export interface TransparencyReport {
 }
 
 function compareTexts(
-  a: string, b: string, sideA: Side, sideB: Side, rowsAllowed: boolean, named: string | undefined, tool: string,
+  a: string,
+  b: string,
+  sideA: Side,
+  sideB: Side,
+  rowsAllowed: boolean,
+  named: string | undefined,
+  tool: string,
 ): { verdict: StepOutcome['verdict']; used: string[]; a: string; b: string } {
   if (a === b) return { verdict: 'identical', used: [], a, b };
   const used: string[] = [];
@@ -455,7 +531,7 @@ function normalizedTools(tools: Tool[], bridge: boolean, used: Set<string>): Too
   return tools.flatMap(tool => {
     // The bridge's own tools the child publishes (its session tools, its DevTools tools): their registry records say so.
     if (toolRecord(tool.name)?.handler === 'child') {
-      used.add('the bridge\'s own tools');
+      used.add("the bridge's own tools");
       return [];
     }
     const props = (tool.inputSchema as { properties?: Record<string, { description?: string }> }).properties;
@@ -464,8 +540,10 @@ function normalizedTools(tools: Tool[], bridge: boolean, used: Set<string>): Too
     if (description?.includes('Playwright Bridge output folder')) {
       used.add('descriptions of filename');
       // Writers and readers each say where a relative name points; run code's reader also says both-given is refused.
-      const ours = /Relative file names are resolved against the Playwright Bridge output folder(; the person is asked before any file is written|, where the other tools write their files)\./;
-      const upstream = description.replace(ours, 'Relative file names are resolved against the workspace root.')
+      const ours =
+        /Relative file names are resolved against the Playwright Bridge output folder(; the person is asked before any file is written|, where the other tools write their files)\./;
+      const upstream = description
+        .replace(ours, 'Relative file names are resolved against the workspace root.')
         .replace('Give code or filename, not both: a call with both is refused.', 'If both code and filename are provided, code will be ignored.');
       next = { ...next, inputSchema: { ...next.inputSchema, properties: { ...props, filename: { ...props!.filename, description: upstream } } } };
     }
@@ -479,7 +557,11 @@ function normalizedTools(tools: Tool[], bridge: boolean, used: Set<string>): Too
  * compares. With a second bare, no table row may be used: only bare's own nondeterminism.
  */
 export async function runTransparency(
-  fixtureUrl: string, a: Side, b: Side, log: (line: string) => void = () => undefined, steps: TransparencyStep[] = transparencySteps(),
+  fixtureUrl: string,
+  a: Side,
+  b: Side,
+  log: (line: string) => void = () => undefined,
+  steps: TransparencyStep[] = transparencySteps(),
 ): Promise<TransparencyReport> {
   const rowsAllowed = b.label === 'bridge';
   const outcomes: StepOutcome[] = [];
@@ -510,11 +592,17 @@ export async function runTransparency(
       const argsB = step.args?.(ctx.b) ?? {};
       const [ra, rb] = [await a.call(step.tool, argsA, 'tool'), await b.call(step.tool, argsB, step.door ?? 'tool')];
       const [pa, pb] = [partsOf(ra), partsOf(rb)];
-      for (const [parts, side] of [[pa, a], [pb, b]] as const) {
+      for (const [parts, side] of [
+        [pa, a],
+        [pb, b],
+      ] as const) {
         const files = linkedFiles(parts.join('\n'), side);
         if (files) parts.push(files);
       }
-      for (const [side, parts] of [[ctx.a, pa], [ctx.b, pb]] as const) {
+      for (const [side, parts] of [
+        [ctx.a, pa],
+        [ctx.b, pb],
+      ] as const) {
         const text = parts.join('\n');
         if (/\[ref=/.test(text)) side.snapshot = text;
       }
@@ -548,7 +636,11 @@ export function describeDifference(o: StepOutcome): string {
   const b = (o.bridge ?? '').split('\n');
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  const around = (lines: string[]) => lines.slice(Math.max(0, i - 2), i + 4).map(l => `    ${l.slice(0, 300)}`).join('\n');
+  const around = (lines: string[]) =>
+    lines
+      .slice(Math.max(0, i - 2), i + 4)
+      .map(l => `    ${l.slice(0, 300)}`)
+      .join('\n');
   return `${o.group} / ${o.step}: first difference at line ${i + 1}\n  bare:\n${around(a)}\n  bridge:\n${around(b)}`;
 }
 
@@ -580,15 +672,39 @@ const ORIGIN_ARGS = ['--blocked-origins', ORIGIN_RULES.blockedOrigins.join(';')]
 /** Bare against the bridge: the sessions of every group, then the origin rules on browsers of their own. */
 export async function bareAgainstBridge(fixtureUrl: string, log?: (line: string) => void): Promise<TransparencyReport> {
   return merged([
-    await pair(fixtureUrl, () => openBare(), () => openBridge(), transparencySteps(), log),
-    await pair(fixtureUrl, () => openBare('bare', ORIGIN_ARGS), () => openBridge(originRuleSettings()), originRuleSteps(), log),
+    await pair(
+      fixtureUrl,
+      () => openBare(),
+      () => openBridge(),
+      transparencySteps(),
+      log,
+    ),
+    await pair(
+      fixtureUrl,
+      () => openBare('bare', ORIGIN_ARGS),
+      () => openBridge(originRuleSettings()),
+      originRuleSteps(),
+      log,
+    ),
   ]);
 }
 
 /** Bare against bare: what a comparison must tolerate because upstream itself varies. */
 export async function bareAgainstBare(fixtureUrl: string, log?: (line: string) => void): Promise<TransparencyReport> {
   return merged([
-    await pair(fixtureUrl, () => openBare(), () => openBare('bare again'), transparencySteps(), log),
-    await pair(fixtureUrl, () => openBare('bare', ORIGIN_ARGS), () => openBare('bare again', ORIGIN_ARGS), originRuleSteps(), log),
+    await pair(
+      fixtureUrl,
+      () => openBare(),
+      () => openBare('bare again'),
+      transparencySteps(),
+      log,
+    ),
+    await pair(
+      fixtureUrl,
+      () => openBare('bare', ORIGIN_ARGS),
+      () => openBare('bare again', ORIGIN_ARGS),
+      originRuleSteps(),
+      log,
+    ),
   ]);
 }

@@ -29,7 +29,7 @@ describe('connecting to a browser elsewhere: the settings', () => {
     assert.deepStrictEqual(problems, []);
     assert.strictEqual(settings.connection?.protocol, 'playwright');
     assert.deepStrictEqual(settings.connection?.headers, { 'x-a': 'b' });
-    const remote = readSettings(key => ({ 'connect.endpoint': 'http://10.0.0.8:9222' } as Record<string, unknown>)[key]);
+    const remote = readSettings(key => (({ 'connect.endpoint': 'http://10.0.0.8:9222' }) as Record<string, unknown>)[key]);
     assert.strictEqual(remote.settings.connection, undefined);
     assert.match(remote.problems[0].message, /Launching a browser here instead/);
   });
@@ -42,7 +42,8 @@ describe('connecting to a browser elsewhere: the settings', () => {
     assert.strictEqual(redactEndpoint('ws://127.0.0.1:3000/'), 'ws://127.0.0.1:3000/', 'an address without credentials is unchanged');
     assert.strictEqual(
       redactEndpoint('connect ws://a:b@h:1/?t=1 failed; retried "http://c:d@h:2/json?k=2".'),
-      'connect ws://***@h:1/?… failed; retried "http://***@h:2/json?…".');
+      'connect ws://***@h:1/?… failed; retried "http://***@h:2/json?…".',
+    );
     assert.ok(endpointHoldsCredentials('ws://admin:pw@127.0.0.1:3000/') && endpointHoldsCredentials('ws://127.0.0.1:3000/?token=x'));
     assert.ok(endpointHoldsCredentials('wss://h/?apiKey=1') && !endpointHoldsCredentials('ws://127.0.0.1:3000/?browser=firefox'));
     const summary = (parseConnection('ws://admin:pw@127.0.0.1:3000/?token=x', {}, false) as { connection: { summary: string } }).connection.summary;
@@ -51,8 +52,12 @@ describe('connecting to a browser elsewhere: the settings', () => {
   });
 
   it('shows no credentials of an endpoint in an odd spelling: no slashes, a backslash, quotes or a space in the password', () => {
-    for (const endpoint of ['ws:admin:pw-1@127.0.0.1:3000/', 'ws:/admin:pw-1@127.0.0.1:3000/', 'ws:\\\\admin:pw-1@127.0.0.1:3000/',
-      'ws://admin:pw-1"x y<z>@127.0.0.1:3000/?token=t0k']) {
+    for (const endpoint of [
+      'ws:admin:pw-1@127.0.0.1:3000/',
+      'ws:/admin:pw-1@127.0.0.1:3000/',
+      'ws:\\\\admin:pw-1@127.0.0.1:3000/',
+      'ws://admin:pw-1"x y<z>@127.0.0.1:3000/?token=t0k',
+    ]) {
       const parsed = parseConnection(endpoint, {}, false);
       assert.ok('connection' in parsed, `${endpoint}: ${JSON.stringify(parsed)}`);
       const { summary, endpoint: kept } = parsed.connection;

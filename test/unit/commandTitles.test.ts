@@ -8,7 +8,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { REPO_ROOT } from '../support/realBridge';
 
-const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { contributes: { commands: { command: string; title: string; category?: string }[] } };
+const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  contributes: { commands: { command: string; title: string; category?: string }[] };
+};
 const nls = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
 const text = (value: string) => (/^%(.+)%$/.test(value) ? nls[value.slice(1, -1)] : value);
 
@@ -16,9 +18,18 @@ const VERBS = new Set(['Restart', 'Show', 'Install', 'Copy', 'Open', 'Start', 'S
 /** Short words VS Code keeps lowercase inside a title. */
 const SMALL = new Set(['of', 'as', 'in', 'to', 'for', 'and', 'or', 'with', 'from', 'on']);
 /** Commands that ask for something (a name, a file, a choice) before they act. */
-const ASKS = new Set(['setSecret', 'chooseSecretSites', 'deleteSecret', 'saveLoginProfile', 'listLoginProfiles', 'deleteLoginProfile', 'setConnectionCredentials', 'saveNetworkHar']);
+const ASKS = new Set([
+  'setSecret',
+  'chooseSecretSites',
+  'deleteSecret',
+  'saveLoginProfile',
+  'listLoginProfiles',
+  'deleteLoginProfile',
+  'setConnectionCredentials',
+  'saveNetworkHar',
+]);
 
-describe('command titles follow VS Code\'s conventions', () => {
+describe("command titles follow VS Code's conventions", () => {
   for (const command of pkg.contributes.commands) {
     const title = text(command.title);
     it(`${command.command}: "${title}"`, () => {

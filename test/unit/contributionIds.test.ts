@@ -13,7 +13,9 @@ describe('contribution ids against package.json', () => {
   });
 
   it('declares every setting the code reads, and the code reads every declared setting', () => {
-    const declared = Object.keys(contributes.configuration.properties).map(key => key.slice(SETTINGS_SECTION.length + 1)).sort();
+    const declared = Object.keys(contributes.configuration.properties)
+      .map(key => key.slice(SETTINGS_SECTION.length + 1))
+      .sort();
     assert.deepStrictEqual(declared, [...SETTING_KEYS].sort());
     const read = new Set<string>();
     readSettings(key => void read.add(key));
@@ -22,8 +24,14 @@ describe('contribution ids against package.json', () => {
 
   it('names the views and the MCP provider as package.json does', () => {
     assert.ok(contributes.viewsContainers.activitybar.some((c: { id: string }) => c.id === VIEW_CONTAINER_ID));
-    assert.deepStrictEqual(contributes.views[VIEW_CONTAINER_ID].map((v: { id: string }) => v.id), [PANEL_VIEW_ID]);
-    assert.deepStrictEqual(contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), [MCP_PROVIDER_ID]);
+    assert.deepStrictEqual(
+      contributes.views[VIEW_CONTAINER_ID].map((v: { id: string }) => v.id),
+      [PANEL_VIEW_ID],
+    );
+    assert.deepStrictEqual(
+      contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id),
+      [MCP_PROVIDER_ID],
+    );
     for (const entry of contributes.menus['view/title'] ?? []) assert.ok(Object.values(COMMANDS).includes(entry.command), entry.command);
   });
 });

@@ -35,7 +35,8 @@ describe('the egress gate (plain Node)', () => {
     for (const spelling of [token, encodeURIComponent(token), Buffer.from(`user:${token}`).toString('base64')]) gate.log(`refused POST /mcp?t=${spelling}`);
     gate.log('a page wrote \u001b[2J\u001b]0;owned\u0007 and \u007f and \r');
     gate.log('x'.repeat(MAX_LOG_LINE_CHARS * 3));
-    for (const line of lines.slice(0, 3)) assert.ok(!line.includes(token) && !line.includes(encodeURIComponent(token)) && line.includes('MCP_ENDPOINT_TOKEN'), line);
+    for (const line of lines.slice(0, 3))
+      assert.ok(!line.includes(token) && !line.includes(encodeURIComponent(token)) && line.includes('MCP_ENDPOINT_TOKEN'), line);
     // eslint-disable-next-line no-control-regex -- control characters are what this looks for
     assert.doesNotMatch(lines[3], /[\u0000-\u0008\u000b-\u001f\u007f]/, lines[3]);
     assert.match(lines[3], /\\x1b\[2J/);
@@ -50,21 +51,27 @@ describe('the egress gate (plain Node)', () => {
     assert.deepStrictEqual(grantSecrets(['NOPE'], ['http://bank.test'], secrets), { env: {}, withheld: ['NOPE'] });
   });
 
-  it('notes belong to their context: the window\'s never reach a perClient session, a loss reaches each', () => {
+  it("notes belong to their context: the window's never reach a perClient session, a loss reaches each", () => {
     const notes = new ContextNotes();
     const windowCall = { options: {}, connection: undefined };
     const clientCall = { options: { session: { id: 's1' } }, connection: { facts: { isolation: 'perClient' } } } as never;
     const sharedCall = { options: { session: { id: 's2' } }, connection: { facts: { isolation: 'shared' } } } as never;
     assert.strictEqual(contextOfCall(windowCall), WINDOW_CONTEXT);
     assert.strictEqual(contextOfCall(clientCall), 's1');
-    assert.strictEqual(contextOfCall(sharedCall), WINDOW_CONTEXT, 'a shared session drives the window\'s context');
+    assert.strictEqual(contextOfCall(sharedCall), WINDOW_CONTEXT, "a shared session drives the window's context");
     notes.of('s1');
     notes.watched.panel.add('the person drove the browser');
     assert.strictEqual(notes.of('s1').panel.take(), undefined);
     assert.strictEqual(notes.of(WINDOW_CONTEXT).panel.take(), 'the person drove the browser');
-    notes.observe({ kind: 'sessions', sessions: [{ id: 'window', label: 'w', watched: false }, { id: 's1', label: 'c', watched: true }] });
+    notes.observe({
+      kind: 'sessions',
+      sessions: [
+        { id: 'window', label: 'w', watched: false },
+        { id: 's1', label: 'c', watched: true },
+      ],
+    });
     notes.watched.panel.add('resized');
-    assert.strictEqual(notes.of(WINDOW_CONTEXT).panel.take(), undefined, 'the panel watched the client: its change is the client\'s');
+    assert.strictEqual(notes.of(WINDOW_CONTEXT).panel.take(), undefined, "the panel watched the client: its change is the client's");
     assert.strictEqual(notes.of('s1').panel.take(), 'resized');
     notes.lostForAll('lost');
     assert.deepStrictEqual([notes.of(WINDOW_CONTEXT).lost.take(), notes.of('s1').lost.take()], ['lost', 'lost']);

@@ -23,19 +23,33 @@ describe('file safety', () => {
   describe('published tools', () => {
     const snapshot: Tool = {
       name: 'browser_snapshot',
-      inputSchema: { type: 'object', properties: { filename: { type: 'string', description: 'Save snapshot to a file. Relative file names are resolved against the workspace root.' } } },
+      inputSchema: {
+        type: 'object',
+        properties: { filename: { type: 'string', description: 'Save snapshot to a file. Relative file names are resolved against the workspace root.' } },
+      },
       annotations: { readOnlyHint: true, title: 'Snapshot' },
     };
 
     it('tells the readers too where a relative name points, and run code that code and file together are refused', () => {
       const runCode: Tool = {
         name: 'browser_run_code_unsafe',
-        inputSchema: { type: 'object', properties: { filename: { type: 'string',
-          description: 'Load code from the specified file. Relative file names are resolved against the workspace root. If both code and filename are provided, code will be ignored.' } } },
+        inputSchema: {
+          type: 'object',
+          properties: {
+            filename: {
+              type: 'string',
+              description:
+                'Load code from the specified file. Relative file names are resolved against the workspace root. If both code and filename are provided, code will be ignored.',
+            },
+          },
+        },
       };
       const description = (publishTool(runCode).inputSchema.properties as Record<string, { description: string }>).filename.description;
-      assert.strictEqual(description, 'Load code from the specified file. Relative file names are resolved against the Playwright Bridge output folder, '
-        + 'where the other tools write their files. Give code or filename, not both: a call with both is refused.');
+      assert.strictEqual(
+        description,
+        'Load code from the specified file. Relative file names are resolved against the Playwright Bridge output folder, ' +
+          'where the other tools write their files. Give code or filename, not both: a call with both is refused.',
+      );
     });
 
     it('never advertises a tool that writes a named file as read-only, and says where relative names go', () => {
@@ -89,7 +103,7 @@ describe('file safety', () => {
       write(path.join(dir, 'ours.yml'), 1000, 500);
       first.afterCall(path.join(dir, 'ours.yml'));
       assert.ok(fs.existsSync(path.join(dir, WRITTEN_RECORD)));
-      assert.strictEqual((fs.statSync(path.join(dir, WRITTEN_RECORD)).mode & 0o777), 0o600);
+      assert.strictEqual(fs.statSync(path.join(dir, WRITTEN_RECORD)).mode & 0o777, 0o600);
       write(path.join(dir, 'ours.yml'), 1500, 400); // replaced by the person
       const second = new OutputBudget(dir, 1000, () => undefined);
       write(path.join(dir, 'new.yml'), 900, 10);
@@ -106,8 +120,15 @@ describe('file safety', () => {
         write(path.join(dir, `page-${String(i).padStart(2, '0')}.yml`), 100, 500 - i);
         budget.afterCall(`- [Snapshot](${path.join(dir, `page-${String(i).padStart(2, '0')}.yml`)})`);
       }
-      const left = fs.readdirSync(dir).filter(name => name.endsWith('.yml')).sort();
-      assert.deepStrictEqual(left, Array.from({ length: 10 }, (_, i) => `page-${i + 15}.yml`), 'the newest ten of ours');
+      const left = fs
+        .readdirSync(dir)
+        .filter(name => name.endsWith('.yml'))
+        .sort();
+      assert.deepStrictEqual(
+        left,
+        Array.from({ length: 10 }, (_, i) => `page-${i + 15}.yml`),
+        'the newest ten of ours',
+      );
       assert.strictEqual(budget.writtenBytes, 1000);
       assert.ok(fs.existsSync(path.join(dir, 'theirs.txt')));
       assert.strictEqual(JSON.parse(fs.readFileSync(path.join(dir, WRITTEN_RECORD), 'utf8')).length, 10, 'the record on disk holds ten');
@@ -133,7 +154,9 @@ describe('file safety', () => {
       const root = scratch();
       fs.writeFileSync(path.join(root, 'script.js'), 'await page.goto("a")');
       const shown = new ShownCodeFiles();
-      assert.deepStrictEqual(shown.take('script.js', [root]), { error: `The content of ${path.join(root, 'script.js')} was not shown for confirmation, so it does not run.` });
+      assert.deepStrictEqual(shown.take('script.js', [root]), {
+        error: `The content of ${path.join(root, 'script.js')} was not shown for confirmation, so it does not run.`,
+      });
       assert.deepStrictEqual(shown.show('script.js', [root]), { path: path.join(root, 'script.js'), content: 'await page.goto("a")' });
       assert.deepStrictEqual(shown.take('script.js', [root]), { code: 'await page.goto("a")' });
       assert.ok('error' in shown.take('script.js', [root]), 'one showing, one run');

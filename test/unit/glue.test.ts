@@ -27,7 +27,15 @@ import { registerLanguageModelTools } from '../../src/vscode/languageModelTools'
 import { PlaywrightMcpServerProvider } from '../../src/vscode/mcpServerProvider';
 import { BridgeStatusBar } from '../../src/vscode/statusBar';
 import { BrowserHealthTracker } from '../../src/core/supervision/browserHealth';
-import { CancellationTokenSource, createFakeVscode, EventEmitter, LanguageModelDataPart, LanguageModelTextPart, McpHttpServerDefinition, Uri } from '../support/fakeVscode';
+import {
+  CancellationTokenSource,
+  createFakeVscode,
+  EventEmitter,
+  LanguageModelDataPart,
+  LanguageModelTextPart,
+  McpHttpServerDefinition,
+  Uri,
+} from '../support/fakeVscode';
 import { ScriptedChild } from '../support/scriptedChild';
 import { waitFor } from '../support/realBridge';
 
@@ -35,7 +43,10 @@ const REPO_ROOT = path.join(__dirname, '..', '..', '..');
 const MANIFEST: ManifestTool[] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools;
 
 /** A real supervisor over scripted children that answer each call with `reply`. */
-function scriptedSupervisor(reply: (name: string, args: unknown) => { text?: string; image?: string; isError?: boolean } = () => ({ text: 'done' }), policy = OPEN_POLICY) {
+function scriptedSupervisor(
+  reply: (name: string, args: unknown) => { text?: string; image?: string; isError?: boolean } = () => ({ text: 'done' }),
+  policy = OPEN_POLICY,
+) {
   const children: ScriptedChild[] = [];
   const tools: Tool[] = MANIFEST.map(t => ({ name: t.name, inputSchema: t.inputSchema as Tool['inputSchema'], annotations: { title: t.displayName } }));
   const supervisor = new Supervisor({
@@ -43,7 +54,13 @@ function scriptedSupervisor(reply: (name: string, args: unknown) => { text?: str
       const child = new ScriptedChild(events, tools);
       child.respond = (name, args) => {
         const r = reply(name, args);
-        return { isError: r.isError, content: [...(r.text ? [{ type: 'text' as const, text: r.text }] : []), ...(r.image ? [{ type: 'image' as const, data: r.image, mimeType: 'image/png' }] : [])] };
+        return {
+          isError: r.isError,
+          content: [
+            ...(r.text ? [{ type: 'text' as const, text: r.text }] : []),
+            ...(r.image ? [{ type: 'image' as const, data: r.image, mimeType: 'image/png' }] : []),
+          ],
+        };
       };
       children.push(child);
       return child;
@@ -85,7 +102,9 @@ describe('VS Code glue against a fake vscode', () => {
       const fake = createFakeVscode();
       const { supervisor } = scriptedSupervisor();
       registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places);
-      const snapshot = fake.tools.get('browser_snapshot') as { prepareInvocation(o: unknown): { invocationMessage: string; confirmationMessages?: { title: string; message: { value: string } } } };
+      const snapshot = fake.tools.get('browser_snapshot') as {
+        prepareInvocation(o: unknown): { invocationMessage: string; confirmationMessages?: { title: string; message: { value: string } } };
+      };
       assert.strictEqual(snapshot.prepareInvocation({ input: {} }).confirmationMessages, undefined);
       const writing = snapshot.prepareInvocation({ input: { filename: 'inside.yml' } });
       assert.strictEqual(writing.confirmationMessages?.title, 'Write a file?');
@@ -129,7 +148,10 @@ describe('VS Code glue against a fake vscode', () => {
       const { supervisor } = scriptedSupervisor((_name, args) => (sent.push(args), { text: 'ran' }));
       // A relative code file is read from the output folder, where the bridge's writers put files (one rule for relative names).
       registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, { ...places, outputDir: () => root });
-      const tool = fake.tools.get('browser_run_code_unsafe') as { prepareInvocation(o: unknown): { confirmationMessages: { message: { value: string } } }; invoke(o: unknown, t: unknown): Promise<{ content: LanguageModelTextPart[] }> };
+      const tool = fake.tools.get('browser_run_code_unsafe') as {
+        prepareInvocation(o: unknown): { confirmationMessages: { message: { value: string } } };
+        invoke(o: unknown, t: unknown): Promise<{ content: LanguageModelTextPart[] }>;
+      };
       const input = { filename: 'script.js' };
       assert.match(tool.prepareInvocation({ input }).confirmationMessages.message.value, /async \(page\) => page\.title\(\)/);
       await tool.invoke({ input }, new CancellationTokenSource().token);
@@ -143,9 +165,12 @@ describe('VS Code glue against a fake vscode', () => {
     });
   });
 
-  describe('the host\'s own tools, through the one pipeline', () => {
+  describe("the host's own tools, through the one pipeline", () => {
     const places = { outputDir: () => '/storage/output/playwright-bridge', roots: () => ['/ws'] };
-    type HostLmTool = { prepareInvocation(o: unknown): { invocationMessage: string }; invoke(o: unknown, t: unknown): Promise<{ content: LanguageModelTextPart[] }> };
+    type HostLmTool = {
+      prepareInvocation(o: unknown): { invocationMessage: string };
+      invoke(o: unknown, t: unknown): Promise<{ content: LanguageModelTextPart[] }>;
+    };
     const text = (result: { content: LanguageModelTextPart[] }) => result.content.map(part => part.value).join('');
 
     it('readonly mode refuses bridge_restore_step as an error, and its handler never runs', async () => {
@@ -168,7 +193,14 @@ describe('VS Code glue against a fake vscode', () => {
       const ran: string[] = [];
       supervisor.registerHostTool(RESTORE_STEP_TOOL, async () => (ran.push('restore'), { text: 'The browser was restored to step 1.' }));
       supervisor.registerHostTool(EXPORT_TEST_TOOL, async () => (ran.push('export'), { failed: true, text: 'Nothing to export yet.' }));
-      registerLanguageModelTools(fake.vscode, MANIFEST, supervisor, () => undefined, places, new Map([[RESTORE_STEP_TOOL, () => ({ invocationMessage: 'Putting the browser back to step 1' })]]));
+      registerLanguageModelTools(
+        fake.vscode,
+        MANIFEST,
+        supervisor,
+        () => undefined,
+        places,
+        new Map([[RESTORE_STEP_TOOL, () => ({ invocationMessage: 'Putting the browser back to step 1' })]]),
+      );
       const restore = fake.tools.get(RESTORE_STEP_TOOL) as HostLmTool;
       void supervisor.takeControl();
       assert.match(restore.prepareInvocation({ input: { step: 1 } }).invocationMessage, /^Putting the browser back to step 1 \(waiting: you have the browser/);
@@ -184,7 +216,7 @@ describe('VS Code glue against a fake vscode', () => {
       await supervisor.dispose();
     });
 
-    it('a misspelled argument is refused by the tool\'s own schema, and the MCP door cannot reach a host tool', async () => {
+    it("a misspelled argument is refused by the tool's own schema, and the MCP door cannot reach a host tool", async () => {
       const { supervisor } = scriptedSupervisor();
       const ran: unknown[] = [];
       supervisor.registerHostTool(RESTORE_STEP_TOOL, async args => (ran.push(args), { text: 'restored' }));
@@ -205,8 +237,11 @@ describe('VS Code glue against a fake vscode', () => {
       const { supervisor, children } = scriptedSupervisor();
       const endpoint = new McpEndpoint(supervisor, '0.0.0-test', () => undefined);
       // The doors as the host reads them (a user setting here, so every value applies).
-      const provider = new PlaywrightMcpServerProvider(fake.vscode, endpoint,
-        () => readLevels({ exposure: { user: fake.userSettings['playwrightBridge.exposure'] } }).settings.exposure);
+      const provider = new PlaywrightMcpServerProvider(
+        fake.vscode,
+        endpoint,
+        () => readLevels({ exposure: { user: fake.userSettings['playwrightBridge.exposure'] } }).settings.exposure,
+      );
       let changes = 0;
       provider.onDidChangeMcpServerDefinitions(() => changes++);
       try {
@@ -235,10 +270,15 @@ describe('VS Code glue against a fake vscode', () => {
   });
 
   describe('status bar', () => {
-    it('shows the browser\'s health, turns red on failure, and opens the log on click', () => {
+    it("shows the browser's health, turns red on failure, and opens the log on click", () => {
       const fake = createFakeVscode();
       const health = new BrowserHealthTracker();
-      const bar = new BridgeStatusBar(fake.vscode, () => health.current, () => 'Chromium at /usr/bin/chromium', () => 'not listening');
+      const bar = new BridgeStatusBar(
+        fake.vscode,
+        () => health.current,
+        () => 'Chromium at /usr/bin/chromium',
+        () => 'not listening',
+      );
       health.onDidChange(() => bar.refresh());
       const [item] = fake.statusBarItems;
       assert.strictEqual(item.text, '$(globe) Browser: Not started');
@@ -268,7 +308,9 @@ describe('VS Code glue against a fake vscode', () => {
         posted,
         send: (message: unknown) => received.fire(message),
         webview: {
-          options: {}, html: '', cspSource: 'vscode-resource:',
+          options: {},
+          html: '',
+          cspSource: 'vscode-resource:',
           asWebviewUri: (uri: Uri) => uri,
           onDidReceiveMessage: received.event,
           postMessage: async (message: HostToPanel) => void posted.push(message),
@@ -284,38 +326,69 @@ describe('VS Code glue against a fake vscode', () => {
       supervisor.setLiveView = wish => (wishes.push(wish), realSetLiveView(wish));
       const store = new LiveViewStore(supervisor, () => 'Chromium');
       const log = { info: () => undefined, warn: () => undefined } as never;
-      const timeline = new Timeline({
-        onToolCall: supervisor.onToolCall, onObservation: supervisor.onObservation, onMessage: store.onMessage, onFrame: store.onFrame, clientsIsolated: () => false, watchingWindow: () => true,
-        readSnapshot: () => undefined, checkpointNow: async () => undefined,
-      }, () => 1024 * 1024);
+      const timeline = new Timeline(
+        {
+          onToolCall: supervisor.onToolCall,
+          onObservation: supervisor.onObservation,
+          onMessage: store.onMessage,
+          onFrame: store.onFrame,
+          clientsIsolated: () => false,
+          watchingWindow: () => true,
+          readSnapshot: () => undefined,
+          checkpointNow: async () => undefined,
+        },
+        () => 1024 * 1024,
+      );
       const timeTravel = new TimeTravel(fake.vscode, {
-        timeline, supervisor, canRestore: () => true, browserName: () => 'chromium', viewport: () => ({ width: 1280, height: 720 }), workspaceFolders: () => [], log,
+        timeline,
+        supervisor,
+        canRestore: () => true,
+        browserName: () => 'chromium',
+        viewport: () => ({ width: 1280, height: 720 }),
+        workspaceFolders: () => [],
+        log,
       });
-      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, log, () => os.tmpdir(), timeTravel, { currentDevice: undefined, useDevice: async () => undefined, secretSites: () => ({}) });
+      const panels = new BrowserPanelHub(fake.vscode, Uri.file(REPO_ROOT) as never, store, supervisor, log, () => os.tmpdir(), timeTravel, {
+        currentDevice: undefined,
+        useDevice: async () => undefined,
+        secretSites: () => ({}),
+      });
       const view = fakeWebview();
       let visible = true;
-      panels.resolveWebviewView({ webview: view.webview, get visible() { return visible; }, onDidChangeVisibility: new EventEmitter<void>().event, onDidDispose: new EventEmitter<void>().event } as never);
+      panels.resolveWebviewView({
+        webview: view.webview,
+        get visible() {
+          return visible;
+        },
+        onDidChangeVisibility: new EventEmitter<void>().event,
+        onDidDispose: new EventEmitter<void>().event,
+      } as never);
       return { fake, supervisor, store, panels, view, wishes, timeline, hide: () => (visible = false) };
     }
 
-    it('shows an Activity row\'s step as it was, goes back to live, and says why a row that is no step cannot be shown', async () => {
+    it("shows an Activity row's step as it was, goes back to live, and says why a row that is no step cannot be shown", async () => {
       const h = hub();
       h.view.send({ type: 'ready' });
       await h.supervisor.callTool('browser_navigate', { url: 'https://example.test/' });
       await h.supervisor.callTool('browser_snapshot', {}, { door: 'panel' });
       const step = h.timeline.steps.at(-1)!;
-      assert.strictEqual(h.timeline.steps.length, 1, 'the panel\'s own read is not a step');
+      assert.strictEqual(h.timeline.steps.length, 1, "the panel's own read is not a step");
       h.view.send({ type: 'showStep', callId: step.callId });
       const shown = h.view.posted.at(-1) as Extract<HostToPanel, { type: 'stepView' }>;
-      assert.deepStrictEqual({ index: shown.view?.index, total: shown.view?.total, tool: shown.view?.tool, restorable: shown.view?.restorable },
-        { index: 1, total: 1, tool: 'browser_navigate', restorable: false });
+      assert.deepStrictEqual(
+        { index: shown.view?.index, total: shown.view?.total, tool: shown.view?.tool, restorable: shown.view?.restorable },
+        { index: 1, total: 1, tool: 'browser_navigate', restorable: false },
+      );
       h.view.send({ type: 'showStep', callId: step.callId + 1 });
       assert.match((h.view.posted.at(-1) as Extract<HostToPanel, { type: 'stepView' }>).problem ?? '', /not a step of this window's browser/);
       h.view.send({ type: 'showStep', callId: null });
       assert.deepStrictEqual(h.view.posted.at(-1), { type: 'stepView', view: null });
       h.view.send({ type: 'saveTrace', callIds: [] });
       await new Promise(resolve => setImmediate(resolve));
-      assert.deepStrictEqual(h.fake.executed.map(e => e.command), [COMMANDS.saveTrace]);
+      assert.deepStrictEqual(
+        h.fake.executed.map(e => e.command),
+        [COMMANDS.saveTrace],
+      );
       h.panels.dispose();
     });
 
@@ -328,7 +401,10 @@ describe('VS Code glue against a fake vscode', () => {
       assert.deepStrictEqual(h.wishes.at(-1), { enabled: true, maxWidth: 600, maxHeight: 338, quality: 70 });
       h.view.send({ type: 'command', command: 'restart' });
       await new Promise(resolve => setImmediate(resolve));
-      assert.deepStrictEqual(h.fake.executed.map(e => e.command), [COMMANDS.restartBrowser]);
+      assert.deepStrictEqual(
+        h.fake.executed.map(e => e.command),
+        [COMMANDS.restartBrowser],
+      );
       h.panels.dispose();
       h.store.dispose();
       await h.supervisor.dispose();
@@ -337,9 +413,12 @@ describe('VS Code glue against a fake vscode', () => {
     it('puts a picked element on the chat input as a file in the output folder, and the console errors too', async () => {
       const h = hub();
       h.view.send({ type: 'ready' });
-      h.supervisor.ask = (async (_name: 'pick', params: PickParams) => (params.phase === 'choose'
-        ? { element: { role: 'button', name: 'Sign in', ref: 'e12', tag: 'button', html: '<button>Sign in</button>', url: 'http://127.0.0.1/login' } }
-        : params.phase === 'region' ? { region: { png: PNG_1X1, url: 'http://127.0.0.1/login', width: 1, height: 1 } } : {})) as Supervisor['ask'];
+      h.supervisor.ask = (async (_name: 'pick', params: PickParams) =>
+        params.phase === 'choose'
+          ? { element: { role: 'button', name: 'Sign in', ref: 'e12', tag: 'button', html: '<button>Sign in</button>', url: 'http://127.0.0.1/login' } }
+          : params.phase === 'region'
+            ? { region: { png: PNG_1X1, url: 'http://127.0.0.1/login', width: 1, height: 1 } }
+            : {}) as Supervisor['ask'];
       h.view.send({ type: 'pick', pick: { phase: 'choose', x: 0.5, y: 0.5 } });
       await waitFor(() => h.fake.executed.length > 0, 2000, 'the chat to be opened');
       const [open] = h.fake.executed;
@@ -378,8 +457,27 @@ describe('VS Code glue against a fake vscode', () => {
       const asked = h.panels.describe();
       const request = h.view.posted.find(m => m.type === 'describe') as Extract<HostToPanel, { type: 'describe' }>;
       const layout = { width: 300, cutControls: [], filterWidth: 200, levelsOnOneLine: true, frameBands: 0 };
-      const report = { frameDrawn: false, consoleTexts: [], networkUrls: [], activityTitles: [], activityErrors: [], activityCards: [], header: 'Ready', layout, exportStatus: '', exportMarks: [], stepBanner: '', stepConsole: [], stepFrameShown: false, requestDetail: '', sizeLabel: '1280×720', loadError: '', addressMessage: '', headerRows: 1 };
-      h.view.send({ type: 'report', id: request.id + 1, report: { ...report, header: 'someone else\'s' } });
+      const report = {
+        frameDrawn: false,
+        consoleTexts: [],
+        networkUrls: [],
+        activityTitles: [],
+        activityErrors: [],
+        activityCards: [],
+        header: 'Ready',
+        layout,
+        exportStatus: '',
+        exportMarks: [],
+        stepBanner: '',
+        stepConsole: [],
+        stepFrameShown: false,
+        requestDetail: '',
+        sizeLabel: '1280×720',
+        loadError: '',
+        addressMessage: '',
+        headerRows: 1,
+      };
+      h.view.send({ type: 'report', id: request.id + 1, report: { ...report, header: "someone else's" } });
       h.view.send({ type: 'report', id: request.id, report });
       assert.deepStrictEqual(await asked, [report]);
       h.panels.dispose();
@@ -388,11 +486,17 @@ describe('VS Code glue against a fake vscode', () => {
     });
   });
 
-  describe('the size picker\'s Playwright device', () => {
+  describe("the size picker's Playwright device", () => {
     const devices = [{ name: 'Pixel 7', width: 412, height: 839, scale: 2.625, mobile: true, touch: true }];
-    const supervisor = (running: boolean) => ({ ask: async () => { if (!running) throw new Error('no browser'); return { devices }; } }) as never;
+    const supervisor = (running: boolean) =>
+      ({
+        ask: async () => {
+          if (!running) throw new Error('no browser');
+          return { devices };
+        },
+      }) as never;
 
-    it('offers Playwright\'s devices with their facts, and restarts as one only on the person\'s word', async () => {
+    it("offers Playwright's devices with their facts, and restarts as one only on the person's word", async () => {
       const fake = createFakeVscode();
       const used: (string | undefined)[] = [];
       const choice = { currentDevice: undefined, useDevice: async (device: string | undefined) => void used.push(device) };
@@ -419,9 +523,16 @@ describe('VS Code glue against a fake vscode', () => {
       const fake = createFakeVscode();
       fake.answerWith((_message, items) => items[0]);
       let logShown = false;
-      const bridge = { restart: async () => { throw new Error('Playwright Bridge could not start its browser server: spawn ENOENT'); } };
+      const bridge = {
+        restart: async () => {
+          throw new Error('Playwright Bridge could not start its browser server: spawn ENOENT');
+        },
+      };
       await restartBrowser(fake.vscode, bridge as never, { show: () => (logShown = true) } as never);
-      assert.deepStrictEqual(fake.shown.map(m => [m.level, m.message, m.items]), [['error', 'Playwright Bridge could not start its browser server: spawn ENOENT', ['Show Log']]]);
+      assert.deepStrictEqual(
+        fake.shown.map(m => [m.level, m.message, m.items]),
+        [['error', 'Playwright Bridge could not start its browser server: spawn ENOENT', ['Show Log']]],
+      );
       assert.ok(logShown);
       const { supervisor } = scriptedSupervisor(() => ({ isError: true, text: 'Playwright Bridge could not start Chromium.' }));
       await startBrowser(fake.vscode, supervisor);

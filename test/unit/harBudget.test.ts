@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import { fitted, HAR_BUDGET, HarBudget, jsonBytes, STUB_BYTES } from '../../src/child/harBudget';
 
-describe('a HAR\'s budget for the whole file', () => {
+describe("a HAR's budget for the whole file", () => {
   it('fits a string by the bytes its JSON takes: escapes and UTF-8 counted, an ellipsis where it is cut, never half a surrogate pair', () => {
     assert.strictEqual(fitted('short', 100), 'short');
     for (const text of ['a'.repeat(1000), '"\\'.repeat(500), '\u0001'.repeat(500), 'é'.repeat(500), '€'.repeat(500), '😀'.repeat(500)]) {

@@ -3,9 +3,18 @@ import { presentInvocation } from '../../src/core/results/invocationMessages';
 
 describe('invocation messages', () => {
   it('names the key argument of everyday tools', () => {
-    assert.strictEqual(presentInvocation('browser_navigate', 'Navigate', { url: 'http://127.0.0.1:3000/login' }).invocationMessage, 'Opening http://127.0.0.1:3000/login');
-    assert.strictEqual(presentInvocation('browser_click', 'Click', { element: 'Sign in button', target: 'e12' }).invocationMessage, 'Clicking “Sign in button” (e12)');
-    assert.strictEqual(presentInvocation('browser_type', 'Type', { element: 'Email', target: 'e3', text: 'me@x.dev', submit: true }).invocationMessage, 'Typing "me@x.dev" into “Email” (e3) and submitting');
+    assert.strictEqual(
+      presentInvocation('browser_navigate', 'Navigate', { url: 'http://127.0.0.1:3000/login' }).invocationMessage,
+      'Opening http://127.0.0.1:3000/login',
+    );
+    assert.strictEqual(
+      presentInvocation('browser_click', 'Click', { element: 'Sign in button', target: 'e12' }).invocationMessage,
+      'Clicking “Sign in button” (e12)',
+    );
+    assert.strictEqual(
+      presentInvocation('browser_type', 'Type', { element: 'Email', target: 'e3', text: 'me@x.dev', submit: true }).invocationMessage,
+      'Typing "me@x.dev" into “Email” (e3) and submitting',
+    );
     assert.strictEqual(presentInvocation('browser_press_key', 'Press a key', { key: 'Enter' }).invocationMessage, 'Pressing Enter');
     assert.strictEqual(presentInvocation('browser_cookie_get', 'Get cookie', { name: 'sid' }).invocationMessage, 'Get cookie: sid');
     assert.strictEqual(presentInvocation('browser_snapshot', 'Snapshot', {}).confirmation, undefined);
@@ -25,10 +34,20 @@ describe('invocation messages', () => {
     const evaluate = presentInvocation('browser_evaluate', 'Evaluate JavaScript', { function: '() => document.title', element: 'Title', target: 'e1' });
     assert.match(evaluate.confirmation!.message, /inside the page on “Title” \(e1\)/);
     assert.match(evaluate.confirmation!.message, /\(\) => document.title/);
-    const fromFile = presentInvocation('browser_run_code_unsafe', 'Run', { filename: 'scripts/x.js' }, { codeFile: { path: '/ws/scripts/x.js', content: 'await page.goto("y")' } });
+    const fromFile = presentInvocation(
+      'browser_run_code_unsafe',
+      'Run',
+      { filename: 'scripts/x.js' },
+      { codeFile: { path: '/ws/scripts/x.js', content: 'await page.goto("y")' } },
+    );
     assert.match(fromFile.confirmation!.message, /will run the code in the file `\/ws\/scripts\/x.js`/);
-    assert.ok(fromFile.confirmation!.message.includes('```js\nawait page.goto("y")\n```'), 'the file\'s content is shown, not only its name');
-    const unreadable = presentInvocation('browser_run_code_unsafe', 'Run', { filename: 'x.js' }, { codeFile: { path: '/ws/x.js', error: '/ws/x.js cannot be read: ENOENT.' } });
+    assert.ok(fromFile.confirmation!.message.includes('```js\nawait page.goto("y")\n```'), "the file's content is shown, not only its name");
+    const unreadable = presentInvocation(
+      'browser_run_code_unsafe',
+      'Run',
+      { filename: 'x.js' },
+      { codeFile: { path: '/ws/x.js', error: '/ws/x.js cannot be read: ENOENT.' } },
+    );
     assert.match(unreadable.confirmation!.message, /cannot be shown: \/ws\/x.js cannot be read: ENOENT\. Nothing runs\./);
     const both = presentInvocation('browser_run_code_unsafe', 'Run', { code: 'harmless()', filename: 'evil.js' });
     assert.match(both.confirmation!.message, /both code and the file `evil.js`\. Such a call is refused/);

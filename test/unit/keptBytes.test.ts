@@ -10,8 +10,15 @@ import * as vm from 'vm';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter } from '../../src/core/emitter';
 import {
-  boundValue, keptBytes, MAX_JOURNAL_BYTES, MAX_KEPT_ARGS_BYTES, MAX_KEPT_LINE_CHARS, MAX_STEP_ROWS_BYTES, REFUSED_ARGS_BYTES,
-  ROW_BATCH_MAX_BYTES, ROW_BATCH_MAX_ROWS,
+  boundValue,
+  keptBytes,
+  MAX_JOURNAL_BYTES,
+  MAX_KEPT_ARGS_BYTES,
+  MAX_KEPT_LINE_CHARS,
+  MAX_STEP_ROWS_BYTES,
+  REFUSED_ARGS_BYTES,
+  ROW_BATCH_MAX_BYTES,
+  ROW_BATCH_MAX_ROWS,
 } from '../../src/core/egress/byteBounds';
 import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { RowBatch } from '../../src/core/liveView/rowBatch';
@@ -30,7 +37,8 @@ const MARKER_SLACK = 1024;
 const hugeArgs = (i: number) => ({ element: 'Search', target: 'e12', text: `${i} ${'x'.repeat(3 * MB)}` });
 /** What the argument check answers such a call (core/pipeline/steps/argumentCheck.ts): the call never reached the browser. */
 const refusal = (tool: string): CallToolResult => ({
-  isError: true, content: [{ type: 'text', text: `The arguments of ${tool} are 3145780 bytes; the bridge accepts at most 1048576 bytes per call. Nothing ran.` }],
+  isError: true,
+  content: [{ type: 'text', text: `The arguments of ${tool} are 3145780 bytes; the bridge accepts at most 1048576 bytes per call. Nothing ran.` }],
 });
 
 /** A supervisor's onToolCall, fired by the test: each call once when it starts and once when it ends. */
@@ -46,7 +54,7 @@ function calls() {
     const result = refusal(name);
     fire(name, args, { outcome: 'error', result, error: (result.content[0] as { text: string }).text });
   };
-  const ok = (name: string, args: Record<string, unknown>, text = '### Ran Playwright code\n```js\nawait page.getByRole(\'button\').click();\n```') =>
+  const ok = (name: string, args: Record<string, unknown>, text = "### Ran Playwright code\n```js\nawait page.getByRole('button').click();\n```") =>
     fire(name, args, { outcome: 'ok', result: { content: [{ type: 'text', text }] } });
   return { emitter, fire, refused, ok };
 }
@@ -57,11 +65,19 @@ function journalOver(feed: ReturnType<typeof calls>): StepJournal {
 
 function timelineOver(feed: ReturnType<typeof calls>, maxBytes = 1024 * MB) {
   const messages = new Emitter<HostToPanel>();
-  const timeline = new Timeline({
-    onToolCall: feed.emitter.event, onObservation: new Emitter<ObservationEvent>().event, onMessage: messages.event,
-    onFrame: new Emitter<FrameMessage>().event, clientsIsolated: () => false, readSnapshot: () => undefined,
-    checkpointNow: async () => undefined, watchingWindow: () => true,
-  }, () => maxBytes);
+  const timeline = new Timeline(
+    {
+      onToolCall: feed.emitter.event,
+      onObservation: new Emitter<ObservationEvent>().event,
+      onMessage: messages.event,
+      onFrame: new Emitter<FrameMessage>().event,
+      clientsIsolated: () => false,
+      readSnapshot: () => undefined,
+      checkpointNow: async () => undefined,
+      watchingWindow: () => true,
+    },
+    () => maxBytes,
+  );
   return { timeline, messages };
 }
 
@@ -161,7 +177,11 @@ describe('what is kept holds on to nothing it was cut from', () => {
     for (let i = 0; i < 20; i++) {
       // Each its own 3 MB, and its error line a view into a 3 MB text, as split and slice make them.
       const long = `${i} `.padEnd(3 * MB, 'e');
-      feed.fire('browser_type', { text: `${i} `.padEnd(3 * MB, 'x') }, { outcome: 'error', result: refusal('browser_type'), error: `${long}\nmore`.split('\n')[0] });
+      feed.fire(
+        'browser_type',
+        { text: `${i} `.padEnd(3 * MB, 'x') },
+        { outcome: 'error', result: refusal('browser_type'), error: `${long}\nmore`.split('\n')[0] },
+      );
       feed.ok('browser_type', { text: `${i} `.padEnd(3 * MB, 'y') });
     }
     gc();
@@ -215,7 +235,7 @@ describe('the timeline keeps a bounded number of bytes', () => {
   });
 });
 
-describe('the panel\'s store keeps each call row short', () => {
+describe("the panel's store keeps each call row short", () => {
   it('a call whose error and title are megabytes keeps one short line of each', () => {
     const feed = calls();
     const { store, observations } = storeOver(feed);
@@ -247,7 +267,10 @@ describe('the rows waiting for a panel keep to a bound in bytes and in rows', ()
     }
     batch.flush();
     const seqs = sent.flatMap(message => (message as { rows: { seq: number }[] }).rows.map(row => row.seq));
-    assert.deepStrictEqual(seqs, Array.from({ length: 2000 }, (_, i) => i + 1));
+    assert.deepStrictEqual(
+      seqs,
+      Array.from({ length: 2000 }, (_, i) => i + 1),
+    );
   });
 
   it('so does a burst of many short rows past ROW_BATCH_MAX_ROWS', () => {

@@ -8,12 +8,18 @@ import { REPO_ROOT } from '../support/realBridge';
 /** What the layer rule says of one import written in a file of src (no message: allowed). */
 function verdict(file: string, importLine: string): string | undefined {
   const linter = new Linter({ configType: 'flat', cwd: REPO_ROOT });
-  const messages = linter.verify(importLine, [{
-    files: ['**/*.ts'],
-    languageOptions: { parser: tseslint.parser as Linter.Parser },
-    plugins: { layers: { rules: { 'import-zones': importZones } } },
-    rules: { 'layers/import-zones': 'error' },
-  }], { filename: path.join(REPO_ROOT, 'src', file) });
+  const messages = linter.verify(
+    importLine,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: tseslint.parser as Linter.Parser },
+        plugins: { layers: { rules: { 'import-zones': importZones } } },
+        rules: { 'layers/import-zones': 'error' },
+      },
+    ],
+    { filename: path.join(REPO_ROOT, 'src', file) },
+  );
   return messages.map(m => m.message).join('; ') || undefined;
 }
 

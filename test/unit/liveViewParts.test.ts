@@ -8,7 +8,11 @@ describe('ring buffer', () => {
   it('keeps the newest entries, numbered, oldest dropped first', () => {
     const buffer = new RingBuffer<{ seq: number; v: number }>(3);
     for (let v = 1; v <= 5; v++) buffer.push({ v });
-    assert.deepStrictEqual(buffer.toArray(), [{ v: 3, seq: 3 }, { v: 4, seq: 4 }, { v: 5, seq: 5 }]);
+    assert.deepStrictEqual(buffer.toArray(), [
+      { v: 3, seq: 3 },
+      { v: 4, seq: 4 },
+      { v: 5, seq: 5 },
+    ]);
     assert.strictEqual(buffer.firstSeq, 3);
     assert.strictEqual(buffer.size, 3);
   });
@@ -17,10 +21,19 @@ describe('ring buffer', () => {
     const buffer = new RingBuffer<{ seq: number; v: string }>(2);
     const a = buffer.push({ v: 'a' });
     const b = buffer.push({ v: 'b' });
-    assert.deepStrictEqual(buffer.update(b.seq, x => ({ ...x, v: 'B' })), { v: 'B', seq: 2 });
+    assert.deepStrictEqual(
+      buffer.update(b.seq, x => ({ ...x, v: 'B' })),
+      { v: 'B', seq: 2 },
+    );
     buffer.push({ v: 'c' });
-    assert.strictEqual(buffer.update(a.seq, x => x), undefined);
-    assert.deepStrictEqual(buffer.toArray().map(x => x.v), ['B', 'c']);
+    assert.strictEqual(
+      buffer.update(a.seq, x => x),
+      undefined,
+    );
+    assert.deepStrictEqual(
+      buffer.toArray().map(x => x.v),
+      ['B', 'c'],
+    );
   });
 
   it('holds a few thousand entries cheaply and clears', () => {
@@ -40,10 +53,17 @@ describe('ring buffer', () => {
     assert.strictEqual(buffer.size, 6, 'six rows of 16 KB fit in 100 KB');
     assert.strictEqual(buffer.firstSeq, 995);
     buffer.push({ text: 'y'.repeat(200_000) });
-    assert.deepStrictEqual(buffer.toArray().map(row => row.text[0]), ['y'], 'one entry over the bound is kept alone');
+    assert.deepStrictEqual(
+      buffer.toArray().map(row => row.text[0]),
+      ['y'],
+      'one entry over the bound is kept alone',
+    );
     const small = buffer.push({ text: 'z' });
     assert.strictEqual(buffer.size, 1, 'and goes when the next one comes');
-    assert.deepStrictEqual(buffer.update(small.seq, row => ({ ...row, text: 'z'.repeat(10) })), { text: 'z'.repeat(10), seq: small.seq });
+    assert.deepStrictEqual(
+      buffer.update(small.seq, row => ({ ...row, text: 'z'.repeat(10) })),
+      { text: 'z'.repeat(10), seq: small.seq },
+    );
   });
 
   it('refuses a capacity that is not a positive integer', () => {
@@ -78,15 +98,28 @@ describe('frame backpressure', () => {
 });
 
 describe('panel protocol', () => {
-  it('accepts the webview\'s well-formed messages', () => {
+  it("accepts the webview's well-formed messages", () => {
     assert.deepStrictEqual(parsePanelMessage({ type: 'ready' }), { type: 'ready' });
     assert.deepStrictEqual(parsePanelMessage({ type: 'frameDrawn', seq: 4 }), { type: 'frameDrawn', seq: 4 });
-    assert.deepStrictEqual(parsePanelMessage({ type: 'resize', width: 300, height: 200, devicePixelRatio: 2, extra: 1 }), { type: 'resize', width: 300, height: 200, devicePixelRatio: 2 });
+    assert.deepStrictEqual(parsePanelMessage({ type: 'resize', width: 300, height: 200, devicePixelRatio: 2, extra: 1 }), {
+      type: 'resize',
+      width: 300,
+      height: 200,
+      devicePixelRatio: 2,
+    });
     assert.deepStrictEqual(parsePanelMessage({ type: 'command', command: 'restart' }), { type: 'command', command: 'restart' });
   });
 
   it('drops anything else', () => {
-    for (const bad of [null, 'ready', { type: 'command', command: 'rm -rf' }, { type: 'resize', width: -1, height: 2, devicePixelRatio: 1 }, { type: 'resize', width: NaN, height: 2, devicePixelRatio: 1 }, { type: 'frameDrawn' }, { type: 'eval', code: 'x' }]) {
+    for (const bad of [
+      null,
+      'ready',
+      { type: 'command', command: 'rm -rf' },
+      { type: 'resize', width: -1, height: 2, devicePixelRatio: 1 },
+      { type: 'resize', width: NaN, height: 2, devicePixelRatio: 1 },
+      { type: 'frameDrawn' },
+      { type: 'eval', code: 'x' },
+    ]) {
       assert.strictEqual(parsePanelMessage(bad), undefined, JSON.stringify(bad));
     }
   });
@@ -99,7 +132,16 @@ describe('live view sizing', () => {
     assert.deepStrictEqual(fitFrameSize({ width: 1280, height: 720 }, { maxWidth: 5000, maxHeight: 5000 }), { width: 1280, height: 720 });
   });
 
-  it('maps console message types to the panel\'s levels', () => {
-    assert.deepStrictEqual(['error', 'assert', 'warning', 'log', 'info', 'debug', 'trace', 'table'].map(consoleLevelOf), ['error', 'error', 'warning', 'info', 'info', 'debug', 'debug', 'info']);
+  it("maps console message types to the panel's levels", () => {
+    assert.deepStrictEqual(['error', 'assert', 'warning', 'log', 'info', 'debug', 'trace', 'table'].map(consoleLevelOf), [
+      'error',
+      'error',
+      'warning',
+      'info',
+      'info',
+      'debug',
+      'debug',
+      'info',
+    ]);
   });
 });

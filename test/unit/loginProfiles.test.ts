@@ -24,7 +24,10 @@ describe('login profiles on disk', () => {
     assert.match(profiles.read('site'), /"two"/);
     assert.match(fs.readFileSync(path.join(profiles.folder, 'site.previous.json'), 'utf8'), /"one"/);
     assert.strictEqual(fs.statSync(path.join(profiles.folder, 'site.previous.json')).mode & 0o777, 0o600);
-    assert.deepStrictEqual(profiles.list().map(p => [p.name, p.hasPrevious]), [['site', true]]);
+    assert.deepStrictEqual(
+      profiles.list().map(p => [p.name, p.hasPrevious]),
+      [['site', true]],
+    );
   });
 
   it('two saves at once take turns: the file is whole, one of the two, and the other is its previous version', async () => {
@@ -33,8 +36,15 @@ describe('login profiles on disk', () => {
     const now = JSON.parse(profiles.read('race'));
     const previous = JSON.parse(fs.readFileSync(path.join(profiles.folder, 'race.previous.json'), 'utf8'));
     assert.deepStrictEqual(new Set([now.cookies[0].value, previous.cookies[0].value]), new Set(['A', 'B']));
-    assert.ok(now.cookies.every((c: { value: string }) => c.value === now.cookies[0].value), 'not a mix of the two');
-    assert.deepStrictEqual(fs.readdirSync(profiles.folder).filter(f => f.endsWith('.tmp') || f.endsWith('.lock')), [], 'no temp file or lock left');
+    assert.ok(
+      now.cookies.every((c: { value: string }) => c.value === now.cookies[0].value),
+      'not a mix of the two',
+    );
+    assert.deepStrictEqual(
+      fs.readdirSync(profiles.folder).filter(f => f.endsWith('.tmp') || f.endsWith('.lock')),
+      [],
+      'no temp file or lock left',
+    );
   });
 
   it('refuses a state over the cap, a bad name and broken JSON, and says so', async () => {
@@ -44,7 +54,7 @@ describe('login profiles on disk', () => {
     assert.deepStrictEqual(profiles.list(), []);
   });
 
-  it('refuses a name that collides with another profile\'s backup, so `work.previous` never overwrites or loses `work`\'s', async () => {
+  it("refuses a name that collides with another profile's backup, so `work.previous` never overwrites or loses `work`'s", async () => {
     await profiles.save('work', state('current'));
     await profiles.save('work', state('backup'));
     for (const name of ['work.previous', 'work.PREVIOUS', 'Work.Previous']) {
@@ -52,10 +62,13 @@ describe('login profiles on disk', () => {
       assert.throws(() => profiles.read(name), /not a profile name/);
       await assert.rejects(profiles.delete(name), /not a profile name/);
     }
-    assert.match(fs.readFileSync(path.join(profiles.folder, 'work.previous.json'), 'utf8'), /"current"/, 'work\'s backup is untouched');
+    assert.match(fs.readFileSync(path.join(profiles.folder, 'work.previous.json'), 'utf8'), /"current"/, "work's backup is untouched");
     assert.match(profiles.read('work'), /"backup"/);
     await profiles.save('work.previous-2', state('fine'));
-    assert.deepStrictEqual(profiles.list().map(p => p.name), ['work', 'work.previous-2']);
+    assert.deepStrictEqual(
+      profiles.list().map(p => p.name),
+      ['work', 'work.previous-2'],
+    );
   });
 
   it('tells a second writer clearly when the profile stays locked, and takes over a lock whose writer died', async function () {
@@ -69,7 +82,7 @@ describe('login profiles on disk', () => {
     assert.deepStrictEqual(profiles.list(), []);
   });
 
-  it('suggests a profile name from the page\'s host', () => {
+  it("suggests a profile name from the page's host", () => {
     assert.strictEqual(suggestedProfileName('https://accounts.example.com/login?x=1'), 'accounts.example.com');
     assert.strictEqual(suggestedProfileName(undefined), 'my-login');
   });

@@ -17,7 +17,7 @@ const upstreamCore = require('playwright-core/lib/coreBundle') as { iso: { urlMa
 const originOrHostGlob: (entry: string) => string = (() => {
   const source = fs.readFileSync(require.resolve('playwright-core/lib/coreBundle'), 'utf8');
   const start = source.indexOf('function originOrHostGlob(');
-  assert.ok(start >= 0, 'upstream\'s originOrHostGlob is in its bundle');
+  assert.ok(start >= 0, "upstream's originOrHostGlob is in its bundle");
   const end = source.indexOf('\n}\n', start);
   return new Function(`${source.slice(start, end + 2)}\nreturn originOrHostGlob;`)() as (entry: string) => string;
 })();
@@ -101,7 +101,7 @@ describe('origin entries parsed into rules and handed to upstream as written bac
     }
   });
 
-  it('keeps none of the reviewer\'s workspace entries over the person\'s list, and tells the person which and why', () => {
+  it("keeps none of the reviewer's workspace entries over the person's list, and tells the person which and why", () => {
     const cases: { user: string; workspace: string; why: RegExp }[] = [
       { user: 'http://*.localhost:*', workspace: 'http://**.localhost:*', why: /"\*\*"/ },
       { user: 'http://*.localhost:*', workspace: 'HTTP://*?.localhost:*', why: /"\?"/ },
@@ -118,7 +118,9 @@ describe('origin entries parsed into rules and handed to upstream as written bac
     const given = read('network.allowedOrigins', { user: ['http://*.localhost:*'], workspace: ['http://**.localhost:*', 'HTTP://*?.localhost:*'] }).value;
     assert.ok(!upstreamMatches(given, 'http://127.0.0.1:8080/x.localhost:1/secret-page'), JSON.stringify(given));
     assert.ok(!upstreamMatches(given, 'http://127.0.0.1:8080/any/page'), JSON.stringify(given));
-    assert.ok(!upstreamMatches(read('network.allowedOrigins', { user: ['*.example.com'], workspace: ['**.example.com'] }).value, 'https://evil.test/a.example.com/'));
+    assert.ok(
+      !upstreamMatches(read('network.allowedOrigins', { user: ['*.example.com'], workspace: ['**.example.com'] }).value, 'https://evil.test/a.example.com/'),
+    );
   });
 
   it('an upper-case blocked origin is handed to upstream in the form upstream applies, and blocks what it names', () => {
@@ -133,40 +135,67 @@ describe('origin entries parsed into rules and handed to upstream as written bac
   it('an entry written back reads back as itself, and upstream turns it into the glob of the same rule: "<address>/**" or "*://<host>/**"', () => {
     const pieces = ['*', '**', 'a', '.', 'localhost', ':*', ':8080', ':0443', '[::1]', '[0::1]', 'EXAMPLE', '127.1', '?', '{a,b}', '\\', '/x', '@'];
     let accepted = 0;
-    for (const scheme of ['', 'http://', 'https://', 'HTTP://', 'HTTPS://']) for (const a of pieces) for (const b of pieces) for (const tail of ['.example.com', '.localhost:*', ':80', '']) {
-      const entry = `${scheme}${a}${b}${tail}`;
-      const { value } = read('network.blockedOrigins', { user: [entry] });
-      if (!value.length) continue;
-      accepted++;
-      const [written] = value;
-      assert.deepStrictEqual(read('network.blockedOrigins', { user: [written] }), { value: [written], problems: [] }, `${entry} -> ${written}`);
-      assert.strictEqual(originOrHostGlob(written), written.includes('://') ? `${written}/**` : `*://${written}/**`, `${entry} -> ${written}`);
-    }
+    for (const scheme of ['', 'http://', 'https://', 'HTTP://', 'HTTPS://'])
+      for (const a of pieces)
+        for (const b of pieces)
+          for (const tail of ['.example.com', '.localhost:*', ':80', '']) {
+            const entry = `${scheme}${a}${b}${tail}`;
+            const { value } = read('network.blockedOrigins', { user: [entry] });
+            if (!value.length) continue;
+            accepted++;
+            const [written] = value;
+            assert.deepStrictEqual(read('network.blockedOrigins', { user: [written] }), { value: [written], problems: [] }, `${entry} -> ${written}`);
+            assert.strictEqual(originOrHostGlob(written), written.includes('://') ? `${written}/**` : `*://${written}/**`, `${entry} -> ${written}`);
+          }
     assert.ok(accepted > 300, `accepted ${accepted}`);
   });
 
-  it('every workspace entry kept over a person\'s list lets through, in upstream\'s own matching, only what the person\'s list does (fuzz)', () => {
-    const people = ['*.example.com', 'https://*.example.com', 'http://*.localhost:*', 'http://localhost:*', 'example.com', '*.example.com:*',
-      'https://a.example.com', 'localhost:3000', '*'];
+  it("every workspace entry kept over a person's list lets through, in upstream's own matching, only what the person's list does (fuzz)", () => {
+    const people = [
+      '*.example.com',
+      'https://*.example.com',
+      'http://*.localhost:*',
+      'http://localhost:*',
+      'example.com',
+      '*.example.com:*',
+      'https://a.example.com',
+      'localhost:3000',
+      '*',
+    ];
     const pieces = ['*', '**', '{a,b}', 'a', '.', 'localhost', ':*', ':8080', '[::1]', 'EXAMPLE', '?', '\\*', '/'];
     const schemes = ['', 'http://', 'https://', 'HTTP://', 'Https://', '*://'];
     const tails = ['.example.com', '.localhost', '.localhost:*', ''];
-    const urls = ['https://evil.test/a.example.com/', 'http://evil.test/x.localhost:1/', 'https://evil.test/', 'http://127.0.0.1:9/x.example.com/',
-      'https://a.example.com/', 'https://b.example.com:8443/', 'http://a.localhost:3000/', 'http://localhost:3000/', 'https://example.com/',
-      'https://evil.test/?q=.example.com/', 'https://evil.test/.example.com:1/', 'http://evil.test:8080/', 'ws://a.example.com/'];
+    const urls = [
+      'https://evil.test/a.example.com/',
+      'http://evil.test/x.localhost:1/',
+      'https://evil.test/',
+      'http://127.0.0.1:9/x.example.com/',
+      'https://a.example.com/',
+      'https://b.example.com:8443/',
+      'http://a.localhost:3000/',
+      'http://localhost:3000/',
+      'https://example.com/',
+      'https://evil.test/?q=.example.com/',
+      'https://evil.test/.example.com:1/',
+      'http://evil.test:8080/',
+      'ws://a.example.com/',
+    ];
     const widenings = new Map<string, string>();
     let kept = 0;
     for (const user of people) {
-      for (const scheme of schemes) for (const a of pieces) for (const b of pieces) for (const tail of tails) {
-        const entry = `${scheme}${a}${b}${tail}`;
-        const given = read('network.allowedOrigins', { user: [user], workspace: [entry] }).value;
-        if (given.some(written => written !== user)) kept++;
-        for (const url of urls) {
-          if (upstreamMatches(given, url) && !upstreamMatches([user], url) && !widenings.has(`${user} ${url}`)) {
-            widenings.set(`${user} ${url}`, `${user} + workspace ${entry} -> ${JSON.stringify(given)} lets through ${url}`);
-          }
-        }
-      }
+      for (const scheme of schemes)
+        for (const a of pieces)
+          for (const b of pieces)
+            for (const tail of tails) {
+              const entry = `${scheme}${a}${b}${tail}`;
+              const given = read('network.allowedOrigins', { user: [user], workspace: [entry] }).value;
+              if (given.some(written => written !== user)) kept++;
+              for (const url of urls) {
+                if (upstreamMatches(given, url) && !upstreamMatches([user], url) && !widenings.has(`${user} ${url}`)) {
+                  widenings.set(`${user} ${url}`, `${user} + workspace ${entry} -> ${JSON.stringify(given)} lets through ${url}`);
+                }
+              }
+            }
     }
     assert.ok(kept > 100, `the fuzz keeps workspace entries at all (${kept})`);
     assert.deepStrictEqual([...widenings.values()], [], `${widenings.size} (person, page) pairs widened`);

@@ -9,9 +9,22 @@ function origins(values: Record<string, unknown>) {
 }
 
 describe('network origin rules read as upstream reads them', () => {
-  it('accepts every form upstream matches: origins, any-port origins, host names, host:port and wildcards (an address\'s path is dropped, as upstream ignores it)', () => {
-    const forms = ['https://example.com', 'http://localhost:*', 'https://*.example.com', 'http://127.0.0.1:8080', 'https://example.com/app',
-      'example.com', 'localhost:3000', '127.0.0.1', '*.example.com', 'app-*.example.com', '[::1]:8080', 'intranet:*', '*'];
+  it("accepts every form upstream matches: origins, any-port origins, host names, host:port and wildcards (an address's path is dropped, as upstream ignores it)", () => {
+    const forms = [
+      'https://example.com',
+      'http://localhost:*',
+      'https://*.example.com',
+      'http://127.0.0.1:8080',
+      'https://example.com/app',
+      'example.com',
+      'localhost:3000',
+      '127.0.0.1',
+      '*.example.com',
+      'app-*.example.com',
+      '[::1]:8080',
+      'intranet:*',
+      '*',
+    ];
     const written = forms.filter(form => form !== 'https://example.com/app');
     const read = origins({ 'network.blockedOrigins': forms, 'network.allowedOrigins': forms });
     assert.deepStrictEqual(read.problems, []);
@@ -34,7 +47,7 @@ describe('network origin rules read as upstream reads them', () => {
     assert.deepStrictEqual(origins({ 'network.allowedOrigins': [] }).allowed, [], 'an empty list as written is upstream\'s "all"');
   });
 
-  it('knows which rule covers which, as upstream\'s URL globs match', () => {
+  it("knows which rule covers which, as upstream's URL globs match", () => {
     // Each pair was checked against upstream's own route globs in Chromium: `*` never crosses `/`, no port means the default one.
     assert.ok(originRuleCovers('example.com', 'https://example.com'));
     assert.ok(originRuleCovers('example.com', 'http://example.com'));
@@ -46,7 +59,7 @@ describe('network origin rules read as upstream reads them', () => {
     assert.ok(!originRuleCovers('*.example.com', '*example.com'), '*example.com also matches evilexample.com');
     assert.ok(!originRuleCovers('*.example.com', '*'));
     assert.ok(originRuleCovers('http://localhost:*', 'http://localhost:3000'));
-    assert.ok(!originRuleCovers('http://localhost:*', 'http://localhost'), 'upstream\'s any-port glob needs a port in the URL');
+    assert.ok(!originRuleCovers('http://localhost:*', 'http://localhost'), "upstream's any-port glob needs a port in the URL");
     assert.ok(!originRuleCovers('http://localhost:*', 'localhost:3000'), 'a host rule also matches https');
     assert.ok(originRuleCovers('localhost:*', 'http://localhost:3000'));
     assert.ok(originRuleCovers('*', 'https://example.com:8443'));
@@ -55,7 +68,7 @@ describe('network origin rules read as upstream reads them', () => {
   it('narrows host-name allow lists across levels like origin ones', () => {
     const allowed = (user: string[], workspace: string[]) => readLevels({ 'network.allowedOrigins': { user, workspace } }).settings.allowedOrigins;
     assert.deepStrictEqual(allowed(['*.example.com'], ['https://app.example.com', 'evil.test']), ['https://app.example.com']);
-    assert.deepStrictEqual(allowed(['https://example.com'], ['example.com']), ['https://example.com'], 'the workspace\'s host rule would add http');
+    assert.deepStrictEqual(allowed(['https://example.com'], ['example.com']), ['https://example.com'], "the workspace's host rule would add http");
     assert.deepStrictEqual(allowed(['example.com'], ['*']), ['example.com']);
     assert.deepStrictEqual(allowed(['example.com'], ['*.evil.test']), [NO_ORIGIN_ALLOWED]);
   });

@@ -28,7 +28,8 @@ describe('the start of a JSON body, pretty-printed', () => {
   });
 
   it('gives up on what is not JSON, and on nesting no one reads', () => {
-    for (const raw of ['{"a":1,}', '{"a":[1', '[1 2', '{"a":01}', 'nope', '{"a":"unterminated', '}']) assert.strictEqual(prettyJsonStart(raw, 1000), undefined, raw);
+    for (const raw of ['{"a":1,}', '{"a":[1', '[1 2', '{"a":01}', 'nope', '{"a":"unterminated', '}'])
+      assert.strictEqual(prettyJsonStart(raw, 1000), undefined, raw);
     assert.strictEqual(prettyJsonStart('['.repeat(500) + ']'.repeat(500), 1e6), undefined);
   });
 });

@@ -21,8 +21,9 @@ describe('where a relative file name points, for readers and writers alike', () 
 
   it('files handed to the page (upload, drop) are found where writers put them, by the same rule', () => {
     for (const tool of ['browser_file_upload', 'browser_drop']) {
-      assert.deepStrictEqual(resolveNamedFiles(tool, { paths: ['a.txt', '/abs/b.txt'] }, OUT),
-        { args: { paths: [path.join(OUT, 'a.txt'), path.resolve('/abs/b.txt')] } });
+      assert.deepStrictEqual(resolveNamedFiles(tool, { paths: ['a.txt', '/abs/b.txt'] }, OUT), {
+        args: { paths: [path.join(OUT, 'a.txt'), path.resolve('/abs/b.txt')] },
+      });
       const climbing = resolveNamedFiles(tool, { paths: ['a.txt', '../../etc/passwd'] }, OUT);
       assert.ok('error' in climbing && /leaves the output folder/.test(climbing.error), JSON.stringify(climbing));
       const shown = presentInvocation(tool, 'Upload', { paths: ['a.txt'] }, { outputDir: OUT });
@@ -34,6 +35,10 @@ describe('where a relative file name points, for readers and writers alike', () 
   it('a file name of spaces only is refused, not written under that name in the workspace root', () => {
     const refused = resolveNamedFiles('browser_take_screenshot', { filename: '   ' }, '/out');
     assert.ok('error' in refused && /blank/.test(refused.error), JSON.stringify(refused));
-    assert.deepStrictEqual(resolveNamedFiles('browser_take_screenshot', { filename: '' }, '/out'), { args: { filename: '' } }, 'an empty name is upstream\'s "none"');
+    assert.deepStrictEqual(
+      resolveNamedFiles('browser_take_screenshot', { filename: '' }, '/out'),
+      { args: { filename: '' } },
+      'an empty name is upstream\'s "none"',
+    );
   });
 });

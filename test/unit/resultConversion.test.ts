@@ -18,7 +18,10 @@ function png(width: number, height: number, paint: (x: number, y: number) => [nu
     for (let x = 0; x < width; x++) {
       const [r, g, b] = paint(x, y);
       const i = (y * width + x) * 4;
-      image.data[i] = r; image.data[i + 1] = g; image.data[i + 2] = b; image.data[i + 3] = 255;
+      image.data[i] = r;
+      image.data[i + 1] = g;
+      image.data[i + 2] = b;
+      image.data[i + 3] = 255;
     }
   }
   return PNG.sync.write(image).toString('base64');
@@ -29,7 +32,10 @@ function images(parts: BridgePart[]) {
 }
 
 function texts(parts: BridgePart[]): string {
-  return parts.filter(p => p.kind === 'text').map(p => (p as { text: string }).text).join('\n');
+  return parts
+    .filter(p => p.kind === 'text')
+    .map(p => (p as { text: string }).text)
+    .join('\n');
 }
 
 describe('result conversion', () => {
@@ -39,7 +45,10 @@ describe('result conversion', () => {
   });
 
   it('says plainly that a call failed, and why', () => {
-    const parts = convertToolResult('browser_navigate', { isError: true, content: [{ type: 'text', text: '### Error\n\u001b[31mnet::ERR_CONNECTION_REFUSED\u001b[39m at http://127.0.0.1:9/' }] });
+    const parts = convertToolResult('browser_navigate', {
+      isError: true,
+      content: [{ type: 'text', text: '### Error\n\u001b[31mnet::ERR_CONNECTION_REFUSED\u001b[39m at http://127.0.0.1:9/' }],
+    });
     assert.strictEqual(texts(parts), 'The tool browser_navigate failed: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:9/');
     const bare = convertToolResult('browser_click', { isError: true, content: [] });
     assert.strictEqual(texts(bare), 'The tool browser_click failed: no reason was given');
@@ -89,10 +98,12 @@ describe('result conversion', () => {
   });
 
   it('describes other content in words and never returns nothing', () => {
-    const parts = convertToolResult('x', { content: [
-      { type: 'resource', resource: { uri: 'file:///a.txt', text: 'hello' } },
-      { type: 'resource_link', uri: 'file:///b.pdf', name: 'b.pdf' },
-    ] });
+    const parts = convertToolResult('x', {
+      content: [
+        { type: 'resource', resource: { uri: 'file:///a.txt', text: 'hello' } },
+        { type: 'resource_link', uri: 'file:///b.pdf', name: 'b.pdf' },
+      ],
+    });
     assert.strictEqual(texts(parts), 'hello\nLink: file:///b.pdf');
     assert.strictEqual(texts(convertToolResult('browser_wait_for', { content: [] })), 'browser_wait_for finished with no output.');
   });

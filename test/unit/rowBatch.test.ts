@@ -3,7 +3,15 @@ import * as assert from 'assert';
 import { RowBatch } from '../../src/core/liveView/rowBatch';
 import type { HostToPanel, NetworkRow } from '../../src/protocol/panelMessages';
 
-const request = (seq: number, status: number): NetworkRow => ({ seq, id: `r${seq}`, method: 'GET', url: `http://127.0.0.1/${seq}`, resourceType: 'fetch', status, time: 0 });
+const request = (seq: number, status: number): NetworkRow => ({
+  seq,
+  id: `r${seq}`,
+  method: 'GET',
+  url: `http://127.0.0.1/${seq}`,
+  resourceType: 'fetch',
+  status,
+  time: 0,
+});
 
 describe('rows gathered for a panel', () => {
   it('sends one message a list, each row once as it is last, without rows dropped meanwhile', async () => {

@@ -27,13 +27,20 @@ describe('secret rules (plain Node)', () => {
     const mask = new SecretMask({ PW: 's3cr3t"x' });
     const element = { role: 'textbox', name: 'Password', html: '<input value="s3cr3t&quot;x">', url: 'http://a/?pw=s3cr3t%22x', width: 3 };
     assert.deepStrictEqual(mask.deep(element), {
-      role: 'textbox', name: 'Password', html: '<input value="<secret>PW</secret>">', url: 'http://a/?pw=<secret>PW</secret>', width: 3,
+      role: 'textbox',
+      name: 'Password',
+      html: '<input value="<secret>PW</secret>">',
+      url: 'http://a/?pw=<secret>PW</secret>',
+      width: 3,
     });
   });
 
-  it('reads a secret\'s sites into exact origins and refuses wildcards and non-web addresses', () => {
-    assert.deepStrictEqual(parseSecretSites('https://bank.example/login?x=1, bank.example:8443 http://127.0.0.1:3000').origins,
-      ['https://bank.example', 'https://bank.example:8443', 'http://127.0.0.1:3000']);
+  it("reads a secret's sites into exact origins and refuses wildcards and non-web addresses", () => {
+    assert.deepStrictEqual(parseSecretSites('https://bank.example/login?x=1, bank.example:8443 http://127.0.0.1:3000').origins, [
+      'https://bank.example',
+      'https://bank.example:8443',
+      'http://127.0.0.1:3000',
+    ]);
     assert.deepStrictEqual(parseSecretSites('').origins, []);
     assert.match(parseSecretSites('https://*.bank.example').problem!, /wildcards/);
     assert.match(parseSecretSites('file:///etc/passwd').problem!, /http\(s\) site/);
@@ -46,8 +53,19 @@ describe('secret rules (plain Node)', () => {
     const names = new Set(['SITE_PASSWORD']);
     assert.deepStrictEqual(secretUses('browser_type', { text: 'SITE_PASSWORD', target: 'e3' }, names), [{ name: 'SITE_PASSWORD', target: 'e3' }]);
     assert.deepStrictEqual(secretUses('browser_type', { text: 'site_password', target: 'e3' }, names), [], 'exact names only, as upstream');
-    assert.deepStrictEqual(secretUses('browser_fill_form', { fields: [{ target: 'f1e2', value: 'SITE_PASSWORD' }, { target: 'e1', value: 'ada' }] }, names),
-      [{ name: 'SITE_PASSWORD', target: 'f1e2' }]);
+    assert.deepStrictEqual(
+      secretUses(
+        'browser_fill_form',
+        {
+          fields: [
+            { target: 'f1e2', value: 'SITE_PASSWORD' },
+            { target: 'e1', value: 'ada' },
+          ],
+        },
+        names,
+      ),
+      [{ name: 'SITE_PASSWORD', target: 'f1e2' }],
+    );
     assert.deepStrictEqual(secretUses('browser_fill_form', { fields: 'junk' }, names), []);
     assert.deepStrictEqual(secretUses('browser_click', { text: 'SITE_PASSWORD' }, names), []);
   });

@@ -17,16 +17,20 @@ const bSession: SessionSummary = { id: B, client: 'victim', tabs: [{ title: 'Ban
 function directory(closed: string[]): SessionDirectory {
   return {
     isolation: 'perClient',
-    list: async callerId => callerId === undefined
-      ? { sessions: [{ ...windowSession, yours: true }, bSession, { id: A, client: 'attacker', tabs: [], idleSeconds: 1, yours: false }], others: 0 }
-      : { sessions: callerId === A ? [{ id: A, client: 'attacker', tabs: [], idleSeconds: 1, yours: true }] : [], others: 2 },
+    list: async callerId =>
+      callerId === undefined
+        ? { sessions: [{ ...windowSession, yours: true }, bSession, { id: A, client: 'attacker', tabs: [], idleSeconds: 1, yours: false }], others: 0 }
+        : { sessions: callerId === A ? [{ id: A, client: 'attacker', tabs: [], idleSeconds: 1, yours: true }] : [], others: 2 },
     matching: prefix => (prefix.length >= 8 ? [A, B].filter(id => id.startsWith(prefix)) : []),
-    close: async id => { closed.push(id); return true; },
+    close: async id => {
+      closed.push(id);
+      return true;
+    },
   };
 }
 
-describe('the bridge\'s session tools under perClient', () => {
-  it('a client\'s list holds its own session and a count, never another id or the window\'s pages', async () => {
+describe("the bridge's session tools under perClient", () => {
+  it("a client's list holds its own session and a count, never another id or the window's pages", async () => {
     const text = await answer('bridge_session_list', {}, A, directory([]));
     assert.match(text.text, new RegExp(`^- ${A} \\(client "attacker"\\), yours`, 'm'));
     assert.match(text.text, /^2 other sessions/m);
@@ -39,7 +43,7 @@ describe('the bridge\'s session tools under perClient', () => {
     assert.match(text, /^1 other session \(/m);
   });
 
-  it('chat\'s tools see every session, client ids shortened to 8 characters', async () => {
+  it("chat's tools see every session, client ids shortened to 8 characters", async () => {
     const { text } = await answer('bridge_session_list', {}, undefined, directory([]));
     assert.match(text, /^- window \(chat's tools\), yours: Reset/m);
     assert.match(text, /^- bbbbbbbb \(client "victim"\): Bank/m);
@@ -62,7 +66,7 @@ describe('the bridge\'s session tools under perClient', () => {
     assert.deepStrictEqual(closed, [A]);
   });
 
-  it('chat\'s tools close a client\'s session by its short id', async () => {
+  it("chat's tools close a client's session by its short id", async () => {
     const closed: string[] = [];
     const result = await answer('bridge_session_close', { id: 'bbbbbbbb' }, undefined, directory(closed));
     assert.match(result.text, /Closed session bbbbbbbb/);
@@ -71,9 +75,15 @@ describe('the bridge\'s session tools under perClient', () => {
 
   it('every answer the child gives crosses the pipe as JSON and still reads as the host expects (no silent empty answer)', async () => {
     const cases: [string, Record<string, unknown>, string | undefined][] = [
-      ['bridge_session_list', {}, A], ['bridge_session_list', {}, undefined], ['bridge_session_close', {}, A], ['bridge_session_close', { id: 42 }, undefined],
-      ['bridge_session_close', { id: B }, A], ['bridge_session_close', { id: 'window' }, undefined], ['bridge_session_close', { id: 'zzzzzzzz' }, undefined],
-      ['bridge_session_close', { id: A.slice(0, 8) }, A], ['bridge_session_close', { id: 'bbbbbbbb' }, undefined],
+      ['bridge_session_list', {}, A],
+      ['bridge_session_list', {}, undefined],
+      ['bridge_session_close', {}, A],
+      ['bridge_session_close', { id: 42 }, undefined],
+      ['bridge_session_close', { id: B }, A],
+      ['bridge_session_close', { id: 'window' }, undefined],
+      ['bridge_session_close', { id: 'zzzzzzzz' }, undefined],
+      ['bridge_session_close', { id: A.slice(0, 8) }, A],
+      ['bridge_session_close', { id: 'bbbbbbbb' }, undefined],
     ];
     for (const [name, args, caller] of cases) {
       const bridgeTool = await runBridgeTool(name, args, caller, directory([]));

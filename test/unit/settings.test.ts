@@ -18,19 +18,55 @@ describe('settings', () => {
 
   it('reads every setting', () => {
     const { settings, problems } = fromObject({
-      browser: 'msedge', executablePath: ' /opt/edge ', headless: false, profile: 'isolated', viewport: '1024x768',
-      'capabilities.vision': true, 'capabilities.pdf': false, 'capabilities.storage': true, launchArgs: ['--lang=de', ''],
-      outputDir: '/tmp/out', outputMaxSizeMB: 10, 'timeouts.actionMs': 2000, 'timeouts.navigationMs': 30000, 'timeouts.callSeconds': 60,
+      browser: 'msedge',
+      executablePath: ' /opt/edge ',
+      headless: false,
+      profile: 'isolated',
+      viewport: '1024x768',
+      'capabilities.vision': true,
+      'capabilities.pdf': false,
+      'capabilities.storage': true,
+      launchArgs: ['--lang=de', ''],
+      outputDir: '/tmp/out',
+      outputMaxSizeMB: 10,
+      'timeouts.actionMs': 2000,
+      'timeouts.navigationMs': 30000,
+      'timeouts.callSeconds': 60,
       'testExport.folder': ' e2e ',
     });
     assert.deepStrictEqual(problems, []);
     assert.deepStrictEqual(settings, {
-      browser: 'msedge', executablePath: '/opt/edge', exposure: 'languageModelTools', headless: false, profile: 'isolated', viewport: { width: 1024, height: 768 },
-      capabilities: ['vision', 'storage'], launchArgs: ['--lang=de'], outputDir: '/tmp/out', outputMaxSizeMB: 10,
-      actionTimeoutMs: 2000, navigationTimeoutMs: 30000, callTimeoutSeconds: 60, mcpSessionIdleMinutes: 30, handBackTimeoutMinutes: 10,
-      readonly: false, toolsAllow: [], toolsDeny: [], snapshotMode: 'full', imageResponses: 'allow', consoleLevel: 'info',
-      allowedOrigins: [], blockedOrigins: [], isolation: 'shared', sessionIdleMinutes: 15, allowRunCodeForClients: false, loginProfile: undefined,
-      connection: undefined, testExportFolder: 'e2e', timeTravel: true, timeTravelMaxMB: 64,
+      browser: 'msedge',
+      executablePath: '/opt/edge',
+      exposure: 'languageModelTools',
+      headless: false,
+      profile: 'isolated',
+      viewport: { width: 1024, height: 768 },
+      capabilities: ['vision', 'storage'],
+      launchArgs: ['--lang=de'],
+      outputDir: '/tmp/out',
+      outputMaxSizeMB: 10,
+      actionTimeoutMs: 2000,
+      navigationTimeoutMs: 30000,
+      callTimeoutSeconds: 60,
+      mcpSessionIdleMinutes: 30,
+      handBackTimeoutMinutes: 10,
+      readonly: false,
+      toolsAllow: [],
+      toolsDeny: [],
+      snapshotMode: 'full',
+      imageResponses: 'allow',
+      consoleLevel: 'info',
+      allowedOrigins: [],
+      blockedOrigins: [],
+      isolation: 'shared',
+      sessionIdleMinutes: 15,
+      allowRunCodeForClients: false,
+      loginProfile: undefined,
+      connection: undefined,
+      testExportFolder: 'e2e',
+      timeTravel: true,
+      timeTravelMaxMB: 64,
     });
   });
 
@@ -40,9 +76,16 @@ describe('settings', () => {
     assert.deepStrictEqual(settings.viewport, DEFAULT_SETTINGS.viewport);
     assert.strictEqual(settings.callTimeoutSeconds, DEFAULT_SETTINGS.callTimeoutSeconds);
     assert.strictEqual(settings.headless, true);
-    assert.deepStrictEqual(problems.map(p => p.key), [
-      'playwrightBridge.browser', 'playwrightBridge.headless', 'playwrightBridge.viewport', 'playwrightBridge.launchArgs', 'playwrightBridge.timeouts.callSeconds',
-    ]);
+    assert.deepStrictEqual(
+      problems.map(p => p.key),
+      [
+        'playwrightBridge.browser',
+        'playwrightBridge.headless',
+        'playwrightBridge.viewport',
+        'playwrightBridge.launchArgs',
+        'playwrightBridge.timeouts.callSeconds',
+      ],
+    );
     assert.match(problems[0].message, /must be one of auto, chrome, msedge, chromium, firefox, webkit; got "netscape"/);
   });
 });
@@ -53,20 +96,36 @@ describe('settings a workspace may not set', () => {
     assert.strictEqual(readSettings(key => (key === 'allowRunCodeForClients' ? true : undefined)).settings.allowRunCodeForClients, true);
     const { settings, problems } = readLevels({ allowRunCodeForClients: { workspace: true } });
     assert.strictEqual(settings.allowRunCodeForClients, false);
-    assert.deepStrictEqual(problems.map(p => p.key), ['playwrightBridge.allowRunCodeForClients']);
+    assert.deepStrictEqual(
+      problems.map(p => p.key),
+      ['playwrightBridge.allowRunCodeForClients'],
+    );
     assert.match(problems[0].message, /the workspace value is ignored/);
   });
 
   it('says a workspace value of a program, its arguments or the output folder is ignored', () => {
     const { settings, problems } = readLevels({ executablePath: { workspace: '/bin/false' }, outputDir: { folder: '/' } });
     assert.deepStrictEqual([settings.executablePath, settings.outputDir], [undefined, undefined]);
-    assert.deepStrictEqual(problems.map(p => p.key), ['playwrightBridge.executablePath', 'playwrightBridge.outputDir']);
-    assert.match(problems[0].message, /in this workspace's settings is set, but a workspace may not choose a program to run.*Set it in your user settings; the workspace value is ignored\./);
+    assert.deepStrictEqual(
+      problems.map(p => p.key),
+      ['playwrightBridge.executablePath', 'playwrightBridge.outputDir'],
+    );
+    assert.match(
+      problems[0].message,
+      /in this workspace's settings is set, but a workspace may not choose a program to run.*Set it in your user settings; the workspace value is ignored\./,
+    );
     assert.match(problems[1].message, /in a workspace folder's settings is set, but a workspace may not choose where files go/);
   });
 
   it('refuses launch arguments that open a debugging port or swap the profile, naming the setting', () => {
-    const args = ['--lang=de', '--remote-debugging-port=9222', '--remote-debugging-pipe', '--user-data-dir=/home/me/.config/google-chrome', '--profile-directory=Default', '--remote-allow-origins=*'];
+    const args = [
+      '--lang=de',
+      '--remote-debugging-port=9222',
+      '--remote-debugging-pipe',
+      '--user-data-dir=/home/me/.config/google-chrome',
+      '--profile-directory=Default',
+      '--remote-allow-origins=*',
+    ];
     const { settings, problems } = readSettings(key => (key === 'launchArgs' ? args : undefined));
     assert.deepStrictEqual(settings.launchArgs, ['--lang=de']);
     assert.strictEqual(problems.length, 5);
@@ -77,7 +136,7 @@ describe('settings a workspace may not set', () => {
 });
 
 describe('isolation a workspace cannot loosen', () => {
-  it('perClient from any level wins: a cloned workspace cannot set shared over the person\'s perClient', () => {
+  it("perClient from any level wins: a cloned workspace cannot set shared over the person's perClient", () => {
     const isolation = (levels: Partial<Record<SettingLevel, unknown>>) => readLevels({ isolation: levels }).settings.isolation;
     assert.strictEqual(isolation({ user: 'perClient', workspace: 'shared' }), 'perClient');
     assert.strictEqual(isolation({ user: 'shared', folder: 'perClient' }), 'perClient');
@@ -101,7 +160,19 @@ describe('settings to child config', () => {
   });
 
   it('passes capabilities, viewport, arguments and timeouts through', () => {
-    const { settings } = readSettings(key => ({ profile: 'isolated', 'capabilities.network': true, viewport: '800x600', launchArgs: ['--lang=fr'], 'timeouts.actionMs': 1234, outputDir: '/out' } as Record<string, unknown>)[key]);
+    const { settings } = readSettings(
+      key =>
+        (
+          ({
+            profile: 'isolated',
+            'capabilities.network': true,
+            viewport: '800x600',
+            launchArgs: ['--lang=fr'],
+            'timeouts.actionMs': 1234,
+            outputDir: '/out',
+          }) as Record<string, unknown>
+        )[key],
+    );
     const config = buildChildConfig(settings, paths, false);
     assert.strictEqual(config.userDataDir, undefined);
     assert.deepStrictEqual(config.mcp.capabilities, ['network']);
@@ -118,7 +189,13 @@ describe('settings to child config', () => {
   it('starts the child with the editor runtime as Node, its config and secrets on its private pipe, and a short temp folder', () => {
     const config = buildChildConfig(DEFAULT_SETTINGS, paths, false);
     const privateInput = { secrets: { PW: { value: 'v4lue', origins: ['https://a.example'] } }, connectHeaders: { Authorization: 'Bearer t0k' } };
-    const spec = childSpawnSpec(config, { execPath: '/opt/code/code', childScript: '/ext/dist/child.js', baseEnv: { PATH: '/bin' }, tmpDir: '/tmp/x/../y', privateInput });
+    const spec = childSpawnSpec(config, {
+      execPath: '/opt/code/code',
+      childScript: '/ext/dist/child.js',
+      baseEnv: { PATH: '/bin' },
+      tmpDir: '/tmp/x/../y',
+      privateInput,
+    });
     assert.strictEqual(spec.command, '/opt/code/code');
     assert.deepStrictEqual(spec.args, ['/ext/dist/child.js']);
     assert.strictEqual(spec.env.ELECTRON_RUN_AS_NODE, '1');

@@ -26,7 +26,10 @@ function harness(script: Script = { plan: [] }) {
       if (step instanceof Promise) await step;
       if (step === 'fail') throw new Error('spawn ENOENT');
       // Each child its own copy: a test that changes one child's list must not change the next one's.
-      const child = new ScriptedChild(events, TOOLS.map(tool => ({ ...tool })));
+      const child = new ScriptedChild(
+        events,
+        TOOLS.map(tool => ({ ...tool })),
+      );
       if (step === 'badlist') child.failListTools = true;
       children.push(child);
       return child;
@@ -87,7 +90,11 @@ describe('Supervisor (scripted child)', () => {
     assert.match(text(result), /stopped while running browser_navigate/);
     assert.match(text(result), /may or may not have taken effect/);
     const next = await h.supervisor.callTool('browser_navigate', { url: 'next' });
-    assert.deepStrictEqual(h.children[1].calls.map(c => (c.args as { url: string }).url), ['next'], 'the in-flight call is not replayed');
+    assert.deepStrictEqual(
+      h.children[1].calls.map(c => (c.args as { url: string }).url),
+      ['next'],
+      'the in-flight call is not replayed',
+    );
     assert.match(text(next), /fresh browser/);
     await h.supervisor.dispose();
   });
@@ -108,7 +115,10 @@ describe('Supervisor (scripted child)', () => {
     const h = harness({ plan: ['ok', 'badlist'] });
     await h.supervisor.callTool('browser_snapshot', {});
     h.children[0].die();
-    const results = await Promise.allSettled([h.supervisor.callTool('browser_navigate', { url: 'a' }), h.supervisor.callTool('browser_navigate', { url: 'b' })]);
+    const results = await Promise.allSettled([
+      h.supervisor.callTool('browser_navigate', { url: 'a' }),
+      h.supervisor.callTool('browser_navigate', { url: 'b' }),
+    ]);
     for (const result of results) {
       // A failed start is a result that says so (the one result builder), not a rejection each door words its own way.
       assert.strictEqual(result.status, 'fulfilled');
@@ -240,7 +250,7 @@ describe('Supervisor: telling the model its browser state was lost', () => {
     h.children[0].nextMeta = { [CALL_MARKS_META]: { lostBefore: 'before this call, the browser exited unexpectedly.' } };
     const panel = await h.supervisor.callTool('browser_navigate', { url: 'about:blank' }, { door: 'panel' });
     assert.doesNotMatch(text(panel), /Note:/);
-    assert.strictEqual(panel._meta, undefined, 'the mark is ours, not the client\'s');
+    assert.strictEqual(panel._meta, undefined, "the mark is ours, not the client's");
     const model = await h.supervisor.callTool('browser_snapshot', {});
     assert.match(text(model), /^Note: before this call, the browser exited unexpectedly\. This call ran in a fresh browser/);
     h.children[0].nextMeta = { [CALL_MARKS_META]: { lostBefore: 'before this call, it crashed.' } };
@@ -255,7 +265,9 @@ describe('Supervisor activity and live view', () => {
   it('reports each call twice, when it starts and when it ends, with its door and outcome', async () => {
     const h = harness();
     const seen: { id: number; name: string; door: string; outcome?: string; durationMs?: number }[] = [];
-    h.supervisor.onToolCall(record => seen.push({ id: record.id, name: record.name, door: record.door, outcome: record.outcome, durationMs: record.durationMs }));
+    h.supervisor.onToolCall(record =>
+      seen.push({ id: record.id, name: record.name, door: record.door, outcome: record.outcome, durationMs: record.durationMs }),
+    );
     await h.supervisor.callTool('browser_navigate', { url: 'x' }, { door: 'mcp' });
     assert.strictEqual(seen.length, 2);
     assert.deepStrictEqual([seen[0].name, seen[0].door, seen[0].outcome], ['browser_navigate', 'mcp', undefined]);
@@ -318,7 +330,10 @@ describe('Supervisor: Restart Browser and calls made meanwhile', () => {
     const result = await call;
     assert.strictEqual(h.attempts(), 2, 'one new child for the restart and the call');
     assert.match(text(result), /^Note: the browser was restarted[^]*browser_navigate done by/);
-    assert.deepStrictEqual(h.children[1].calls.map(c => c.name), ['browser_navigate']);
+    assert.deepStrictEqual(
+      h.children[1].calls.map(c => c.name),
+      ['browser_navigate'],
+    );
     await h.supervisor.dispose();
   });
 });
@@ -329,7 +344,9 @@ describe('Supervisor: the finished record', () => {
   it('makes a thumbnail of an image result only while someone shows thumbnails', async () => {
     const h = harness();
     const ended: (string | undefined)[] = [];
-    h.supervisor.onToolCall(record => { if (record.outcome) ended.push(record.thumbnail); });
+    h.supervisor.onToolCall(record => {
+      if (record.outcome) ended.push(record.thumbnail);
+    });
     await h.supervisor.callTool('browser_snapshot', {});
     h.children[0].respond = () => ({ content: [{ type: 'image', data: PNG_1X1, mimeType: 'image/png' }] });
     await h.supervisor.callTool('browser_take_screenshot', {});
@@ -357,14 +374,17 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     const progress: string[] = [];
     const waiting = h.supervisor.callTool('browser_click', { target: 'e1' }, { door: 'mcp', onProgress: p => progress.push(p.message ?? '') });
     await new Promise(resolve => setTimeout(resolve, 20));
-    assert.strictEqual(h.children[0].calls.length, 1, 'the agent\'s call waits');
+    assert.strictEqual(h.children[0].calls.length, 1, "the agent's call waits");
     assert.match(progress[0], /Waiting: the person has the browser/);
     const panel = await h.supervisor.callTool('browser_snapshot', {}, { door: 'panel' });
-    assert.doesNotMatch(text(panel), /Note/, 'the panel\'s own calls do not wait');
+    assert.doesNotMatch(text(panel), /Note/, "the panel's own calls do not wait");
     h.children[0].events.onObservation(tabs('http://x/home', 'Home'));
     await h.supervisor.handBack();
     const result = await waiting;
-    assert.match(text(result), /^Note: the person drove the browser for \d+ s while this call waited\. Now the current tab is "Home" at http:\/\/x\/home \(it was "Login" at http:\/\/x\/login\)\. Take a snapshot/);
+    assert.match(
+      text(result),
+      /^Note: the person drove the browser for \d+ s while this call waited\. Now the current tab is "Home" at http:\/\/x\/home \(it was "Login" at http:\/\/x\/login\)\. Take a snapshot/,
+    );
     assert.match(text(result), /browser_click done by/);
     assert.deepStrictEqual(control, [true, false]);
     assert.doesNotMatch(text(await h.supervisor.callTool('browser_snapshot', {})), /Note/, 'once');
@@ -374,13 +394,22 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
   it('gives up with a clear error when the browser is not handed back in time', async () => {
     const children: ScriptedChild[] = [];
     const supervisor = new Supervisor({
-      factory: async events => { const child = new ScriptedChild(events, TOOLS); children.push(child); return child; },
-      log: () => undefined, callTimeoutMs: () => 1000, handBackTimeoutMs: () => 50,
+      factory: async events => {
+        const child = new ScriptedChild(events, TOOLS);
+        children.push(child);
+        return child;
+      },
+      log: () => undefined,
+      callTimeoutMs: () => 1000,
+      handBackTimeoutMs: () => 50,
     });
     void supervisor.takeControl();
     const result = await supervisor.callTool('browser_navigate', { url: 'x' });
     assert.strictEqual(result.isError, true);
-    assert.match(text(result), /did not run: the person has had control of the browser for \d+ s and has not handed it back \(the limit is 0 s\)\. Ask them to press Hand back/);
+    assert.match(
+      text(result),
+      /did not run: the person has had control of the browser for \d+ s and has not handed it back \(the limit is 0 s\)\. Ask them to press Hand back/,
+    );
     assert.strictEqual(children.length, 0, 'nothing was sent');
     await supervisor.dispose();
   });
@@ -389,8 +418,13 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     const children: ScriptedChild[] = [];
     let readonly = false;
     const supervisor = new Supervisor({
-      factory: async events => { const child = new ScriptedChild(events, TOOLS); children.push(child); return child; },
-      log: () => undefined, callTimeoutMs: () => 1000,
+      factory: async events => {
+        const child = new ScriptedChild(events, TOOLS);
+        children.push(child);
+        return child;
+      },
+      log: () => undefined,
+      callTimeoutMs: () => 1000,
       toolPolicy: () => ({ readonly, allow: [], deny: [] }),
     });
     void supervisor.takeControl();
@@ -400,20 +434,27 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     const result = await waiting;
     assert.strictEqual(result.isError, true, text(result));
     assert.match(text(result), /readonly/i);
-    assert.strictEqual(children.reduce((n, c) => n + c.calls.length, 0), 0, 'nothing was sent');
+    assert.strictEqual(
+      children.reduce((n, c) => n + c.calls.length, 0),
+      0,
+      'nothing was sent',
+    );
     await supervisor.dispose();
   });
 
-  it('lists the person\'s navigation under their own door', async () => {
+  it("lists the person's navigation under their own door", async () => {
     const h = harness();
     const records: { door: string; title: string; outcome?: string }[] = [];
     h.supervisor.onToolCall(record => records.push({ door: record.door, title: record.title, outcome: record.outcome }));
     await h.supervisor.pageAction({ action: 'navigate', url: 'http://x/' });
     await h.supervisor.pageAction({ action: 'reload' });
-    assert.deepStrictEqual(records.filter(r => r.outcome), [
-      { door: 'person', title: 'Opening http://x/', outcome: 'ok' },
-      { door: 'person', title: 'Reloading the page', outcome: 'ok' },
-    ]);
+    assert.deepStrictEqual(
+      records.filter(r => r.outcome),
+      [
+        { door: 'person', title: 'Opening http://x/', outcome: 'ok' },
+        { door: 'person', title: 'Reloading the page', outcome: 'ok' },
+      ],
+    );
     assert.deepStrictEqual(h.children[0].pageActions, [{ action: 'navigate', url: 'http://x/' }, { action: 'reload' }]);
     h.supervisor.sendInput({ kind: 'text', text: 'hi' });
     assert.deepStrictEqual(h.children[0].inputs, [{ kind: 'text', text: 'hi' }]);
@@ -422,14 +463,20 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
     for (const key of ['a', 'b', 'c']) h.supervisor.sendInput({ kind: 'key', action: 'down', key, modifiers: [] });
     h.supervisor.sendInput({ kind: 'mouse', action: 'move', x: 0.1, y: 0.1, button: 'left', clickCount: 1 });
     h.supervisor.sendInput({ kind: 'mouse', action: 'down', x: 0.1, y: 0.1, button: 'left', clickCount: 1 });
-    assert.deepStrictEqual(records.filter(r => r.outcome).map(r => [r.door, r.title]), [['person', 'Typing on the page'], ['person', 'Clicking on the page']],
-      'one row per burst of typing, one per click; moves are not listed');
+    assert.deepStrictEqual(
+      records.filter(r => r.outcome).map(r => [r.door, r.title]),
+      [
+        ['person', 'Typing on the page'],
+        ['person', 'Clicking on the page'],
+      ],
+      'one row per burst of typing, one per click; moves are not listed',
+    );
     await h.supervisor.dispose();
   });
 });
 
 describe('a call resent to a replacement child', () => {
-  it('is checked again against that child: its file names resolve in the replacement\'s output folder', async () => {
+  it("is checked again against that child: its file names resolve in the replacement's output folder", async () => {
     const tools: Tool[] = [{ name: 'browser_take_screenshot', inputSchema: { type: 'object', properties: { filename: { type: 'string' } } } }];
     const children: ScriptedChild[] = [];
     const supervisor = new Supervisor({
@@ -447,12 +494,15 @@ describe('a call resent to a replacement child', () => {
     const result = await supervisor.callTool('browser_take_screenshot', { filename: 'shot.png' });
     assert.ok(!result.isError, text(result));
     assert.strictEqual(children.length, 2, 'the replacement took the call');
-    assert.deepStrictEqual(children[1].calls.map(c => c.args), [{ filename: path.join(os.tmpdir(), 'pwb-out-1', 'shot.png') }]);
+    assert.deepStrictEqual(
+      children[1].calls.map(c => c.args),
+      [{ filename: path.join(os.tmpdir(), 'pwb-out-1', 'shot.png') }],
+    );
     await supervisor.dispose();
   });
 });
 
-describe('the watched tabs: one copy, the supervisor\'s, read by the panel\'s store', () => {
+describe("the watched tabs: one copy, the supervisor's, read by the panel's store", () => {
   const tab = (id: string, current: boolean) => ({ id, url: `http://127.0.0.1/${id}`, title: id, current });
 
   it('holds what the child last said, and empties when the browser is lost, another context is watched, or a new child starts', async () => {
@@ -461,18 +511,30 @@ describe('the watched tabs: one copy, the supervisor\'s, read by the panel\'s st
     await h.supervisor.callTool('browser_snapshot', {});
     const events = h.children[0].events;
     events.onObservation({ kind: 'tabs', tabs: [tab('a', false), tab('b', true)] });
-    assert.deepStrictEqual(h.supervisor.tabs.map(t => t.id), ['a', 'b']);
+    assert.deepStrictEqual(
+      h.supervisor.tabs.map(t => t.id),
+      ['a', 'b'],
+    );
     assert.strictEqual(store.currentTab?.id, 'b', 'the store reads the same tabs');
-    assert.deepStrictEqual(store.state().tabs.map(t => t.id), ['a', 'b']);
+    assert.deepStrictEqual(
+      store.state().tabs.map(t => t.id),
+      ['a', 'b'],
+    );
     events.onBrowserState({ state: 'lost', message: 'gone' });
     assert.deepStrictEqual(h.supervisor.tabs, []);
     assert.strictEqual(store.currentTab, undefined);
     events.onObservation({ kind: 'tabs', tabs: [tab('c', true)] });
-    events.onObservation({ kind: 'sessions', sessions: [{ id: 'window', label: 'w', watched: false }, { id: 'client-1', label: 'c', watched: true }] });
+    events.onObservation({
+      kind: 'sessions',
+      sessions: [
+        { id: 'window', label: 'w', watched: false },
+        { id: 'client-1', label: 'c', watched: true },
+      ],
+    });
     assert.deepStrictEqual(h.supervisor.tabs, [], 'another context watched: its tabs come when it says them');
     events.onObservation({ kind: 'tabs', tabs: [tab('d', true)] });
     await h.supervisor.restart('test');
-    assert.deepStrictEqual(h.supervisor.tabs, [], 'a new child: the old browser\'s tabs are gone');
+    assert.deepStrictEqual(h.supervisor.tabs, [], "a new child: the old browser's tabs are gone");
     store.dispose();
     await h.supervisor.dispose();
   });
@@ -484,16 +546,23 @@ describe('the watched tabs: one copy, the supervisor\'s, read by the panel\'s st
     void h.supervisor.takeControl();
     h.children[0].events.onObservation({ kind: 'tabs', tabs: [tab('a', false), tab('b', true)] });
     await h.supervisor.handBack();
-    assert.match(text(await h.supervisor.callTool('browser_snapshot', {})), /the current tab is "b" at http:\/\/127\.0\.0\.1\/b \(it was "a" at http:\/\/127\.0\.0\.1\/a; 2 tabs open, 1 before\)/);
+    assert.match(
+      text(await h.supervisor.callTool('browser_snapshot', {})),
+      /the current tab is "b" at http:\/\/127\.0\.0\.1\/b \(it was "a" at http:\/\/127\.0\.0\.1\/a; 2 tabs open, 1 before\)/,
+    );
     await h.supervisor.dispose();
   });
 });
 
 describe('PersonControl', () => {
-  it('leaves no listener on the caller\'s signal once a wait ends', async () => {
+  it("leaves no listener on the caller's signal once a wait ends", async () => {
     // Node has this since v15; the pinned @types/node does not declare it.
     const { getEventListeners } = (await import('events')) as unknown as { getEventListeners(target: EventTarget, name: string): unknown[] };
-    const person = new PersonControl(Date.now, () => undefined, () => []);
+    const person = new PersonControl(
+      Date.now,
+      () => undefined,
+      () => [],
+    );
     const controller = new AbortController();
     person.take();
     const waiting = person.wait(60_000, controller.signal);

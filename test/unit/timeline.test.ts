@@ -15,10 +15,19 @@ function feed(maxBytes = 10_000_000, watching = { window: true }) {
   const observations = new Emitter<ObservationEvent>();
   const messages = new Emitter<HostToPanel>();
   const frames = new Emitter<FrameMessage>();
-  const timeline = new Timeline({
-    onToolCall: calls.event, onObservation: observations.event, onMessage: messages.event, onFrame: frames.event,
-    clientsIsolated: () => true, readSnapshot: () => undefined, checkpointNow: async () => undefined, watchingWindow: () => watching.window,
-  }, () => maxBytes);
+  const timeline = new Timeline(
+    {
+      onToolCall: calls.event,
+      onObservation: observations.event,
+      onMessage: messages.event,
+      onFrame: frames.event,
+      clientsIsolated: () => true,
+      readSnapshot: () => undefined,
+      checkpointNow: async () => undefined,
+      watchingWindow: () => watching.window,
+    },
+    () => maxBytes,
+  );
   let id = 0;
   /** One call, started and ended; `running` leaves it running. */
   const call = (name: string, over: Partial<ToolCallRecord> = {}, running = false) => {
@@ -48,7 +57,7 @@ describe('time travel timeline', () => {
     f.observations.fire({ kind: 'checkpoint', seq: 2, facts: f.facts('http://a.test/next') });
     assert.strictEqual(click.page?.value.url, 'http://a.test/next');
     assert.strictEqual(f.timeline.steps[3].page, click.page, 'the read after it takes it too');
-    assert.strictEqual(click.storage, first.storage, 'storage unchanged: still the first step\'s');
+    assert.strictEqual(click.storage, first.storage, "storage unchanged: still the first step's");
     assert.deepStrictEqual(f.timeline.restoreTarget(4), { url: 'http://a.test/next', storage: '{"state":{"cookies":[],"origins":[]}}' });
     // A checkpoint that arrives before its call's record has ended is kept for it.
     f.observations.fire({ kind: 'checkpoint', seq: 3, facts: f.facts('http://a.test/early') });
@@ -76,7 +85,7 @@ describe('time travel timeline', () => {
     assert.match((f.timeline.restoreTarget(1) as { problem: string }).problem, /^Step 1 is no longer kept/);
   });
 
-  it('a picture drawn while a step runs belongs to no step; the last one drawn before the next step is the step\'s', () => {
+  it("a picture drawn while a step runs belongs to no step; the last one drawn before the next step is the step's", () => {
     const f = feed();
     f.call('browser_navigate', { checkpoint: f.facts('http://a.test/') });
     f.frames.fire(f.frame('first'));
@@ -88,22 +97,35 @@ describe('time travel timeline', () => {
     const [navigate, click, read] = f.timeline.steps;
     assert.strictEqual(navigate.frame?.value.data, 'second');
     assert.strictEqual(click.frame, undefined);
-    assert.deepStrictEqual([f.timeline.view(2, true)?.frame, f.timeline.view(2, true)?.frameFrom], [undefined, undefined],
-      'a step with a checkpoint of its own never shows another page\'s picture');
+    assert.deepStrictEqual(
+      [f.timeline.view(2, true)?.frame, f.timeline.view(2, true)?.frameFrom],
+      [undefined, undefined],
+      "a step with a checkpoint of its own never shows another page's picture",
+    );
     assert.strictEqual(read.frame, undefined);
     f.frames.fire(f.frame('after the read'));
-    assert.deepStrictEqual([f.timeline.view(2, true)?.frame?.data, f.timeline.view(2, true)?.frameFrom], ['after the read', 3],
-      'the picture drawn after the read that followed it (nothing changed between) is its page, saying whose');
-    assert.strictEqual(f.timeline.keptBytes, f.timeline.steps.reduce((total, step) => total + step.bytes, 0), 'a replaced picture is not counted');
+    assert.deepStrictEqual(
+      [f.timeline.view(2, true)?.frame?.data, f.timeline.view(2, true)?.frameFrom],
+      ['after the read', 3],
+      'the picture drawn after the read that followed it (nothing changed between) is its page, saying whose',
+    );
+    assert.strictEqual(
+      f.timeline.keptBytes,
+      f.timeline.steps.reduce((total, step) => total + step.bytes, 0),
+      'a replaced picture is not counted',
+    );
   });
 
-  it('leaves out the panel\'s own reads and isolated MCP clients\' calls, and takes each step\'s console lines', () => {
+  it("leaves out the panel's own reads and isolated MCP clients' calls, and takes each step's console lines", () => {
     const f = feed();
     f.messages.fire({ type: 'console', rows: [{ seq: 1, level: 'error', text: 'boom', time: 0 }], dropBefore: 0 });
     f.call('browser_navigate', { checkpoint: f.facts('http://a.test/') });
     f.call('browser_snapshot', { door: 'panel' });
     f.call('browser_click', { door: 'mcp', mcpSession: 'other' });
-    assert.deepStrictEqual(f.timeline.steps.map(step => [step.tool, step.console.map(row => row.text)]), [['browser_navigate', ['boom']]]);
+    assert.deepStrictEqual(
+      f.timeline.steps.map(step => [step.tool, step.console.map(row => row.text)]),
+      [['browser_navigate', ['boom']]],
+    );
     assert.match((f.timeline.viewOfCall(2, true) as { problem: string }).problem, /not a step of this window's browser/);
   });
 });
@@ -121,7 +143,7 @@ describe('time travel timeline against a page that floods it, or another session
     assert.ok(f.timeline.keptBytes < 4 * 1024 * 1024, `${f.timeline.keptBytes}`);
   });
 
-  it('a step whose storage the child could not read says why, in the panel\'s view and in the refusal, not a size of 0', () => {
+  it("a step whose storage the child could not read says why, in the panel's view and in the refusal, not a size of 0", () => {
     const f = feed();
     const reason = 'the storage read of http://a.test was stopped: it did not end within 1000 ms';
     f.call('browser_click', { checkpoint: f.facts('http://a.test/', JSON.stringify({ tooLarge: 0, reason })) });
@@ -131,7 +153,7 @@ describe('time travel timeline against a page that floods it, or another session
     assert.deepStrictEqual({ restorable: view?.restorable, notRestorable: view?.notRestorable }, { restorable: false, notRestorable: problem });
   });
 
-  it('while the panel watches an MCP client\'s browser, its pictures, rows and the person\'s input there are not the window\'s steps', () => {
+  it("while the panel watches an MCP client's browser, its pictures, rows and the person's input there are not the window's steps", () => {
     const f = feed();
     f.call('browser_navigate', { checkpoint: f.facts('http://a.test/') });
     f.watching.window = false;
@@ -140,7 +162,10 @@ describe('time travel timeline against a page that floods it, or another session
     f.call('panel:clicking', { door: 'person' });
     f.watching.window = true;
     f.call('browser_snapshot');
-    assert.deepStrictEqual(f.timeline.steps.map(step => step.tool), ['browser_navigate', 'browser_snapshot']);
+    assert.deepStrictEqual(
+      f.timeline.steps.map(step => step.tool),
+      ['browser_navigate', 'browser_snapshot'],
+    );
     assert.strictEqual(f.timeline.steps[0].frame, undefined);
     assert.deepStrictEqual(f.timeline.steps[1].console, []);
   });

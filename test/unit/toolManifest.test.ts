@@ -3,7 +3,16 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ALL_CAPABILITIES } from '../../src/core/settings/capabilities';
-import { buildManifest, capabilityHint, capabilityOfTools, diffManifests, isToolEnabled, ManifestTool, manifestEntry, capabilityOf } from '../../src/core/tools/toolManifest';
+import {
+  buildManifest,
+  capabilityHint,
+  capabilityOfTools,
+  diffManifests,
+  isToolEnabled,
+  ManifestTool,
+  manifestEntry,
+  capabilityOf,
+} from '../../src/core/tools/toolManifest';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const packageJson = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -12,7 +21,12 @@ const manifest: ManifestTool[] = packageJson.contributes.languageModelTools;
 const navigate: Tool = {
   name: 'browser_navigate',
   description: 'Navigate to a URL',
-  inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'], $schema: 'https://json-schema.org/draft/2020-12/schema' } as Tool['inputSchema'],
+  inputSchema: {
+    type: 'object',
+    properties: { url: { type: 'string' } },
+    required: ['url'],
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+  } as Tool['inputSchema'],
   annotations: { title: 'Navigate to a URL', readOnlyHint: false },
 };
 
@@ -20,8 +34,13 @@ describe('tool manifest generation', () => {
   it('maps a tool to a manifest entry with its schema and no $schema key', () => {
     const entry = manifestEntry(navigate, undefined);
     assert.deepStrictEqual(entry, {
-      name: 'browser_navigate', displayName: 'Navigate to a URL', toolReferenceName: 'browser_navigate', canBeReferencedInPrompt: true,
-      userDescription: 'Navigate to a URL', modelDescription: 'Navigate to a URL', tags: ['playwright', 'browser'],
+      name: 'browser_navigate',
+      displayName: 'Navigate to a URL',
+      toolReferenceName: 'browser_navigate',
+      canBeReferencedInPrompt: true,
+      userDescription: 'Navigate to a URL',
+      modelDescription: 'Navigate to a URL',
+      tags: ['playwright', 'browser'],
       inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
       when: "config.playwrightBridge.exposure != 'mcp' && !playwrightBridge.toolOff.browser_navigate",
     });
@@ -32,8 +51,10 @@ describe('tool manifest generation', () => {
     assert.strictEqual(owners.get('browser_navigate'), undefined);
     assert.strictEqual(owners.get('browser_pdf_save'), 'pdf');
     const [pdf] = buildManifest([{ ...navigate, name: 'browser_pdf_save' }], owners);
-    assert.strictEqual(pdf.when,
-      "config.playwrightBridge.capabilities.pdf && config.playwrightBridge.exposure != 'mcp' && !playwrightBridge.toolOff.browser_pdf_save");
+    assert.strictEqual(
+      pdf.when,
+      "config.playwrightBridge.capabilities.pdf && config.playwrightBridge.exposure != 'mcp' && !playwrightBridge.toolOff.browser_pdf_save",
+    );
     assert.strictEqual(isToolEnabled(pdf, []), false);
     assert.strictEqual(isToolEnabled(pdf, ['pdf']), true);
     assert.strictEqual(isToolEnabled(pdf, ['pdf'], 'mcp'), false, 'hidden when chat is to use the MCP server');
@@ -42,8 +63,14 @@ describe('tool manifest generation', () => {
 
   it('names every difference between two manifests', () => {
     const a = buildManifest([navigate], new Map());
-    const changed = [{ ...a[0], inputSchema: { type: 'object' } }, { ...a[0], name: 'browser_extra' }];
-    assert.deepStrictEqual(diffManifests(a, changed), ['browser_navigate: inputSchema differs', 'browser_extra: in package.json but not published by the child']);
+    const changed = [
+      { ...a[0], inputSchema: { type: 'object' } },
+      { ...a[0], name: 'browser_extra' },
+    ];
+    assert.deepStrictEqual(diffManifests(a, changed), [
+      'browser_navigate: inputSchema differs',
+      'browser_extra: in package.json but not published by the child',
+    ]);
     assert.deepStrictEqual(diffManifests(a, a), []);
   });
 });
@@ -62,13 +89,25 @@ describe('package.json tools', () => {
     }
   });
 
-  it('shows the default tools with no capability on, a group\'s tools when it is on, and all with every one on', () => {
+  it("shows the default tools with no capability on, a group's tools when it is on, and all with every one on", () => {
     const defaults = manifest.filter(t => capabilityOf(t) === undefined);
     const vision = manifest.filter(t => capabilityOf(t) === 'vision');
     assert.ok(defaults.length > 0 && vision.length > 0);
-    assert.deepStrictEqual(manifest.filter(t => isToolEnabled(t, [])), defaults);
-    assert.deepStrictEqual(manifest.filter(t => isToolEnabled(t, ALL_CAPABILITIES)), manifest);
-    assert.deepStrictEqual(manifest.filter(t => isToolEnabled(t, ['vision'])).map(t => t.name).sort(), [...defaults, ...vision].map(t => t.name).sort());
+    assert.deepStrictEqual(
+      manifest.filter(t => isToolEnabled(t, [])),
+      defaults,
+    );
+    assert.deepStrictEqual(
+      manifest.filter(t => isToolEnabled(t, ALL_CAPABILITIES)),
+      manifest,
+    );
+    assert.deepStrictEqual(
+      manifest
+        .filter(t => isToolEnabled(t, ['vision']))
+        .map(t => t.name)
+        .sort(),
+      [...defaults, ...vision].map(t => t.name).sort(),
+    );
   });
 
   it('never shows the model the same tool twice: with exposure on MCP, no language-model tool holds', () => {

@@ -38,26 +38,37 @@ describe('tool policy: readonly mode, allow and deny lists', () => {
     assert.strictEqual(settings({ readonly: { user: true, workspace: false } }).readonly, true, 'a workspace cannot turn it off');
     assert.deepStrictEqual(settings({ 'tools.deny': { user: ['a'], workspace: ['b', 'a'] } }).toolsDeny, ['a', 'b']);
     assert.deepStrictEqual(settings({ 'tools.allow': { user: ['a'], workspace: ['a', 'b'] } }).toolsAllow, ['a'], 'the workspace adds nothing');
-    assert.deepStrictEqual(settings({ 'tools.allow': { user: ['browser_*'], workspace: ['browser_click', 'bridge_emulate'] } }).toolsAllow,
-      ['browser_click'], 'a workspace narrows the user\'s pattern to what both allow');
+    assert.deepStrictEqual(
+      settings({ 'tools.allow': { user: ['browser_*'], workspace: ['browser_click', 'bridge_emulate'] } }).toolsAllow,
+      ['browser_click'],
+      "a workspace narrows the user's pattern to what both allow",
+    );
     assert.deepStrictEqual(settings({ 'tools.allow': { workspace: ['b'] } }).toolsAllow, ['b'], 'a workspace may narrow "everything"');
     assert.deepStrictEqual(settings({ 'tools.allow': { user: ['a'], workspace: ['b'] } }).toolsAllow, [NO_TOOL_ALLOWED], 'none in common: none, never all');
-    assert.deepStrictEqual(settings({ 'network.blockedOrigins': { user: ['https://a.test'], folder: ['https://b.test'] } }).blockedOrigins,
-      ['https://a.test', 'https://b.test']);
+    assert.deepStrictEqual(settings({ 'network.blockedOrigins': { user: ['https://a.test'], folder: ['https://b.test'] } }).blockedOrigins, [
+      'https://a.test',
+      'https://b.test',
+    ]);
     assert.strictEqual(settings({}).readonly, false);
   });
 
   it('reads the lean-output and origin settings, refusing what upstream would not understand', () => {
     const values: Record<string, unknown> = {
-      snapshotMode: 'none', imageResponses: 'omit', consoleLevel: 'error',
-      'network.allowedOrigins': ['http://127.0.0.1:*', 'not an origin'], 'network.blockedOrigins': ['https://ads.test'],
+      snapshotMode: 'none',
+      imageResponses: 'omit',
+      consoleLevel: 'error',
+      'network.allowedOrigins': ['http://127.0.0.1:*', 'not an origin'],
+      'network.blockedOrigins': ['https://ads.test'],
     };
     const { settings, problems } = readSettings(key => values[key]);
     assert.deepStrictEqual([settings.snapshotMode, settings.imageResponses, settings.consoleLevel], ['none', 'omit', 'error']);
     assert.deepStrictEqual(settings.allowedOrigins, ['http://127.0.0.1:*']);
     assert.deepStrictEqual(settings.blockedOrigins, ['https://ads.test']);
-    assert.deepStrictEqual(problems.map(p => p.key), ['playwrightBridge.network.allowedOrigins']);
-    const bad = readSettings(key => ({ snapshotMode: 'some' } as Record<string, unknown>)[key]);
+    assert.deepStrictEqual(
+      problems.map(p => p.key),
+      ['playwrightBridge.network.allowedOrigins'],
+    );
+    const bad = readSettings(key => (({ snapshotMode: 'some' }) as Record<string, unknown>)[key]);
     assert.strictEqual(bad.settings.snapshotMode, 'full');
     assert.match(bad.problems[0].message, /must be one of full, none/);
   });
@@ -68,7 +79,10 @@ describe('tool policy: readonly mode, allow and deny lists', () => {
     keys.apply(OPEN_POLICY, DEFAULT_SETTINGS);
     assert.strictEqual(fake.executed.length, 0, 'nothing to hide');
     keys.apply({ ...OPEN_POLICY, readonly: true }, DEFAULT_SETTINGS);
-    assert.deepStrictEqual(fake.executed.map(e => [e.command, ...e.args]), [['setContext', toolOffContextKey('browser_click'), true]]);
+    assert.deepStrictEqual(
+      fake.executed.map(e => [e.command, ...e.args]),
+      [['setContext', toolOffContextKey('browser_click'), true]],
+    );
     keys.apply(OPEN_POLICY, DEFAULT_SETTINGS);
     assert.deepStrictEqual(fake.executed.at(-1)?.args, [toolOffContextKey('browser_click'), false]);
     assert.strictEqual(fake.executed.length, 2);
@@ -98,7 +112,11 @@ describe('secrets kept in SecretStorage', () => {
     const secrets = new BrowserSecrets(fake.vscode, context);
     fake.answers.push('SITE_PASSWORD', 's3cret value', 'https://bank.example, http://127.0.0.1:3000/login');
     assert.strictEqual(await secrets.set('https://bank.example/login'), 'SITE_PASSWORD');
-    assert.deepStrictEqual(fake.inputs.map(i => i.password), [false, true, false], 'the value is typed into a password box');
+    assert.deepStrictEqual(
+      fake.inputs.map(i => i.password),
+      [false, true, false],
+      'the value is typed into a password box',
+    );
     assert.match(fake.inputs[2].title ?? '', /\(3\/3\)/, 'the third step asks for the sites');
     assert.deepStrictEqual(secrets.names(), ['SITE_PASSWORD']);
     assert.deepStrictEqual(await secrets.values(), { SITE_PASSWORD: { value: 's3cret value', origins: ['https://bank.example', 'http://127.0.0.1:3000'] } });

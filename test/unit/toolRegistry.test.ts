@@ -24,17 +24,26 @@ describe('tool registry', () => {
     for (const entry of MANIFEST) {
       const properties = (entry.inputSchema.properties ?? {}) as Record<string, unknown>;
       const record = toolRecord(entry.name)!;
-      assert.strictEqual(record.filename !== undefined, 'filename' in properties, `${entry.name}: filename trait ${record.filename}, schema ${Object.keys(properties).join(',')}`);
+      assert.strictEqual(
+        record.filename !== undefined,
+        'filename' in properties,
+        `${entry.name}: filename trait ${record.filename}, schema ${Object.keys(properties).join(',')}`,
+      );
       assert.strictEqual(record.readsPaths, 'paths' in properties, `${entry.name}: readsPaths ${record.readsPaths}`);
     }
   });
 
-  it('a tool that acts on the page is never offered in readonly mode, and the bridge\'s own tools carry their definitions', () => {
+  it("a tool that acts on the page is never offered in readonly mode, and the bridge's own tools carry their definitions", () => {
     for (const record of TOOL_RECORDS) {
-      if (record.observation && record.actsOnPage) assert.strictEqual(record.name, 'browser_tabs', 'only browser_tabs acts and observes (readonly allows its "list" alone)');
+      if (record.observation && record.actsOnPage)
+        assert.strictEqual(record.name, 'browser_tabs', 'only browser_tabs acts and observes (readonly allows its "list" alone)');
       assert.strictEqual(record.handler !== 'upstream', record.definition?.name === record.name, record.name);
       // The DevTools tools leave a comment where they ran; every other tool of the bridge's is left out as its own.
-      assert.strictEqual(record.handler !== 'upstream', record.exportAs === 'own' || record.exportAs === 'comment', `${record.name}: only the bridge's own tools export as "own" or "comment"`);
+      assert.strictEqual(
+        record.handler !== 'upstream',
+        record.exportAs === 'own' || record.exportAs === 'comment',
+        `${record.name}: only the bridge's own tools export as "own" or "comment"`,
+      );
       assert.strictEqual(record.exportAs === 'comment', record.onPage === true, `${record.name}: the DevTools tools, and only they, export as a comment`);
     }
   });

@@ -4,11 +4,17 @@ import { TraceCut } from '../../src/child/devtools/traceCut';
 
 const SOURCES = 'disabled-by-default-devtools.v8-source-rundown-sources';
 
-describe('a trace\'s cut of a page\'s text', () => {
+describe("a trace's cut of a page's text", () => {
   it('cuts a long mark name and detail, saying how long they were, and leaves short texts and numbers alone', () => {
     const cut = new TraceCut(text => text);
     const name = `flood-1-${'m'.repeat(1024 * 1024)}`;
-    const event = cut.event({ cat: 'blink.user_timing', name, ph: 'I', ts: 5, args: { data: { detail: 'd'.repeat(50000), startTime: 1.5, navigationId: 'N1' } } });
+    const event = cut.event({
+      cat: 'blink.user_timing',
+      name,
+      ph: 'I',
+      ts: 5,
+      args: { data: { detail: 'd'.repeat(50000), startTime: 1.5, navigationId: 'N1' } },
+    });
     assert.ok(String(event.name).startsWith('flood-1-mmm') && String(event.name).length < 5000, 'the name is cut');
     assert.match(String(event.name), new RegExp(`\\[cut: ${name.length} characters\\]$`));
     const data = (event.args as { data: Record<string, unknown> }).data;
@@ -23,7 +29,7 @@ describe('a trace\'s cut of a page\'s text', () => {
     assert.ok(!String(event.name).includes('S3cret'), String(event.name).slice(4080, 4120));
   });
 
-  it('keeps scripts\' sources whole within their budget, other long texts of those events cut', () => {
+  it("keeps scripts' sources whole within their budget, other long texts of those events cut", () => {
     const cut = new TraceCut(text => text);
     const source = 'var a = 1;\n'.repeat(100000);
     const event = cut.event({ cat: SOURCES, name: 'ScriptCatchup', ph: 'I', args: { data: { sourceText: source, url: `http://x/${'u'.repeat(10000)}` } } });

@@ -29,22 +29,30 @@ async function read(text: string): Promise<{ events: TraceEvent[]; closed: strin
   return { events, closed };
 }
 
-describe('a trace read from the browser\'s stream', () => {
-  it('gives each event of Chromium\'s JSON, one a line, leaving out the framing and the metadata; the stream is closed', async () => {
-    const { events, closed } = await read([
-      '{"traceEvents":[',
-      '{"name":"a","ph":"I","args":{"data":{"text":"line\\nbreak é"}}},',
-      '{"name":"b","ph":"X"},',
-      '{"name":"c","ph":"e"}],"metadata":',
-      '{"user-agent":"x","command_line":"y"}}',
-    ].join('\n'));
-    assert.deepStrictEqual(events.map(event => event.name), ['a', 'b', 'c']);
+describe("a trace read from the browser's stream", () => {
+  it("gives each event of Chromium's JSON, one a line, leaving out the framing and the metadata; the stream is closed", async () => {
+    const { events, closed } = await read(
+      [
+        '{"traceEvents":[',
+        '{"name":"a","ph":"I","args":{"data":{"text":"line\\nbreak é"}}},',
+        '{"name":"b","ph":"X"},',
+        '{"name":"c","ph":"e"}],"metadata":',
+        '{"user-agent":"x","command_line":"y"}}',
+      ].join('\n'),
+    );
+    assert.deepStrictEqual(
+      events.map(event => event.name),
+      ['a', 'b', 'c'],
+    );
     assert.strictEqual((events[0].args as { data: { text: string } }).data.text, 'line\nbreak é');
     assert.deepStrictEqual(closed, ['7']);
   });
 
   it('skips a line past its bound unread and goes on with the next', async () => {
     const { events } = await read(`{"traceEvents":[\n{"name":"${'m'.repeat(17 * 1024 * 1024)}"},\n{"name":"after"}],"metadata":\n{}}`);
-    assert.deepStrictEqual(events.map(event => event.name), ['after']);
+    assert.deepStrictEqual(
+      events.map(event => event.name),
+      ['after'],
+    );
   });
 });

@@ -23,7 +23,7 @@ describe('WebP images: size read from the header, no false warning', () => {
     assert.match(fitted.note ?? '', /image\/webp image could not be resized here/);
   });
 
-  it('reads a GIF\'s size from its header', () => {
+  it("reads a GIF's size from its header", () => {
     const gif = Buffer.from('R0lGODlhAAUCAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=', 'base64');
     assert.deepStrictEqual(imageSize(gif, 'image/gif'), { width: 1280, height: 2 });
   });

@@ -30,11 +30,18 @@ const { Window } = require('happy-dom') as { Window: new (options: { url: string
 function openPanel(bundle = 'panel-test.js') {
   const window = new Window({ url: 'https://panel.test/' });
   // The page as the host serves it, without the script tag (the bundle is run below) and with empty resource links.
-  const html = fs.readFileSync(path.join(REPO_ROOT, 'media', 'panel.html'), 'utf8').replace(/<script[^>]*><\/script>/, '').replace(/\{\{\w+\}\}/g, '');
+  const html = fs
+    .readFileSync(path.join(REPO_ROOT, 'media', 'panel.html'), 'utf8')
+    .replace(/<script[^>]*><\/script>/, '')
+    .replace(/\{\{\w+\}\}/g, '');
   window.document.write(html);
   // Copied as a real postMessage does (structured clone): objects made in the DOM's context become ours.
   const posted: PanelToHost[] = [];
-  (window as unknown as { acquireVsCodeApi(): unknown }).acquireVsCodeApi = () => ({ postMessage: (m: PanelToHost) => posted.push(JSON.parse(JSON.stringify(m))), getState: () => undefined, setState: () => undefined });
+  (window as unknown as { acquireVsCodeApi(): unknown }).acquireVsCodeApi = () => ({
+    postMessage: (m: PanelToHost) => posted.push(JSON.parse(JSON.stringify(m))),
+    getState: () => undefined,
+    setState: () => undefined,
+  });
   window.eval(fs.readFileSync(path.join(REPO_ROOT, 'dist', 'webview', bundle), 'utf8'));
   const $ = (id: string) => window.document.getElementById(id) as unknown as HTMLElement;
   const send = (message: HostToPanel) => window.dispatchEvent(new window.MessageEvent('message', { data: message }));
@@ -49,7 +56,15 @@ function openPanel(bundle = 'panel-test.js') {
 
 /** The panel's state, its health worked out as the host does (core/supervision/browserHealth.ts). */
 const state = (over: Partial<PanelState> = {}): PanelState => ({
-  health: panelHealthOf('ready'), browser: 'Chromium', tabs: [], paused: false, driver: 'agent', sessions: [], watching: 'window', network: { throttling: 'none', cacheDisabled: false, preserveLog: false }, ...over,
+  health: panelHealthOf('ready'),
+  browser: 'Chromium',
+  tabs: [],
+  paused: false,
+  driver: 'agent',
+  sessions: [],
+  watching: 'window',
+  network: { throttling: 'none', cacheDisabled: false, preserveLog: false },
+  ...over,
 });
 function panelHealthOf(server: BridgeState, browser?: BrowserStateParams): PanelState['health'] {
   const { generation: _generation, pid: _pid, ...health } = healthOf({ state: server, generation: 1 }, browser);
@@ -58,15 +73,18 @@ function panelHealthOf(server: BridgeState, browser?: BrowserStateParams): Panel
 const tab = (id: string, url: string, title: string, current: boolean) => ({ id, url, title, current });
 
 describe('panel webview in a DOM', () => {
-  it('ships without the tests\' hook: panel.js, as the VSIX has it, answers no describe and holds no layout probe', () => {
+  it("ships without the tests' hook: panel.js, as the VSIX has it, answers no describe and holds no layout probe", () => {
     const panel = openPanel('panel.js');
     try {
       panel.send({ type: 'describe', id: 7 });
-      assert.deepStrictEqual(panel.posted.filter(m => m.type === 'report'), []);
+      assert.deepStrictEqual(
+        panel.posted.filter(m => m.type === 'report'),
+        [],
+      );
       assert.strictEqual(panel.posted[0]?.type, 'ready', 'the production bundle still starts');
       const bundle = fs.readFileSync(path.join(REPO_ROOT, 'dist', 'webview', 'panel.js'), 'utf8');
       assert.ok(!bundle.includes('cutControls') && !bundle.includes('frameBands'), 'the layout probe is compiled out');
-      assert.ok(!bundle.includes('panelRequestsListed'), 'the bench\'s request count is compiled out');
+      assert.ok(!bundle.includes('panelRequestsListed'), "the bench's request count is compiled out");
     } finally {
       panel.close();
     }
@@ -87,7 +105,10 @@ describe('panel webview in a DOM', () => {
       panel.send({ type: 'state', state: state({ health: panelHealthOf('ready') }) });
       assert.strictEqual(panel.$('state').textContent, 'Ready (no page yet)');
       assert.match(placeholder() ?? '', /^No page is open yet/);
-      panel.send({ type: 'state', state: state({ health: panelHealthOf('ready', { state: 'failed', message: 'Playwright Bridge could not start Chromium.' }) }) });
+      panel.send({
+        type: 'state',
+        state: state({ health: panelHealthOf('ready', { state: 'failed', message: 'Playwright Bridge could not start Chromium.' }) }),
+      });
       assert.strictEqual(panel.$('state').textContent, 'Failed to start');
       assert.strictEqual(panel.$('detail').textContent, 'Playwright Bridge could not start Chromium.');
       assert.strictEqual(panel.$('detail').hidden, false);
@@ -101,11 +122,17 @@ describe('panel webview in a DOM', () => {
     try {
       panel.send({ type: 'state', state: state({ sessions: [{ id: 'window', label: 'Chat in this window' }] }) });
       assert.strictEqual(panel.$('session-row').hidden, true, 'one session: nothing to pick');
-      const sessions = [{ id: 'window', label: 'Chat in this window' }, { id: 'abc12345-x', label: 'MCP client "agent" (abc12345)' }];
+      const sessions = [
+        { id: 'window', label: 'Chat in this window' },
+        { id: 'abc12345-x', label: 'MCP client "agent" (abc12345)' },
+      ];
       panel.send({ type: 'state', state: state({ sessions, watching: 'window' }) });
       assert.strictEqual(panel.$('session-row').hidden, false);
       const picker = panel.$('session') as unknown as HTMLSelectElement;
-      assert.deepStrictEqual([...picker.options].map(o => o.textContent), ['Chat in this window', 'MCP client "agent" (abc12345)']);
+      assert.deepStrictEqual(
+        [...picker.options].map(o => o.textContent),
+        ['Chat in this window', 'MCP client "agent" (abc12345)'],
+      );
       assert.strictEqual(picker.value, 'window');
       picker.value = 'abc12345-x';
       picker.dispatchEvent(new panel.window.Event('change') as unknown as Event);
@@ -126,7 +153,13 @@ describe('panel webview in a DOM', () => {
       panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', false), tab('p2', 'http://127.0.0.1/b', 'Beta', true)] }) });
       assert.strictEqual(panel.$('tabs').hidden, false);
       const chips = [...panel.$('tabs').querySelectorAll('.tab:not(.tab-new)')] as HTMLElement[];
-      assert.deepStrictEqual(chips.map(c => [c.querySelector('.tab-title')!.textContent, c.getAttribute('aria-current')]), [['Alpha', null], ['Beta', 'page']]);
+      assert.deepStrictEqual(
+        chips.map(c => [c.querySelector('.tab-title')!.textContent, c.getAttribute('aria-current')]),
+        [
+          ['Alpha', null],
+          ['Beta', 'page'],
+        ],
+      );
       assert.ok(panel.$('tabs').querySelector('.tab-new'), 'a + chip opens a new tab');
       (chips[0].querySelector('.close') as HTMLButtonElement).click();
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'closeTab', tabId: 'p1' } });
@@ -159,7 +192,11 @@ describe('panel webview in a DOM', () => {
       assert.strictEqual(panel.$('custom-row').hidden, false);
       (panel.$('custom-size') as HTMLInputElement).value = '99x5000';
       panel.$('custom-row').dispatchEvent(new panel.window.Event('submit', { cancelable: true }) as unknown as Event);
-      assert.notDeepStrictEqual((panel.posted.at(-1) as { pageAction?: unknown }).pageAction, { action: 'resize', width: 99, height: 5000 }, 'a size out of range is refused');
+      assert.notDeepStrictEqual(
+        (panel.posted.at(-1) as { pageAction?: unknown }).pageAction,
+        { action: 'resize', width: 99, height: 5000 },
+        'a size out of range is refused',
+      );
       (panel.$('custom-size') as HTMLInputElement).value = '1024 x 600';
       panel.$('custom-row').dispatchEvent(new panel.window.Event('submit', { cancelable: true }) as unknown as Event);
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'resize', width: 1024, height: 600 } });
@@ -185,13 +222,31 @@ describe('panel webview in a DOM', () => {
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'openRequest', id: 'r1', bodyChars: 16384 });
       assert.match(panel.describe().requestDetail, /^Loading/);
       // As the child sends it to the panel: JSON pretty-printed.
-      const body = (value: unknown) => ({ kind: 'json' as const, mimeType: 'application/json', size: JSON.stringify(value).length, text: JSON.stringify(value, null, 2), pretty: true });
-      panel.send({ type: 'requestDetail', id: 'r1', detail: {
-        id: 'r1', url: 'http://127.0.0.1/api/echo', method: 'POST', resourceType: 'fetch', status: 200, statusText: 'OK', remoteAddress: '127.0.0.1:8080',
-        timing: [{ phase: 'Waiting for the server', ms: 3.2 }],
-        requestHeaders: [{ name: 'content-type', value: 'application/json' }], responseHeaders: [{ name: 'x-echo', value: 'yes' }],
-        requestBody: body({ name: 'Ada' }), responseBody: body({ got: { name: 'Ada' } }),
-      } });
+      const body = (value: unknown) => ({
+        kind: 'json' as const,
+        mimeType: 'application/json',
+        size: JSON.stringify(value).length,
+        text: JSON.stringify(value, null, 2),
+        pretty: true,
+      });
+      panel.send({
+        type: 'requestDetail',
+        id: 'r1',
+        detail: {
+          id: 'r1',
+          url: 'http://127.0.0.1/api/echo',
+          method: 'POST',
+          resourceType: 'fetch',
+          status: 200,
+          statusText: 'OK',
+          remoteAddress: '127.0.0.1:8080',
+          timing: [{ phase: 'Waiting for the server', ms: 3.2 }],
+          requestHeaders: [{ name: 'content-type', value: 'application/json' }],
+          responseHeaders: [{ name: 'x-echo', value: 'yes' }],
+          requestBody: body({ name: 'Ada' }),
+          responseBody: body({ got: { name: 'Ada' } }),
+        },
+      });
       const shown = panel.describe().requestDetail;
       assert.match(shown, /^POST http:\/\/127\.0\.0\.1\/api\/echo/);
       assert.match(shown, /## Response headers \(1\)\nx-echo\nyes/);
@@ -199,7 +254,11 @@ describe('panel webview in a DOM', () => {
       assert.match(shown, /## Request body\n.*\n\{\n {2}"name": "Ada"\n\}/, 'the JSON body pretty-printed');
       assert.match(shown, /Remote address\n127\.0\.0\.1:8080/);
       assert.match(shown, /Waiting for the server\n3\.2 ms/);
-      for (const [id, action] of [['request-curl', 'copyCurl'], ['request-fetch', 'copyFetch'], ['request-chat', 'addToChat']]) {
+      for (const [id, action] of [
+        ['request-curl', 'copyCurl'],
+        ['request-fetch', 'copyFetch'],
+        ['request-chat', 'addToChat'],
+      ]) {
         (panel.$(id) as HTMLButtonElement).click();
         assert.deepStrictEqual(panel.posted.at(-1), { type: 'requestAction', id: 'r1', action });
       }
@@ -210,19 +269,34 @@ describe('panel webview in a DOM', () => {
     }
   });
 
-  it('Network at DevTools\' level: column headers sort the list and reverse, a waterfall bar per request, Clear, Preserve log, throttling and Disable cache go to the host and show in the header; a request\'s cookies', () => {
+  it("Network at DevTools' level: column headers sort the list and reverse, a waterfall bar per request, Clear, Preserve log, throttling and Disable cache go to the host and show in the header; a request's cookies", () => {
     const panel = openPanel();
     try {
       const rows: NetworkRow[] = [
-        { seq: 1, id: 'r1', method: 'GET', url: 'http://127.0.0.1/b.js', resourceType: 'script', status: 200, durationMs: 30, sizeBytes: 900, time: 1000, initiator: 'http://127.0.0.1/page:4' },
+        {
+          seq: 1,
+          id: 'r1',
+          method: 'GET',
+          url: 'http://127.0.0.1/b.js',
+          resourceType: 'script',
+          status: 200,
+          durationMs: 30,
+          sizeBytes: 900,
+          time: 1000,
+          initiator: 'http://127.0.0.1/page:4',
+        },
         { seq: 2, id: 'r2', method: 'GET', url: 'http://127.0.0.1/a.css', resourceType: 'stylesheet', status: 404, durationMs: 10, sizeBytes: 50, time: 1010 },
         { seq: 3, id: 'r3', method: 'POST', url: 'http://127.0.0.1/c', resourceType: 'fetch', status: 200, durationMs: 90, sizeBytes: 5000, time: 1020 },
       ];
       panel.send({ type: 'network', rows, dropBefore: 0 });
       const urls = () => panel.describe().networkUrls.map(u => u.replace('http://127.0.0.1/', ''));
-      const column = (name: string) => [...panel.window.document.querySelectorAll('#network-columns .column')].find(c => c.textContent!.startsWith(name)) as unknown as HTMLButtonElement;
-      assert.deepStrictEqual([...panel.window.document.querySelectorAll('#network-columns .column')].map(c => c.textContent),
-        ['Name', 'Method', 'Status', 'Type', 'Initiator', 'Size', 'Time', 'Waterfall'], 'the columns a web developer knows');
+      const column = (name: string) =>
+        [...panel.window.document.querySelectorAll('#network-columns .column')].find(c => c.textContent!.startsWith(name)) as unknown as HTMLButtonElement;
+      assert.deepStrictEqual(
+        [...panel.window.document.querySelectorAll('#network-columns .column')].map(c => c.textContent),
+        ['Name', 'Method', 'Status', 'Type', 'Initiator', 'Size', 'Time', 'Waterfall'],
+        'the columns a web developer knows',
+      );
       column('Name').click();
       assert.deepStrictEqual(urls(), ['a.css', 'b.js', 'c'], 'by name');
       assert.strictEqual(column('Name').getAttribute('aria-sort'), 'ascending');
@@ -236,7 +310,11 @@ describe('panel webview in a DOM', () => {
       const first = panel.window.document.querySelector('#network-list li[data-request-id="r1"]') as unknown as HTMLElement;
       assert.strictEqual(first.querySelector('.initiator')!.textContent, 'page:4', 'the initiator, short; the whole in its tooltip');
       const bar = first.querySelector('.waterfall > i') as unknown as HTMLElement;
-      assert.deepStrictEqual([bar.style.getPropertyValue('--t0'), bar.style.getPropertyValue('--dt')], ['0', '30'], 'the bar starts at the first request and lasts its time');
+      assert.deepStrictEqual(
+        [bar.style.getPropertyValue('--t0'), bar.style.getPropertyValue('--dt')],
+        ['0', '30'],
+        'the bar starts at the first request and lasts its time',
+      );
       // From the first start to the last end (110 ms), with room to grow so that a burst does not restyle every frame.
       assert.strictEqual((panel.$('network-list') as HTMLElement).style.getPropertyValue('--wf-span'), '165', 'the waterfall spans first start to last end');
 
@@ -249,7 +327,10 @@ describe('panel webview in a DOM', () => {
       const throttling = panel.$('throttling') as HTMLSelectElement;
       throttling.value = 'slow4g';
       throttling.dispatchEvent(new panel.window.Event('change') as unknown as Event);
-      assert.deepStrictEqual(panel.posted.at(-1), { type: 'networkControl', control: { action: 'conditions', conditions: { throttling: 'slow4g', cacheDisabled: false } } });
+      assert.deepStrictEqual(panel.posted.at(-1), {
+        type: 'networkControl',
+        control: { action: 'conditions', conditions: { throttling: 'slow4g', cacheDisabled: false } },
+      });
       (panel.$('network-har') as HTMLButtonElement).click();
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'command', command: 'saveHar' });
       assert.strictEqual((panel.$('network-note') as HTMLElement).hidden, true, 'nothing in the header until the browser applies it');
@@ -259,12 +340,22 @@ describe('panel webview in a DOM', () => {
       assert.strictEqual((panel.$('disable-cache') as HTMLInputElement).checked, true);
 
       (panel.window.document.querySelector('#network-list li[data-request-id="r3"]') as HTMLElement).click();
-      panel.send({ type: 'requestDetail', id: 'r3', detail: {
-        id: 'r3', url: 'http://127.0.0.1/c', method: 'POST', resourceType: 'fetch', status: 200, timing: [],
-        requestHeaders: [{ name: 'cookie', value: 'sid=abc; theme=dark' }],
-        responseHeaders: [{ name: 'set-cookie', value: 'seen=1; Path=/; HttpOnly' }],
-        requestBody: { kind: 'none', mimeType: '', size: 0 }, responseBody: { kind: 'none', mimeType: '', size: 0 },
-      } });
+      panel.send({
+        type: 'requestDetail',
+        id: 'r3',
+        detail: {
+          id: 'r3',
+          url: 'http://127.0.0.1/c',
+          method: 'POST',
+          resourceType: 'fetch',
+          status: 200,
+          timing: [],
+          requestHeaders: [{ name: 'cookie', value: 'sid=abc; theme=dark' }],
+          responseHeaders: [{ name: 'set-cookie', value: 'seen=1; Path=/; HttpOnly' }],
+          requestBody: { kind: 'none', mimeType: '', size: 0 },
+          responseBody: { kind: 'none', mimeType: '', size: 0 },
+        },
+      });
       const shown = panel.describe().requestDetail;
       assert.match(shown, /## Request cookies \(2\)\nsid\nabc\ntheme\ndark/, shown);
       assert.match(shown, /## Response cookies \(1\)\nseen\n1 {2}\(Path=\/; HttpOnly\)/, shown);
@@ -323,10 +414,18 @@ describe('panel webview in a DOM', () => {
   it('shows each call with its door and outcome, and posts toolbar commands', () => {
     const panel = openPanel();
     try {
-      panel.send({ type: 'activity', rows: [{ seq: 1, id: 1, title: 'Opening http://127.0.0.1/', tool: 'browser_navigate', door: 'mcp', startedAt: 0, durationMs: 250, outcome: 'ok' }], dropBefore: 0 });
+      panel.send({
+        type: 'activity',
+        rows: [{ seq: 1, id: 1, title: 'Opening http://127.0.0.1/', tool: 'browser_navigate', door: 'mcp', startedAt: 0, durationMs: 250, outcome: 'ok' }],
+        dropBefore: 0,
+      });
       assert.deepStrictEqual(panel.describe().activityTitles, ['Opening http://127.0.0.1/']);
       assert.strictEqual(panel.window.document.querySelector('#activity-list .door')!.textContent, 'MCP');
-      for (const [id, command] of [['restart', 'restart'], ['pause', 'togglePause'], ['save', 'saveScreenshot']]) {
+      for (const [id, command] of [
+        ['restart', 'restart'],
+        ['pause', 'togglePause'],
+        ['save', 'saveScreenshot'],
+      ]) {
         (panel.$(id) as HTMLButtonElement).click();
         assert.deepStrictEqual(panel.posted.at(-1), { type: 'command', command });
       }
@@ -335,27 +434,59 @@ describe('panel webview in a DOM', () => {
     }
   });
 
-  it('draws a trace\'s card (vitals by rating, insights, Open trace) and an audit\'s (rows that outline their element), each with Add to Chat by call id', () => {
+  it("draws a trace's card (vitals by rating, insights, Open trace) and an audit's (rows that outline their element), each with Add to Chat by call id", () => {
     const panel = openPanel();
     try {
       const trace = {
-        url: 'http://127.0.0.1/perf/hero', during: 'reload' as const, actionMs: 400, file: 'trace-1.json',
+        url: 'http://127.0.0.1/perf/hero',
+        during: 'reload' as const,
+        actionMs: 400,
+        file: 'trace-1.json',
         lcp: { ms: 4200, rating: 'poor' as const, element: { description: 'img "Hero"', ref: 'e3' } },
-        cls: { value: 0.12, rating: 'needs-improvement' as const, culprits: [] }, emulation: { throttling: 'none' as const, cacheDisabled: false, cpuSlowdown: 4 },
+        cls: { value: 0.12, rating: 'needs-improvement' as const, culprits: [] },
+        emulation: { throttling: 'none' as const, cacheDisabled: false, cpuSlowdown: 4 },
         insights: [{ name: 'RenderBlocking', title: 'Render-blocking requests', state: 'fail' as const, savingsMs: 300, items: ['http://127.0.0.1/slow.css'] }],
       };
-      const audit = { url: 'http://127.0.0.1/a11y', engine: 'axe-core 4', passes: 20, incomplete: 0, violations: [
-        { rule: 'label', impact: 'critical' as const, help: 'Form elements must have labels', helpUrl: 'https://x', more: 0,
-          nodes: [{ description: '<img src=x onerror=alert(1)>', ref: 'e5', box: { x: 10, y: 20, width: 100, height: 30 }, fix: 'Add a label' }] },
-      ] };
-      const row = (id: number, card: DevtoolsCard) => ({ seq: id, id, title: `call ${id}`, tool: 'bridge_performance_trace', door: 'tool' as const, startedAt: 0, durationMs: 10, outcome: 'ok' as const, card });
+      const audit = {
+        url: 'http://127.0.0.1/a11y',
+        engine: 'axe-core 4',
+        passes: 20,
+        incomplete: 0,
+        violations: [
+          {
+            rule: 'label',
+            impact: 'critical' as const,
+            help: 'Form elements must have labels',
+            helpUrl: 'https://x',
+            more: 0,
+            nodes: [{ description: '<img src=x onerror=alert(1)>', ref: 'e5', box: { x: 10, y: 20, width: 100, height: 30 }, fix: 'Add a label' }],
+          },
+        ],
+      };
+      const row = (id: number, card: DevtoolsCard) => ({
+        seq: id,
+        id,
+        title: `call ${id}`,
+        tool: 'bridge_performance_trace',
+        door: 'tool' as const,
+        startedAt: 0,
+        durationMs: 10,
+        outcome: 'ok' as const,
+        card,
+      });
       panel.send({ type: 'activity', rows: [row(1, { kind: 'trace', trace }), row(2, { kind: 'audit', audit })], dropBefore: 0 });
       const cards = panel.describe().activityCards;
-      assert.match(cards[0], /^LCP4200 ms \(poor\)\nCLS0\.12 \(needs-improvement\)\nINP— \(none\)\nLCP element: img "Hero" \[e3\]\nWhile: CPU 4× slower\nRender-blocking requests · may save 300 ms$/);
+      assert.match(
+        cards[0],
+        /^LCP4200 ms \(poor\)\nCLS0\.12 \(needs-improvement\)\nINP— \(none\)\nLCP element: img "Hero" \[e3\]\nWhile: CPU 4× slower\nRender-blocking requests · may save 300 ms$/,
+      );
       assert.match(cards[1], /1 rule violated on 1 element · 20 passed\ncriticalForm elements must have labels: <img src=x onerror=alert\(1\)> \[e5\]/);
-      assert.strictEqual(panel.window.document.querySelectorAll('#activity-list img').length, 0, 'a page\'s text is text, never markup');
+      assert.strictEqual(panel.window.document.querySelectorAll('#activity-list img').length, 0, "a page's text is text, never markup");
       const buttons = [...panel.window.document.querySelectorAll<HTMLButtonElement>('#activity-list .card button')];
-      assert.deepStrictEqual(buttons.map(b => b.textContent), ['Open trace', 'Add to Chat', 'Add to Chat']);
+      assert.deepStrictEqual(
+        buttons.map(b => b.textContent),
+        ['Open trace', 'Add to Chat', 'Add to Chat'],
+      );
       buttons[0].click();
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'devtoolsCard', callId: 1, action: 'openTrace' });
       buttons[2].click();
@@ -370,7 +501,16 @@ describe('panel webview in a DOM', () => {
   it('is a timeline: a click or the arrow keys ask for a step, its banner and console show, Live and Esc go back, Continue from here posts the step', async () => {
     const panel = openPanel();
     try {
-      const row = (id: number) => ({ seq: id, id, title: `Step call ${id}`, tool: 'browser_click', door: 'tool' as const, startedAt: 0, durationMs: 10, outcome: 'ok' as const });
+      const row = (id: number) => ({
+        seq: id,
+        id,
+        title: `Step call ${id}`,
+        tool: 'browser_click',
+        door: 'tool' as const,
+        startedAt: 0,
+        durationMs: 10,
+        outcome: 'ok' as const,
+      });
       panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/live', 'Live page', true)] }) });
       panel.send({ type: 'activity', rows: [row(1), row(2), row(3)], dropBefore: 0 });
       panel.describe();
@@ -382,15 +522,28 @@ describe('panel webview in a DOM', () => {
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'showStep', callId: 3 });
       list.dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true }) as unknown as Event);
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'showStep', callId: 2 });
-      assert.match((panel.$('export-test').querySelector('.label')!).textContent ?? '', /^Export as test$/, 'one row shown is not a range to export');
-      panel.send({ type: 'stepView', view: {
-        index: 2, total: 3, at: Date.UTC(2026, 11, 1, 14, 2, 11), tool: 'browser_click', title: 'Clicking “Send”', door: 'tool', url: 'http://127.0.0.1/form',
-        pageTitle: 'Visitor Form', console: [{ seq: 4, level: 'error', text: 'boom', time: 0 }], network: [], restorable: true, dropped: 0,
-      } });
+      assert.match(panel.$('export-test').querySelector('.label')!.textContent ?? '', /^Export as test$/, 'one row shown is not a range to export');
+      panel.send({
+        type: 'stepView',
+        view: {
+          index: 2,
+          total: 3,
+          at: Date.UTC(2026, 11, 1, 14, 2, 11),
+          tool: 'browser_click',
+          title: 'Clicking “Send”',
+          door: 'tool',
+          url: 'http://127.0.0.1/form',
+          pageTitle: 'Visitor Form',
+          console: [{ seq: 4, level: 'error', text: 'boom', time: 0 }],
+          network: [],
+          restorable: true,
+          dropped: 0,
+        },
+      });
       const report = panel.describe();
       assert.match(report.stepBanner, /^Step 2 of 3, \d\d:\d\d:\d\d: Clicking “Send” \(no picture was drawn\)$/);
       assert.deepStrictEqual(report.stepConsole, ['error: boom']);
-      assert.strictEqual((panel.$('address') as HTMLInputElement).value, 'http://127.0.0.1/form', 'the address is the step\'s, as its picture is');
+      assert.strictEqual((panel.$('address') as HTMLInputElement).value, 'http://127.0.0.1/form', "the address is the step's, as its picture is");
       await new Promise(resolve => setTimeout(resolve, 50));
       assert.deepStrictEqual(panel.posted.filter(m => m.type === 'stepDrawn').at(-1), { type: 'stepDrawn', index: 2 }, 'says when the step is drawn');
       (panel.$('step-restore') as HTMLButtonElement).click();
@@ -414,7 +567,8 @@ describe('panel webview in a DOM', () => {
 
   describe('the person at the controls', () => {
     // A 1x1 JPEG, enough for the panel to draw a picture.
-    const JPEG = '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/yQALCAABAAEBAREA/8wABgAQEAX/2gAIAQEAAD8A0s8g/9k=';
+    const JPEG =
+      '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/yQALCAABAAEBAREA/8wABgAQEAX/2gAIAQEAAD8A0s8g/9k=';
 
     it('takes control and hands it back, saying so on the picture', () => {
       const panel = openPanel();
@@ -466,7 +620,8 @@ describe('panel webview in a DOM', () => {
         const frame = panel.$('frame');
         assert.strictEqual(frame.hidden, false, 'the picture is drawn');
         // The DOM for Node does no layout: give the picture the box a panel 320 px wide would.
-        frame.getBoundingClientRect = () => ({ left: 10, top: 20, width: 320, height: 180, right: 330, bottom: 200, x: 10, y: 20, toJSON: () => ({}) }) as DOMRect;
+        frame.getBoundingClientRect = () =>
+          ({ left: 10, top: 20, width: 320, height: 180, right: 330, bottom: 200, x: 10, y: 20, toJSON: () => ({}) }) as DOMRect;
         const mouse = (type: string, clientX: number, clientY: number, button = 0) =>
           frame.dispatchEvent(new panel.window.MouseEvent(type, { clientX, clientY, button, detail: 1, bubbles: true }) as unknown as Event);
         mouse('mousedown', 90, 65);
@@ -481,7 +636,14 @@ describe('panel webview in a DOM', () => {
         keys.dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'a', bubbles: true }) as unknown as Event);
         assert.deepStrictEqual((panel.posted.at(-1) as { event: unknown }).event, { kind: 'key', action: 'down', key: 'a', modifiers: [] });
         mouse('mousedown', 330, 200, 2);
-        assert.deepStrictEqual((panel.posted.at(-1) as { event: unknown }).event, { kind: 'mouse', action: 'down', x: 1, y: 1, button: 'right', clickCount: 1 });
+        assert.deepStrictEqual((panel.posted.at(-1) as { event: unknown }).event, {
+          kind: 'mouse',
+          action: 'down',
+          x: 1,
+          y: 1,
+          button: 'right',
+          clickCount: 1,
+        });
 
         // Add to Chat: in pick mode a click picks the element instead of reaching the page.
         (panel.$('pick') as HTMLButtonElement).click();

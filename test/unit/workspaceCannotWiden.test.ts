@@ -13,7 +13,7 @@ import { BridgeStatusBar } from '../../src/vscode/statusBar';
 import { createFakeVscode } from '../support/fakeVscode';
 import { hostFor, workspaceWidening } from '../harden/workspaceWidening';
 
-describe('what a workspace may set (the extension\'s own reading of the settings levels)', () => {
+describe("what a workspace may set (the extension's own reading of the settings levels)", () => {
   it('a cloned workspace tries every key at workspace and folder level, wider and wrongly typed: nothing widens, every wrong type is named by its level', async () => {
     const figures = await workspaceWidening();
     assert.strictEqual(figures.keys, SETTING_KEYS.length, 'every setting is tried');
@@ -33,9 +33,18 @@ describe('what a workspace may set (the extension\'s own reading of the settings
         assert.deepStrictEqual(host.currentSettings.toolsDeny, ['browser_evaluate'], JSON.stringify(wrong));
         assert.deepStrictEqual(host.currentSettings.blockedOrigins, ['https://blocked.example.test'], JSON.stringify(wrong));
         assert.deepStrictEqual(host.currentSettings.toolsAllow, []);
-        assert.ok(logged.some(line => /tools\.deny in this workspace's settings must be a list of strings; got .*The workspace's value is ignored; your own list still applies\./.test(line)),
-          logged.join('\n'));
-        assert.ok(fake.shown.some(m => m.level === 'warning'), 'the person is told');
+        assert.ok(
+          logged.some(line =>
+            /tools\.deny in this workspace's settings must be a list of strings; got .*The workspace's value is ignored; your own list still applies\./.test(
+              line,
+            ),
+          ),
+          logged.join('\n'),
+        );
+        assert.ok(
+          fake.shown.some(m => m.level === 'warning'),
+          'the person is told',
+        );
       } finally {
         await cleanup();
       }
@@ -51,14 +60,20 @@ describe('what a workspace may set (the extension\'s own reading of the settings
     try {
       assert.strictEqual(host.currentSettings.loginProfile, 'work');
       assert.deepStrictEqual(host.currentSettings.capabilities, [], 'the cookie tools stay off: the workspace cannot turn them on');
-      assert.ok(logged.some(line => /capabilities\.storage in this workspace's settings is set, but a workspace may not.*ignored/.test(line)), logged.join('\n'));
-      assert.ok(fake.shown.some(m => m.level === 'warning' && /capabilities\.storage/.test(m.message)), 'the person is told');
+      assert.ok(
+        logged.some(line => /capabilities\.storage in this workspace's settings is set, but a workspace may not.*ignored/.test(line)),
+        logged.join('\n'),
+      );
+      assert.ok(
+        fake.shown.some(m => m.level === 'warning' && /capabilities\.storage/.test(m.message)),
+        'the person is told',
+      );
     } finally {
       await cleanup();
     }
   });
 
-  it('takes capabilities.storage from the person\'s user settings', async () => {
+  it("takes capabilities.storage from the person's user settings", async () => {
     const fake = createFakeVscode({ settings: { 'playwrightBridge.capabilities.storage': true, 'playwrightBridge.loginProfile': 'work' } });
     const { host, cleanup } = hostFor(fake);
     try {
@@ -68,11 +83,16 @@ describe('what a workspace may set (the extension\'s own reading of the settings
     }
   });
 
-  it('keeps an endpoint\'s user name, password and token out of the log, the warning and the status bar; points to Set Connection Credentials', async () => {
+  it("keeps an endpoint's user name, password and token out of the log, the warning and the status bar; points to Set Connection Credentials", async () => {
     const endpoint = 'ws://admin:Pa55word-77@127.0.0.1:3000/?token=tok-8d1e42&browser=chromium';
     const fake = createFakeVscode({ settings: { 'playwrightBridge.connect.endpoint': endpoint } });
     const { host, logged, cleanup } = hostFor(fake);
-    const statusBar = new BridgeStatusBar(fake.vscode as unknown as typeof vscodeTypes, () => host.supervisor.health, () => host.browserLabel, () => 'down');
+    const statusBar = new BridgeStatusBar(
+      fake.vscode as unknown as typeof vscodeTypes,
+      () => host.supervisor.health,
+      () => host.browserLabel,
+      () => 'down',
+    );
     try {
       assert.strictEqual(host.currentSettings.connection?.endpoint, endpoint, 'the connection itself uses the address as written');
       const warnings = fake.shown.filter(m => m.level === 'warning');
@@ -108,9 +128,9 @@ describe('what a workspace may set (the extension\'s own reading of the settings
     assert.deepStrictEqual((await allowed(undefined)).origins, user);
     const empty = await allowed([]);
     assert.deepStrictEqual(empty.origins, user, 'an empty workspace list narrows nothing');
-    assert.deepStrictEqual(empty.network.allowedOrigins, user, 'and upstream gets the person\'s list');
+    assert.deepStrictEqual(empty.network.allowedOrigins, user, "and upstream gets the person's list");
     assert.deepStrictEqual((await allowed(['https://evil.example.test', 'https://app.example.test'])).origins, ['https://app.example.test']);
-    assert.deepStrictEqual((await allowed(['http://localhost:3000'])).origins, ['http://localhost:3000'], 'within the person\'s any-port rule');
+    assert.deepStrictEqual((await allowed(['http://localhost:3000'])).origins, ['http://localhost:3000'], "within the person's any-port rule");
     const disjoint = await allowed(['https://evil.example.test']);
     assert.deepStrictEqual(disjoint.network.allowedOrigins, [NO_ORIGIN_ALLOWED], 'no shared origin: nothing allowed, never "all"');
     assert.match(disjoint.warnings.join('\n'), /allowedOrigins.*share no origin/);

@@ -61,7 +61,9 @@ function ensureNode(): string {
   const done = path.join(dir, '.complete');
   if (!fs.existsSync(done)) {
     if (process.platform !== 'linux' || process.arch !== 'x64') {
-      throw new Error(`The code-server host needs Node ${NODE_VERSION} for linux-x64; on ${process.platform}-${process.arch} use a desktop VS Code (PLAYWRIGHT_BRIDGE_VSCODE=desktop).`);
+      throw new Error(
+        `The code-server host needs Node ${NODE_VERSION} for linux-x64; on ${process.platform}-${process.arch} use a desktop VS Code (PLAYWRIGHT_BRIDGE_VSCODE=desktop).`,
+      );
     }
     log(`installing Node ${NODE_VERSION} into ${dir} (one-off)`);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -83,7 +85,10 @@ export function ensureCodeServer(): CodeServerInstall {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     // npm 11 runs no dependency install scripts unless allowed; code-server's builds VS Code's native modules.
-    fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'pwb-code-server-host', private: true, allowScripts: { 'code-server': true } }, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(dir, 'package.json'),
+      `${JSON.stringify({ name: 'pwb-code-server-host', private: true, allowScripts: { 'code-server': true } }, null, 2)}\n`,
+    );
     try {
       npmInstall(dir, `code-server@${CODE_SERVER_VERSION}`, nodeDir);
     } catch (error) {
@@ -93,6 +98,8 @@ export function ensureCodeServer(): CodeServerInstall {
     fs.writeFileSync(done, new Date().toISOString());
   }
   const product = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'code-server', 'lib', 'vscode', 'product.json'), 'utf8')) as { version?: string };
-  const vscodePackage = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'code-server', 'lib', 'vscode', 'package.json'), 'utf8')) as { version: string };
+  const vscodePackage = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'code-server', 'lib', 'vscode', 'package.json'), 'utf8')) as {
+    version: string;
+  };
   return { node: path.join(nodeDir, 'bin', 'node'), entry, vscodeVersion: product.version ?? vscodePackage.version };
 }

@@ -77,11 +77,18 @@ export class CodeServerSession {
     for (const dir of ['home', 'config', 'data', 'cache', 'tmp']) fs.mkdirSync(path.join(this.scratch, dir), { recursive: true });
     const args = [
       o.install.entry,
-      '--bind-addr', `127.0.0.1:${this.port}`,
-      '--auth', 'none',
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-      '--user-data-dir', o.userDataDir,
-      '--extensions-dir', o.extensionsDir,
+      '--bind-addr',
+      `127.0.0.1:${this.port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--user-data-dir',
+      o.userDataDir,
+      '--extensions-dir',
+      o.extensionsDir,
       ...(o.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
       o.folder,
     ];
@@ -103,7 +110,9 @@ export class CodeServerSession {
     };
     this.server.stdout!.on('data', forward);
     this.server.stderr!.on('data', forward);
-    const exited = new Promise<never>((_, reject) => this.server!.once('exit', code => reject(new Error(`code-server exited with code ${code} before it listened`))));
+    const exited = new Promise<never>((_, reject) =>
+      this.server!.once('exit', code => reject(new Error(`code-server exited with code ${code} before it listened`))),
+    );
     await Promise.race([this.waitHealthy(60000), exited]);
   }
 
@@ -150,9 +159,17 @@ export class CodeServerSession {
     this.server = undefined;
     if (server?.pid) {
       const done = new Promise<void>(resolve => (server.exitCode !== null || server.signalCode !== null ? resolve() : server.once('exit', () => resolve())));
-      try { process.kill(-server.pid, 'SIGTERM'); } catch { /* gone */ }
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
       await Promise.race([done, new Promise(resolve => setTimeout(resolve, 3000))]);
-      try { process.kill(-server.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-server.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }
     fs.rmSync(this.scratch, { recursive: true, force: true });
   }

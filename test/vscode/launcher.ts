@@ -44,12 +44,18 @@ async function main(): Promise<number> {
   // Install a packaged VSIX first, as a person would, when the run asks for it.
   const vsix = flag(args, 'install-extension');
   if (vsix) {
-    const installed = spawnSync(install.node, [install.entry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix], { encoding: 'utf8', env: { ...process.env, HOME: userDataDir } });
+    const installed = spawnSync(install.node, [install.entry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: userDataDir },
+    });
     process.stdout.write(`[real-vscode] installed ${path.basename(vsix)}: ${(installed.stdout || installed.stderr || '').trim().split('\n').pop()}\n`);
     if (installed.status !== 0) throw new Error(`installing ${vsix} failed: ${installed.stderr || installed.stdout}`);
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file found at run time
-  process.stdout.write(`[real-vscode] host: code-server ${require(path.join(path.dirname(install.entry), '..', '..', 'package.json')).version}, VS Code ${install.vscodeVersion} (server build, Node extension host, headless Chromium window)\n`);
+  // A JSON file found at run time.
+  const codeServer = JSON.parse(fs.readFileSync(path.join(path.dirname(install.entry), '..', '..', 'package.json'), 'utf8')) as { version: string };
+  process.stdout.write(
+    `[real-vscode] host: code-server ${codeServer.version}, VS Code ${install.vscodeVersion} (server build, Node extension host, headless Chromium window)\n`,
+  );
 
   // The extension host gets the environment runTests gave us (extensionTestsEnv), minus noise.
   const extensionEnv: Record<string, string> = {};
@@ -70,7 +76,9 @@ async function main(): Promise<number> {
     env: process.env,
     browserPath: process.env.PLAYWRIGHT_BRIDGE_TEST_BROWSER ?? '/usr/bin/chromium',
     headless: true,
-    onLog: line => { if (process.env.PLAYWRIGHT_BRIDGE_VERBOSE) process.stdout.write(`${line}\n`); },
+    onLog: line => {
+      if (process.env.PLAYWRIGHT_BRIDGE_VERBOSE) process.stdout.write(`${line}\n`);
+    },
   });
   // VS Code's own log lines go here (the console shows the suite's), when the runner names a file.
   const logFile = process.env.PLAYWRIGHT_BRIDGE_VSCODE_LOG;
@@ -129,13 +137,21 @@ async function main(): Promise<number> {
     const leftovers = processesMentioning(marker);
     if (leftovers.length) {
       process.stderr.write(`[real-vscode] processes left running after the run: ${leftovers.join(', ')}; killing them\n`);
-      for (const pid of leftovers) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+      for (const pid of leftovers)
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
       process.exitCode = 1;
     }
   }
 }
 
-main().then(code => process.exit(process.exitCode || code), error => {
-  process.stderr.write(`[real-vscode] ${error instanceof Error ? error.stack ?? error.message : error}\n`);
-  process.exit(1);
-});
+main().then(
+  code => process.exit(process.exitCode || code),
+  error => {
+    process.stderr.write(`[real-vscode] ${error instanceof Error ? (error.stack ?? error.message) : error}\n`);
+    process.exit(1);
+  },
+);

@@ -50,8 +50,13 @@ async function panelFrame(page: Page): Promise<Frame> {
 export async function actInPanel(page: Page, act: PanelAct): Promise<string | void> {
   if (act.action === 'chatAttachments') {
     // The chat input part lists its attachments as elements with labels; read every label there.
-    return JSON.stringify(await page.evaluate(() => [...document.querySelectorAll('.interactive-input-part [class*="attach"]')]
-      .map(element => `${element.getAttribute('aria-label') ?? ''} ${element.textContent ?? ''}`.trim()).filter(Boolean)));
+    return JSON.stringify(
+      await page.evaluate(() =>
+        [...document.querySelectorAll('.interactive-input-part [class*="attach"]')]
+          .map(element => `${element.getAttribute('aria-label') ?? ''} ${element.textContent ?? ''}`.trim())
+          .filter(Boolean),
+      ),
+    );
   }
   if (act.action === 'profile') return JSON.stringify(await profile(page, act.seconds));
   const frame = await panelFrame(page);
@@ -75,7 +80,7 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
       return;
     case 'button': {
       // An action the narrow header moved into its "more" menu is reached through the menu, as a person would.
-      if (await frame.locator(`#more-menu #${act.id}`).count() && await frame.locator('#more-menu').isHidden()) await frame.locator('#more').click();
+      if ((await frame.locator(`#more-menu #${act.id}`).count()) && (await frame.locator('#more-menu').isHidden())) await frame.locator('#more').click();
       await frame.locator(`#${act.id}`).click();
       return;
     }
@@ -150,7 +155,7 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
       picker.value = preset;
       picker.dispatchEvent(new Event('change', { bubbles: true }));
       // Drawn at the new size: the frame says it shows the page at that size, and its pixels have that shape.
-      while (picture.dataset.pageSize !== preset || Math.abs((picture.naturalWidth / picture.naturalHeight) / (width / height) - 1) > 0.03) {
+      while (picture.dataset.pageSize !== preset || Math.abs(picture.naturalWidth / picture.naturalHeight / (width / height) - 1) > 0.03) {
         if (performance.now() - start > 30000) throw new Error(`no picture at ${preset} within 30 s (it shows ${picture.dataset.pageSize})`);
         await frame();
       }
@@ -168,7 +173,9 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
   // Each matching request once, newest first (the list shows the newest at the end).
   const opened = new Set<string>();
   for (let i = 0; i < act.times; i++) {
-    const rows = [...document.querySelectorAll<HTMLElement>('#network-list li.request')].filter(row => row.querySelector('.url')?.textContent?.includes(act.text));
+    const rows = [...document.querySelectorAll<HTMLElement>('#network-list li.request')].filter(row =>
+      row.querySelector('.url')?.textContent?.includes(act.text),
+    );
     const row = rows.reverse().find(candidate => !opened.has(candidate.dataset.requestId!)) ?? rows[0];
     if (!row) throw new Error(`no request row holds ${act.text}`);
     opened.add(row.dataset.requestId!);
@@ -177,7 +184,7 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
     row.click();
     // Drawn: the response body's text is in the pane (a GET has no request body of its own).
     while (!document.querySelector('#request-body .body-text pre')) {
-      if (performance.now() - start > 30000) throw new Error('the request\'s body did not show within 30 s');
+      if (performance.now() - start > 30000) throw new Error("the request's body did not show within 30 s");
       await frame();
     }
     await painted();
@@ -205,5 +212,8 @@ async function profile(page: Page, seconds: number): Promise<string[]> {
     const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
     self.set(key, (self.get(key) ?? 0) + (samples.timeDeltas?.[i] ?? 0) / 1000);
   });
-  return [...self].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([key, ms]) => `${Math.round(ms)} ms ${key}`);
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 20)
+    .map(([key, ms]) => `${Math.round(ms)} ms ${key}`);
 }

@@ -20,7 +20,9 @@ export async function pickHost(): Promise<{ executable: string; description: str
       return { executable, description: `desktop VS Code (${executable})` };
     } catch (error) {
       if (choice === 'desktop') throw new Error(`No desktop VS Code could be downloaded: ${(error as Error).message}`, { cause: error });
-      console.log(`[real-vscode] no desktop VS Code can be downloaded here (${String((error as Error).message).split('\n')[0]}); using VS Code's server build from code-server`);
+      console.log(
+        `[real-vscode] no desktop VS Code can be downloaded here (${String((error as Error).message).split('\n')[0]}); using VS Code's server build from code-server`,
+      );
     }
   }
   return { executable: path.join(REPO_ROOT, 'test', 'vscode', 'code-server-launcher.sh'), description: 'VS Code server build (code-server)' };
@@ -31,7 +33,8 @@ async function main(): Promise<void> {
   const host = await pickHost();
   // With PLAYWRIGHT_BRIDGE_VSIX the suite runs against that package installed into VS Code, not this clone.
   const vsix = process.env.PLAYWRIGHT_BRIDGE_VSIX;
-  if (vsix && !host.executable.endsWith('code-server-launcher.sh')) throw new Error('The installed-VSIX run needs the code-server host (PLAYWRIGHT_BRIDGE_VSCODE=server).');
+  if (vsix && !host.executable.endsWith('code-server-launcher.sh'))
+    throw new Error('The installed-VSIX run needs the code-server host (PLAYWRIGHT_BRIDGE_VSCODE=server).');
   console.log(`[real-vscode] running the integration suite in ${host.description}${vsix ? `, against the installed ${path.basename(vsix)}` : ''}`);
   const totals = { passed: 0, failed: 0, skipped: 0 };
   // PLAYWRIGHT_BRIDGE_WINDOW=mcp runs only the windows whose name holds that text (while working on one).
@@ -46,7 +49,9 @@ async function main(): Promise<void> {
   }
   const resultsFile = process.env.PLAYWRIGHT_BRIDGE_RESULTS_FILE;
   if (resultsFile) fs.writeFileSync(resultsFile, JSON.stringify(totals));
-  console.log(`[real-vscode] ${windows.length} window${windows.length === 1 ? '' : 's'}: ${totals.passed} passed, ${totals.failed} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `[real-vscode] ${windows.length} window${windows.length === 1 ? '' : 's'}: ${totals.passed} passed, ${totals.failed} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   process.exitCode = totals.failed ? 1 : 0;
 }
 
@@ -89,12 +94,19 @@ export async function runWindow(executable: string, window: SuiteWindow, vsix: s
   // (Debian's Chromium) and the window's settings are user settings.
   const userSettings = path.join(scratch, 'user-data', 'User', 'settings.json');
   fs.mkdirSync(path.dirname(userSettings), { recursive: true });
-  fs.writeFileSync(userSettings, JSON.stringify({
-    'workbench.startupEditor': 'none',
-    'playwrightBridge.browser': 'chromium',
-    'playwrightBridge.executablePath': TEST_BROWSER,
-    ...window.settings,
-  }, null, 2));
+  fs.writeFileSync(
+    userSettings,
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'playwrightBridge.browser': 'chromium',
+        'playwrightBridge.executablePath': TEST_BROWSER,
+        ...window.settings,
+      },
+      null,
+      2,
+    ),
+  );
   try {
     const code = await runTests({
       vscodeExecutablePath: executable,
@@ -102,7 +114,9 @@ export async function runWindow(executable: string, window: SuiteWindow, vsix: s
       extensionDevelopmentPath: vsix ? path.join(REPO_ROOT, 'test', 'vscode', 'vsix-host') : REPO_ROOT,
       extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js'),
       launchArgs: [
-        workspace, `--user-data-dir=${path.join(scratch, 'user-data')}`, `--extensions-dir=${path.join(scratch, 'extensions')}`,
+        workspace,
+        `--user-data-dir=${path.join(scratch, 'user-data')}`,
+        `--extensions-dir=${path.join(scratch, 'extensions')}`,
         ...(vsix ? [`--install-extension=${path.resolve(vsix)}`] : []),
         `--pwb-link-extension=${path.join(REPO_ROOT, 'test', 'vscode', 'chat-helper')}`,
       ],
@@ -120,7 +134,9 @@ export async function runWindow(executable: string, window: SuiteWindow, vsix: s
     const counts: Counts = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { passed: 0, failed: 0, skipped: 0 };
     // A window that never reported (VS Code did not start, the run timed out) is a failure, not zero tests.
     if (code !== 0 && counts.failed === 0) counts.failed = 1;
-    console.log(`[real-vscode] window "${window.name}" finished with code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s; VS Code's own log: ${path.relative(REPO_ROOT, vscodeLog)}`);
+    console.log(
+      `[real-vscode] window "${window.name}" finished with code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s; VS Code's own log: ${path.relative(REPO_ROOT, vscodeLog)}`,
+    );
     return counts;
   } catch (error) {
     console.error(`[real-vscode] window "${window.name}" failed: ${error instanceof Error ? error.message : error}`);

@@ -33,23 +33,26 @@ function writeDemoWorkspace(siteUrl: string): string {
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
   // No browser settings: `auto` takes Chrome, Edge or the system Chromium, whichever is installed. This README opens first.
   fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), `${JSON.stringify({ 'workbench.startupEditor': 'readme' }, null, 2)}\n`);
-  fs.writeFileSync(path.join(folder, 'README.md'), [
-    '# Playwright Bridge demo',
-    '',
-    `A demo site runs at ${siteUrl}/ while \`npm start\` runs. The browser panel is in the Playwright Bridge view`,
-    '(its icon in the activity bar, or "Playwright Bridge: Show Browser Panel").',
-    '',
-    '**Chat needs a signed-in chat model**: GitHub Copilot, or any model VS Code\'s chat offers. Without one,',
-    'stop this and run `npm start -- --demo`: a scripted model plays a short session in the panel, no account needed.',
-    '',
-    'With a model, open chat in agent mode and try:',
-    '',
-    `- "Open ${siteUrl}/, type Ada into the name field, press Greet and tell me what the page says."`,
-    `- "Take a screenshot of ${siteUrl}/ and list its console messages and network requests."`,
-    '',
-    'The status bar shows the browser state; click it for the log. Commands: "Playwright Bridge: Restart Browser", "Show Log", "Install Browser".',
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(folder, 'README.md'),
+    [
+      '# Playwright Bridge demo',
+      '',
+      `A demo site runs at ${siteUrl}/ while \`npm start\` runs. The browser panel is in the Playwright Bridge view`,
+      '(its icon in the activity bar, or "Playwright Bridge: Show Browser Panel").',
+      '',
+      "**Chat needs a signed-in chat model**: GitHub Copilot, or any model VS Code's chat offers. Without one,",
+      'stop this and run `npm start -- --demo`: a scripted model plays a short session in the panel, no account needed.',
+      '',
+      'With a model, open chat in agent mode and try:',
+      '',
+      `- "Open ${siteUrl}/, type Ada into the name field, press Greet and tell me what the page says."`,
+      `- "Take a screenshot of ${siteUrl}/ and list its console messages and network requests."`,
+      '',
+      'The status bar shows the browser state; click it for the log. Commands: "Playwright Bridge: Restart Browser", "Show Log", "Install Browser".',
+      '',
+    ].join('\n'),
+  );
   return folder;
 }
 
@@ -63,7 +66,9 @@ async function main(): Promise<void> {
   if (hasDesktopCode() && !demo) {
     console.log('[start] opening desktop VS Code with the extension loaded');
     const startHelper = path.join(REPO_ROOT, 'test', 'vscode', 'start-helper');
-    const code = spawn('code', ['--new-window', `--extensionDevelopmentPath=${REPO_ROOT}`, `--extensionDevelopmentPath=${startHelper}`, folder], { stdio: 'inherit' });
+    const code = spawn('code', ['--new-window', `--extensionDevelopmentPath=${REPO_ROOT}`, `--extensionDevelopmentPath=${startHelper}`, folder], {
+      stdio: 'inherit',
+    });
     code.on('exit', () => console.log('[start] VS Code launched; the demo site stays up until Ctrl-C'));
   } else {
     const install = ensureCodeServer();
@@ -85,13 +90,16 @@ async function main(): Promise<void> {
       env: demo ? { ...process.env, PLAYWRIGHT_BRIDGE_DEMO_SITE: site.url, PLAYWRIGHT_BRIDGE_DEMO_STEP_MS: '3000' } : process.env,
       browserPath: findChromium() ?? '/usr/bin/chromium',
       headless: true,
-      onLog: line => { if (process.env.PLAYWRIGHT_BRIDGE_VERBOSE) console.log(line); },
+      onLog: line => {
+        if (process.env.PLAYWRIGHT_BRIDGE_VERBOSE) console.log(line);
+      },
     });
     const port = Number(process.env.PLAYWRIGHT_BRIDGE_PORT ?? 0) || undefined;
     await session.startServer(port);
     console.log(`[start] VS Code ${install.vscodeVersion} (server build from code-server) is running with Playwright Bridge loaded.`);
     console.log(`[start] open ${session.url()} in a browser on this machine (it listens on 127.0.0.1 only).`);
-    if (demo) console.log('[start] demo: the window you open enables chat, opens the browser panel and plays the scenario with a scripted model (no account needed).');
+    if (demo)
+      console.log('[start] demo: the window you open enables chat, opens the browser panel and plays the scenario with a scripted model (no account needed).');
     console.log('[start] rebuild with `npm run watch` in another terminal and reload the window to pick up changes; Ctrl-C stops everything.');
     const stop = async () => {
       console.log('[start] stopping');

@@ -13,9 +13,15 @@ export const MAX_VSIX_BYTES = 8 * 1024 * 1024;
 
 /** Paths inside the VSIX (below `extension/`) that may ship. Anything else is a packaging bug. */
 export const ALLOWED = [
-  /^package\.json$/, /^package\.nls\.json$/, /^readme\.md$/i, /^changelog\.md$/i, /^LICENSE(\.txt)?$/,
-  /^dist\/(extension|child)\.js$/, /^dist\/webview\/(panel\.js|codicon\.css|codicon\.ttf)$/,
-  /^media\/(icon\.png|browser\.svg|panel\.css|panel\.html)$/, /^media\/walkthrough\/[\w-]+\.md$/,
+  /^package\.json$/,
+  /^package\.nls\.json$/,
+  /^readme\.md$/i,
+  /^changelog\.md$/i,
+  /^LICENSE(\.txt)?$/,
+  /^dist\/(extension|child)\.js$/,
+  /^dist\/webview\/(panel\.js|codicon\.css|codicon\.ttf)$/,
+  /^media\/(icon\.png|browser\.svg|panel\.css|panel\.html)$/,
+  /^media\/walkthrough\/[\w-]+\.md$/,
   /^node_modules\/@playwright\/mcp\/(package\.json|index\.js|cli\.js|LICENSE)$/,
   /^node_modules\/playwright-core\/(package\.json|index\.js|index\.mjs|cli\.js|browsers\.json|LICENSE|NOTICE|ThirdPartyNotices\.txt)$/,
   /^node_modules\/playwright-core\/bin\/[\w.-]+$/,
@@ -53,7 +59,13 @@ export function vsixProblems(entries: { name: string }[], bytes: number): string
     if (FORBIDDEN.some(p => p.test(inner)) || !ALLOWED.some(p => p.test(inner))) problems.push(`not on the allow-list: ${name}`);
   }
   if (bytes > MAX_VSIX_BYTES) problems.push(`the VSIX is ${(bytes / 1048576).toFixed(2)} MB, over ${MAX_VSIX_BYTES / 1048576} MB`);
-  for (const required of ['extension/dist/extension.js', 'extension/dist/child.js', 'extension/dist/webview/panel.js', 'extension/node_modules/@playwright/mcp/index.js', 'extension/node_modules/playwright-core/lib/coreBundle.js']) {
+  for (const required of [
+    'extension/dist/extension.js',
+    'extension/dist/child.js',
+    'extension/dist/webview/panel.js',
+    'extension/node_modules/@playwright/mcp/index.js',
+    'extension/node_modules/playwright-core/lib/coreBundle.js',
+  ]) {
     if (!entries.some(e => e.name === required)) problems.push(`missing: ${required}`);
   }
   return problems;
@@ -80,14 +92,18 @@ export async function packageVsix(): Promise<{ file: string; problems: string[] 
     top.set(key, sum);
   }
   console.log(`[package] ${path.basename(file)}: ${(bytes / 1048576).toFixed(2)} MB, ${entries.length} files (target: at most ${MAX_VSIX_BYTES / 1048576} MB)`);
-  for (const [key, sum] of [...top].sort()) console.log(`[package]   ${key.padEnd(48)} ${String(sum.files).padStart(3)} files ${(sum.bytes / 1024).toFixed(0).padStart(7)} KB unpacked`);
+  for (const [key, sum] of [...top].sort())
+    console.log(`[package]   ${key.padEnd(48)} ${String(sum.files).padStart(3)} files ${(sum.bytes / 1024).toFixed(0).padStart(7)} KB unpacked`);
   for (const problem of problems) console.error(`[package] ${problem}`);
   return { file, problems };
 }
 
 if (require.main === module) {
-  packageVsix().then(({ problems }) => process.exit(problems.length ? 1 : 0), error => {
-    console.error(`[package] ${error instanceof Error ? error.message : error}`);
-    process.exit(1);
-  });
+  packageVsix().then(
+    ({ problems }) => process.exit(problems.length ? 1 : 0),
+    error => {
+      console.error(`[package] ${error instanceof Error ? error.message : error}`);
+      process.exit(1);
+    },
+  );
 }

@@ -54,7 +54,8 @@ export const writtenFiles: ChildCallStep = {
     const named = typeof call.args?.filename === 'string' ? call.args.filename : '';
     // A trace the DevTools tools wrote is named in the call's marks, not in its answer's text (the child writes none).
     const traced = [call.marks.devtools?.kind === 'trace' ? call.marks.devtools.trace.file : undefined, call.marks.traceOfCall?.file]
-      .filter((file): file is string => !!file).map(file => path.join(env.config.mcp.outputDir, file));
+      .filter((file): file is string => !!file)
+      .map(file => path.join(env.config.mcp.outputDir, file));
     env.outputBudget.afterCall([text(), named, ...traced].join('\n'));
   },
 };

@@ -15,7 +15,7 @@ import { SnapshotRefs } from './snapshotRefs';
 declare const BRIDGE_AXE_SOURCE: string | undefined;
 let axeSource: string | undefined;
 function axe(): string {
-  return axeSource ??= typeof BRIDGE_AXE_SOURCE === 'string' ? BRIDGE_AXE_SOURCE : readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  return (axeSource ??= typeof BRIDGE_AXE_SOURCE === 'string' ? BRIDGE_AXE_SOURCE : readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
 }
 
 /** The axe version the bundle carries (its source's banner). */
@@ -65,7 +65,11 @@ export async function auditPage(context: BrowserContext, page: Page, scope: { re
     // The element that carries the scope's ref itself, not one found again by its box (an overlay can have the box).
     const scopeNode = scope.ref ? await refs.nodeOf(scope.ref) : undefined;
     if (scope.ref && scopeNode === undefined) return { refNotFound: scope.ref };
-    if (scope.ref) await page.locator(`aria-ref=${scope.ref}`).scrollIntoViewIfNeeded({ timeout: 2000 }).catch(() => undefined);
+    if (scope.ref)
+      await page
+        .locator(`aria-ref=${scope.ref}`)
+        .scrollIntoViewIfNeeded({ timeout: 2000 })
+        .catch(() => undefined);
     const world = await isolatedWorld(cdp);
     await world.evaluate(`${axe()};void 0`);
     const run = scopeNode === undefined ? await world.evaluate<AxeRun>(`(${RUN_AXE})(document)`) : await world.onNode<AxeRun>(scopeNode, RUN_AXE);

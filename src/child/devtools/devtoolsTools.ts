@@ -104,7 +104,10 @@ export async function runDevtoolsTool(name: string, args: Record<string, unknown
       const expire = setTimeout(() => {
         if (session.pendingTrace !== pending) return;
         session.pendingTrace = undefined;
-        void pending.running.stop().catch(() => undefined).then(() => pending.running.close());
+        void pending.running
+          .stop()
+          .catch(() => undefined)
+          .then(() => pending.running.close());
       }, MAX_TRACE_MS);
       expire.unref?.();
       return { kind: 'traceStarted' };

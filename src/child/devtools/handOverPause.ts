@@ -18,7 +18,10 @@ export class HandOverPause {
   private pausedMs = 0;
 
   /** Starts counting from the trace's end: the pause begins only if the hand-over is still awaited `afterMs` later. */
-  constructor(private readonly cdp: CDPSession, afterMs = PAUSE_AFTER_MS) {
+  constructor(
+    private readonly cdp: CDPSession,
+    afterMs = PAUSE_AFTER_MS,
+  ) {
     this.timer = setTimeout(() => {
       this.pausedAt = Date.now();
       this.pausing = cdp.send('Emulation.setScriptExecutionDisabled', { value: true }).catch(() => undefined);

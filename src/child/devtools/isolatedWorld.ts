@@ -34,7 +34,9 @@ export async function isolatedWorld(cdp: CDPSession): Promise<IsolatedWorld> {
     new Error(`${where}: ${details.exception?.description?.split('\n')[0] ?? details.text ?? 'failed'}`);
   return {
     async evaluate<T>(expression: string): Promise<T> {
-      const { result, exceptionDetails } = await inTime(cdp.send('Runtime.evaluate', { expression, contextId: executionContextId, awaitPromise: true, returnByValue: true }));
+      const { result, exceptionDetails } = await inTime(
+        cdp.send('Runtime.evaluate', { expression, contextId: executionContextId, awaitPromise: true, returnByValue: true }),
+      );
       if (exceptionDetails) throw failed('In the page', exceptionDetails);
       return result.value as T;
     },
@@ -46,9 +48,14 @@ export async function isolatedWorld(cdp: CDPSession): Promise<IsolatedWorld> {
       if (!objectId) return undefined;
       try {
         // The protocol calls it with the element as `this`: handed on as the function's argument.
-        const { result, exceptionDetails } = await inTime(cdp.send('Runtime.callFunctionOn', {
-          objectId, functionDeclaration: `function () { return (${functionDeclaration})(this); }`, returnByValue: true, awaitPromise: true,
-        }));
+        const { result, exceptionDetails } = await inTime(
+          cdp.send('Runtime.callFunctionOn', {
+            objectId,
+            functionDeclaration: `function () { return (${functionDeclaration})(this); }`,
+            returnByValue: true,
+            awaitPromise: true,
+          }),
+        );
         if (exceptionDetails) throw failed('In the page', exceptionDetails);
         return result.value as T;
       } finally {

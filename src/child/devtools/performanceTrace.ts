@@ -105,10 +105,15 @@ async function saveTrace(recorded: RecordedTrace, request: TraceRequest, outputD
     events.push(recorded.events[index]);
   }
   if (!events.length) return { events, noFile: { why: 'budget', limitBytes }, eventsLeftOut, limitBytes };
-  const cut = recorded.textsCut || eventsLeftOut ? {
-    textsCut: recorded.textsCut, eventsLeftOut, limitBytes,
-    why: `${TEXT_CUT_RULE} Events past the file's limit (under the output folder's budget) are left out.`,
-  } : undefined;
+  const cut =
+    recorded.textsCut || eventsLeftOut
+      ? {
+          textsCut: recorded.textsCut,
+          eventsLeftOut,
+          limitBytes,
+          why: `${TEXT_CUT_RULE} Events past the file's limit (under the output folder's budget) are left out.`,
+        }
+      : undefined;
   const metadata = { source: 'Playwright Bridge', startTime: new Date().toISOString(), ...(cut ? { cut } : {}) };
   const file = request.filename ?? path.join(outputDir, `trace-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   try {
@@ -148,27 +153,40 @@ export async function finishTrace(pending: PendingTrace, actionMs: number, mask:
     const insights = [...parsed.insights];
     if (parsed.longTasks.count) {
       insights.push({
-        name: 'LongTasks', title: 'Long main-thread tasks', state: 'informative',
-        items: [`${parsed.longTasks.count} task${parsed.longTasks.count === 1 ? '' : 's'} over 50 ms, the longest ${parsed.longTasks.longestMs} ms, ${parsed.longTasks.totalMs} ms in all`],
+        name: 'LongTasks',
+        title: 'Long main-thread tasks',
+        state: 'informative',
+        items: [
+          `${parsed.longTasks.count} task${parsed.longTasks.count === 1 ? '' : 's'} over 50 ms, the longest ${parsed.longTasks.longestMs} ms, ${parsed.longTasks.totalMs} ms in all`,
+        ],
       });
     }
     const facts: TraceFacts = {
-      url: running.page.isClosed() ? request.url ?? '' : running.page.url(),
+      url: running.page.isClosed() ? (request.url ?? '') : running.page.url(),
       during: request.during,
       ...(measuredCall ? { measuredCall } : {}),
       actionMs: Math.round(actionMs),
       ...(saved.file ? { file: saved.file } : {}),
       ...(saved.noFile ? { noFile: saved.noFile } : {}),
-      ...(recorded.textsCut || saved.eventsLeftOut ? { cut: { textsCut: recorded.textsCut, eventsLeftOut: saved.eventsLeftOut, limitBytes: saved.limitBytes } } : {}),
+      ...(recorded.textsCut || saved.eventsLeftOut
+        ? { cut: { textsCut: recorded.textsCut, eventsLeftOut: saved.eventsLeftOut, limitBytes: saved.limitBytes } }
+        : {}),
       ...(recorded.pausedScriptsMs ? { pausedScriptsMs: recorded.pausedScriptsMs } : {}),
-      ...(parsed.lcp ? { lcp: {
-        ms: parsed.lcp.ms, rating: rate('lcp', parsed.lcp.ms),
-        ...(parsed.lcp.phases ? { phases: parsed.lcp.phases } : {}),
-        ...(element ? { element } : {}),
-        ...(parsed.lcp.url ? { url: parsed.lcp.url } : {}),
-      } } : {}),
+      ...(parsed.lcp
+        ? {
+            lcp: {
+              ms: parsed.lcp.ms,
+              rating: rate('lcp', parsed.lcp.ms),
+              ...(parsed.lcp.phases ? { phases: parsed.lcp.phases } : {}),
+              ...(element ? { element } : {}),
+              ...(parsed.lcp.url ? { url: parsed.lcp.url } : {}),
+            },
+          }
+        : {}),
       cls: { value: parsed.cls.value, rating: rate('cls', parsed.cls.value), culprits: parsed.cls.culprits },
-      ...(parsed.inp ? { inp: { ms: parsed.inp.ms, rating: rate('inp', parsed.inp.ms), ...(parsed.inp.interaction ? { interaction: parsed.inp.interaction } : {}) } } : {}),
+      ...(parsed.inp
+        ? { inp: { ms: parsed.inp.ms, rating: rate('inp', parsed.inp.ms), ...(parsed.inp.interaction ? { interaction: parsed.inp.interaction } : {}) } }
+        : {}),
       insights,
       emulation: pending.emulation,
     };

@@ -35,7 +35,11 @@ const CARRIER = (ref: string) => `(() => {
 /** The refs looked up per finding, each a lookup in the page. */
 const MAX_REFS = 40;
 
-interface ExecutionContext { id: number; name: string; auxData?: { frameId?: string } }
+interface ExecutionContext {
+  id: number;
+  name: string;
+  auxData?: { frameId?: string };
+}
 
 /** The id of Playwright's utility world in the page's main frame, or undefined when there is not exactly one. */
 async function utilityWorld(cdp: CDPSession): Promise<number | undefined> {
@@ -58,7 +62,11 @@ async function utilityWorld(cdp: CDPSession): Promise<number | undefined> {
 export class SnapshotRefs {
   private looked = 0;
 
-  private constructor(private readonly page: Page, private readonly cdp: CDPSession, private readonly world: number | undefined) {}
+  private constructor(
+    private readonly page: Page,
+    private readonly cdp: CDPSession,
+    private readonly world: number | undefined,
+  ) {}
 
   /** Takes the page's snapshot and finds Playwright's world in it, over the page's CDP session. */
   static async take(page: Page, cdp: CDPSession): Promise<SnapshotRefs> {
@@ -104,6 +112,11 @@ export class SnapshotRefs {
    * one left out finds nothing: it is no ref to give or take.
    */
   private async found(ref: string): Promise<boolean> {
-    return (await this.page.locator(`aria-ref=${ref}`).count().catch(() => 0)) === 1;
+    return (
+      (await this.page
+        .locator(`aria-ref=${ref}`)
+        .count()
+        .catch(() => 0)) === 1
+    );
   }
 }

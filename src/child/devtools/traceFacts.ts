@@ -24,12 +24,18 @@ interface InsightSet {
   model: Record<string, InsightModel>;
 }
 interface Engine {
-  TraceModel: { Model: { createWithAllHandlers(): { parse(events: unknown[]): Promise<void>; parsedTrace(): { insights: Map<string, InsightSet> | null; data: unknown } | null } } };
-  Insights: { Common: {
-    getLCP(set: InsightSet): { value: number; event: unknown } | null;
-    getINP(set: InsightSet): { value: number; event: { type?: string } } | null;
-    getCLS(set: InsightSet): { value: number };
-  } };
+  TraceModel: {
+    Model: {
+      createWithAllHandlers(): { parse(events: unknown[]): Promise<void>; parsedTrace(): { insights: Map<string, InsightSet> | null; data: unknown } | null };
+    };
+  };
+  Insights: {
+    Common: {
+      getLCP(set: InsightSet): { value: number; event: unknown } | null;
+      getINP(set: InsightSet): { value: number; event: { type?: string } } | null;
+      getCLS(set: InsightSet): { value: number };
+    };
+  };
 }
 
 let engine: Promise<Engine> | undefined;
@@ -38,12 +44,23 @@ let engine: Promise<Engine> | undefined;
 function loadEngine(): Promise<Engine> {
   // DevTools' model expects a browser: DOMRect is the one global it needs in Node.
   (globalThis as { DOMRect?: unknown }).DOMRect ??= class DOMRect {
-    readonly top: number; readonly left: number; readonly right: number; readonly bottom: number;
-    constructor(readonly x = 0, readonly y = 0, readonly width = 0, readonly height = 0) {
-      this.top = y; this.left = x; this.right = x + width; this.bottom = y + height;
+    readonly top: number;
+    readonly left: number;
+    readonly right: number;
+    readonly bottom: number;
+    constructor(
+      readonly x = 0,
+      readonly y = 0,
+      readonly width = 0,
+      readonly height = 0,
+    ) {
+      this.top = y;
+      this.left = x;
+      this.right = x + width;
+      this.bottom = y + height;
     }
   };
-  return engine ??= import('@paulirish/trace_engine') as unknown as Promise<Engine>;
+  return (engine ??= import('@paulirish/trace_engine') as unknown as Promise<Engine>);
 }
 
 /** What the trace says of the page's main navigation (or of the whole trace when it has none). */
@@ -86,11 +103,17 @@ function itemsOf(name: string, model: InsightModel): string[] {
   for (const entry of Object.values(model.checklist ?? {})) if (entry && entry.value === false) items.push(wordsOf(entry.label));
   if (name === 'ThirdParties' && Array.isArray(model.entitySummaries)) {
     for (const summary of (model.entitySummaries as { entity?: { name?: string }; transferSize?: number; mainThreadTime?: number }[]).slice(0, 5)) {
-      items.push(`${summary.entity?.name ?? 'unknown'}: ${Math.round((summary.transferSize ?? 0) / 1024)} KB, ${Math.round(summary.mainThreadTime ?? 0)} ms on the main thread`);
+      items.push(
+        `${summary.entity?.name ?? 'unknown'}: ${Math.round((summary.transferSize ?? 0) / 1024)} KB, ${Math.round(summary.mainThreadTime ?? 0)} ms on the main thread`,
+      );
     }
   } else if (name === 'ForcedReflow' && Array.isArray(model.aggregatedBottomUpData)) {
-    for (const entry of (model.aggregatedBottomUpData as { bottomUpData?: { functionName?: string; url?: string; lineNumber?: number }; totalReflowTime?: number }[]).slice(0, 5)) {
-      const where = entry.bottomUpData ? `${entry.bottomUpData.functionName || '(anonymous)'} ${entry.bottomUpData.url ?? ''}:${(entry.bottomUpData.lineNumber ?? 0) + 1}` : 'unattributed';
+    for (const entry of (
+      model.aggregatedBottomUpData as { bottomUpData?: { functionName?: string; url?: string; lineNumber?: number }; totalReflowTime?: number }[]
+    ).slice(0, 5)) {
+      const where = entry.bottomUpData
+        ? `${entry.bottomUpData.functionName || '(anonymous)'} ${entry.bottomUpData.url ?? ''}:${(entry.bottomUpData.lineNumber ?? 0) + 1}`
+        : 'unattributed';
       items.push(`${where.trim()}: ${ms(entry.totalReflowTime ?? 0)} ms forced reflow`);
     }
   } else if (name === 'RenderBlocking' && Array.isArray(model.renderBlockingRequests)) {
@@ -104,15 +127,24 @@ function itemsOf(name: string, model: InsightModel): string[] {
 }
 
 function savingsOf(model: InsightModel): { savingsMs?: number; savingsBytes?: number } {
-  const timeSaved = Math.max(0, ...Object.values(model.metricSavings ?? {}).map(value => Number(value ?? 0)).filter(value => value > 0 && value < 1e6));
+  const timeSaved = Math.max(
+    0,
+    ...Object.values(model.metricSavings ?? {})
+      .map(value => Number(value ?? 0))
+      .filter(value => value > 0 && value < 1e6),
+  );
   return { ...(timeSaved ? { savingsMs: Math.round(timeSaved) } : {}), ...(model.wastedBytes ? { savingsBytes: Math.round(model.wastedBytes) } : {}) };
 }
 
 /** The main thread's long tasks, from the trace's own task events. */
 function longTasksOf(events: TraceEvent[]): ParsedTrace['longTasks'] {
   // The renderer's main thread is the one named CrRendererMain; its RunTask events are the tasks.
-  const mainThreads = new Set(events.filter(e => e.name === 'thread_name' && (e.args as { name?: string })?.name === 'CrRendererMain').map(e => `${e.pid}:${e.tid}`));
-  let count = 0, longest = 0, total = 0;
+  const mainThreads = new Set(
+    events.filter(e => e.name === 'thread_name' && (e.args as { name?: string })?.name === 'CrRendererMain').map(e => `${e.pid}:${e.tid}`),
+  );
+  let count = 0,
+    longest = 0,
+    total = 0;
   for (const event of events) {
     if (event.name !== 'RunTask' || event.ph !== 'X' || !mainThreads.has(`${event.pid}:${event.tid}`)) continue;
     const duration = Number(event.dur ?? 0) / 1000;
@@ -138,10 +170,18 @@ export async function parseTrace(events: TraceEvent[]): Promise<ParsedTrace> {
   if (!set) return { cls: { value: 0, culprits: [], unsizedImageNodes: [] }, insights: [], longTasks };
 
   const lcp = Insights.Common.getLCP(set);
-  const breakdown = set.model.LCPBreakdown as InsightModel & { subparts?: Record<string, unknown>; lcpEvent?: { args?: { data?: { nodeId?: number } } }; lcpRequest?: { args?: { data?: { url?: string } } } } | undefined;
+  const breakdown = set.model.LCPBreakdown as
+    | (InsightModel & {
+        subparts?: Record<string, unknown>;
+        lcpEvent?: { args?: { data?: { nodeId?: number } } };
+        lcpRequest?: { args?: { data?: { url?: string } } };
+      })
+    | undefined;
   const subparts = breakdown?.subparts;
   const inp = Insights.Common.getINP(set);
-  const culpritModel = set.model.CLSCulprits as InsightModel & { worstCluster?: unknown; topCulpritsByCluster?: Map<unknown, { description: string; url?: string; backendNodeId?: number }[]> } | undefined;
+  const culpritModel = set.model.CLSCulprits as
+    | (InsightModel & { worstCluster?: unknown; topCulpritsByCluster?: Map<unknown, { description: string; url?: string; backendNodeId?: number }[]> })
+    | undefined;
   type Culprit = { description: string; url?: string; backendNodeId?: number };
   const culprits: Culprit[] = (culpritModel?.worstCluster ? culpritModel.topCulpritsByCluster?.get(culpritModel.worstCluster) : undefined) ?? [];
 
@@ -150,22 +190,33 @@ export async function parseTrace(events: TraceEvent[]): Promise<ParsedTrace> {
     // DevTools lists what did not pass (its trace summary does the same): a model that failed is an Error, with no state.
     if (!insight || insight instanceof Error || !insight.state || insight.state === 'pass') continue;
     insights.push({
-      name, title: wordsOf(insight.strings?.title ?? name), state: insight.state, ...savingsOf(insight),
+      name,
+      title: wordsOf(insight.strings?.title ?? name),
+      state: insight.state,
+      ...savingsOf(insight),
       items: name === 'CLSCulprits' ? culprits.map(c => `${c.description}${c.url ? ` ${c.url}` : ''}`).slice(0, 10) : itemsOf(name, insight),
     });
   }
   return {
-    ...(lcp ? { lcp: {
-      ms: ms(lcp.value),
-      ...(subparts ? { phases: {
-        ttfbMs: rangeMs(subparts.ttfb),
-        ...(subparts.loadDelay !== undefined ? { loadDelayMs: rangeMs(subparts.loadDelay) } : {}),
-        ...(subparts.loadDuration !== undefined ? { loadDurationMs: rangeMs(subparts.loadDuration) } : {}),
-        renderDelayMs: rangeMs(subparts.renderDelay),
-      } } : {}),
-      ...(breakdown?.lcpEvent?.args?.data?.nodeId !== undefined ? { nodeId: breakdown.lcpEvent.args.data.nodeId } : {}),
-      ...(breakdown?.lcpRequest?.args?.data?.url ? { url: breakdown.lcpRequest.args.data.url } : {}),
-    } } : {}),
+    ...(lcp
+      ? {
+          lcp: {
+            ms: ms(lcp.value),
+            ...(subparts
+              ? {
+                  phases: {
+                    ttfbMs: rangeMs(subparts.ttfb),
+                    ...(subparts.loadDelay !== undefined ? { loadDelayMs: rangeMs(subparts.loadDelay) } : {}),
+                    ...(subparts.loadDuration !== undefined ? { loadDurationMs: rangeMs(subparts.loadDuration) } : {}),
+                    renderDelayMs: rangeMs(subparts.renderDelay),
+                  },
+                }
+              : {}),
+            ...(breakdown?.lcpEvent?.args?.data?.nodeId !== undefined ? { nodeId: breakdown.lcpEvent.args.data.nodeId } : {}),
+            ...(breakdown?.lcpRequest?.args?.data?.url ? { url: breakdown.lcpRequest.args.data.url } : {}),
+          },
+        }
+      : {}),
     cls: {
       value: Math.round(Insights.Common.getCLS(set).value * 1000) / 1000,
       culprits: culprits.map(c => `${c.description}${c.url ? ` ${c.url}` : ''}`).slice(0, 10),

@@ -18,12 +18,26 @@ import { readTraceStream } from './traceStream';
 
 /** DevTools' own default categories (its TracingManager) and JS sampling; not its screenshots. */
 const CATEGORIES = [
-  'blink.console', 'blink.user_timing', 'loading', 'devtools.timeline',
-  'disabled-by-default-devtools.target-rundown', 'disabled-by-default-devtools.timeline.frame',
-  'disabled-by-default-devtools.timeline.stack', 'disabled-by-default-devtools.timeline',
-  'disabled-by-default-devtools.v8-source-rundown-sources', 'disabled-by-default-devtools.v8-source-rundown',
-  'disabled-by-default-layout_shift.debug', 'disabled-by-default-v8.inspector', 'disabled-by-default-v8.cpu_profiler.hires',
-  'disabled-by-default-lighthouse', 'v8.execute', 'v8', 'cppgc', 'navigation', 'rail', 'disabled-by-default-v8.cpu_profiler',
+  'blink.console',
+  'blink.user_timing',
+  'loading',
+  'devtools.timeline',
+  'disabled-by-default-devtools.target-rundown',
+  'disabled-by-default-devtools.timeline.frame',
+  'disabled-by-default-devtools.timeline.stack',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.v8-source-rundown-sources',
+  'disabled-by-default-devtools.v8-source-rundown',
+  'disabled-by-default-layout_shift.debug',
+  'disabled-by-default-v8.inspector',
+  'disabled-by-default-v8.cpu_profiler.hires',
+  'disabled-by-default-lighthouse',
+  'v8.execute',
+  'v8',
+  'cppgc',
+  'navigation',
+  'rail',
+  'disabled-by-default-v8.cpu_profiler',
 ];
 
 /** The longest a trace may record, whatever it waits for: a page that never settles still gives a trace. */
@@ -32,7 +46,6 @@ export const MAX_TRACE_MS = 60_000;
 const MAX_EVENTS = 500_000;
 /** The browser hands a trace over, and it is read, in this long, or the trace is given up (a renderer that hangs). */
 export const END_DEADLINE_MS = 30_000;
-
 
 /** What the bridge's readers keep of a trace when no bound is given (the bench's): a busy minute is far less. */
 const KEPT_CHARS = 256 * 1024 * 1024;
@@ -58,7 +71,8 @@ export interface RunningTrace {
 }
 
 /** Chromium's refusal of a second trace in one browser, said as what to do. */
-export const ANOTHER_TRACE = 'Another trace is recording in this browser (another client\'s, or a `nextCall` trace still waiting): try again when it ends (at most a minute).';
+export const ANOTHER_TRACE =
+  "Another trace is recording in this browser (another client's, or a `nextCall` trace still waiting): try again when it ends (at most a minute).";
 
 /** How long the page may take to run the one expression that starts JS sampling: a page that never yields is traced anyway. */
 const SAMPLING_START_DEADLINE_MS = 2_000;
@@ -70,8 +84,7 @@ const SAMPLING_START_DEADLINE_MS = 2_000;
  * later than DevTools reads it. A no-op expression, run now, pays that start before the measured action.
  */
 async function startSamplingNow(cdp: CDPSession): Promise<void> {
-  await withDeadline(cdp.send('Runtime.evaluate', { expression: '0', silent: true }), SAMPLING_START_DEADLINE_MS, 'sampling start')
-    .catch(() => undefined);
+  await withDeadline(cdp.send('Runtime.evaluate', { expression: '0', silent: true }), SAMPLING_START_DEADLINE_MS, 'sampling start').catch(() => undefined);
 }
 
 /**
@@ -82,7 +95,9 @@ export async function startTrace(context: BrowserContext, page: Page, cut = new 
   const cdp = await context.newCDPSession(page);
   try {
     await cdp.send('Tracing.start', {
-      transferMode: 'ReturnAsStream', streamFormat: 'json', streamCompression: 'gzip',
+      transferMode: 'ReturnAsStream',
+      streamFormat: 'json',
+      streamCompression: 'gzip',
       traceConfig: { includedCategories: CATEGORIES, excludedCategories: ['*'] },
     });
   } catch (error) {
@@ -94,27 +109,33 @@ export async function startTrace(context: BrowserContext, page: Page, cut = new 
   await startSamplingNow(cdp);
   let stopped: Promise<RecordedTrace> | undefined;
   return {
-    page, cdp,
-    stop: () => stopped ??= (async () => {
-      const complete = new Promise<string | undefined>(resolve => cdp.once('Tracing.tracingComplete', ({ stream }) => resolve(stream)));
-      await cdp.send('Tracing.end');
-      const pause = new HandOverPause(cdp);
-      try {
-        return await withDeadline((async () => {
-          const stream = await complete;
-          // Handed over: the page runs on while the trace is read.
-          const pausedScriptsMs = await pause.end();
-          if (!stream) throw new Error('The browser ended the trace without handing it over.');
-          const kept = await readKept(cdp, stream, cut, keptChars);
-          // A stream in a form the reader does not know (one event a line) is said so, not read as an empty trace.
-          if (!kept.events.length) throw new Error('The browser handed the trace over in a form the bridge cannot read: no events in it.');
-          return { ...kept, textsCut: cut.textsCut, pausedScriptsMs };
-        })(), END_DEADLINE_MS, `The browser did not hand the trace over in ${END_DEADLINE_MS / 1000} s.`);
-      } finally {
-        // Given up too: the page's scripts never stay paused.
-        await pause.end();
-      }
-    })(),
+    page,
+    cdp,
+    stop: () =>
+      (stopped ??= (async () => {
+        const complete = new Promise<string | undefined>(resolve => cdp.once('Tracing.tracingComplete', ({ stream }) => resolve(stream)));
+        await cdp.send('Tracing.end');
+        const pause = new HandOverPause(cdp);
+        try {
+          return await withDeadline(
+            (async () => {
+              const stream = await complete;
+              // Handed over: the page runs on while the trace is read.
+              const pausedScriptsMs = await pause.end();
+              if (!stream) throw new Error('The browser ended the trace without handing it over.');
+              const kept = await readKept(cdp, stream, cut, keptChars);
+              // A stream in a form the reader does not know (one event a line) is said so, not read as an empty trace.
+              if (!kept.events.length) throw new Error('The browser handed the trace over in a form the bridge cannot read: no events in it.');
+              return { ...kept, textsCut: cut.textsCut, pausedScriptsMs };
+            })(),
+            END_DEADLINE_MS,
+            `The browser did not hand the trace over in ${END_DEADLINE_MS / 1000} s.`,
+          );
+        } finally {
+          // Given up too: the page's scripts never stay paused.
+          await pause.end();
+        }
+      })()),
     close: async () => {
       await stopped?.catch(() => undefined);
       await cdp.detach().catch(() => undefined);
@@ -128,18 +149,23 @@ async function readKept(cdp: CDPSession, stream: string, cut: TraceCut, keptChar
   let chars = 0;
   let full = false;
   let eventsLeftOut = 0;
-  await readTraceStream(cdp, stream, (event, lineChars) => {
-    const before = cut.charsCut;
-    const kept = cut.event(event);
-    const size = lineChars - (cut.charsCut - before);
-    // The first event that does not fit ends the keeping: the lines after it are counted, not parsed.
-    if (events.length >= MAX_EVENTS || chars + size > keptChars) {
-      full = true;
-      eventsLeftOut++;
-      return;
-    }
-    chars += size;
-    events.push(kept);
-  }, { wants: () => !full, skipped: () => eventsLeftOut++ });
+  await readTraceStream(
+    cdp,
+    stream,
+    (event, lineChars) => {
+      const before = cut.charsCut;
+      const kept = cut.event(event);
+      const size = lineChars - (cut.charsCut - before);
+      // The first event that does not fit ends the keeping: the lines after it are counted, not parsed.
+      if (events.length >= MAX_EVENTS || chars + size > keptChars) {
+        full = true;
+        eventsLeftOut++;
+        return;
+      }
+      chars += size;
+      events.push(kept);
+    },
+    { wants: () => !full, skipped: () => eventsLeftOut++ },
+  );
   return { events, eventsLeftOut };
 }

@@ -8,10 +8,13 @@
  */
 import type { TraceEvent } from './traceRecorder';
 
-interface FrameRecord { frame?: string; parent?: string; processId?: number }
+interface FrameRecord {
+  frame?: string;
+  parent?: string;
+  processId?: number;
+}
 
-const dataOf = (event: TraceEvent): Record<string, unknown> | undefined =>
-  (event.args as { data?: Record<string, unknown> } | undefined)?.data;
+const dataOf = (event: TraceEvent): Record<string, unknown> | undefined => (event.args as { data?: Record<string, unknown> } | undefined)?.data;
 
 /** The browser events that map frames to processes: kept for the traced tab's frames only. */
 const FRAME_EVENTS = new Set(['TracingStartedInBrowser', 'FrameCommittedInBrowser', 'ProcessReadyInBrowser', 'FrameDeletedInBrowser']);
@@ -44,9 +47,10 @@ export function eventsOfTracedTab(events: TraceEvent[]): TraceEvent[] {
   };
   // The browser's own processes (the browser, its GPU process): not a tab's renderer, nor a utility process
   // that serves every tab (the network service).
-  const shared = new Set<unknown>([browserPid, ...events
-    .filter(event => event.name === 'process_name' && (event.args as { name?: string } | undefined)?.name === 'GPU Process')
-    .map(event => event.pid)]);
+  const shared = new Set<unknown>([
+    browserPid,
+    ...events.filter(event => event.name === 'process_name' && (event.args as { name?: string } | undefined)?.name === 'GPU Process').map(event => event.pid),
+  ]);
   return events.filter(event => {
     if (renderers.has(event.pid)) return true;
     if (event.name === 'TracingStartedInBrowser') return true;

@@ -30,7 +30,10 @@ export interface TraceStreamBound {
  * after, read whole or not.
  */
 export async function readTraceStream(
-  cdp: CDPSession, handle: string, onEvent: (event: TraceEvent, lineChars: number) => void, bound: TraceStreamBound = { wants: () => true, skipped: () => undefined },
+  cdp: CDPSession,
+  handle: string,
+  onEvent: (event: TraceEvent, lineChars: number) => void,
+  bound: TraceStreamBound = { wants: () => true, skipped: () => undefined },
 ): Promise<void> {
   let inEvents = true;
   const take = (line: string) => {

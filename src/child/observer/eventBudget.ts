@@ -8,7 +8,10 @@ export class EventBudget {
   private dropped = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly perSecond: number, private readonly reportDropped: (count: number) => void) {}
+  constructor(
+    private readonly perSecond: number,
+    private readonly reportDropped: (count: number) => void,
+  ) {}
 
   allow(): boolean {
     const now = Date.now();

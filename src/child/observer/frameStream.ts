@@ -93,11 +93,17 @@ export class FrameStream {
     // A size change running now: a capture begun before it lands would put the old size back (changingSize).
     if (this.sizeChanges) return;
     const taking = page.screenshot({ type: 'jpeg', quality: this.liveView.quality ?? 70, scale: 'css', timeout: 5000 });
-    this.stillTaking = taking.then(() => undefined, () => undefined);
+    this.stillTaking = taking.then(
+      () => undefined,
+      () => undefined,
+    );
     const data = await taking;
     const { width, height } = page.viewportSize() ?? this.options.viewport;
     this.lastFrameAt = Date.now();
-    this.options.send({ kind: 'frame', frame: { pageId: this.tabs.pageId(page), data: data.toString('base64'), width, height, timestamp: Date.now(), source } });
+    this.options.send({
+      kind: 'frame',
+      frame: { pageId: this.tabs.pageId(page), data: data.toString('base64'), width, height, timestamp: Date.now(), source },
+    });
   }
 
   setLiveView(params: LiveViewParams): void {
@@ -136,9 +142,7 @@ export class FrameStream {
     };
     const spec = { size, quality, key, congested: () => this.options.congested() };
     try {
-      this.streaming = this.options.engine === 'chromium'
-        ? await startCdpScreencast(wanted, spec, send)
-        : await startPlaywrightScreencast(wanted, spec, send);
+      this.streaming = this.options.engine === 'chromium' ? await startCdpScreencast(wanted, spec, send) : await startPlaywrightScreencast(wanted, spec, send);
       this.sendStillIfQuiet(wanted);
     } catch (error) {
       const message = (error as Error).message.split('\n')[0];

@@ -46,7 +46,8 @@ export class NetworkLog {
   /** URLs of recent page requests, to tell the browser's own requests (favicon) apart. */
   private readonly recentUrls = new Set<string>();
   private readonly budget = new EventBudget(MAX_NETWORK_PER_SECOND, count =>
-    this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`));
+    this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`),
+  );
 
   constructor(private readonly options: Pick<ObserverOptions, 'send' | 'log' | 'originRules'>) {}
 
@@ -56,8 +57,13 @@ export class NetworkLog {
       if (!this.budget.allow()) return;
       const initiator = initiatorOf(request);
       const entry: NetworkEntry = {
-        id: nextRequestId(), method: request.method(), url: capText(request.url(), ENTRY_LIMITS.url),
-        resourceType: request.resourceType(), status: 0, pageId, time: Date.now(),
+        id: nextRequestId(),
+        method: request.method(),
+        url: capText(request.url(), ENTRY_LIMITS.url),
+        resourceType: request.resourceType(),
+        status: 0,
+        pageId,
+        time: Date.now(),
         ...(initiator ? { initiator } : {}),
         ...(isTabLoad(request, page) && !request.redirectedFrom() ? { navigation: true } : {}),
       };
@@ -109,10 +115,18 @@ export class NetworkLog {
     const status = type === 'error' && url ? /^Failed to load resource: the server responded with a status of (\d{3})/.exec(text)?.[1] : undefined;
     if (!status || !url || this.recentUrls.has(url)) return;
     this.rememberUrl(url);
-    this.options.send({ kind: 'network', entry: {
-      id: nextRequestId(), method: 'GET', url: capText(url, ENTRY_LIMITS.url), resourceType: 'other',
-      status: Number(status), pageId, time: Date.now(),
-    } });
+    this.options.send({
+      kind: 'network',
+      entry: {
+        id: nextRequestId(),
+        method: 'GET',
+        url: capText(url, ENTRY_LIMITS.url),
+        resourceType: 'other',
+        status: Number(status),
+        pageId,
+        time: Date.now(),
+      },
+    });
   }
 
   private async finishRequest(request: Request): Promise<void> {

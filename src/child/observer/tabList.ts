@@ -20,7 +20,10 @@ export class TabList {
   private readonly loadFailures = new WeakMap<Page, { url: string; reason: string; pageWas: string }>();
   private disposed = false;
 
-  constructor(private readonly context: BrowserContext, private readonly options: Pick<ObserverOptions, 'send' | 'originRules'>) {}
+  constructor(
+    private readonly context: BrowserContext,
+    private readonly options: Pick<ObserverOptions, 'send' | 'originRules'>,
+  ) {}
 
   /** The tab the agent works in: upstream's current tab, followed by its rules (see followCall). */
   get currentPage(): Page | undefined {
@@ -83,19 +86,24 @@ export class TabList {
   send(): void {
     if (this.disposed) return;
     const current = this.currentPage;
-    void Promise.all(this.context.pages().map(async (page): Promise<TabInfo> => {
-      // Its last load failed and nothing loaded since: the address that failed, and why (the person sees what they
-      // typed). Playwright does not always move the page's address to the browser's error page, so that is not the test.
-      const failed = this.loadFailures.get(page);
-      return {
-        id: this.pageId(page),
-        url: capText(failed?.url ?? page.url(), ENTRY_LIMITS.url),
-        title: capText(failed ? 'Could not open the page' : await page.title().catch(() => ''), ENTRY_LIMITS.title),
-        current: page === current,
-        ...(page.viewportSize() ? { viewport: page.viewportSize()! } : {}),
-        ...(failed ? { loadError: failed.reason } : {}),
-      };
-    })).then(tabs => this.options.send({ kind: 'tabs', tabs }), () => undefined);
+    void Promise.all(
+      this.context.pages().map(async (page): Promise<TabInfo> => {
+        // Its last load failed and nothing loaded since: the address that failed, and why (the person sees what they
+        // typed). Playwright does not always move the page's address to the browser's error page, so that is not the test.
+        const failed = this.loadFailures.get(page);
+        return {
+          id: this.pageId(page),
+          url: capText(failed?.url ?? page.url(), ENTRY_LIMITS.url),
+          title: capText(failed ? 'Could not open the page' : await page.title().catch(() => ''), ENTRY_LIMITS.title),
+          current: page === current,
+          ...(page.viewportSize() ? { viewport: page.viewportSize()! } : {}),
+          ...(failed ? { loadError: failed.reason } : {}),
+        };
+      }),
+    ).then(
+      tabs => this.options.send({ kind: 'tabs', tabs }),
+      () => undefined,
+    );
   }
 
   /**

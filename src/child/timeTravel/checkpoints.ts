@@ -6,7 +6,12 @@
 import type { ChildConfig } from '../../core/childProcess/childConfig';
 import { withDeadline } from '../../core/supervision/deadline';
 import {
-  capText, ENTRY_LIMITS, type CheckpointFacts, type ObservationEvent, type RestoreCheckpointParams, type RestoreCheckpointResult,
+  capText,
+  ENTRY_LIMITS,
+  type CheckpointFacts,
+  type ObservationEvent,
+  type RestoreCheckpointParams,
+  type RestoreCheckpointResult,
 } from '../../protocol/childMessages';
 import type { InnerSession } from '../callPath/innerSession';
 import { restoreCheckpoint } from './restoreCheckpoint';
@@ -43,7 +48,10 @@ export class Checkpoints {
    */
   inTurn<T>(work: () => Promise<T>): Promise<T> {
     const running = this.taking.then(work);
-    this.taking = running.then(() => undefined, () => undefined);
+    this.taking = running.then(
+      () => undefined,
+      () => undefined,
+    );
     return running;
   }
 
@@ -54,9 +62,12 @@ export class Checkpoints {
    */
   after(session: InnerSession): { seq: number } {
     const seq = ++this.seq;
-    const taken = this.facts(session).then(facts => {
-      if (facts) this.send({ kind: 'checkpoint', seq, facts });
-    }, () => undefined);
+    const taken = this.facts(session).then(
+      facts => {
+        if (facts) this.send({ kind: 'checkpoint', seq, facts });
+      },
+      () => undefined,
+    );
     // Beside what is still in its turn, not in its place: a call that ends while the person's resize waits for the
     // page to draw itself must not let the next call past that resize.
     this.taking = Promise.all([this.taking, taken]).then(() => undefined);
@@ -73,11 +84,16 @@ export class Checkpoints {
   /** The window's context put back to a checkpoint; the live view follows the fresh tab. */
   restore(params: RestoreCheckpointParams): Promise<RestoreCheckpointResult> {
     if (this.config.connection?.protocol === 'cdp') {
-      throw new Error('The browser is your own (reached over CDP): the bridge does not replace its cookies and storage. Use a browser the bridge launches to go back to a step.');
+      throw new Error(
+        'The browser is your own (reached over CDP): the bridge does not replace its cookies and storage. Use a browser the bridge launches to go back to a step.',
+      );
     }
     // One at a time, and whatever comes next (a call, the person's input, a checkpoint) waits for it.
     const restoring = this.taking.then(() => this.restoreNow(params));
-    this.taking = restoring.then(() => undefined, () => undefined);
+    this.taking = restoring.then(
+      () => undefined,
+      () => undefined,
+    );
     return restoring;
   }
 
@@ -87,7 +103,9 @@ export class Checkpoints {
     // The stream stays stopped throughout, as for a capture: the person sees the step's page once it is there,
     // and the tab work does not compete with the encoder for the same cores.
     const page = await session.observer!.duringCall(
-      () => restoreCheckpoint(session.browser!.context, params, this.config.mcp.timeouts.navigation, this.log), Infinity);
+      () => restoreCheckpoint(session.browser!.context, params, this.config.mcp.timeouts.navigation, this.log),
+      Infinity,
+    );
     session.storageChanges.forget();
     session.observer?.follow(page);
     return { url: page.url(), title: await page.title().catch(() => '') };
@@ -113,16 +131,20 @@ export class Checkpoints {
     ]);
     // Everything after this step waits for its checkpoint: a page that stalls the reads must not stall the browser.
     // Past the bound the step is not restorable (not "as the step before": it may have changed the storage).
-    const got = await withDeadline(read, CHECKPOINT_DEADLINE_MS,
-      `the page did not let its state be read within ${CHECKPOINT_DEADLINE_MS / 1000} s`).catch((error: Error) => {
-      changes.forgetChanges();
-      return ['', changes.notKept(0, error.message)] as const;
-    });
+    const got = await withDeadline(read, CHECKPOINT_DEADLINE_MS, `the page did not let its state be read within ${CHECKPOINT_DEADLINE_MS / 1000} s`).catch(
+      (error: Error) => {
+        changes.forgetChanges();
+        return ['', changes.notKept(0, error.message)] as const;
+      },
+    );
     const [title, storage] = got;
     const viewport = page?.viewportSize();
     return {
-      url: capText(page?.url() ?? '', ENTRY_LIMITS.url), title: capText(title, ENTRY_LIMITS.title), ...(viewport ? { viewport } : {}),
-      tabCount: context.pages().length, ...(storage ? { storage } : {}),
+      url: capText(page?.url() ?? '', ENTRY_LIMITS.url),
+      title: capText(title, ENTRY_LIMITS.title),
+      ...(viewport ? { viewport } : {}),
+      tabCount: context.pages().length,
+      ...(storage ? { storage } : {}),
     };
   }
 }

@@ -14,13 +14,16 @@ import type { PageGlobals } from '../pageGlobals';
 const STORAGE_DEADLINE_MS = 30_000;
 
 export async function restoreCheckpoint(
-  context: BrowserContext, target: RestoreCheckpointParams, navigationTimeoutMs: number, log: (line: string) => void,
+  context: BrowserContext,
+  target: RestoreCheckpointParams,
+  navigationTimeoutMs: number,
+  log: (line: string) => void,
 ): Promise<Page> {
   const started = Date.now();
   const stages: string[] = [];
   const stage = (name: string) => stages.push(`${name} ${Date.now() - started} ms`);
-  const saved: CheckpointStorage = target.storage ? JSON.parse(target.storage) as CheckpointStorage : { state: { cookies: [], origins: [] } };
-  if (!saved.state) throw new Error('that step\'s storage was too large to keep');
+  const saved: CheckpointStorage = target.storage ? (JSON.parse(target.storage) as CheckpointStorage) : { state: { cookies: [], origins: [] } };
+  if (!saved.state) throw new Error("that step's storage was too large to keep");
   const before = context.pages();
   // The fresh tab first (upstream always has one to make current), then the old ones go: a page that keeps a
   // database open would hold up its deletion, and the restore with it.
@@ -29,8 +32,11 @@ export async function restoreCheckpoint(
     await Promise.all(before.map(old => old.close().catch(() => undefined)));
     stage('tabs closed');
     // Playwright waits on the page's databases without a limit: a service worker that holds one open would hold the restore.
-    await withDeadline(context.setStorageState(saved.state as Parameters<BrowserContext['setStorageState']>[0]), STORAGE_DEADLINE_MS,
-      `the site's storage could not be replaced within ${STORAGE_DEADLINE_MS / 1000} s (a service worker may hold its database open)`);
+    await withDeadline(
+      context.setStorageState(saved.state as Parameters<BrowserContext['setStorageState']>[0]),
+      STORAGE_DEADLINE_MS,
+      `the site's storage could not be replaced within ${STORAGE_DEADLINE_MS / 1000} s (a service worker may hold its database open)`,
+    );
     stage('storage');
     if (target.viewport) await page.setViewportSize(target.viewport);
     const origin = originOf(target.url);
@@ -54,7 +60,8 @@ export async function restoreCheckpoint(
  */
 async function putSessionStorage(page: Page, origin: string, items: [string, string][]): Promise<void> {
   const root = `${origin}/`;
-  const handler = (route: { fulfill(options: { body: string; contentType: string }): Promise<void> }) => route.fulfill({ body: '<html></html>', contentType: 'text/html' });
+  const handler = (route: { fulfill(options: { body: string; contentType: string }): Promise<void> }) =>
+    route.fulfill({ body: '<html></html>', contentType: 'text/html' });
   await page.route(root, handler);
   try {
     await page.goto(root);

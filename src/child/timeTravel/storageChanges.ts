@@ -5,8 +5,12 @@ import { cancelRead, readTabStorage, type OriginStorage, type TabRead } from './
 
 /** DevTools events that say a page wrote its storage: local and session storage of its frames, IndexedDB of its origins. */
 const STORAGE_EVENTS = [
-  'DOMStorage.domStorageItemAdded', 'DOMStorage.domStorageItemRemoved', 'DOMStorage.domStorageItemUpdated', 'DOMStorage.domStorageItemsCleared',
-  'Storage.indexedDBContentUpdated', 'Storage.indexedDBListUpdated',
+  'DOMStorage.domStorageItemAdded',
+  'DOMStorage.domStorageItemRemoved',
+  'DOMStorage.domStorageItemUpdated',
+  'DOMStorage.domStorageItemsCleared',
+  'Storage.indexedDBContentUpdated',
+  'Storage.indexedDBListUpdated',
 ] as const;
 
 /** A checkpoint's storage beyond this many characters is not kept (16 M characters: 32 MB in the host). */
@@ -76,7 +80,11 @@ export class StorageChanges {
   /** Bumped by a restore: a read from before it says nothing of the storage after it. */
   private epoch = 0;
 
-  constructor(private readonly context: BrowserContext, private readonly chromium: boolean, private readonly log: (line: string) => void) {
+  constructor(
+    private readonly context: BrowserContext,
+    private readonly chromium: boolean,
+    private readonly log: (line: string) => void,
+  ) {
     if (!chromium) return;
     context.on('page', this.onPage);
     for (const page of context.pages()) void this.watch(page);
@@ -105,7 +113,8 @@ export class StorageChanges {
     this.cookies = cookiesJson;
     const epoch = this.epoch;
     const outcome = await this.capture(page, cookies, deadlineMs, epoch).catch((error: Error) => ({
-      tooLarge: 0, reason: `the storage could not be read (${error.message.split('\n')[0]})`,
+      tooLarge: 0,
+      reason: `the storage could not be read (${error.message.split('\n')[0]})`,
     }));
     if (typeof outcome !== 'string') {
       this.unread();
@@ -158,17 +167,22 @@ export class StorageChanges {
     const sessions = new Map<Page, CDPSession | undefined>();
     for (const tab of tabs.values()) sessions.set(tab, this.chromium ? await this.sessions.get(tab) : undefined);
     const framed = pages.flatMap(tab => tab.frames().map(frame => originOf(frame.url()))).filter((origin): origin is string => !!origin);
-    const own = !!cdp && [...sessions.values()].every(Boolean) && framed.every(origin => tabs.has(origin)) &&
+    const own =
+      !!cdp &&
+      [...sessions.values()].every(Boolean) &&
+      framed.every(origin => tabs.has(origin)) &&
       [...this.seen].every(origin => tabs.has(origin) || (this.known.has(origin) && !this.known.get(origin)!.stale));
     const toRead = own ? [...tabs.keys()] : [...new Set([...tabs.keys(), ...this.seen])];
 
     // The size before the read: DevTools' count, scaled by what the origin held per byte when last read.
     const usage = new Map<string, number>();
     if (cdp) {
-      await Promise.all(toRead.map(async origin => {
-        const answer = await cdp.send('Storage.getUsageAndQuota', { origin }).catch(() => undefined);
-        usage.set(origin, answer?.usageBreakdown.filter(part => part.storageType === 'indexeddb').reduce((sum, part) => sum + part.usage, 0) ?? 0);
-      }));
+      await Promise.all(
+        toRead.map(async origin => {
+          const answer = await cdp.send('Storage.getUsageAndQuota', { origin }).catch(() => undefined);
+          usage.set(origin, answer?.usageBreakdown.filter(part => part.storageType === 'indexeddb').reduce((sum, part) => sum + part.usage, 0) ?? 0);
+        }),
+      );
       const carried = own ? [...this.known].filter(([origin]) => !tabs.has(origin)).reduce((sum, [, known]) => sum + known.chars, 0) : 0;
       const estimate = toRead.reduce((sum, origin) => sum + this.estimate(origin, usage.get(origin) ?? 0), carried);
       if (estimate > MAX_STORAGE_CHARS) {
@@ -176,24 +190,39 @@ export class StorageChanges {
           const known = this.known.get(origin);
           if (known) known.stale = true;
         }
-        return { tooLarge: estimate, reason: `not read: judged at ${mChars(estimate)} M characters from DevTools' count of its IndexedDB, more than the ${mChars(MAX_STORAGE_CHARS)} M a checkpoint keeps` };
+        return {
+          tooLarge: estimate,
+          reason: `not read: judged at ${mChars(estimate)} M characters from DevTools' count of its IndexedDB, more than the ${mChars(MAX_STORAGE_CHARS)} M a checkpoint keeps`,
+        };
       }
     }
 
     const id = ++this.reads;
     const work: Promise<TabRead[] | CheckpointStorage> = own
-      ? Promise.all([...tabs].map(([origin, tab]) => readTabStorage(sessions.get(tab)!, { id, origin, limit: MAX_STORAGE_CHARS, deadlineMs, session: tab === page })))
+      ? Promise.all(
+          [...tabs].map(([origin, tab]) => readTabStorage(sessions.get(tab)!, { id, origin, limit: MAX_STORAGE_CHARS, deadlineMs, session: tab === page })),
+        )
       : captureStorage(this.context, page, page && this.chromium ? await this.sessions.get(page) : undefined);
-    const done = work.then(() => undefined, () => undefined);
+    const done = work.then(
+      () => undefined,
+      () => undefined,
+    );
     this.reading = done;
-    void done.then(() => { if (this.reading === done) this.reading = undefined; });
+    void done.then(() => {
+      if (this.reading === done) this.reading = undefined;
+    });
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>(resolve => { timer = setTimeout(() => resolve('late'), deadlineMs + STOP_GRACE_MS); });
+    const late = new Promise<'late'>(resolve => {
+      timer = setTimeout(() => resolve('late'), deadlineMs + STOP_GRACE_MS);
+    });
     const answer = await Promise.race([work, late]).finally(() => clearTimeout(timer));
     if (answer === 'late') {
       // Our reader stops on its own at its deadline; told again in case its own timer could not run. Playwright's cannot be told.
       if (own) for (const tab of tabs.values()) void cancelRead(sessions.get(tab)!, id).catch(() => undefined);
-      return { tooLarge: 0, reason: `the storage read did not end within ${deadlineMs / 1000} s (${own ? 'it was stopped' : 'Playwright\'s read, which cannot be stopped, counts as the one read until it ends'})` };
+      return {
+        tooLarge: 0,
+        reason: `the storage read did not end within ${deadlineMs / 1000} s (${own ? 'it was stopped' : "Playwright's read, which cannot be stopped, counts as the one read until it ends"})`,
+      };
     }
     if (epoch !== this.epoch) return { tooLarge: 0, reason: 'the browser was restored while its storage was read' };
     return Array.isArray(answer) ? this.fromTabs(answer, [...tabs.keys()], cookies, usage, page) : this.fromPlaywright(answer, toRead, usage);
@@ -207,7 +236,10 @@ export class StorageChanges {
       if (answer.kind === 'ended') return { tooLarge: 0, reason: `the storage read of ${origin} was stopped: ${answer.why}` };
       if (answer.kind === 'over') {
         this.known.set(origin, { chars: answer.chars, usage: usage.get(origin) ?? 0, stale: true });
-        return { tooLarge: answer.chars, reason: `the read of ${origin} stopped past ${mChars(MAX_STORAGE_CHARS)} M characters, more than a checkpoint keeps (its later steps are judged by that size)` };
+        return {
+          tooLarge: answer.chars,
+          reason: `the read of ${origin} stopped past ${mChars(MAX_STORAGE_CHARS)} M characters, more than a checkpoint keeps (its later steps are judged by that size)`,
+        };
       }
       const hasStorage = answer.origin.localStorage.length > 0 || answer.origin.indexedDB.length > 0;
       this.known.set(origin, { ...(hasStorage ? { storage: answer.origin } : {}), chars: answer.chars, usage: usage.get(origin) ?? 0 });
@@ -230,7 +262,12 @@ export class StorageChanges {
   private keptOrNot(storage: CheckpointStorage): string | StorageNotKept {
     const json = JSON.stringify(storage);
     // A page that stores more than a checkpoint may keep is not kept at all (the step says it cannot be restored).
-    return json.length > MAX_STORAGE_CHARS ? { tooLarge: json.length, reason: `its storage has ${mChars(json.length)} M characters, more than the ${mChars(MAX_STORAGE_CHARS)} M a checkpoint keeps` } : json;
+    return json.length > MAX_STORAGE_CHARS
+      ? {
+          tooLarge: json.length,
+          reason: `its storage has ${mChars(json.length)} M characters, more than the ${mChars(MAX_STORAGE_CHARS)} M a checkpoint keeps`,
+        }
+      : json;
   }
 
   /** An origin's characters judged from the browser's bytes for it: as many, or as many per byte as when it was last read. */
@@ -250,18 +287,26 @@ export class StorageChanges {
 
   private async watch(page: Page): Promise<void> {
     if (this.sessions.has(page)) return;
-    const session = this.context.newCDPSession(page).then(async cdp => {
-      for (const event of STORAGE_EVENTS) cdp.on(event, () => { this.written = true; });
-      await cdp.send('DOMStorage.enable');
-      return cdp;
-    }).catch(error => {
-      // A page closing as it opens: it writes nothing more. Any other failure: capture every step.
-      if (!page.isClosed()) {
-        this.log(`Checkpoints: storage changes of a tab cannot be watched (${(error as Error).message.split('\n')[0]}); its storage is captured after every step.`);
-        this.unwatched = true;
-      }
-      return undefined;
-    });
+    const session = this.context
+      .newCDPSession(page)
+      .then(async cdp => {
+        for (const event of STORAGE_EVENTS)
+          cdp.on(event, () => {
+            this.written = true;
+          });
+        await cdp.send('DOMStorage.enable');
+        return cdp;
+      })
+      .catch(error => {
+        // A page closing as it opens: it writes nothing more. Any other failure: capture every step.
+        if (!page.isClosed()) {
+          this.log(
+            `Checkpoints: storage changes of a tab cannot be watched (${(error as Error).message.split('\n')[0]}); its storage is captured after every step.`,
+          );
+          this.unwatched = true;
+        }
+        return undefined;
+      });
     this.sessions.set(page, session);
     const tracked = new Set<string>();
     const track = (url: string) => {
@@ -276,7 +321,6 @@ export class StorageChanges {
     page.on('framenavigated', frame => track(frame.url()));
     page.once('close', () => this.sessions.delete(page));
   }
-
 }
 
 const mChars = (chars: number) => (chars / 1048576).toFixed(1);
@@ -288,10 +332,7 @@ const mChars = (chars: number) => (chars / 1048576).toFixed(1);
  * evaluation that reads the origin and the items together.
  */
 export async function captureStorage(context: BrowserContext, page: Page | undefined, cdp?: CDPSession): Promise<CheckpointStorage> {
-  const [state, session] = await Promise.all([
-    context.storageState({ indexedDB: true }),
-    page ? sessionStorageOf(page, cdp) : Promise.resolve(undefined),
-  ]);
+  const [state, session] = await Promise.all([context.storageState({ indexedDB: true }), page ? sessionStorageOf(page, cdp) : Promise.resolve(undefined)]);
   return { state: state as CheckpointStorage['state'], ...(session?.items.length ? { session } : {}) };
 }
 
@@ -300,14 +341,18 @@ async function sessionStorageOf(page: Page, cdp: CDPSession | undefined): Promis
   if (!origin) return undefined;
   let items: unknown[] = [];
   if (cdp) {
-    const answer = await cdp.send('DOMStorage.getDOMStorageItems', { storageId: { securityOrigin: origin, isLocalStorage: false } }).catch(() => ({ entries: [] }));
+    const answer = await cdp
+      .send('DOMStorage.getDOMStorageItems', { storageId: { securityOrigin: origin, isLocalStorage: false } })
+      .catch(() => ({ entries: [] }));
     items = answer.entries;
   } else {
     // A page may refuse (an opaque origin, a sandboxed frame): then it has none to keep.
-    const read = await page.evaluate(() => {
-      const { sessionStorage, location } = globalThis as unknown as PageGlobals;
-      return { origin: location.origin, items: Object.entries(sessionStorage) };
-    }).catch(() => undefined);
+    const read = await page
+      .evaluate(() => {
+        const { sessionStorage, location } = globalThis as unknown as PageGlobals;
+        return { origin: location.origin, items: Object.entries(sessionStorage) };
+      })
+      .catch(() => undefined);
     if (read?.origin === origin) items = read.items;
   }
   return { origin, items: items.filter((item): item is [string, string] => Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'string') };

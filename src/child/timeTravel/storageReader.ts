@@ -53,7 +53,10 @@ const BATCH_CHARS = 1024 * 1024;
  * Reads the tab's storage in the checkpoint's isolated world. Resolves with what it read, or how much when
  * over `limit` characters, or why it ended; rejects only when DevTools cannot reach the tab.
  */
-export async function readTabStorage(cdp: CDPSession, options: { id: number; origin: string; limit: number; deadlineMs: number; session: boolean }): Promise<TabRead> {
+export async function readTabStorage(
+  cdp: CDPSession,
+  options: { id: number; origin: string; limit: number; deadlineMs: number; session: boolean },
+): Promise<TabRead> {
   const contextId = await worldOf(cdp);
   const args: ReadOptions = { ...options, world: CHECKPOINT_WORLD, batchChars: BATCH_CHARS };
   const answer = await cdp.send('Runtime.evaluate', {
@@ -62,7 +65,8 @@ export async function readTabStorage(cdp: CDPSession, options: { id: number; ori
     awaitPromise: true,
     returnByValue: true,
   });
-  if (answer.exceptionDetails) return { kind: 'ended', why: `the read failed (${answer.exceptionDetails.exception?.description?.split('\n')[0] ?? answer.exceptionDetails.text})` };
+  if (answer.exceptionDetails)
+    return { kind: 'ended', why: `the read failed (${answer.exceptionDetails.exception?.description?.split('\n')[0] ?? answer.exceptionDetails.text})` };
   return answer.result.value as TabRead;
 }
 
@@ -133,10 +137,14 @@ async function readInWorld(options: ReadOptions): Promise<TabRead> {
   stopping.catch(() => undefined);
   const timer = g.setTimeout(() => stop(`it did not end within ${options.deadlineMs} ms`), options.deadlineMs);
   registry.cancels.set(options.id, () => stop('the child stopped it'));
-  const settle = <T>(request: IdbRequest<T>) => Promise.race([new Promise<T>((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  }), stopping]);
+  const settle = <T>(request: IdbRequest<T>) =>
+    Promise.race([
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      }),
+      stopping,
+    ]);
   let chars = 0;
   const count = (n: number) => {
     chars += n;
@@ -159,8 +167,17 @@ async function readInWorld(options: ReadOptions): Promise<TabRead> {
     return g.btoa(binary);
   };
   const TYPED: [string, string][] = [
-    ['Int8Array', 'i8'], ['Uint8Array', 'ui8'], ['Uint8ClampedArray', 'ui8c'], ['Int16Array', 'i16'], ['Uint16Array', 'ui16'],
-    ['Int32Array', 'i32'], ['Uint32Array', 'ui32'], ['Float32Array', 'f32'], ['Float64Array', 'f64'], ['BigInt64Array', 'bi64'], ['BigUint64Array', 'bui64'],
+    ['Int8Array', 'i8'],
+    ['Uint8Array', 'ui8'],
+    ['Uint8ClampedArray', 'ui8c'],
+    ['Int16Array', 'i16'],
+    ['Uint16Array', 'ui16'],
+    ['Int32Array', 'i32'],
+    ['Uint32Array', 'ui32'],
+    ['Float32Array', 'f32'],
+    ['Float64Array', 'f64'],
+    ['BigInt64Array', 'bi64'],
+    ['BigUint64Array', 'bui64'],
   ];
   const encode = (value: unknown, ids: Map<object, number>): unknown => {
     if (value === undefined) return { v: 'undefined' };
@@ -260,15 +277,21 @@ async function readInWorld(options: ReadOptions): Promise<TabRead> {
         });
         // In the order of Playwright's own (so that its reads and these compare equal as text).
         stores.push({
-          name: storeName, autoIncrement: store.autoIncrement,
+          name: storeName,
+          autoIncrement: store.autoIncrement,
           keyPath: typeof store.keyPath === 'string' ? store.keyPath : undefined,
           keyPathArray: Array.isArray(store.keyPath) ? store.keyPath : undefined,
-          records, indexes,
+          records,
+          indexes,
         });
       }
       return { name, version, stores };
     } catch (error) {
-      try { transaction?.abort(); } catch { /* already finished */ }
+      try {
+        transaction?.abort();
+      } catch {
+        /* already finished */
+      }
       throw error;
     } finally {
       db.close();

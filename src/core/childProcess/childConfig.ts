@@ -90,10 +90,7 @@ export interface ChildRuntime {
   privateInput?: ChildPrivateInput;
 }
 
-export function childSpawnSpec(
-  config: ChildConfig,
-  runtime: ChildRuntime,
-): ChildSpawnSpec & { cwd: string; privateInput: string } {
+export function childSpawnSpec(config: ChildConfig, runtime: ChildRuntime): ChildSpawnSpec & { cwd: string; privateInput: string } {
   const tmpDir = path.resolve(runtime.tmpDir);
   const start: ChildStartInput = { config, secrets: runtime.privateInput?.secrets ?? {}, connectHeaders: runtime.privateInput?.connectHeaders ?? {} };
   return {

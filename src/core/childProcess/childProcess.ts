@@ -123,7 +123,7 @@ class ProcessTransport implements Transport {
 
 /** Spawns the child, connects an MCP client and waits for `initialize` to complete. */
 export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, startTimeoutMs = 30000): Promise<ChildConnection> {
-  const stdio: ('pipe')[] = spec.privateInput === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'];
+  const stdio: 'pipe'[] = spec.privateInput === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'];
   const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio, windowsHide: true });
   if (spec.privateInput !== undefined) {
     const privatePipe = child.stdio[3] as Writable | null;
@@ -170,7 +170,9 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
       try {
         const seen = new Set(knownDescendants.map(p => p.pid));
         knownDescendants = [...knownDescendants.filter(isSameProcess), ...identify(listDescendants(child.pid).filter(pid => !seen.has(pid)))];
-      } catch { /* best effort */ }
+      } catch {
+        /* best effort */
+      }
     }
   };
   /** Ours, still running: the child until it exits, and what was seen below it that is still the same process. */
@@ -187,8 +189,12 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
   transport.onerror = () => undefined; // Exit is reported once, through onclose.
 
   const connection: ChildConnection = {
-    get pid() { return child.pid; },
-    get exited() { return exited; },
+    get pid() {
+      return child.pid;
+    },
+    get exited() {
+      return exited;
+    },
     facts: spec.facts,
     async listTools() {
       const tools: Tool[] = [];
@@ -241,7 +247,9 @@ export async function startChild(spec: ChildSpawnSpec, events: ChildEvents, star
   });
 
   try {
-    const exitedFirst = exitPromise.then(() => { throw new Error(`${exitReason} before it was ready`); });
+    const exitedFirst = exitPromise.then(() => {
+      throw new Error(`${exitReason} before it was ready`);
+    });
     const connected = Promise.race([client.connect(transport), exitedFirst]);
     await withDeadline(connected, startTimeoutMs, `the child did not answer initialize within ${startTimeoutMs} ms`);
   } catch (error) {

@@ -6,8 +6,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { z } from 'zod';
 import {
-  CHILD_EVENTS, CONTROL_NOTIFICATIONS, CONTROL_REQUESTS, messageSchema, type ChildEventName, type ChildEventParams, type ControlNotificationName,
-  type ControlNotificationParams, type ControlRequestName, type ControlRequestParams, type ControlRequestResult,
+  CHILD_EVENTS,
+  CONTROL_NOTIFICATIONS,
+  CONTROL_REQUESTS,
+  messageSchema,
+  type ChildEventName,
+  type ChildEventParams,
+  type ControlNotificationName,
+  type ControlNotificationParams,
+  type ControlRequestName,
+  type ControlRequestParams,
+  type ControlRequestResult,
 } from '../../protocol/controlChannel';
 
 export interface ControlClient {
@@ -23,7 +32,9 @@ export function controlClient(client: Client, exited: () => boolean): ControlCli
   return {
     async request(name, params) {
       const entry = CONTROL_REQUESTS[name];
-      return client.request({ method: entry.method, params: params as Record<string, unknown> }, entry.result, { timeout: entry.timeoutMs }) as Promise<ControlRequestResult<typeof name>>;
+      return client.request({ method: entry.method, params: params as Record<string, unknown> }, entry.result, { timeout: entry.timeoutMs }) as Promise<
+        ControlRequestResult<typeof name>
+      >;
     },
     notify(name, params) {
       if (exited()) return;

@@ -88,8 +88,11 @@ function startTimesOf(pids: number[]): Map<number, string> {
   }
   try {
     // macOS has no /proc; ps prints each start time to the second, and leaves out pids that do not run (exiting 1 if none does).
-    const output = execFileSync('ps', ['-o', 'pid=', '-o', 'lstart=', '-p', pids.join(',')],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C' } });
+    const output = execFileSync('ps', ['-o', 'pid=', '-o', 'lstart=', '-p', pids.join(',')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, LC_ALL: 'C' },
+    });
     return parsePsStartTimes(output);
   } catch {
     return times;

@@ -18,18 +18,28 @@ const anyCaseHex = (hex: string): string => [...hex].map(HEX_DIGIT).join('');
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
 /** HTML's own names for a character: the ones serializers write (XML's five and the no-break space). */
-const HTML_NAMES: Record<string, string[]> = { '&': ['amp'], '<': ['lt'], '>': ['gt'], '"': ['quot'], '\'': ['apos'], '\u00a0': ['nbsp'] };
+const HTML_NAMES: Record<string, string[]> = { '&': ['amp'], '<': ['lt'], '>': ['gt'], '"': ['quot'], "'": ['apos'], '\u00a0': ['nbsp'] };
 /** JSON's short escapes (JSON.stringify, and the `\/` some servers write), and JavaScript's for its other quotes (generated code). */
 const BACKSLASH_SHORT: Record<string, string> = {
-  '"': '"', '\\': '\\', '/': '/', '\'': '\'', '`': '`', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't',
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  "'": "'",
+  '`': '`',
+  '\b': 'b',
+  '\f': 'f',
+  '\n': 'n',
+  '\r': 'r',
+  '\t': 't',
 };
 /** Characters a short escape writes as themselves after the backslash: a second encoder may encode them again. */
-const ESCAPED_AS_ITSELF = new Set(['"', '\\', '/', '\'', '`']);
+const ESCAPED_AS_ITSELF = new Set(['"', '\\', '/', "'", '`']);
 /**
  * The bytes 0x80-0x9F of windows-1252, the charset a legacy page's forms and JavaScript's escape() write with (Latin-1
  * elsewhere): where its table differs from Latin-1. The character at each place; the control characters mean "as Latin-1".
  */
-const WINDOWS_1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+const WINDOWS_1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
   '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
 /** The character's single byte in a legacy page's charset (windows-1252, or Latin-1), if it has one. */
@@ -59,7 +69,7 @@ function encodings(char: string): Piece[][] {
   // A form's space.
   if (char === ' ') forms.push([{ char: '+' }]);
   // A quote doubled inside its own quotes (YAML's single-quoted strings, as Playwright's snapshot writes them; CSV).
-  if (char === '\'' || char === '"') forms.push([fixed(escapeRegExp(char + char))]);
+  if (char === "'" || char === '"') forms.push([fixed(escapeRegExp(char + char))]);
   // JSON and JavaScript: a short escape, \u and four hex digits (a pair of them above the BMP), \u{…}, or \x and two.
   const short = BACKSLASH_SHORT[char];
   if (short) forms.push([{ char: '\\' }, ESCAPED_AS_ITSELF.has(short) ? { char: short } : fixed(short)]);
@@ -77,7 +87,7 @@ function encodings(char: string): Piece[][] {
 /** A character as itself or in one encoding: `depth` 1. As itself, or in an encoding whose escape characters are encoded once more: `depth` 2. */
 function characterPattern(char: string, depth: number): string {
   // Letters and digits are written as they are by every encoder here: only their own spelling.
-  if (depth === 0 || /[\p{L}\p{N}]/u.test(char) && char.codePointAt(0)! < 0x80) return escapeRegExp(char);
+  if (depth === 0 || (/[\p{L}\p{N}]/u.test(char) && char.codePointAt(0)! < 0x80)) return escapeRegExp(char);
   const forms = encodings(char).map(pieces => pieces.map(piece => ('pattern' in piece ? piece.pattern : characterPattern(piece.char, depth - 1))).join(''));
   return `(?:${escapeRegExp(char)}|${forms.join('|')})`;
 }
@@ -127,7 +137,13 @@ export function* base64Runs(text: string, minLength: number, latin1: boolean): G
   const RUN = /(?:[A-Za-z0-9+/_-]|%2[bBfF]|%3[dD])+=*(?:%3[dD])*/g;
   for (let match = RUN.exec(text); match; match = RUN.exec(text)) {
     if (match[0].length < minLength) continue;
-    const plain = match[0].replace(/%2[bB]/g, '+').replace(/%2[fF]/g, '/').replace(/%3[dD]/g, '').replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
+    const plain = match[0]
+      .replace(/%2[bB]/g, '+')
+      .replace(/%2[fF]/g, '/')
+      .replace(/%3[dD]/g, '')
+      .replace(/=+$/, '')
+      .replace(/-/g, '+')
+      .replace(/_/g, '/');
     // A long run is a body or a file, written from its start; a short one may be a value inside a longer word.
     const offsets = plain.length > 65536 ? [0] : [0, 1, 2, 3];
     // Node decodes a run without its padding, and its last, partial group as far as it goes. A browser's btoa() takes

@@ -62,10 +62,14 @@ export class SecretMask {
     if (base64Entries.length) {
       const shortest = Math.min(...base64Entries.map(entry => entry.base64From!));
       for (const run of base64Runs(text, shortest, this.latin1)) {
-        const found = base64Entries.find(entry => run.end - run.start >= entry.base64From! && run.decoded.some(decoded => {
-          entry.pattern.lastIndex = 0;
-          return entry.pattern.test(decoded);
-        }));
+        const found = base64Entries.find(
+          entry =>
+            run.end - run.start >= entry.base64From! &&
+            run.decoded.some(decoded => {
+              entry.pattern.lastIndex = 0;
+              return entry.pattern.test(decoded);
+            }),
+        );
         // The whole run: what else it encodes (a user name before the value, a JSON body around it) goes with it.
         if (found) spans.push({ start: run.start, end: run.end, name: found.name });
       }

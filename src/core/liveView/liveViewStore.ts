@@ -7,7 +7,6 @@ import type { ToolCallRecord } from '../supervision/activityLog';
 import type { HostHealth } from '../supervision/browserHealth';
 import { ActivityRow, ConsoleRow, ExportStatus, FrameMessage, HostToPanel, MarkerRow, NetworkRow, PanelState } from '../../protocol/panelMessages';
 
-
 /** The supervisor's events the store listens to (the supervisor itself in the extension). */
 export interface LiveViewSource {
   /** Whether the browser is there, as its one owner (core/supervision/browserHealth.ts) works it out. */
@@ -37,7 +36,12 @@ const MB = 1024 * 1024;
 
 /** The panel's bounds (src/README.md points here): 4 MB of console, 2 MB of requests, 4 MB of calls (with their thumbnails), and one frame. */
 export const DEFAULT_LIVE_VIEW_LIMITS: LiveViewLimits = {
-  console: 2000, network: 2000, activity: 500, consoleBytes: 4 * MB, networkBytes: 2 * MB, activityBytes: 4 * MB,
+  console: 2000,
+  network: 2000,
+  activity: 500,
+  consoleBytes: 4 * MB,
+  networkBytes: 2 * MB,
+  activityBytes: 4 * MB,
 };
 
 /**

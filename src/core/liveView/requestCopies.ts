@@ -90,9 +90,10 @@ export function toFetch(detail: RequestDetail): string {
 
 /** Add to Chat: the request as Markdown for the agent to debug: credentials left out, bodies capped. */
 export function toChatMarkdown(detail: RequestDetail, bodyChars = 20000): string {
-  const headerLines = (headers: Header[]) => headers.length
-    ? headers.map(header => `- ${header.name}: ${CREDENTIALS.has(header.name.toLowerCase()) ? '(left out: credentials)' : header.value}`)
-    : ['(none)'];
+  const headerLines = (headers: Header[]) =>
+    headers.length
+      ? headers.map(header => `- ${header.name}: ${CREDENTIALS.has(header.name.toLowerCase()) ? '(left out: credentials)' : header.value}`)
+      : ['(none)'];
   return [
     `# A request from the browser panel: ${detail.method} ${detail.url}`,
     '',
@@ -101,10 +102,22 @@ export function toChatMarkdown(detail: RequestDetail, bodyChars = 20000): string
     ...(detail.remoteAddress ? [`- Server: ${detail.remoteAddress}`] : []),
     ...(detail.timing.length ? [`- Timing: ${detail.timing.map(t => `${t.phase} ${t.ms} ms`).join(', ')}`] : []),
     '',
-    '## Request headers', '', ...headerLines(detail.requestHeaders), '',
-    '## Request body', '', ...bodyBlock(detail.requestBody, bodyChars), '',
-    '## Response headers', '', ...headerLines(detail.responseHeaders), '',
-    '## Response body', '', ...bodyBlock(detail.responseBody, bodyChars), '',
+    '## Request headers',
+    '',
+    ...headerLines(detail.requestHeaders),
+    '',
+    '## Request body',
+    '',
+    ...bodyBlock(detail.requestBody, bodyChars),
+    '',
+    '## Response headers',
+    '',
+    ...headerLines(detail.responseHeaders),
+    '',
+    '## Response body',
+    '',
+    ...bodyBlock(detail.responseBody, bodyChars),
+    '',
   ].join('\n');
 }
 
@@ -115,7 +128,9 @@ function bodyBlock(body: RequestBody, max: number): string[] {
   const cut = text.length > max;
   const fence = '`'.repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map(run => run.length + 1)));
   return [
-    `${fence}${body.kind === 'json' ? 'json' : ''}`, cut ? text.slice(0, max) : text, fence,
+    `${fence}${body.kind === 'json' ? 'json' : ''}`,
+    cut ? text.slice(0, max) : text,
+    fence,
     ...(cut || body.truncated ? [`(${body.size} bytes in all; the first ${Math.min(max, text.length)} characters shown)`] : []),
   ];
 }

@@ -27,7 +27,10 @@ export class RingBuffer<T extends { seq: number }> {
   private bytes = 0;
   private nextSeq = 1;
 
-  constructor(readonly capacity: number, readonly maxBytes = Number.POSITIVE_INFINITY) {
+  constructor(
+    readonly capacity: number,
+    readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`capacity must be a positive integer, got ${capacity}`);
     if (!(maxBytes > 0)) throw new Error(`maxBytes must be positive, got ${maxBytes}`);
   }

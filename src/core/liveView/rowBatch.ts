@@ -22,7 +22,10 @@ export class RowBatch {
   private rows = 0;
   private bytes = 0;
 
-  constructor(private readonly send: (message: RowMessage) => void, private readonly delayMs = ROW_BATCH_MS) {}
+  constructor(
+    private readonly send: (message: RowMessage) => void,
+    private readonly delayMs = ROW_BATCH_MS,
+  ) {}
 
   static isRowMessage(message: HostToPanel): message is RowMessage {
     return message.type === 'console' || message.type === 'network' || message.type === 'activity';

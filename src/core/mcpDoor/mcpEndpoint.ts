@@ -182,7 +182,8 @@ export class McpEndpoint {
         const minutes = Math.round((this.limits.inUseAfterCallMs?.() ?? 0) / 60_000);
         const inUse = minutes > 0 ? `running a call or made one in the last ${minutes} min` : 'running a call';
         this.log(`MCP endpoint refused a new session: all ${this.limits.maxSessions} sessions are in use (${inUse})`);
-        const why = `Too many MCP sessions: all ${this.limits.maxSessions} are in use (each is ${inUse}; a working client is never ` +
+        const why =
+          `Too many MCP sessions: all ${this.limits.maxSessions} are in use (each is ${inUse}; a working client is never ` +
           'pushed out to make room). Close one (DELETE its session, or end a client) or try again when one has been idle' +
           `${minutes > 0 ? ` ${minutes} min` : ''}.`;
         return jsonRpcError(res, 503, -32000, why);
@@ -258,8 +259,13 @@ export class McpEndpoint {
     // A call the fast path does not take (a batch, say) comes this way: the same call, through the SDK.
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const progressToken = request.params._meta?.progressToken;
-      return this.toolCallsOf(session).run(request.params, extra.signal, progressToken === undefined ? undefined : progress =>
-        void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined));
+      return this.toolCallsOf(session).run(
+        request.params,
+        extra.signal,
+        progressToken === undefined
+          ? undefined
+          : progress => void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
+      );
     });
     return session;
   }

@@ -84,7 +84,9 @@ export async function answerToolCall(
   inFlight: FastCallsInFlight,
 ): Promise<void> {
   const controller = inFlight.add(call.id);
-  const onClose = () => { if (!res.writableFinished) controller.abort(); };
+  const onClose = () => {
+    if (!res.writableFinished) controller.abort();
+  };
   res.on('close', onClose);
   const progressToken = call.params._meta?.progressToken;
   let streaming = false;
@@ -94,11 +96,14 @@ export async function answerToolCall(
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'mcp-session-id': sessionId });
   };
   const send = (message: object) => res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-  const onProgress = progressToken === undefined ? undefined : (progress: Progress) => {
-    if (res.writableEnded) return;
-    openStream();
-    send({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken } });
-  };
+  const onProgress =
+    progressToken === undefined
+      ? undefined
+      : (progress: Progress) => {
+          if (res.writableEnded) return;
+          openStream();
+          send({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken } });
+        };
   let reply: object;
   try {
     reply = { jsonrpc: '2.0', id: call.id, result: await target.run(call.params, controller.signal, onProgress) };

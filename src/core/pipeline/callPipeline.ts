@@ -37,19 +37,10 @@ export const BEFORE_CALL: readonly CallStep[] = [
  * A tool the host answers itself (its record's handler is `host`): the same checks, with no child to start
  * for them (a handler that needs the browser asks the supervisor), then `hostAnswer` in place of `send`.
  */
-export const BEFORE_HOST_ANSWER: readonly CallStep[] = [
-  capabilitiesStep,
-  toolPolicyStep,
-  personControlStep,
-  argumentCheckStep,
-];
+export const BEFORE_HOST_ANSWER: readonly CallStep[] = [capabilitiesStep, toolPolicyStep, personControlStep, argumentCheckStep];
 
 /** After an answer came back, in order: the child's marks in words, then the notes before the result. */
-export const AFTER_CALL: readonly CallStep[] = [
-  childMarksStep,
-  browserLostStep,
-  panelNotesStep,
-];
+export const AFTER_CALL: readonly CallStep[] = [childMarksStep, browserLostStep, panelNotesStep];
 
 /** Runs the steps; the result is in `call.result`. Throws only a cancellation or a failure to start the child. */
 export async function runCallPipeline(call: CallContext, env: CallEnvironment): Promise<void> {

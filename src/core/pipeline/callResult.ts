@@ -71,9 +71,10 @@ export class CallResult {
    */
   finish(options: { thumbnail?: boolean; limits?: ImageLimits } = {}): FinishedResult {
     const { [CALL_MARKS_META]: _marks, ...meta } = this.answer?._meta ?? {};
-    const base: CallToolResult = this.refusal !== undefined
-      ? { isError: true, content: [{ type: 'text', text: this.refusal }] }
-      : { ...this.answer, content: this.answer?.content ?? [], ...(Object.keys(meta).length ? { _meta: meta } : { _meta: undefined }) };
+    const base: CallToolResult =
+      this.refusal !== undefined
+        ? { isError: true, content: [{ type: 'text', text: this.refusal }] }
+        : { ...this.answer, content: this.answer?.content ?? [], ...(Object.keys(meta).length ? { _meta: meta } : { _meta: undefined }) };
     if (base._meta === undefined) delete base._meta;
     const parts: CallToolResult['content'] = [...base.content];
     if (this.before.length) {
@@ -112,9 +113,7 @@ function errorLineOf(result: CallToolResult): string {
 }
 
 /** A tool result part, free of `vscode`: the glue turns these into language-model parts. */
-export type BridgePart =
-  | { kind: 'text'; text: string }
-  | { kind: 'image'; mimeType: string; data: Uint8Array };
+export type BridgePart = { kind: 'text'; text: string } | { kind: 'image'; mimeType: string; data: Uint8Array };
 
 /**
  * The language-model door's serialization of a finished result (`CallResult.finish` already stripped terminal

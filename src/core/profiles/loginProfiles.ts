@@ -10,8 +10,8 @@ export const MAX_PROFILE_BYTES = 5 * 1024 * 1024;
  */
 export const PROFILE_NAME = /^(?!.*\.[pP][rR][eE][vV][iI][oO][uU][sS]$)[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
 /** What PROFILE_NAME asks for, in words. */
-export const PROFILE_NAME_RULE = 'Letters, digits, space, dot, _ or -, starting with a letter or digit (at most 64), not ending in ".previous" ' +
-  '(that names a profile\'s backup).';
+export const PROFILE_NAME_RULE =
+  'Letters, digits, space, dot, _ or -, starting with a letter or digit (at most 64), not ending in ".previous" ' + "(that names a profile's backup).";
 /** How long a save or delete waits for another to finish before saying so. */
 const LOCK_WAIT_MS = 5000;
 
@@ -41,7 +41,8 @@ export class LoginProfiles {
 
   list(): LoginProfileInfo[] {
     if (!fs.existsSync(this.folder)) return [];
-    return fs.readdirSync(this.folder)
+    return fs
+      .readdirSync(this.folder)
       .filter(file => file.endsWith('.json') && !file.endsWith('.previous.json'))
       .map(file => {
         const name = file.slice(0, -'.json'.length);
@@ -56,8 +57,10 @@ export class LoginProfiles {
     const target = this.pathOf(name);
     const bytes = Buffer.byteLength(state);
     if (bytes > MAX_PROFILE_BYTES) {
-      throw new Error(`The login state is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the ${MAX_PROFILE_BYTES / 1024 / 1024} MB a profile may hold. ` +
-        'Close tabs of sites you do not need logged in, then save again.');
+      throw new Error(
+        `The login state is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the ${MAX_PROFILE_BYTES / 1024 / 1024} MB a profile may hold. ` +
+          'Close tabs of sites you do not need logged in, then save again.',
+      );
     }
     JSON.parse(state);
     fs.mkdirSync(this.folder, { recursive: true, mode: 0o700 });
@@ -107,7 +110,9 @@ export class LoginProfiles {
           continue;
         }
         if (Date.now() > deadline) {
-          throw new Error(`Login profile "${name}" is in use: another save or delete has held it for over ${LOCK_WAIT_MS / 1000} s. Try again in a moment.`, { cause: error });
+          throw new Error(`Login profile "${name}" is in use: another save or delete has held it for over ${LOCK_WAIT_MS / 1000} s. Try again in a moment.`, {
+            cause: error,
+          });
         }
         await new Promise(resolve => setTimeout(resolve, 25));
       }

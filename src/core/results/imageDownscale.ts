@@ -78,7 +78,8 @@ function fitOne(
           mimeType: encodedType,
           width: resized.width,
           height: resized.height,
-          note: `Image ${changes.join(' and ')} to fit model limits (${limits.maxSide} px a side, ${Math.round(limits.maxBytes / 1000)} KB). ` +
+          note:
+            `Image ${changes.join(' and ')} to fit model limits (${limits.maxSide} px a side, ${Math.round(limits.maxBytes / 1000)} KB). ` +
             `Coordinates in it are ${(resized.width / bitmap.width).toFixed(3)}x the page's.`,
         };
       }
@@ -166,7 +167,10 @@ export function resize(source: Bitmap, width: number, height: number): Bitmap {
       for (let tx = 0; tx < width; tx++) {
         const x0 = xEdges[tx];
         const x1 = xEdges[tx + 1];
-        let r = 0, g = 0, b = 0, a = 0;
+        let r = 0,
+          g = 0,
+          b = 0,
+          a = 0;
         for (let sx = x0; sx < x1; sx++) {
           const i = row + sx * 4;
           r += source.pixels[i];

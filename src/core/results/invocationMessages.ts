@@ -33,7 +33,8 @@ export function presentInvocation(toolName: string, displayName: string, rawArgs
   if (confirmation && toolRecord(toolName)?.runsCode?.inBridgeProcess && context.secretNames?.length) {
     // The values sit in the process this code runs in: no mask or site rule stands between them.
     const names = context.secretNames.map(code).join(', ');
-    confirmation.message += `\n\n**Secrets are set** (${names}): this code runs in the bridge's own process, which holds their values, ` +
+    confirmation.message +=
+      `\n\n**Secrets are set** (${names}): this code runs in the bridge's own process, which holds their values, ` +
       'and could read them and send them anywhere. Allow it only if you trust the code.';
   }
   return { invocationMessage, confirmation };

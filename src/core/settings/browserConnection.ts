@@ -34,7 +34,8 @@ export function parseConnection(
   }
   if (!isLoopbackHost(url.hostname) && !allowNonLoopback) {
     return {
-      problem: `"${url.host}" is not this machine. Connecting to a browser elsewhere needs playwrightBridge.connect.allowNonLoopback ` +
+      problem:
+        `"${url.host}" is not this machine. Connecting to a browser elsewhere needs playwrightBridge.connect.allowNonLoopback ` +
         '(user settings): anyone who can reach that endpoint controls that browser.',
     };
   }
@@ -55,8 +56,11 @@ export function parseConnection(
  * errors and the panel all pass through here.
  */
 export function redactEndpoint(text: string): string {
-  return text.replace(URL_IN_TEXT, (_match, scheme: string, userinfo: string | undefined, rest: string, query: string | undefined) =>
-    `${scheme}${userinfo ? '***@' : ''}${rest}${query ? '?…' : ''}`);
+  return text.replace(
+    URL_IN_TEXT,
+    (_match, scheme: string, userinfo: string | undefined, rest: string, query: string | undefined) =>
+      `${scheme}${userinfo ? '***@' : ''}${rest}${query ? '?…' : ''}`,
+  );
 }
 
 /** scheme://, then userinfo up to the last @ before the path, host and path, then a query and/or fragment. */

@@ -4,7 +4,6 @@ import type { BrowserLaunchPlan, FoundBrowser } from '../../protocol/childConfig
 import { stripAnsi } from '../results/ansi';
 import { BrowserChoice, BrowserName } from './settings';
 
-
 export type { BrowserLaunchPlan, FoundBrowser } from '../../protocol/childConfig';
 
 export const BROWSER_LABELS: Record<BrowserChoice, string> = {
@@ -19,29 +18,43 @@ export const BROWSER_LABELS: Record<BrowserChoice, string> = {
 /** Where distributions install Chromium; Playwright's own download is the last resort. */
 export function systemChromiumCandidates(platform: NodeJS.Platform = process.platform): string[] {
   switch (platform) {
-    case 'linux': return ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium'];
-    case 'darwin': return ['/Applications/Chromium.app/Contents/MacOS/Chromium'];
-    default: return [];
+    case 'linux':
+      return ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium'];
+    case 'darwin':
+      return ['/Applications/Chromium.app/Contents/MacOS/Chromium'];
+    default:
+      return [];
   }
 }
 
 /** Where Chrome and Edge install by default: the places Playwright's channels look. */
 export function brandedCandidates(browser: 'chrome' | 'msedge', platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
-  const win = (...parts: string[]) => ['LOCALAPPDATA', 'PROGRAMFILES', 'PROGRAMFILES(X86)']
-    .map(key => env[key]).filter((base): base is string => !!base).map(base => [base, ...parts].join('\\'));
+  const win = (...parts: string[]) =>
+    ['LOCALAPPDATA', 'PROGRAMFILES', 'PROGRAMFILES(X86)']
+      .map(key => env[key])
+      .filter((base): base is string => !!base)
+      .map(base => [base, ...parts].join('\\'));
   if (browser === 'chrome') {
     switch (platform) {
-      case 'linux': return ['/opt/google/chrome/chrome'];
-      case 'darwin': return ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'];
-      case 'win32': return win('Google', 'Chrome', 'Application', 'chrome.exe');
-      default: return [];
+      case 'linux':
+        return ['/opt/google/chrome/chrome'];
+      case 'darwin':
+        return ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'];
+      case 'win32':
+        return win('Google', 'Chrome', 'Application', 'chrome.exe');
+      default:
+        return [];
     }
   }
   switch (platform) {
-    case 'linux': return ['/opt/microsoft/msedge/msedge'];
-    case 'darwin': return ['/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge'];
-    case 'win32': return win('Microsoft', 'Edge', 'Application', 'msedge.exe');
-    default: return [];
+    case 'linux':
+      return ['/opt/microsoft/msedge/msedge'];
+    case 'darwin':
+      return ['/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge'];
+    case 'win32':
+      return win('Microsoft', 'Edge', 'Application', 'msedge.exe');
+    default:
+      return [];
   }
 }
 
@@ -69,7 +82,7 @@ export function planBrowserLaunch(
   env: NodeJS.ProcessEnv = process.env,
 ): BrowserLaunchPlan {
   const found = findInstalledBrowsers(exists, platform, env);
-  const browser: BrowserName = choice === 'auto' ? found[0]?.browser ?? 'chromium' : choice;
+  const browser: BrowserName = choice === 'auto' ? (found[0]?.browser ?? 'chromium') : choice;
   const engine: BrowserEngine = browser === 'firefox' ? 'firefox' : browser === 'webkit' ? 'webkit' : 'chromium';
   const label = BROWSER_LABELS[browser];
   if (executablePath) {
@@ -82,7 +95,10 @@ export function planBrowserLaunch(
     if (pick) {
       const why = notFound.length && pick.browser !== 'chrome' ? `, picked automatically: ${notFound.join(' and ')} not found` : ', picked automatically';
       return {
-        choice, browser, engine, found,
+        choice,
+        browser,
+        engine,
+        found,
         // Chrome and Edge through Playwright's channels, as when named; Chromium by its path.
         ...(pick.browser === 'chromium' ? { executablePath: pick.path } : { channel: pick.browser }),
         tried: [`${BROWSER_LABELS[pick.browser]} at ${pick.path} (the first installed of Chrome, Edge and Chromium)`],
@@ -146,10 +162,17 @@ export function leadingFix(message: string): { setting?: string; install: boolea
  */
 export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, platform: NodeJS.Platform = process.platform): string {
   const raw = stripAnsi(error instanceof Error ? error.message : String(error));
-  const firstLine = raw.split('\n').map(l => l.trim()).find(l => l && !/^=+/.test(l) && !l.startsWith('╔')) ?? raw;
+  const firstLine =
+    raw
+      .split('\n')
+      .map(l => l.trim())
+      .find(l => l && !/^=+/.test(l) && !l.startsWith('╔')) ?? raw;
   const output = browserOutputOf(raw);
   // Hints read what went wrong, never the command line Playwright echoes (`<launching> … --no-sandbox …`).
-  const said = raw.split('\n').filter(l => !l.includes('<launching>')).join('\n');
+  const said = raw
+    .split('\n')
+    .filter(l => !l.includes('<launching>'))
+    .join('\n');
   const fixes: string[] = [];
   const notFound = /not found|ENOENT|doesn't exist|Executable doesn't exist|no such file/i.test(said);
   const others = plan.found.filter(f => f.browser !== plan.browser || (plan.executablePath && f.path !== plan.executablePath));
@@ -168,16 +191,17 @@ export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, p
     if (plan.browser === 'chrome' || plan.browser === 'msedge') fixes.push(`Install ${BROWSER_LABELS[plan.browser]}, or ${install}.`);
     else if (plan.browser === 'chromium') {
       fixes.push(`Install Chromium from your system's packages (for example \`apt-get install chromium\`), or ${install}.`);
-    }
-    else fixes.push(`Run the command "Playwright Bridge: Install Browser" to download Playwright's ${plan.engine} build.`);
+    } else fixes.push(`Run the command "Playwright Bridge: Install Browser" to download Playwright's ${plan.engine} build.`);
   }
   if (!others.length && !(plan.executablePath && notFound)) {
     fixes.push('Or set playwrightBridge.executablePath to a Chromium-family browser you have, or pick another browser in playwrightBridge.browser.');
   }
   // Only Chromium's own words: the echoed command line holds --no-sandbox whenever the bridge turned the sandbox off.
   if (platform === 'linux' && /no usable sandbox|--no-sandbox|Running as root/i.test(output.join('\n'))) {
-    fixes.unshift('Chromium refuses its sandbox here: add "--no-sandbox" to playwrightBridge.launchArgs ' +
-      '(the bridge already turns the sandbox off when it runs as root).');
+    fixes.unshift(
+      'Chromium refuses its sandbox here: add "--no-sandbox" to playwrightBridge.launchArgs ' +
+        '(the bridge already turns the sandbox off when it runs as root).',
+    );
   }
   if (/ProcessSingleton|SingletonLock|profile (?:appears to be )?in use|already in use/i.test(said)) {
     fixes.unshift('Another browser is using this profile: close the other VS Code window that drives it, or set playwrightBridge.profile to "isolated".');
@@ -194,4 +218,3 @@ export function describeLaunchFailure(plan: BrowserLaunchPlan, error: unknown, p
     `Fix: ${fixes.join(' ')}`,
   ].join('\n');
 }
-

@@ -44,7 +44,9 @@ export function parseOriginRule(entry: string): OriginRule | { problem: string }
   // A query or fragment has no place in an origin, and in upstream's reading everything after `?` is one.
   const query = /[?#]/.exec(text);
   if (query) {
-    return { problem: `has "${query[0]}": it begins a ${query[0] === '?' ? 'query' : 'fragment'} in an address, so upstream would cut the host there and match far more than meant; ${HOST_WORDS}` };
+    return {
+      problem: `has "${query[0]}": it begins a ${query[0] === '?' ? 'query' : 'fragment'} in an address, so upstream would cut the host there and match far more than meant; ${HOST_WORDS}`,
+    };
   }
   const scheme = SCHEME_PREFIX.exec(text)?.[1];
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
@@ -55,7 +57,9 @@ export function parseOriginRule(entry: string): OriginRule | { problem: string }
   if (slash >= 0) {
     // Upstream keeps only an address's origin: a path after one is ignored, as it always was; a host has none.
     if (scheme === undefined) {
-      return { problem: `is not an origin or host name upstream can match: only an address with its scheme may have a path, which is ignored (forms: ${ORIGIN_FORMS})` };
+      return {
+        problem: `is not an origin or host name upstream can match: only an address with its scheme may have a path, which is ignored (forms: ${ORIGIN_FORMS})`,
+      };
     }
     rest = rest.slice(0, slash);
   }
@@ -85,7 +89,10 @@ export function originRuleCovers(outer: string, inner: string): boolean {
   if ('problem' in wide || 'problem' in narrow) return false;
   if (wide.scheme !== '*' && wide.scheme !== narrow.scheme) return false;
   const authority = (rule: OriginRule) => originText({ ...rule, scheme: '*' });
-  const pattern = authority(wide).split('*').map(part => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+  const pattern = authority(wide)
+    .split('*')
+    .map(part => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]*');
   return new RegExp(`^${pattern}$`).test(authority(narrow));
 }
 
@@ -113,9 +120,13 @@ function hostPattern(text: string): string | { problem: string } {
   const stray = /[^a-z0-9_.*-]/.exec(text);
   if (stray) return { problem: `has "${stray[0]}", which no host name has: ${HOST_WORDS} (forms: ${ORIGIN_FORMS})` };
   if (text.includes('**')) {
-    return { problem: 'has "**": upstream lets it run across "/" into a page\'s path, so it matches any site whose address merely holds the rest; write one "*", which stays within the host, as in *.example.com' };
+    return {
+      problem:
+        'has "**": upstream lets it run across "/" into a page\'s path, so it matches any site whose address merely holds the rest; write one "*", which stays within the host, as in *.example.com',
+    };
   }
-  if (text.split('.').includes('')) return { problem: 'has an empty part between dots; write the host as example.com, or *.example.com for every host below it' };
+  if (text.split('.').includes(''))
+    return { problem: 'has an empty part between dots; write the host as example.com, or *.example.com for every host below it' };
   if (text.includes('*')) return text;
   // Matched as text against the browser's URL, which writes `127.1` as 127.0.0.1.
   return hostAsTheBrowserWritesIt(text) ?? { problem: `names "${text}", which is not a host name or IP address` };
@@ -141,7 +152,9 @@ function hostRule(host: string, port: OriginRule['port']): OriginRule | { proble
   const rule: OriginRule = { scheme: '*', host, port };
   const origin = originOfAddress(originText(rule));
   if (origin !== undefined) {
-    return { problem: `names a host "${host}" with a port, but upstream reads it as the address ${origin}; write it with a scheme, as http://${originText(rule)}` };
+    return {
+      problem: `names a host "${host}" with a port, but upstream reads it as the address ${origin}; write it with a scheme, as http://${originText(rule)}`,
+    };
   }
   return rule;
 }
@@ -150,13 +163,16 @@ function hostRule(host: string, port: OriginRule['port']): OriginRule | { proble
 function addressRule(scheme: 'http' | 'https', host: string, port: OriginRule['port']): OriginRule | { problem: string } {
   if (port === '*') {
     // Upstream's any-port pattern takes a host without colons; after it, `http://[::1]:*` would be a host rule that matches nothing.
-    if (host.startsWith('[')) return { problem: `names any port of an IPv6 address, which upstream reads only after a host name; write ${host}:* (every scheme) or the port` };
+    if (host.startsWith('['))
+      return { problem: `names any port of an IPv6 address, which upstream reads only after a host name; write ${host}:* (every scheme) or the port` };
     return { scheme, host, port };
   }
   const written = originText({ scheme, host, port });
   const origin = originOfAddress(written);
   if (origin === undefined) {
-    return { problem: `is not an address upstream can read ("${host}" is not a host there); write it without the scheme, ${originText({ scheme: '*', host, port })}, to match that host on every scheme` };
+    return {
+      problem: `is not an address upstream can read ("${host}" is not a host there); write it without the scheme, ${originText({ scheme: '*', host, port })}, to match that host on every scheme`,
+    };
   }
   const url = new URL(origin);
   return { scheme, host: url.hostname, port: url.port ? Number(url.port) : undefined };

@@ -59,16 +59,21 @@ export type Narrowed = { value: unknown } | { widens: string };
  */
 export function narrowed(narrowing: Narrowing, base: unknown, value: unknown): Narrowed {
   switch (narrowing.by) {
-    case 'turningOn': return base === true && value !== true ? { widens: 'would turn it off' } : { value };
-    case 'turningOff': return value === true && base !== true ? { widens: 'would turn it on' } : { value };
-    case 'lowering': return (value as number) > (base as number) ? { widens: `would raise it above ${String(base)}` } : { value };
+    case 'turningOn':
+      return base === true && value !== true ? { widens: 'would turn it off' } : { value };
+    case 'turningOff':
+      return value === true && base !== true ? { widens: 'would turn it on' } : { value };
+    case 'lowering':
+      return (value as number) > (base as number) ? { widens: `would raise it above ${String(base)}` } : { value };
     case 'granting': {
       const granted = narrowing.grants[String(base)] ?? [];
       const extra = (narrowing.grants[String(value)] ?? []).filter(grant => !granted.includes(grant));
       return extra.length ? { widens: `would add ${extra.join(' and ')}` } : { value };
     }
-    case 'adding': return { value: [...new Set([...(base as string[]), ...(value as string[])])] };
-    case 'within': return { value: withinLists(narrowing, [base as string[], value as string[]]) };
+    case 'adding':
+      return { value: [...new Set([...(base as string[]), ...(value as string[])])] };
+    case 'within':
+      return { value: withinLists(narrowing, [base as string[], value as string[]]) };
   }
 }
 

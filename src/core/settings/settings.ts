@@ -31,7 +31,7 @@ export { USER_ONLY_SETTINGS } from './settingsTable';
 /** Browser flags refused in launchArgs: they open a control port or swap the browser's profile. */
 const REFUSED_LAUNCH_ARGS: { pattern: RegExp; why: string }[] = [
   { pattern: /^--remote-debugging-(port|pipe|address)\b/, why: 'opens a debugging port (or pipe) through which any local program could control the browser' },
-  { pattern: /^--remote-allow-origins\b/, why: 'lets web pages reach the browser\'s debugging port' },
+  { pattern: /^--remote-allow-origins\b/, why: "lets web pages reach the browser's debugging port" },
   {
     pattern: /^--(user-data-dir|profile-directory)\b/,
     why: 'points the browser at another profile (perhaps your own, with its logins); use playwrightBridge.profile instead',
@@ -40,14 +40,14 @@ const REFUSED_LAUNCH_ARGS: { pattern: RegExp; why: string }[] = [
 
 const LEVELS: readonly SettingLevel[] = ['user', 'workspace', 'folder'];
 /** How a problem names the level it is about: the person's own settings say nothing more, as they always did. */
-const WHERE: Record<SettingLevel, string> = { user: '', workspace: 'in this workspace\'s settings ', folder: 'in a workspace folder\'s settings ' };
+const WHERE: Record<SettingLevel, string> = { user: '', workspace: "in this workspace's settings ", folder: "in a workspace folder's settings " };
 
 /** One level's value typed on its own: the key's value, or what is wrong with it (an entry may be left out and said). */
 type Typed = { value: unknown } | { wrong: string };
 
 /** The person's words for a value (a list or map as JSON, text in quotes). */
 function shown(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
 }
 
 /**
@@ -63,7 +63,8 @@ function typedValue(spec: SettingSpec, raw: unknown, entry: (message: string) =>
     case 'number': {
       const { min, max } = spec as Extract<SettingSpec, { kind: 'number' }>;
       return typeof raw === 'number' && Number.isFinite(raw) && raw >= min && raw <= max
-        ? { value: raw } : { wrong: `must be a number from ${min} to ${max}; got ${shown(raw)}.` };
+        ? { value: raw }
+        : { wrong: `must be a number from ${min} to ${max}; got ${shown(raw)}.` };
     }
     case 'enum': {
       const { values } = spec as Extract<SettingSpec, { kind: 'enum' }>;
@@ -75,7 +76,8 @@ function typedValue(spec: SettingSpec, raw: unknown, entry: (message: string) =>
       return typeof raw === 'string' ? { value: raw.trim() } : { wrong: `must be text; got ${shown(raw)}.` };
     case 'stringMap':
       return raw && typeof raw === 'object' && !Array.isArray(raw) && Object.values(raw).every(v => typeof v === 'string')
-        ? { value: raw } : { wrong: 'must be an object of header names to string values.' };
+        ? { value: raw }
+        : { wrong: 'must be an object of header names to string values.' };
     case 'stringList':
     case 'launchArgs':
     case 'origins': {
@@ -92,12 +94,16 @@ function typedValue(spec: SettingSpec, raw: unknown, entry: (message: string) =>
       }
       if (spec.parser !== 'origins') return { value: given };
       // Each entry written back from the rule read from it (originRules.ts), so upstream acts on what was checked.
-      const kept = [...new Set(given.flatMap(origin => {
-        const rule = parseOriginRule(origin);
-        if (!('problem' in rule)) return [originText(rule)];
-        entry(`holds "${origin}", which ${rule.problem}. It is left out.`);
-        return [];
-      }))];
+      const kept = [
+        ...new Set(
+          given.flatMap(origin => {
+            const rule = parseOriginRule(origin);
+            if (!('problem' in rule)) return [originText(rule)];
+            entry(`holds "${origin}", which ${rule.problem}. It is left out.`);
+            return [];
+          }),
+        ),
+      ];
       // Upstream reads an empty list as "all": an allow list whose every entry was left out must still allow nothing.
       if (spec.key === 'network.allowedOrigins' && !kept.length && given.length) {
         entry(`has no entry left, so the browser may request none (an empty list would allow all). Write ${ORIGIN_FORMS}.`);
@@ -135,8 +141,11 @@ function settingValue(spec: SettingSpec, levels: Partial<Record<SettingLevel, un
       continue;
     }
     const what = spec.kind === 'stringList' ? 'list' : 'value';
-    say(level === 'user' ? `${value.wrong} ${fallbackWords(spec)}`
-      : `${value.wrong} The ${level === 'folder' ? 'folder' : 'workspace'}'s value is ignored; ${typed.user !== undefined ? `your own ${what}` : 'the default'} still applies.`);
+    say(
+      level === 'user'
+        ? `${value.wrong} ${fallbackWords(spec)}`
+        : `${value.wrong} The ${level === 'folder' ? 'folder' : 'workspace'}'s value is ignored; ${typed.user !== undefined ? `your own ${what}` : 'the default'} still applies.`,
+    );
   }
   const base = 'user' in typed ? typed.user : spec.default;
   if (rule.workspace === 'ignored') return base;
@@ -146,8 +155,12 @@ function settingValue(spec: SettingSpec, levels: Partial<Record<SettingLevel, un
     const lists = LEVELS.filter(level => level in typed).map(level => typed[level] as string[]);
     const within = withinLists(narrowing, lists);
     if (within.length === 1 && within[0] === narrowing.nothing && lists.filter(list => list.length).length > 1) {
-      problem(spec.key, `lists in your user settings and this workspace's share no ${spec.key === 'tools.allow' ? 'tool' : 'origin'}, so agents may use none. ` +
-        'A workspace can only narrow your list.', 'workspace');
+      problem(
+        spec.key,
+        `lists in your user settings and this workspace's share no ${spec.key === 'tools.allow' ? 'tool' : 'origin'}, so agents may use none. ` +
+          'A workspace can only narrow your list.',
+        'workspace',
+      );
     }
     return within;
   }
@@ -157,8 +170,12 @@ function settingValue(spec: SettingSpec, levels: Partial<Record<SettingLevel, un
     const outcome = narrowed(narrowing, value, typed[level]);
     if ('value' in outcome) value = outcome.value;
     else {
-      problem(spec.key, `${WHERE[level]}is ${shown(typed[level])}, which ${outcome.widens}: a workspace may narrow this setting, never ${rule.why}. ` +
-        `${shown(value)} stays; only your user settings can change that.`, level);
+      problem(
+        spec.key,
+        `${WHERE[level]}is ${shown(typed[level])}, which ${outcome.widens}: a workspace may narrow this setting, never ${rule.why}. ` +
+          `${shown(value)} stays; only your user settings can change that.`,
+        level,
+      );
     }
   }
   return value;
@@ -191,9 +208,13 @@ function fieldValue(spec: SettingSpec, value: (key: SettingKey) => unknown, prob
       if ('problem' in parsed) problem('connect.endpoint', `${parsed.problem} Launching a browser here instead.`, 'user');
       if (endpointHoldsCredentials(endpoint)) {
         // Used as written (and never shown with them), but a settings file is plain text and often synced or shared.
-        problem('connect.endpoint', 'holds credentials (a user name and password, or a token in its query). The bridge keeps them out of ' +
-          'everything it shows, but settings files are plain text: put them in a header with Playwright Bridge: Set Connection Credentials ' +
-          '(kept in VS Code\'s secret storage) and remove them from the address.', 'user');
+        problem(
+          'connect.endpoint',
+          'holds credentials (a user name and password, or a token in its query). The bridge keeps them out of ' +
+            'everything it shows, but settings files are plain text: put them in a header with Playwright Bridge: Set Connection Credentials ' +
+            "(kept in VS Code's secret storage) and remove them from the address.",
+          'user',
+        );
       }
       return 'problem' in parsed ? undefined : parsed.connection;
     }

@@ -36,17 +36,28 @@ function contributed(spec: SettingSpec, hasWords: HasWords): ContributedSetting 
   const scope = spec.workspace.workspace === 'ignored' ? 'machine' : 'window';
   const about = { markdownDescription: words('description'), scope } as const;
   switch (spec.kind) {
-    case 'boolean': return { type: 'boolean', default: spec.default, ...about };
-    case 'number': return { type: 'number', default: spec.default, minimum: spec.min, maximum: spec.max, ...about };
+    case 'boolean':
+      return { type: 'boolean', default: spec.default, ...about };
+    case 'number':
+      return { type: 'number', default: spec.default, minimum: spec.min, maximum: spec.max, ...about };
     case 'enum': {
       const described = spec.values.every(value => hasWords(`config.${spec.key}.enum.${value}`));
-      return { type: 'string', enum: [...spec.values], default: spec.default, ...(described ? { enumDescriptions: spec.values.map(value => words(`enum.${value}`)) } : {}), ...about };
+      return {
+        type: 'string',
+        enum: [...spec.values],
+        default: spec.default,
+        ...(described ? { enumDescriptions: spec.values.map(value => words(`enum.${value}`)) } : {}),
+        ...about,
+      };
     }
-    case 'string': return spec.parser === 'viewport'
-      ? { type: 'string', default: spec.default, pattern: VIEWPORT_PATTERN, patternErrorMessage: words('patternError'), ...about }
-      : { type: 'string', default: spec.default, ...about };
-    case 'stringList': return { type: 'array', items: { type: 'string' }, default: [...spec.default], ...about };
-    case 'stringMap': return { type: 'object', additionalProperties: { type: 'string' }, default: { ...spec.default }, ...about };
+    case 'string':
+      return spec.parser === 'viewport'
+        ? { type: 'string', default: spec.default, pattern: VIEWPORT_PATTERN, patternErrorMessage: words('patternError'), ...about }
+        : { type: 'string', default: spec.default, ...about };
+    case 'stringList':
+      return { type: 'array', items: { type: 'string' }, default: [...spec.default], ...about };
+    case 'stringMap':
+      return { type: 'object', additionalProperties: { type: 'string' }, default: { ...spec.default }, ...about };
   }
 }
 
@@ -62,6 +73,11 @@ export function restrictedConfigurations(): string[] {
 
 /** The words package.json refers to, as `%key%` placeholders, that package.nls.json must hold. */
 export function settingWordKeys(hasWords: HasWords): string[] {
-  return Object.values(contributedSettings(hasWords)).flatMap(setting => [setting.markdownDescription, ...(setting.enumDescriptions ?? []), ...(setting.patternErrorMessage ? [setting.patternErrorMessage] : [])])
+  return Object.values(contributedSettings(hasWords))
+    .flatMap(setting => [
+      setting.markdownDescription,
+      ...(setting.enumDescriptions ?? []),
+      ...(setting.patternErrorMessage ? [setting.patternErrorMessage] : []),
+    ])
     .map(placeholder => placeholder.slice(1, -1));
 }

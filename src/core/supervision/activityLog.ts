@@ -76,7 +76,14 @@ export class ActivityLog {
   wantThumbnails(): { dispose(): void } {
     this.thumbnailReaders++;
     let disposed = false;
-    return { dispose: () => { if (!disposed) { disposed = true; this.thumbnailReaders--; } } };
+    return {
+      dispose: () => {
+        if (!disposed) {
+          disposed = true;
+          this.thumbnailReaders--;
+        }
+      },
+    };
   }
 
   dispose(): void {

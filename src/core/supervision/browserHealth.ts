@@ -23,7 +23,12 @@ type ServerStatus = BridgeStatus;
 export type HostHealth = BrowserHealth & { generation: number; pid?: number };
 
 export const HEALTH_LABELS: Record<HealthState, string> = {
-  notStarted: 'Not started', starting: 'Starting…', restarting: 'Restarting…', ready: 'Ready', failed: 'Failed to start', stopped: 'Stopped',
+  notStarted: 'Not started',
+  starting: 'Starting…',
+  restarting: 'Restarting…',
+  ready: 'Ready',
+  failed: 'Failed to start',
+  stopped: 'Stopped',
 };
 
 export class BrowserHealthTracker {
@@ -63,17 +68,30 @@ export class BrowserHealthTracker {
 /** The one place the two states become one. */
 export function healthOf(server: ServerStatus, browser: BrowserStateParams | undefined): HostHealth {
   const process = { generation: server.generation, ...(server.pid ? { pid: server.pid } : {}), ...(browser ? { browser: browser.state } : {}) };
-  const of = (state: HealthState, detail?: string, failed?: 'browser' | 'server'): HostHealth =>
-    ({ state, label: HEALTH_LABELS[state], ...(detail ? { detail } : {}), ...(failed ? { failed } : {}), ...process });
+  const of = (state: HealthState, detail?: string, failed?: 'browser' | 'server'): HostHealth => ({
+    state,
+    label: HEALTH_LABELS[state],
+    ...(detail ? { detail } : {}),
+    ...(failed ? { failed } : {}),
+    ...process,
+  });
   switch (server.state) {
-    case 'disposed': return of('stopped');
-    case 'failed': return of('failed', server.detail, 'server');
-    case 'idle': return of('notStarted', server.detail);
-    case 'starting': return of('starting');
-    case 'restarting': return of('restarting');
+    case 'disposed':
+      return of('stopped');
+    case 'failed':
+      return of('failed', server.detail, 'server');
+    case 'idle':
+      return of('notStarted', server.detail);
+    case 'starting':
+      return of('starting');
+    case 'restarting':
+      return of('restarting');
     case 'ready':
       if (browser?.state === 'failed') return of('failed', browser.message, 'browser');
       if (browser?.state === 'launching') return of('starting');
-      return of('ready', browser?.state === 'lost' ? `The browser was lost (${browser.message ?? 'it went away'}); the next call starts a new one.` : undefined);
+      return of(
+        'ready',
+        browser?.state === 'lost' ? `The browser was lost (${browser.message ?? 'it went away'}); the next call starts a new one.` : undefined,
+      );
   }
 }

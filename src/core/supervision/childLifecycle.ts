@@ -139,9 +139,11 @@ export class ChildLifecycle {
       return this.start();
     })();
     this.starting = starting;
-    void starting.finally(() => {
-      if (this.starting === starting) this.starting = undefined;
-    }).catch(() => undefined);
+    void starting
+      .finally(() => {
+        if (this.starting === starting) this.starting = undefined;
+      })
+      .catch(() => undefined);
     await starting;
   }
 
@@ -198,7 +200,11 @@ export class ChildLifecycle {
     } catch (error) {
       // Whatever half-started is killed, including a start that answers after the deadline.
       if (connection) void connection.dispose(0);
-      else pending.then(late => late.dispose(0), () => undefined);
+      else
+        pending.then(
+          late => late.dispose(0),
+          () => undefined,
+        );
       const backoffMs = this.options.backoffMs;
       const delay = backoffMs[Math.min(this.failures, backoffMs.length - 1)];
       this.failures++;

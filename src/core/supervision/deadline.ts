@@ -4,7 +4,9 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, message: str
   try {
     return await Promise.race([
       work,
-      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+      }),
     ]);
   } finally {
     if (timer) clearTimeout(timer);

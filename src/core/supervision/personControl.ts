@@ -16,7 +16,11 @@ export class PersonControl {
   readonly onDidChange = this.emitter.event;
 
   /** `tabs`: the watched context's tabs, as the supervisor keeps them (watchedTabs.ts). */
-  constructor(private readonly now: () => number, private readonly log: (line: string) => void, private readonly tabs: () => readonly TabInfo[]) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly log: (line: string) => void,
+    private readonly tabs: () => readonly TabInfo[],
+  ) {}
 
   get active(): boolean {
     return !!this.control;
@@ -50,9 +54,18 @@ export class PersonControl {
     try {
       return await Promise.race([
         control.released.then(() => ({ outcome: 'released' as const })),
-        new Promise<HandBackWait>(resolve => (timer = setTimeout(() => resolve({
-          outcome: 'timeout', heldSeconds: Math.round((this.now() - control.since) / 1000), limitSeconds: Math.round(limitMs / 1000),
-        }), limitMs))),
+        new Promise<HandBackWait>(
+          resolve =>
+            (timer = setTimeout(
+              () =>
+                resolve({
+                  outcome: 'timeout',
+                  heldSeconds: Math.round((this.now() - control.since) / 1000),
+                  limitSeconds: Math.round(limitMs / 1000),
+                }),
+              limitMs,
+            )),
+        ),
         new Promise<HandBackWait>(resolve => {
           onAbort = () => resolve({ outcome: 'cancelled' });
           signal?.addEventListener('abort', onAbort, { once: true });
@@ -85,6 +98,8 @@ export function describeChanges(before: readonly TabInfo[], after: readonly TabI
   const changes: string[] = [];
   if (was && current && (was.url !== current.url || was.title !== current.title)) changes.push(`it was "${was.title || was.url}" at ${was.url}`);
   if (before.length !== after.length) changes.push(`${after.length} tab${after.length === 1 ? '' : 's'} open, ${before.length} before`);
-  return `Note: the person drove the browser for ${seconds} s while this call waited. Now ${where}${changes.length ? ` (${changes.join('; ')})` : ''}. ` +
-    'Take a snapshot before acting on earlier element references.';
+  return (
+    `Note: the person drove the browser for ${seconds} s while this call waited. Now ${where}${changes.length ? ` (${changes.join('; ')})` : ''}. ` +
+    'Take a snapshot before acting on earlier element references.'
+  );
 }

@@ -40,10 +40,13 @@ export class PersonDoor {
     control.take();
     // What they do is recorded as Playwright code (the child runs Playwright's recorder), for exported tests.
     const child = this.options.live();
-    this.recording = child?.request('recordPerson', { action: 'start' }).then(() => child, error => {
-      log(`The person's actions are not recorded: ${(error as Error).message}`);
-      return undefined;
-    });
+    this.recording = child?.request('recordPerson', { action: 'start' }).then(
+      () => child,
+      error => {
+        log(`The person's actions are not recorded: ${(error as Error).message}`);
+        return undefined;
+      },
+    );
     await this.recording;
   }
 
@@ -64,8 +67,12 @@ export class PersonDoor {
           // Written as upstream writes an action's code, by the one result builder, for Activity and the export.
           const recorded = new CallResult();
           recorded.respond(['### Ran Playwright code', '```js', ...code, '```', ...(url ? ['### Page', `- Page URL: ${url}`] : [])].join('\n'));
-          this.options.activity.begin({ name: PERSON_ACTIONS, args: undefined, door: 'person', title: `${code.length} recorded step${code.length === 1 ? '' : 's'} while you had control` })(
-            { outcome: 'ok', result: recorded.finish().result, origins: origins ?? [] });
+          this.options.activity.begin({
+            name: PERSON_ACTIONS,
+            args: undefined,
+            door: 'person',
+            title: `${code.length} recorded step${code.length === 1 ? '' : 's'} while you had control`,
+          })({ outcome: 'ok', result: recorded.finish().result, origins: origins ?? [] });
         }
       } catch (error) {
         log(`The person's recorded actions were lost: ${(error as Error).message}`);
@@ -88,7 +95,10 @@ export class PersonDoor {
     const now = this.options.now();
     const sameBurst = this.lastInput.doing === doing && now - this.lastInput.at < 2000;
     this.lastInput = { doing, at: now };
-    if (!sameBurst) this.options.activity.begin({ name: `panel:${doing}`, args: undefined, door: 'person', title: `${doing[0].toUpperCase()}${doing.slice(1)} on the page` })({ outcome: 'ok' });
+    if (!sameBurst)
+      this.options.activity.begin({ name: `panel:${doing}`, args: undefined, door: 'person', title: `${doing[0].toUpperCase()}${doing.slice(1)} on the page` })(
+        { outcome: 'ok' },
+      );
   }
 
   /** The person's navigation from the panel: listed in the activity list under their own door. */
@@ -102,15 +112,22 @@ export class PersonDoor {
     }
     end({ outcome: result.ok ? 'ok' : 'error', error: result.ok ? undefined : result.message });
     if (result.ok && action.action === 'resize') {
-      this.options.notes.watched.panel.add(`The person resized the page to ${action.width}×${action.height} (CSS pixels) in the browser panel; earlier snapshots show the old layout.`);
+      this.options.notes.watched.panel.add(
+        `The person resized the page to ${action.width}×${action.height} (CSS pixels) in the browser panel; earlier snapshots show the old layout.`,
+      );
     }
     return result;
   }
 }
 
 const PAGE_ACTION_WORDS: Record<Exclude<PageAction['action'], 'navigate' | 'resize'>, string> = {
-  back: 'Going back', forward: 'Going forward', reload: 'Reloading the page', stop: 'Stopping the page',
-  newTab: 'Opening a new tab', selectTab: 'Switching tabs', closeTab: 'Closing a tab',
+  back: 'Going back',
+  forward: 'Going forward',
+  reload: 'Reloading the page',
+  stop: 'Stopping the page',
+  newTab: 'Opening a new tab',
+  selectTab: 'Switching tabs',
+  closeTab: 'Closing a tab',
 };
 
 /** The activity list's line for a navigation the person made in the panel (the row's door says it was them). */

@@ -1,9 +1,20 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  CheckpointFacts, InputEvent, LiveViewParams, ObservationEvent, PageAction, PageActionResult, RestoreCheckpointParams, TabInfo,
+  CheckpointFacts,
+  InputEvent,
+  LiveViewParams,
+  ObservationEvent,
+  PageAction,
+  PageActionResult,
+  RestoreCheckpointParams,
+  TabInfo,
 } from '../../protocol/childMessages';
 import type {
-  ControlNotificationName, ControlNotificationParams, ControlRequestName, ControlRequestParams, ControlRequestResult,
+  ControlNotificationName,
+  ControlNotificationParams,
+  ControlRequestName,
+  ControlRequestParams,
+  ControlRequestResult,
 } from '../../protocol/controlChannel';
 import { BridgeState, Door } from '../../protocol/panelMessages';
 import { ChildFactory } from '../childProcess/childProcess';
@@ -122,7 +133,13 @@ export class Supervisor {
     });
     this.person = new PersonControl(now, options.log, () => this.watchedTabs.tabs);
     this.personDoor = new PersonDoor({
-      control: this.person, activity: this.activity, notes: this.notes, live: () => this.child.live, ready: () => this.child.ready(), now, log: options.log,
+      control: this.person,
+      activity: this.activity,
+      notes: this.notes,
+      live: () => this.child.live,
+      ready: () => this.child.ready(),
+      now,
+      log: options.log,
     });
     this.environment = {
       toolPolicy: () => this.options.toolPolicy?.() ?? OPEN_POLICY,
@@ -149,7 +166,11 @@ export class Supervisor {
   registerHostTool(name: string, run: HostTool): { dispose(): void } {
     if (toolRecord(name)?.handler !== 'host') throw new Error(`${name} is not a host tool in core/tools/toolRegistry.ts`);
     this.hostTools.set(name, run);
-    return { dispose: () => { if (this.hostTools.get(name) === run) this.hostTools.delete(name); } };
+    return {
+      dispose: () => {
+        if (this.hostTools.get(name) === run) this.hostTools.delete(name);
+      },
+    };
   }
 
   get status(): BridgeStatus {
@@ -199,8 +220,16 @@ export class Supervisor {
       result.refuse((error as Error).message);
     }
     const finished = result.finish({ thumbnail: this.activity.thumbnails });
-    end({ outcome: finished.result.isError ? 'error' : 'ok', result: finished.result, thumbnail: finished.thumbnail, error: finished.errorLine, checkpointSeq: call.marks?.checkpoint?.seq, origins: call.marks?.origins,
-      ...(call.checkpoint ? { checkpoint: call.checkpoint } : {}), ...cardOf(call.marks) });
+    end({
+      outcome: finished.result.isError ? 'error' : 'ok',
+      result: finished.result,
+      thumbnail: finished.thumbnail,
+      error: finished.errorLine,
+      checkpointSeq: call.marks?.checkpoint?.seq,
+      origins: call.marks?.origins,
+      ...(call.checkpoint ? { checkpoint: call.checkpoint } : {}),
+      ...cardOf(call.marks),
+    });
     return finished.result;
   }
 
@@ -209,14 +238,26 @@ export class Supervisor {
    * restored state as its checkpoint). `notice`: what the model reads before its next result (chat's own
    * bridge_restore_step reads it in its answer instead). While the person has the browser it does not run.
    */
-  async restoreCheckpoint(target: RestoreCheckpointParams, listing: { door: Door; title: string; args: Record<string, unknown>; notice?: string }): Promise<CheckpointFacts> {
+  async restoreCheckpoint(
+    target: RestoreCheckpointParams,
+    listing: { door: Door; title: string; args: Record<string, unknown>; notice?: string },
+  ): Promise<CheckpointFacts> {
     // Chat's bridge_restore_step is a call of the pipeline, listed as such: its answer carries the checkpoint.
-    const end = listing.door === 'tool' ? () => undefined : this.activity.begin({ name: RESTORE_STEP_TOOL, args: listing.args, door: listing.door, title: listing.title });
+    const end =
+      listing.door === 'tool'
+        ? () => undefined
+        : this.activity.begin({ name: RESTORE_STEP_TOOL, args: listing.args, door: listing.door, title: listing.title });
     try {
       if (this.person.active && listing.door !== 'person') throw new Error('The person has the browser: ask them to hand it back first.');
       const restored = await (await this.child.ready()).request('restoreCheckpoint', target);
       const { storage } = target;
-      const checkpoint: CheckpointFacts = { url: restored.url, title: restored.title, ...(target.viewport ? { viewport: target.viewport } : {}), tabCount: 1, ...(storage ? { storage } : {}) };
+      const checkpoint: CheckpointFacts = {
+        url: restored.url,
+        title: restored.title,
+        ...(target.viewport ? { viewport: target.viewport } : {}),
+        tabCount: 1,
+        ...(storage ? { storage } : {}),
+      };
       end({ outcome: 'ok', checkpoint });
       // Restores are of the window's context only (the child restores nothing else).
       if (listing.notice) this.notes.of(WINDOW_CONTEXT).panel.set(listing.notice);

@@ -63,7 +63,10 @@ function tabsOf(body: string): AnsweredTab[] | undefined {
 function codeOf(body: string | undefined): string[] {
   if (!body) return [];
   const fenced = /```[a-z]*\n([\s\S]*?)```/.exec(body);
-  return (fenced ? fenced[1] : body).split('\n').map(line => line.trimEnd()).filter(line => line.trim() !== '');
+  return (fenced ? fenced[1] : body)
+    .split('\n')
+    .map(line => line.trimEnd())
+    .filter(line => line.trim() !== '');
 }
 
 export function readAnswer(raw: string): AnswerSections {
@@ -99,6 +102,6 @@ const answers = new WeakMap<CallToolResult, AnswerSections>();
 export function answerOf(result: CallToolResult | undefined): AnswerSections {
   if (!result) return readAnswer('');
   let answer = answers.get(result);
-  if (!answer) answers.set(result, answer = readAnswer(resultText(result)));
+  if (!answer) answers.set(result, (answer = readAnswer(resultText(result))));
   return answer;
 }

@@ -13,19 +13,87 @@
  * left out of the test, and the step says so.
  */
 
-const LOCATE = ['getByRole', 'getByText', 'getByLabel', 'getByPlaceholder', 'getByAltText', 'getByTitle', 'getByTestId', 'locator',
-  'frameLocator', 'contentFrame', 'first', 'last', 'nth', 'filter', 'and', 'or', 'owner'];
-const ACT = ['click', 'dblclick', 'fill', 'press', 'pressSequentially', 'type', 'check', 'uncheck', 'setChecked', 'selectOption', 'hover',
-  'focus', 'blur', 'dragTo', 'tap', 'clear', 'scrollIntoViewIfNeeded', 'waitFor', 'goto', 'goBack', 'goForward', 'reload',
-  'setViewportSize', 'waitForLoadState', 'waitForURL', 'bringToFront', 'dispatchEvent', 'selectText'];
+const LOCATE = [
+  'getByRole',
+  'getByText',
+  'getByLabel',
+  'getByPlaceholder',
+  'getByAltText',
+  'getByTitle',
+  'getByTestId',
+  'locator',
+  'frameLocator',
+  'contentFrame',
+  'first',
+  'last',
+  'nth',
+  'filter',
+  'and',
+  'or',
+  'owner',
+];
+const ACT = [
+  'click',
+  'dblclick',
+  'fill',
+  'press',
+  'pressSequentially',
+  'type',
+  'check',
+  'uncheck',
+  'setChecked',
+  'selectOption',
+  'hover',
+  'focus',
+  'blur',
+  'dragTo',
+  'tap',
+  'clear',
+  'scrollIntoViewIfNeeded',
+  'waitFor',
+  'goto',
+  'goBack',
+  'goForward',
+  'reload',
+  'setViewportSize',
+  'waitForLoadState',
+  'waitForURL',
+  'bringToFront',
+  'dispatchEvent',
+  'selectText',
+];
 /** Methods whose first argument is an address: only a web address or a path on the test's baseURL (never file:, data:, javascript:). */
 const ADDRESSED = ['goto', 'waitForURL'];
 const WEB_ADDRESS = /^['"](https?:\/\/|\/(?!\/))/i;
 const DEVICES = ['keyboard', 'mouse'];
 const DEVICE_ACT = ['press', 'type', 'down', 'up', 'insertText', 'click', 'dblclick', 'move', 'wheel'];
-const EXPECT = ['toBeVisible', 'toBeHidden', 'toBeChecked', 'toBeEnabled', 'toBeDisabled', 'toBeEditable', 'toBeFocused', 'toBeEmpty',
-  'toBeAttached', 'toBeInViewport', 'toHaveText', 'toContainText', 'toHaveValue', 'toHaveValues', 'toHaveURL', 'toHaveTitle', 'toHaveCount',
-  'toHaveAttribute', 'toHaveClass', 'toHaveId', 'toHaveAccessibleName', 'toHaveAccessibleDescription', 'toHaveRole', 'toMatchAriaSnapshot', 'not'];
+const EXPECT = [
+  'toBeVisible',
+  'toBeHidden',
+  'toBeChecked',
+  'toBeEnabled',
+  'toBeDisabled',
+  'toBeEditable',
+  'toBeFocused',
+  'toBeEmpty',
+  'toBeAttached',
+  'toBeInViewport',
+  'toHaveText',
+  'toContainText',
+  'toHaveValue',
+  'toHaveValues',
+  'toHaveURL',
+  'toHaveTitle',
+  'toHaveCount',
+  'toHaveAttribute',
+  'toHaveClass',
+  'toHaveId',
+  'toHaveAccessibleName',
+  'toHaveAccessibleDescription',
+  'toHaveRole',
+  'toMatchAriaSnapshot',
+  'not',
+];
 
 type Token = { kind: 'word' | 'string' | 'number' | 'punct'; text: string };
 
@@ -34,7 +102,10 @@ function tokenize(line: string): Token[] | undefined {
   let i = 0;
   while (i < line.length) {
     const ch = line[i];
-    if (ch === ' ' || ch === '\t') { i++; continue; }
+    if (ch === ' ' || ch === '\t') {
+      i++;
+      continue;
+    }
     if (ch === "'" || ch === '"') {
       let j = i + 1;
       while (j < line.length && line[j] !== ch) {
@@ -47,10 +118,22 @@ function tokenize(line: string): Token[] | undefined {
       continue;
     }
     const word = /^[A-Za-z_$][\w$]*/.exec(line.slice(i));
-    if (word) { tokens.push({ kind: 'word', text: word[0] }); i += word[0].length; continue; }
+    if (word) {
+      tokens.push({ kind: 'word', text: word[0] });
+      i += word[0].length;
+      continue;
+    }
     const number = /^-?\d+(\.\d+)?/.exec(line.slice(i));
-    if (number) { tokens.push({ kind: 'number', text: number[0] }); i += number[0].length; continue; }
-    if ('.,;:()[]{}'.includes(ch)) { tokens.push({ kind: 'punct', text: ch }); i++; continue; }
+    if (number) {
+      tokens.push({ kind: 'number', text: number[0] });
+      i += number[0].length;
+      continue;
+    }
+    if ('.,;:()[]{}'.includes(ch)) {
+      tokens.push({ kind: 'punct', text: ch });
+      i++;
+      continue;
+    }
     // Templates, operators, regular expressions, comments in the middle: not a plain statement.
     return undefined;
   }
@@ -130,16 +213,24 @@ class Parser {
   private value(): boolean {
     const token = this.tokens[this.at];
     if (!token) return false;
-    if (token.kind === 'string' || token.kind === 'number') { this.at++; return true; }
+    if (token.kind === 'string' || token.kind === 'number') {
+      this.at++;
+      return true;
+    }
     if (token.kind === 'word') {
-      if (['true', 'false', 'null', 'undefined'].includes(token.text)) { this.at++; return true; }
+      if (['true', 'false', 'null', 'undefined'].includes(token.text)) {
+        this.at++;
+        return true;
+      }
       if (token.text === 'process') return this.envRead();
       if (/^page\d*$/.test(token.text)) return this.chain();
       return false;
     }
     if (this.take('[')) {
       if (this.take(']')) return true;
-      do { if (!this.value()) return false; } while (this.take(','));
+      do {
+        if (!this.value()) return false;
+      } while (this.take(','));
       return this.take(']');
     }
     if (this.take('{')) {

@@ -64,7 +64,8 @@ export function visitedOrigins(steps: readonly JournalStep[], spec: WrittenSpec)
 /** Writes the test; replaces a file that is there only when the person chose to (a save dialog asked). */
 export function writeSpecFile(steps: readonly JournalStep[], file: string, options: SpecOptions & { replace?: boolean }): WrittenSpec {
   const spec = writeSpec(steps, options);
-  if (!spec.stepLines.length) throw new Error('Nothing to export: none of these steps did something a test can repeat (reads, failed calls and the bridge\'s own tools leave nothing).');
+  if (!spec.stepLines.length)
+    throw new Error("Nothing to export: none of these steps did something a test can repeat (reads, failed calls and the bridge's own tools leave nothing).");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // 'wx': a file that exists (the person's own) is never replaced.
   fs.writeFileSync(file, spec.text, { flag: options.replace ? 'w' : 'wx' });
@@ -86,7 +87,7 @@ export async function verifySpec(file: string, spec: WrittenSpec, run: Omit<RunO
       reached = false;
       return { step: s.step, verdict: 'failed' as const };
     }
-    return { step: s.step, verdict: reached ? 'passed' as const : 'notReached' as const };
+    return { step: s.step, verdict: reached ? ('passed' as const) : ('notReached' as const) };
   });
   return { file, spec, run: result, verdicts, ...(failing ? { failedStep: failing.step } : {}) };
 }

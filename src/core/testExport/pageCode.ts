@@ -38,6 +38,9 @@ export function onPage(line: string, variable: string): string {
  * that could end the literal or the line is escaped.
  */
 export function quote(text: string): string {
-  const escaped = text.replace(/[\\'\n\r\u2028\u2029]/g, ch => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\u2028': '\\u2028', '\u2029': '\\u2029' })[ch] ?? ch);
+  const escaped = text.replace(
+    /[\\'\n\r\u2028\u2029]/g,
+    ch => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\u2028': '\\u2028', '\u2029': '\\u2029' })[ch] ?? ch,
+  );
   return `'${escaped}'`;
 }

@@ -12,9 +12,20 @@ import type { SpecOptions, UploadFile } from './specWriter';
 const MAX_INLINE_BYTES = 512 * 1024;
 
 const MIME_TYPES: Record<string, string> = {
-  '.txt': 'text/plain', '.csv': 'text/csv', '.json': 'application/json', '.html': 'text/html', '.pdf': 'application/pdf',
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.svg': 'image/svg+xml',
-  '.zip': 'application/zip', '.xml': 'application/xml', '.md': 'text/markdown',
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.json': 'application/json',
+  '.html': 'text/html',
+  '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.zip': 'application/zip',
+  '.xml': 'application/xml',
+  '.md': 'text/markdown',
 };
 
 /** A snapshot upstream linked; with `outputDir`, only one in that folder (a page can put a link's text in a snapshot). */
@@ -46,7 +57,10 @@ export function readUploadFile(file: string, outputDir?: string): UploadFile | u
 }
 
 /** Readers for a session whose files are where its answers say (the bench, the tests). */
-export const DISK_READERS: Pick<SpecOptions, 'readSnapshot' | 'readUpload'> = { readSnapshot: file => readSnapshotFile(file), readUpload: file => readUploadFile(file) };
+export const DISK_READERS: Pick<SpecOptions, 'readSnapshot' | 'readUpload'> = {
+  readSnapshot: file => readSnapshotFile(file),
+  readUpload: file => readUploadFile(file),
+};
 
 /** Readers for the bridge's own session: snapshots only from its output folder, relative uploads resolved there. */
 export function bridgeReaders(outputDir: string): Pick<SpecOptions, 'readSnapshot' | 'readUpload'> {
@@ -55,7 +69,11 @@ export function bridgeReaders(outputDir: string): Pick<SpecOptions, 'readSnapsho
 
 /** A file name for a test of this title: lower-case words joined by dashes, `.spec.ts`. */
 export function specFileName(title: string): string {
-  const words = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const words = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
   return `${words || 'browser-session'}.spec.ts`;
 }
 

@@ -76,7 +76,9 @@ interface JsonSuite {
   specs?: { tests?: { results?: { status?: string; error?: { message?: string; location?: { file?: string; line?: number } } }[] }[] }[];
 }
 
-function* resultsOf(suites: JsonSuite[] | undefined): Generator<{ status?: string; error?: { message?: string; location?: { file?: string; line?: number } } }> {
+function* resultsOf(
+  suites: JsonSuite[] | undefined,
+): Generator<{ status?: string; error?: { message?: string; location?: { file?: string; line?: number } } }> {
   for (const suite of suites ?? []) {
     for (const spec of suite.specs ?? []) for (const t of spec.tests ?? []) yield* t.results ?? [];
     yield* resultsOf(suite.suites);
@@ -95,8 +97,28 @@ function plain(text: string): string {
  * the run gets only the secrets it was granted (RunOptions.env), and no BASE_URL that would send it elsewhere.
  */
 function runnerEnvironment(): Record<string, string> {
-  const keep = ['PATH', 'HOME', 'USERPROFILE', 'TEMP', 'TMP', 'TMPDIR', 'SystemRoot', 'windir', 'LANG', 'LC_ALL', 'DISPLAY', 'WAYLAND_DISPLAY',
-    'XDG_RUNTIME_DIR', 'XDG_CACHE_HOME', 'PLAYWRIGHT_BROWSERS_PATH', 'LOCALAPPDATA', 'APPDATA', 'PROGRAMFILES', 'ProgramFiles', 'ProgramFiles(x86)'];
+  const keep = [
+    'PATH',
+    'HOME',
+    'USERPROFILE',
+    'TEMP',
+    'TMP',
+    'TMPDIR',
+    'SystemRoot',
+    'windir',
+    'LANG',
+    'LC_ALL',
+    'DISPLAY',
+    'WAYLAND_DISPLAY',
+    'XDG_RUNTIME_DIR',
+    'XDG_CACHE_HOME',
+    'PLAYWRIGHT_BROWSERS_PATH',
+    'LOCALAPPDATA',
+    'APPDATA',
+    'PROGRAMFILES',
+    'ProgramFiles',
+    'ProgramFiles(x86)',
+  ];
   const env: Record<string, string> = {};
   for (const key of keep) if (process.env[key] !== undefined) env[key] = process.env[key]!;
   return env;
@@ -125,7 +147,11 @@ export async function runSpec(options: RunOptions): Promise<SpecRun> {
     }
     const report = path.join(work, 'report.json');
     // This one file, by its whole path (a file of the same name in a subfolder is another test).
-    const testMatch = `^${path.join(testDir, testFile).split(path.sep).join('/').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+    const testMatch = `^${path
+      .join(testDir, testFile)
+      .split(path.sep)
+      .join('/')
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
     const config = {
       testDir,
       outputDir: path.join(work, 'results'),
@@ -152,7 +178,9 @@ export async function runSpec(options: RunOptions): Promise<SpecRun> {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
-      const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-20_000); };
+      const keep = (chunk: Buffer) => {
+        output = (output + chunk.toString()).slice(-20_000);
+      };
       child.stdout.on('data', keep);
       child.stderr.on('data', keep);
       const stop = () => killTree(child.pid);
@@ -179,7 +207,14 @@ export async function runSpec(options: RunOptions): Promise<SpecRun> {
       runner: options.runner.kind,
       durationMs: Date.now() - started,
     };
-    if (first) run.firstFailure = { ...(first.location?.line ? { line: first.location.line } : {}), message: plain(first.message ?? 'failed').split('\n').slice(0, 12).join('\n') };
+    if (first)
+      run.firstFailure = {
+        ...(first.location?.line ? { line: first.location.line } : {}),
+        message: plain(first.message ?? 'failed')
+          .split('\n')
+          .slice(0, 12)
+          .join('\n'),
+      };
     else if (!results.length) run.firstFailure = { message: plain(loadError ?? `no test ran (exit ${exitCode})`) };
     return run;
   } finally {

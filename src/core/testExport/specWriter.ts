@@ -102,7 +102,9 @@ function addressFor(url: string, baseURL: string | undefined): string {
  */
 function unmaskPersonSecrets(step: JournalStep, secretNames: readonly string[]): JournalStep {
   if (step.tool !== PERSON_ACTIONS) return step;
-  const code = step.answer.code.map(line => line.replace(QUOTED_SECRET_PLACEHOLDER, (all, name: string) => (secretNames.includes(name) ? `process.env['${name}']` : all)));
+  const code = step.answer.code.map(line =>
+    line.replace(QUOTED_SECRET_PLACEHOLDER, (all, name: string) => (secretNames.includes(name) ? `process.env['${name}']` : all)),
+  );
   return { ...step, answer: { ...step.answer, code } };
 }
 
@@ -162,7 +164,13 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     else if (record?.answersModal) leave('written with the step that opened it');
     else if (record?.writesStep) {
       const writing: StepWriting = {
-        args: step.args, argsCut: !!step.argsCut, page, tabs, current, lines, leave,
+        args: step.args,
+        argsCut: !!step.argsCut,
+        page,
+        tabs,
+        current,
+        lines,
+        leave,
         newPage: () => {
           usesContext = true;
           return `page${++popups}`;
@@ -170,12 +178,14 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
       };
       record.writesStep(writing);
       tabs = writing.tabs;
-    } else if (exportAs(step.tool) !== 'code' && step.tool !== PERSON_ACTIONS) leave('not a step a test repeats (its answer may hold text of the page\'s)');
+    } else if (exportAs(step.tool) !== 'code' && step.tool !== PERSON_ACTIONS) leave("not a step a test repeats (its answer may hold text of the page's)");
     else if (!step.answer.code.length) leave('upstream ran no code for it');
     // A test runs in Node on the person's machine: only plain Playwright statements go in (codeCheck.ts).
-    else if (!step.answer.code.every(line => checkPlaywrightLine(line).plain)) leave('its code is not plain Playwright steps (run-code, files, or text the page wrote)');
+    else if (!step.answer.code.every(line => checkPlaywrightLine(line).plain))
+      leave('its code is not plain Playwright steps (run-code, files, or text the page wrote)');
     // Upstream reads a secret from the environment only where the agent typed the secret's name (the person's own typing is theirs).
-    else if (step.tool !== PERSON_ACTIONS && !secretsNamedBy(step).every(name => argsMention(step.args, name))) leave('it reads a secret the step did not name');
+    else if (step.tool !== PERSON_ACTIONS && !secretsNamedBy(step).every(name => argsMention(step.args, name)))
+      leave('it reads a secret the step did not name');
     else if ((step.answer.modal === 'dialog' || step.answer.modal === 'fileChooser') && steps.slice(i + 1).find(s => s.ok && !onlyReads(s.tool))?.argsCut) {
       leave('the step that answered it had arguments larger than the journal keeps');
     } else {
@@ -203,8 +213,11 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
         // would name another file wherever the test runs.
         const read = paths.map(p => options.readUpload(p));
         if (read.every((file): file is UploadFile => file !== undefined)) {
-          const files = read.map(file => (file.base64 === undefined ? quote(file.absolutePath)
-            : `{ name: ${quote(file.name)}, mimeType: ${quote(file.mimeType)}, buffer: Buffer.from(${quote(file.base64)}, 'base64') }`));
+          const files = read.map(file =>
+            file.base64 === undefined
+              ? quote(file.absolutePath)
+              : `{ name: ${quote(file.name)}, mimeType: ${quote(file.mimeType)}, buffer: Buffer.from(${quote(file.base64)}, 'base64') }`,
+          );
           lines.push(`const ${chooser} = await ${chooser}Promise;`, `await ${chooser}.setFiles([${files.join(', ')}]);`);
         } else {
           lines.push(`await ${chooser}Promise; // The chosen file could not be read again: the test chooses none.`);

@@ -61,13 +61,16 @@ export class StepJournal {
     /** True while MCP sessions get contexts of their own (isolation `perClient`). */
     private readonly clientsIsolated: () => boolean,
   ) {
-    this.subscriptions = [source.onToolCall(record => this.onCall(record)), source.onDidChangeStatus(status => {
-      // A new browser: what was done in the last one is not its history.
-      if (status.generation !== this.generation) {
-        this.generation = status.generation;
-        this.clear();
-      }
-    })];
+    this.subscriptions = [
+      source.onToolCall(record => this.onCall(record)),
+      source.onDidChangeStatus(status => {
+        // A new browser: what was done in the last one is not its history.
+        if (status.generation !== this.generation) {
+          this.generation = status.generation;
+          this.clear();
+        }
+      }),
+    ];
   }
 
   dispose(): void {
@@ -98,15 +101,28 @@ export class StepJournal {
    * its arguments and its error line; an exported test leaves it out anyway.
    */
   add(
-    tool: string, args: Record<string, unknown> | undefined, result: CallToolResult | undefined, at = Date.now(), callId?: number, origins?: string[], error?: string,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    result: CallToolResult | undefined,
+    at = Date.now(),
+    callId?: number,
+    origins?: string[],
+    error?: string,
   ): JournalStep {
     const ok = Boolean(result) && !result?.isError;
     const kept = keptArgs(args, !ok);
     // A copy of its own: the journal gives up old snapshots to keep its budget, and the answer read is shared.
     const step: JournalStep = {
-      index: this.next++, tool: keptLine(tool), args: kept.value, ok, at, answer: ok ? ownAnswer(answerOf(result)) : { code: [] },
-      ...(kept.cut ? { argsCut: true } : {}), ...(ok ? {} : { error: error !== undefined ? keptLine(error) : errorLineOf(result) }),
-      ...(callId !== undefined ? { callId } : {}), ...(origins ? { origins } : {}),
+      index: this.next++,
+      tool: keptLine(tool),
+      args: kept.value,
+      ok,
+      at,
+      answer: ok ? ownAnswer(answerOf(result)) : { code: [] },
+      ...(kept.cut ? { argsCut: true } : {}),
+      ...(ok ? {} : { error: error !== undefined ? keptLine(error) : errorLineOf(result) }),
+      ...(callId !== undefined ? { callId } : {}),
+      ...(origins ? { origins } : {}),
     };
     const { snapshot: _snapshot, ...answer } = step.answer;
     const size = keptBytes({ ...step, answer });

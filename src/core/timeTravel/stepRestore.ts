@@ -12,7 +12,7 @@ export { RESTORE_OFF } from './timeline';
 /** What is never brought back, in the words README uses too. */
 /** Why no step can be restored in this window: one sentence for the panel's view and the refused restore. */
 
-export const NOT_RESTORED = 'in-page memory, the tab\'s back/forward history and the server\'s own state were not restored';
+export const NOT_RESTORED = "in-page memory, the tab's back/forward history and the server's own state were not restored";
 
 export interface RestoreOutcome {
   ok: boolean;
@@ -34,7 +34,8 @@ export async function restoreToStep(timeline: Timeline, supervisor: Supervisor, 
   const step = timeline.step(index)!;
   const after = timeline.step(index + 1);
   const where = step.page?.value.title || target.url;
-  const text = `The browser was restored to step ${index} (${where}${after ? `, before ${after.title}` : ''}). ` +
+  const text =
+    `The browser was restored to step ${index} (${where}${after ? `, before ${after.title}` : ''}). ` +
     `State after it is gone; ${NOT_RESTORED}. Element refs from earlier snapshots no longer apply: take a new snapshot.`;
   let checkpoint: CheckpointFacts;
   try {

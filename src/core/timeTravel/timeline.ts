@@ -18,7 +18,8 @@ import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/activityLog'
 import { RESTORE_STEP_TOOL } from '../tools/ownTools';
 
 /** Why a step cannot be put back, where time travel does not apply. */
-export const RESTORE_OFF = 'Time travel cannot put this browser back: it is off (playwrightBridge.timeTravel.enabled), or the browser is your own, reached over CDP.';
+export const RESTORE_OFF =
+  'Time travel cannot put this browser back: it is off (playwrightBridge.timeTravel.enabled), or the browser is your own, reached over CDP.';
 
 /** The page as a step left it: the child's facts without the storage, which is kept apart (shared). */
 export type PageFacts = Omit<CheckpointFacts, 'storage'>;
@@ -110,7 +111,10 @@ export class Timeline {
   readonly onDidChange = this.changed.event;
   private readonly subscriptions: { dispose(): void }[];
 
-  constructor(private readonly sources: TimelineSources, private readonly maxBytes: () => number) {
+  constructor(
+    private readonly sources: TimelineSources,
+    private readonly maxBytes: () => number,
+  ) {
     this.subscriptions = [
       sources.onToolCall(record => this.onCall(record)),
       sources.onObservation(event => {
@@ -150,8 +154,7 @@ export class Timeline {
     if (!step) return undefined;
     const pictured = this.pictureOf(step);
     const target = this.restoreTarget(index);
-    const notRestorable = !restorable ? RESTORE_OFF
-      : 'problem' in target ? target.problem : undefined;
+    const notRestorable = !restorable ? RESTORE_OFF : 'problem' in target ? target.problem : undefined;
     return {
       index: step.index,
       total: this.next - 1,
@@ -187,7 +190,9 @@ export class Timeline {
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
-      const subscription = this.onDidChange(() => { if (!pending()) done(); });
+      const subscription = this.onDidChange(() => {
+        if (!pending()) done();
+      });
     });
   }
 
@@ -196,9 +201,11 @@ export class Timeline {
     const step = this.stepOfCall(callId);
     const view = step && this.view(step.index, restorable);
     if (view) return { view };
-    return { problem: this.dropped
-      ? 'That row is not a kept step: a read of the panel\'s own, another session\'s call, or a step dropped to keep the time travel budget.'
-      : 'That row is not a step of this window\'s browser (a read of the panel\'s own, or another session\'s call).' };
+    return {
+      problem: this.dropped
+        ? "That row is not a kept step: a read of the panel's own, another session's call, or a step dropped to keep the time travel budget."
+        : "That row is not a step of this window's browser (a read of the panel's own, or another session's call).",
+    };
   }
 
   /**
@@ -217,14 +224,23 @@ export class Timeline {
   /** What the child needs to put the browser back to step `index`, or why it cannot. */
   restoreTarget(index: number): RestoreCheckpointParams | { problem: string } {
     const step = this.step(index);
-    if (!step) return { problem: index < (this.kept[0]?.index ?? 1) ? `Step ${index} is no longer kept (the oldest ${this.dropped} steps were dropped to keep the time travel budget).` : `There is no step ${index}.` };
+    if (!step)
+      return {
+        problem:
+          index < (this.kept[0]?.index ?? 1)
+            ? `Step ${index} is no longer kept (the oldest ${this.dropped} steps were dropped to keep the time travel budget).`
+            : `There is no step ${index}.`,
+      };
     if (!step.page || !step.storage) return { problem: `Step ${index} has no recorded page to go back to (time travel was off, or no browser ran yet).` };
     const notKept = storageNotKept(step.storage.value);
     if (notKept) {
       // With no size known (a read that was stopped, say), the child's reason is all there is to say.
-      return { problem: notKept.tooLarge > 0
-        ? `Step ${index} cannot be restored: its page stored ${(notKept.tooLarge / 1048576).toFixed(1)} M characters, more than a checkpoint keeps.`
-        : `Step ${index} cannot be restored: its storage was not kept (${notKept.reason ?? 'it could not be read'}).` };
+      return {
+        problem:
+          notKept.tooLarge > 0
+            ? `Step ${index} cannot be restored: its page stored ${(notKept.tooLarge / 1048576).toFixed(1)} M characters, more than a checkpoint keeps.`
+            : `Step ${index} cannot be restored: its storage was not kept (${notKept.reason ?? 'it could not be read'}).`,
+      };
     }
     const { url, viewport } = step.page.value;
     if (!/^(https?|file):/.test(url)) return { problem: `Step ${index} was on ${url || 'no page'}, which cannot be opened again.` };
@@ -297,7 +313,8 @@ export class Timeline {
     if (seq !== undefined && !arrived) step.awaiting = seq;
     const answer = answerOf(record.result);
     const snapshot = answer.snapshot ?? (answer.snapshotFile ? this.sources.readSnapshot(answer.snapshotFile) : undefined);
-    step.snapshot = snapshot === undefined ? before?.snapshot : snapshot === before?.snapshot?.value ? before.snapshot : this.own(step, snapshot, snapshot.length * 2);
+    step.snapshot =
+      snapshot === undefined ? before?.snapshot : snapshot === before?.snapshot?.value ? before.snapshot : this.own(step, snapshot, snapshot.length * 2);
     this.trim();
     this.changed.fire();
     return step;
@@ -328,9 +345,12 @@ export class Timeline {
   private checkpointAfterPerson(step: TimelineStep): void {
     clearTimeout(this.personTimer);
     this.personTimer = setTimeout(() => {
-      void this.sources.checkpointNow().then(facts => {
-        if (facts) this.completeFacts(step, facts);
-      }, () => undefined);
+      void this.sources.checkpointNow().then(
+        facts => {
+          if (facts) this.completeFacts(step, facts);
+        },
+        () => undefined,
+      );
     }, PERSON_SETTLE_MS);
     this.personTimer.unref?.();
   }

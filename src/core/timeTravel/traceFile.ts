@@ -29,8 +29,16 @@ export function sessionTrace(steps: readonly TimelineStep[], options: TraceOptio
   const time = (epochMs: number) => Math.max(0, epochMs - start);
   const events: object[] = [
     {
-      version: TRACE_FORMAT_VERSION, type: 'context-options', origin: 'library', browserName: options.browserName, options: { viewport: options.viewport },
-      platform: process.platform, wallTime: start, monotonicTime: 0, sdkLanguage: 'javascript', title: options.title,
+      version: TRACE_FORMAT_VERSION,
+      type: 'context-options',
+      origin: 'library',
+      browserName: options.browserName,
+      options: { viewport: options.viewport },
+      platform: process.platform,
+      wallTime: start,
+      monotonicTime: 0,
+      sdkLanguage: 'javascript',
+      title: options.title,
     },
     { type: 'event', time: 0, class: 'BrowserContext', method: 'page', params: { pageId: PAGE_ID } },
   ];
@@ -46,11 +54,24 @@ export function sessionTrace(steps: readonly TimelineStep[], options: TraceOptio
   };
   for (const step of steps) {
     const callId = `bridge@${step.index}`;
-    events.push({ type: 'before', callId, startTime: time(step.startedAt), class: 'Bridge', method: step.tool, params: step.args, title: `${step.index}. ${step.title}` });
+    events.push({
+      type: 'before',
+      callId,
+      startTime: time(step.startedAt),
+      class: 'Bridge',
+      method: step.tool,
+      params: step.args,
+      title: `${step.index}. ${step.title}`,
+    });
     for (const row of step.console) {
       events.push({
-        type: 'console', messageType: CONSOLE_TYPES[row.level], text: row.text, args: [], location: { url: row.location ?? '', lineNumber: 0, columnNumber: 0 },
-        time: time(row.time), pageId: PAGE_ID,
+        type: 'console',
+        messageType: CONSOLE_TYPES[row.level],
+        text: row.text,
+        args: [],
+        location: { url: row.location ?? '', lineNumber: 0, columnNumber: 0 },
+        time: time(row.time),
+        pageId: PAGE_ID,
       });
     }
     const frame = step.frame?.value;
@@ -60,9 +81,15 @@ export function sessionTrace(steps: readonly TimelineStep[], options: TraceOptio
       events.push({ type: 'screencast-frame', pageId: PAGE_ID, file, width: frame.width, height: frame.height, timestamp: time(step.at) });
     }
     const snapshot = step.snapshot?.value;
-    const attachments = snapshot === undefined ? [] : [{ name: `snapshot after step ${step.index}.yml`, contentType: 'text/yaml', sha1: resource(Buffer.from(snapshot, 'utf8'), 'yml') }];
+    const attachments =
+      snapshot === undefined
+        ? []
+        : [{ name: `snapshot after step ${step.index}.yml`, contentType: 'text/yaml', sha1: resource(Buffer.from(snapshot, 'utf8'), 'yml') }];
     events.push({
-      type: 'after', callId, endTime: Math.max(time(step.at), time(step.startedAt) + 1), attachments,
+      type: 'after',
+      callId,
+      endTime: Math.max(time(step.at), time(step.startedAt) + 1),
+      attachments,
       ...(step.ok ? {} : { error: { name: 'Error', message: step.error ?? `${step.tool} failed` } }),
     });
   }

@@ -43,7 +43,7 @@ export interface OwnTool<Name extends string = string, Input extends z.ZodObject
 }
 
 /** What a value is, as the problem quotes it. */
-const given = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value));
+const given = (value: unknown): string => (value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value)));
 
 /** The first problem zod found with a call's arguments, as the model reads it: which argument, what it must be, what it got. */
 function problemOf(error: z.ZodError): string {
@@ -51,12 +51,18 @@ function problemOf(error: z.ZodError): string {
   const name = issue.path.join('.') || 'the arguments';
   const got = 'input' in issue ? `; got ${given(issue.input)}` : '';
   switch (issue.code) {
-    case 'invalid_value': return `${name} must be one of ${issue.values.map(String).join(', ')}${got}`;
-    case 'too_small': return `${name} must be ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)}${got}`;
-    case 'too_big': return `${name} must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}${got}`;
-    case 'invalid_type': return `${name} must be ${issue.expected === 'int' ? 'a whole number' : `a ${issue.expected}`}${got}`;
-    case 'unrecognized_keys': return `the tool does not take ${issue.keys.map(key => `"${key}"`).join(', ')}`;
-    default: return `${name}: ${issue.message}`;
+    case 'invalid_value':
+      return `${name} must be one of ${issue.values.map(String).join(', ')}${got}`;
+    case 'too_small':
+      return `${name} must be ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)}${got}`;
+    case 'too_big':
+      return `${name} must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}${got}`;
+    case 'invalid_type':
+      return `${name} must be ${issue.expected === 'int' ? 'a whole number' : `a ${issue.expected}`}${got}`;
+    case 'unrecognized_keys':
+      return `the tool does not take ${issue.keys.map(key => `"${key}"`).join(', ')}`;
+    default:
+      return `${name}: ${issue.message}`;
   }
 }
 

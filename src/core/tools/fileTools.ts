@@ -70,12 +70,15 @@ export function namedPathsRead(toolName: string, args: Record<string, unknown> |
  * the output folder, where writers put files and readers find them; upstream would use the
  * workspace root), or the refusal of a name that climbs out of the folder.
  */
-export function resolveNamedFiles(toolName: string, args: Record<string, unknown> | undefined, outputDir: string):
-  { args: Record<string, unknown> | undefined } | { error: string } {
+export function resolveNamedFiles(
+  toolName: string,
+  args: Record<string, unknown> | undefined,
+  outputDir: string,
+): { args: Record<string, unknown> | undefined } | { error: string } {
   let resolvedArgs = args;
   // Spaces only: upstream would take it as a name and write a file so named in the workspace root.
   if (typeof args?.filename === 'string' && args.filename !== '' && args.filename.trim() === '') {
-    return { error: 'The filename is blank (spaces only). Give a file name, or leave filename out for the tool\'s own name.' };
+    return { error: "The filename is blank (spaces only). Give a file name, or leave filename out for the tool's own name." };
   }
   // Read or written, a `filename` resolves by the same rule.
   const named = filenameOf(args);

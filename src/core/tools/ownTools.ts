@@ -13,7 +13,15 @@ import { SESSION_CLOSE } from './own/sessionClose';
 import { SESSION_LIST } from './own/sessionList';
 
 /** In the order they are published, after upstream's. */
-export const OWN_TOOLS = [PERFORMANCE_TRACE, ACCESSIBILITY_AUDIT, EMULATE, SESSION_LIST, SESSION_CLOSE, EXPORT_TEST, RESTORE_STEP] as const satisfies readonly OwnTool[];
+export const OWN_TOOLS = [
+  PERFORMANCE_TRACE,
+  ACCESSIBILITY_AUDIT,
+  EMULATE,
+  SESSION_LIST,
+  SESSION_CLOSE,
+  EXPORT_TEST,
+  RESTORE_STEP,
+] as const satisfies readonly OwnTool[];
 
 export type OwnToolName = (typeof OWN_TOOLS)[number]['name'];
 

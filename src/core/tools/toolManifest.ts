@@ -99,7 +99,8 @@ export function diffManifests(expected: ManifestTool[], actual: ManifestTool[]):
 
 function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
 }
 
 /** The capability group a manifest tool needs, from its `when` clause; undefined for default tools. */

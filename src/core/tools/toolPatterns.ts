@@ -5,7 +5,10 @@
  */
 
 function patternRegExp(pattern: string): RegExp {
-  const escaped = pattern.split('*').map(part => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const escaped = pattern
+    .split('*')
+    .map(part => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${escaped}$`);
 }
 

@@ -48,12 +48,16 @@ export function toolRefusal(name: string, args: Record<string, unknown> | undefi
   const setting = (key: string) => `${SETTINGS_SECTION}.${key}`;
   if (policy.readonly) {
     if (!isObservationTool(name)) {
-      return `${name} is not available: the browser is in readonly mode (${setting('readonly')}), which offers only observation tools ` +
-        `(snapshot, screenshot, console, network, the tab list, wait). Nothing was done. Ask the person to turn readonly mode off to act on pages.`;
+      return (
+        `${name} is not available: the browser is in readonly mode (${setting('readonly')}), which offers only observation tools ` +
+        `(snapshot, screenshot, console, network, the tab list, wait). Nothing was done. Ask the person to turn readonly mode off to act on pages.`
+      );
     }
     if (name === 'browser_tabs' && args?.action !== 'list') {
-      return `browser_tabs with action "${String(args?.action)}" is not available in readonly mode (${setting('readonly')}): ` +
-        'only action "list" is. Nothing was done.';
+      return (
+        `browser_tabs with action "${String(args?.action)}" is not available in readonly mode (${setting('readonly')}): ` +
+        'only action "list" is. Nothing was done.'
+      );
     }
     if (args?.filename !== undefined) {
       return `${name} cannot save to a file in readonly mode (${setting('readonly')}). Call it without "filename" to get the result inline.`;

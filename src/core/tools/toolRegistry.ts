@@ -82,12 +82,35 @@ export interface ToolRecord {
 }
 
 type Traits = Omit<ToolRecord, 'name' | 'handler' | 'definition' | 'onPage'>;
-type More = Partial<Pick<Traits,
-  'capability' | 'observation' | 'filename' | 'readsPaths' | 'capture' | 'resizesPage' | 'says' | 'runsCode' | 'typesText' | 'pressesKey' | 'navigates' |
-  'answersModal' | 'readsSnapshot' | 'writesStep'>>;
+type More = Partial<
+  Pick<
+    Traits,
+    | 'capability'
+    | 'observation'
+    | 'filename'
+    | 'readsPaths'
+    | 'capture'
+    | 'resizesPage'
+    | 'says'
+    | 'runsCode'
+    | 'typesText'
+    | 'pressesKey'
+    | 'navigates'
+    | 'answersModal'
+    | 'readsSnapshot'
+    | 'writesStep'
+  >
+>;
 
 const acts = (exportAs: ExportAs, more: More = {}): Traits => ({ actsOnPage: true, observation: false, readsPaths: false, capture: false, exportAs, ...more });
-const reads = (exportAs: ExportAs, more: More = {}): Traits => ({ actsOnPage: false, observation: false, readsPaths: false, capture: false, exportAs, ...more });
+const reads = (exportAs: ExportAs, more: More = {}): Traits => ({
+  actsOnPage: false,
+  observation: false,
+  readsPaths: false,
+  capture: false,
+  exportAs,
+  ...more,
+});
 
 /** Upstream's tools, as the pinned @playwright/mcp publishes them with every capability group on. */
 const UPSTREAM = {
@@ -101,19 +124,26 @@ const UPSTREAM = {
   browser_press_key: acts('code', { pressesKey: 'key', says: a => `Pressing ${short(a.key)}` }),
   browser_hover: acts('code', { says: a => `Hovering over ${elementOf(a)}` }),
   browser_drag: acts('code'),
-  browser_select_option: acts('code', { says: a => `Selecting ${Array.isArray(a.values) ? a.values.map(quote).join(', ') : quote(a.values)} in ${elementOf(a)}` }),
+  browser_select_option: acts('code', {
+    says: a => `Selecting ${Array.isArray(a.values) ? a.values.map(quote).join(', ') : quote(a.values)} in ${elementOf(a)}`,
+  }),
   browser_fill_form: acts('code', {
-    typesText: a => (Array.isArray(a.fields) ? a.fields : []).map(field => {
-      const { value, target } = (field ?? {}) as { value?: unknown; target?: unknown };
-      return { text: value, target };
-    }),
+    typesText: a =>
+      (Array.isArray(a.fields) ? a.fields : []).map(field => {
+        const { value, target } = (field ?? {}) as { value?: unknown; target?: unknown };
+        return { text: value, target };
+      }),
     says: a => {
       const count = Array.isArray(a.fields) ? a.fields.length : undefined;
       return `Filling ${count ?? 'the'} form field${count === 1 ? '' : 's'}`;
     },
   }),
   browser_resize: acts('code', { resizesPage: true }),
-  browser_tabs: acts('written', { observation: true, writesStep: writeTabs, says: a => `Tabs: ${short(a.action)}${a.index !== undefined ? ` #${a.index}` : ''}${a.url ? ` ${short(a.url)}` : ''}` }),
+  browser_tabs: acts('written', {
+    observation: true,
+    writesStep: writeTabs,
+    says: a => `Tabs: ${short(a.action)}${a.index !== undefined ? ` #${a.index}` : ''}${a.url ? ` ${short(a.url)}` : ''}`,
+  }),
   browser_handle_dialog: acts('written', { answersModal: 'dialog' }),
   browser_file_upload: acts('written', { readsPaths: true, answersModal: 'fileChooser' }),
   browser_drop: acts('none', { readsPaths: true }),
@@ -122,21 +152,26 @@ const UPSTREAM = {
   browser_run_code_unsafe: acts('none', {
     filename: 'reads',
     runsCode: {
-      argument: 'code', where: 'in the browser bridge process with full Playwright access (it can read and write files and run programs)',
-      fileArgument: 'filename', inBridgeProcess: true,
+      argument: 'code',
+      where: 'in the browser bridge process with full Playwright access (it can read and write files and run programs)',
+      fileArgument: 'filename',
+      inBridgeProcess: true,
     },
   }),
   browser_emulate_media: acts('none'),
   browser_snapshot: reads('readsWhere', { observation: true, filename: 'writes', readsSnapshot: true, says: () => 'Reading the page structure' }),
   browser_take_screenshot: reads('reads', {
-    observation: true, filename: 'writes', capture: true,
+    observation: true,
+    filename: 'writes',
+    capture: true,
     says: a => `Taking a screenshot${elementOf(a) !== 'the page' ? ` of ${elementOf(a)}` : a.fullPage ? ' of the full page' : ''}`,
   }),
   browser_console_messages: reads('reads', { observation: true, filename: 'writes', says: () => 'Reading console messages' }),
   browser_network_requests: reads('reads', { observation: true, filename: 'writes', says: () => 'Reading network requests' }),
   browser_network_request: reads('reads', { observation: true, filename: 'writes' }),
   browser_wait_for: reads('written', {
-    observation: true, writesStep: writeWaitFor,
+    observation: true,
+    writesStep: writeWaitFor,
     says: a => (a.text ? `Waiting for ${quote(a.text)}` : a.textGone ? `Waiting for ${quote(a.textGone)} to disappear` : `Waiting ${short(a.time)} s`),
   }),
   browser_find: reads('none', { filename: 'writes' }),
@@ -195,7 +230,12 @@ export type ToolName = keyof typeof UPSTREAM | OwnToolName;
 export const TOOL_RECORDS: readonly ToolRecord[] = [
   ...Object.entries(UPSTREAM).map(([name, traits]): ToolRecord => ({ name, handler: 'upstream', ...traits })),
   ...OWN_TOOLS.map((tool: OwnTool): ToolRecord => ({
-    name: tool.name, ...tool.traits, readsPaths: false, capture: false, definition: tool.definition, ...(tool.says ? { says: tool.says } : {}),
+    name: tool.name,
+    ...tool.traits,
+    readsPaths: false,
+    capture: false,
+    definition: tool.definition,
+    ...(tool.says ? { says: tool.says } : {}),
   })),
 ];
 

@@ -22,8 +22,10 @@ export function checkArguments(tool: Tool | undefined, args: Record<string, unkn
   const unknown = Object.keys(args).filter(key => !(key in properties));
   if (!unknown.length) return undefined;
   const accepted = Object.keys(properties);
-  return `${tool.name} does not take the argument${unknown.length === 1 ? '' : 's'} ${unknown.map(k => `"${k.slice(0, 60)}"`).join(', ')}. ` +
-    `It takes: ${accepted.length ? accepted.join(', ') : 'no arguments'}. Nothing ran.`;
+  return (
+    `${tool.name} does not take the argument${unknown.length === 1 ? '' : 's'} ${unknown.map(k => `"${k.slice(0, 60)}"`).join(', ')}. ` +
+    `It takes: ${accepted.length ? accepted.join(', ') : 'no arguments'}. Nothing ran.`
+  );
 }
 
 /** A misspelled argument or an oversized call is refused before it reaches the browser. */

@@ -7,8 +7,10 @@ import type { CallStep } from '../callContext';
 import { contextOfCall } from '../../supervision/contextNotes';
 
 export function browserLostNotice(reason: string): string {
-  return `Note: ${reason} This call ran in a fresh browser: earlier pages, tabs, form input and login state are gone. ` +
-    'Navigate again before acting on earlier element references.';
+  return (
+    `Note: ${reason} This call ran in a fresh browser: earlier pages, tabs, form input and login state are gone. ` +
+    'Navigate again before acting on earlier element references.'
+  );
 }
 
 export const browserLostStep: CallStep = {

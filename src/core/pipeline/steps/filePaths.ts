@@ -44,9 +44,11 @@ export const filePathsStep: CallStep = {
       return real === shared || real.startsWith(shared + path.sep) || shared.startsWith(real + path.sep);
     });
     if (inShared.length) {
-      call.result.refuse(`${call.name} did not run: ${inShared.map(file => path.basename(file)).join(', ')} ${inShared.length === 1 ? 'is' : 'are'} in the bridge's ` +
-        'output folder, which every context writes into: under isolation "perClient" an MCP client may not give its page files from there ' +
-        '(they may be another context\'s snapshots and logs). Give a file of your own from outside that folder.');
+      call.result.refuse(
+        `${call.name} did not run: ${inShared.map(file => path.basename(file)).join(', ')} ${inShared.length === 1 ? 'is' : 'are'} in the bridge's ` +
+          'output folder, which every context writes into: under isolation "perClient" an MCP client may not give its page files from there ' +
+          "(they may be another context's snapshots and logs). Give a file of your own from outside that folder.",
+      );
     }
   },
 };

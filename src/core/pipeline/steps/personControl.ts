@@ -17,8 +17,10 @@ async function waitForHandBack(call: CallContext, env: CallEnvironment): Promise
   const waited = await env.person.wait(env.handBackTimeoutMs(), call.options.signal);
   if (waited.outcome === 'cancelled') throw new CancelledError();
   if (waited.outcome === 'timeout') {
-    call.result.refuse(`${call.name} did not run: the person has had control of the browser for ${waited.heldSeconds} s ` +
-      `and has not handed it back (the limit is ${waited.limitSeconds} s). Ask them to press Hand back in the browser panel, then try again.`);
+    call.result.refuse(
+      `${call.name} did not run: the person has had control of the browser for ${waited.heldSeconds} s ` +
+        `and has not handed it back (the limit is ${waited.limitSeconds} s). Ask them to press Hand back in the browser panel, then try again.`,
+    );
     return;
   }
   // The person may have changed the tool policy meanwhile (readonly on, say): it is checked again as it is now.

@@ -29,8 +29,11 @@ export const sendStep: CallStep = {
           const parsed = CallMarksSchema.safeParse(marks);
           if (parsed.success) call.marks = parsed.data;
           // Never a silent empty answer: a child of another build, say, is named as the cause.
-          else call.result.refuse(`The browser server answered ${call.name} in a form this bridge cannot read (${parsed.error.issues[0]?.path.join('.')}: ` +
-            `${parsed.error.issues[0]?.message}). Restart the browser ("Playwright Bridge: Restart Browser"); if it persists, reinstall the extension.`);
+          else
+            call.result.refuse(
+              `The browser server answered ${call.name} in a form this bridge cannot read (${parsed.error.issues[0]?.path.join('.')}: ` +
+                `${parsed.error.issues[0]?.message}). Restart the browser ("Playwright Bridge: Restart Browser"); if it persists, reinstall the extension.`,
+            );
         }
         return;
       } catch (error) {
@@ -43,13 +46,17 @@ export const sendStep: CallStep = {
         }
         if (call.options.signal?.aborted) throw new CancelledError();
         if (connection.exited || error instanceof NotSentError) {
-          call.result.refuse(`The browser process stopped while running ${call.name} (${env.lastExit()}). ` +
-            'The call may or may not have taken effect. The next call starts a fresh browser; earlier pages and state are gone.');
+          call.result.refuse(
+            `The browser process stopped while running ${call.name} (${env.lastExit()}). ` +
+              'The call may or may not have taken effect. The next call starts a fresh browser; earlier pages and state are gone.',
+          );
           return;
         }
         if (isTimeout(error)) {
-          call.result.refuse(`${call.name} did not finish within ${Math.round(env.callTimeoutMs() / 1000)} s and was abandoned. ` +
-            'The page may still be busy; take a snapshot to see where it is, or raise playwrightBridge.timeouts.callSeconds.');
+          call.result.refuse(
+            `${call.name} did not finish within ${Math.round(env.callTimeoutMs() / 1000)} s and was abandoned. ` +
+              'The page may still be busy; take a snapshot to see where it is, or raise playwrightBridge.timeouts.callSeconds.',
+          );
           return;
         }
         throw error;

@@ -9,14 +9,20 @@ const RATING_WORDS: Record<Rating, string> = { good: 'good', 'needs-improvement'
 
 /** What to change for each insight DevTools names (its own advice, said as a step). */
 const ADVICE: Record<string, string> = {
-  RenderBlocking: 'Defer or inline these requests (async/defer scripts, inline critical CSS, media queries on other stylesheets) so the first paint does not wait for them.',
-  LCPDiscovery: 'Make the LCP image discoverable in the HTML (an <img> with src, or <link rel="preload">), give it fetchpriority="high", and never loading="lazy".',
-  LCPBreakdown: 'Work on the largest phase: a slow first byte is the server, a load delay is late discovery, load duration is the file\'s size, render delay is blocking CSS or script.',
-  DocumentLatency: 'Answer the document faster: avoid redirects, cache or speed up the server\'s response (under 600 ms), compress the HTML.',
-  ForcedReflow: 'Do not read layout (offsetWidth, getBoundingClientRect…) right after changing the DOM or styles in the same task: batch the reads before the writes.',
+  RenderBlocking:
+    'Defer or inline these requests (async/defer scripts, inline critical CSS, media queries on other stylesheets) so the first paint does not wait for them.',
+  LCPDiscovery:
+    'Make the LCP image discoverable in the HTML (an <img> with src, or <link rel="preload">), give it fetchpriority="high", and never loading="lazy".',
+  LCPBreakdown:
+    "Work on the largest phase: a slow first byte is the server, a load delay is late discovery, load duration is the file's size, render delay is blocking CSS or script.",
+  DocumentLatency: "Answer the document faster: avoid redirects, cache or speed up the server's response (under 600 ms), compress the HTML.",
+  ForcedReflow:
+    'Do not read layout (offsetWidth, getBoundingClientRect…) right after changing the DOM or styles in the same task: batch the reads before the writes.',
   ThirdParties: 'Load third-party code later, or less of it (facades, async, only where needed).',
-  CLSCulprits: 'Give images, iframes and ads a size (width/height or aspect-ratio), reserve space for late content, and use font-display: optional or size-adjusted fallbacks.',
-  INPBreakdown: 'Shorten the handler\'s work: yield to the main thread (await scheduler.yield(), setTimeout), move heavy work off it, and update the screen first.',
+  CLSCulprits:
+    'Give images, iframes and ads a size (width/height or aspect-ratio), reserve space for late content, and use font-display: optional or size-adjusted fallbacks.',
+  INPBreakdown:
+    "Shorten the handler's work: yield to the main thread (await scheduler.yield(), setTimeout), move heavy work off it, and update the screen first.",
   NetworkDependencyTree: 'Shorten the chain of critical requests: preload or preconnect what is found late, and load less before the first paint.',
   Cache: 'Serve static files with a long cache lifetime (Cache-Control: max-age) and versioned names.',
   ImageDelivery: 'Serve images at the size shown, in a modern format (WebP, AVIF), compressed.',
@@ -32,29 +38,45 @@ const ADVICE: Record<string, string> = {
 };
 
 function insightLine(insight: TraceInsight): string {
-  const saves = [insight.savingsMs ? `may save ${insight.savingsMs} ms` : '', insight.savingsBytes ? `${Math.round(insight.savingsBytes / 1024)} KB` : ''].filter(Boolean).join(', ');
+  const saves = [insight.savingsMs ? `may save ${insight.savingsMs} ms` : '', insight.savingsBytes ? `${Math.round(insight.savingsBytes / 1024)} KB` : '']
+    .filter(Boolean)
+    .join(', ');
   const items = insight.items.length ? `\n    ${insight.items.slice(0, 5).join('\n    ')}` : '';
   const advice = ADVICE[insight.name] ? `\n    What to change: ${ADVICE[insight.name]}` : '';
   return `- ${insight.title} (${insight.name}, ${insight.state}${saves ? `; ${saves}` : ''})${items}${advice}`;
 }
 
 export function traceText(trace: TraceFacts): string {
-  const what = trace.during === 'nextCall' ? `of ${trace.measuredCall ?? 'the call'}` : trace.during === 'seconds' ? 'of the seconds recorded' : `of the page's ${trace.during === 'reload' ? 'reload' : 'navigation'}`;
+  const what =
+    trace.during === 'nextCall'
+      ? `of ${trace.measuredCall ?? 'the call'}`
+      : trace.during === 'seconds'
+        ? 'of the seconds recorded'
+        : `of the page's ${trace.during === 'reload' ? 'reload' : 'navigation'}`;
   const emulated = emulationParts(trace.emulation);
-  const lines = [`Performance trace ${what} on ${trace.url} (${trace.actionMs} ms${emulated.length ? `; while emulating ${emulated.join(', ')}` : ''}).`, '', 'Core Web Vitals (lab):'];
+  const lines = [
+    `Performance trace ${what} on ${trace.url} (${trace.actionMs} ms${emulated.length ? `; while emulating ${emulated.join(', ')}` : ''}).`,
+    '',
+    'Core Web Vitals (lab):',
+  ];
   if (trace.lcp) {
     const phases = trace.lcp.phases;
-    const phaseWords = phases ? ` — time to first byte ${phases.ttfbMs} ms${phases.loadDelayMs !== undefined ? `, load delay ${phases.loadDelayMs} ms` : ''}` +
-      `${phases.loadDurationMs !== undefined ? `, load duration ${phases.loadDurationMs} ms` : ''}, render delay ${phases.renderDelayMs} ms` : '';
+    const phaseWords = phases
+      ? ` — time to first byte ${phases.ttfbMs} ms${phases.loadDelayMs !== undefined ? `, load delay ${phases.loadDelayMs} ms` : ''}` +
+        `${phases.loadDurationMs !== undefined ? `, load duration ${phases.loadDurationMs} ms` : ''}, render delay ${phases.renderDelayMs} ms`
+      : '';
     const element = trace.lcp.element ? `; element ${trace.lcp.element.description}${trace.lcp.element.ref ? ` [ref=${trace.lcp.element.ref}]` : ''}` : '';
     lines.push(`- LCP ${trace.lcp.ms} ms (${RATING_WORDS[trace.lcp.rating]})${phaseWords}${element}${trace.lcp.url ? `; image ${trace.lcp.url}` : ''}`);
   } else {
     lines.push('- LCP: none in this trace (no page load was recorded, or nothing was painted).');
   }
   lines.push(`- CLS ${trace.cls.value} (${RATING_WORDS[trace.cls.rating]})${trace.cls.culprits.length ? ` — culprits: ${trace.cls.culprits.join('; ')}` : ''}`);
-  lines.push(trace.inp ? `- INP ${trace.inp.ms} ms (${RATING_WORDS[trace.inp.rating]})${trace.inp.interaction ? `, a ${trace.inp.interaction}` : ''}`
-    : '- INP: no interaction in this trace (record with during "nextCall" and click or type in that call).');
-  lines.push('', trace.insights.length ? 'Insights (DevTools\' names):' : 'Insights: none failed.');
+  lines.push(
+    trace.inp
+      ? `- INP ${trace.inp.ms} ms (${RATING_WORDS[trace.inp.rating]})${trace.inp.interaction ? `, a ${trace.inp.interaction}` : ''}`
+      : '- INP: no interaction in this trace (record with during "nextCall" and click or type in that call).',
+  );
+  lines.push('', trace.insights.length ? "Insights (DevTools' names):" : 'Insights: none failed.');
   for (const insight of trace.insights) lines.push(insightLine(insight));
   const file = traceFileWords(trace);
   if (file.length) lines.push('', ...file);
@@ -68,19 +90,29 @@ const counted = (count: number, one: string, many: string) => `${count} ${count 
 function traceFileWords(trace: TraceFacts): string[] {
   const lines: string[] = [];
   if (trace.pausedScriptsMs) {
-    lines.push(`The page kept the browser too busy to hand the trace over: its scripts were paused for ${Math.round(trace.pausedScriptsMs / 100) / 10} s until it did, ` +
-      'so its timers that fell due meanwhile did not run.');
+    lines.push(
+      `The page kept the browser too busy to hand the trace over: its scripts were paused for ${Math.round(trace.pausedScriptsMs / 100) / 10} s until it did, ` +
+        'so its timers that fell due meanwhile did not run.',
+    );
   }
   const holds = 'It holds no screenshots, cookies or authorization headers; secrets are masked.';
   if (trace.file && !trace.cut) {
     lines.push(`The whole trace is in the output folder as ${trace.file}: load it in Chrome DevTools' Performance panel. ${holds}`);
   } else if (trace.file && trace.cut) {
-    const cut = [trace.cut.textsCut ? `${counted(trace.cut.textsCut, 'long text the page wrote was', 'long texts the page wrote were')} cut short` : '',
-      trace.cut.eventsLeftOut ? `${counted(trace.cut.eventsLeftOut, 'event was', 'events were')} left out` : ''].filter(Boolean).join(' and ');
-    lines.push(`The trace is in the output folder as ${trace.file}: load it in Chrome DevTools' Performance panel. ${cut} to keep it bounded ` +
-      `(within ${megabytes(trace.cut.limitBytes)}, under the output folder's budget); its metadata says so. ${holds}`);
+    const cut = [
+      trace.cut.textsCut ? `${counted(trace.cut.textsCut, 'long text the page wrote was', 'long texts the page wrote were')} cut short` : '',
+      trace.cut.eventsLeftOut ? `${counted(trace.cut.eventsLeftOut, 'event was', 'events were')} left out` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    lines.push(
+      `The trace is in the output folder as ${trace.file}: load it in Chrome DevTools' Performance panel. ${cut} to keep it bounded ` +
+        `(within ${megabytes(trace.cut.limitBytes)}, under the output folder's budget); its metadata says so. ${holds}`,
+    );
   } else if (trace.noFile?.why === 'budget') {
-    lines.push(`No trace file was kept: not one of its events fits in ${megabytes(trace.noFile.limitBytes)}, the output folder's budget (playwrightBridge.outputMaxSizeMB).`);
+    lines.push(
+      `No trace file was kept: not one of its events fits in ${megabytes(trace.noFile.limitBytes)}, the output folder's budget (playwrightBridge.outputMaxSizeMB).`,
+    );
   } else if (trace.noFile?.why === 'write') {
     lines.push(`No trace file was written: ${trace.noFile.detail}`);
   }
@@ -93,11 +125,16 @@ export function auditText(audit: AuditFacts): string {
     return `Accessibility audit of ${scope} on ${audit.url} (${audit.engine}): no violations. ${audit.passes} rules passed; ${audit.incomplete} need a person's look (axe could not decide).`;
   }
   const count = audit.violations.reduce((sum, v) => sum + v.nodes.length + v.more, 0);
-  const lines = [`Accessibility audit of ${scope} on ${audit.url} (${audit.engine}): ${audit.violations.length} rule${audit.violations.length === 1 ? '' : 's'} violated on ${count} element${count === 1 ? '' : 's'}, by impact:`];
+  const lines = [
+    `Accessibility audit of ${scope} on ${audit.url} (${audit.engine}): ${audit.violations.length} rule${audit.violations.length === 1 ? '' : 's'} violated on ${count} element${count === 1 ? '' : 's'}, by impact:`,
+  ];
   for (const v of audit.violations) {
     lines.push('', `- ${v.impact}: ${v.help} (${v.rule}, ${v.helpUrl})`);
     for (const node of v.nodes) {
-      const fix = node.fix.replace(/\s+/g, ' ').replace(/^Fix (any|all) of the following: ?/, '').trim();
+      const fix = node.fix
+        .replace(/\s+/g, ' ')
+        .replace(/^Fix (any|all) of the following: ?/, '')
+        .trim();
       lines.push(`  - ${node.ref ? `[ref=${node.ref}] ` : ''}${node.description}${fix ? ` — fix: ${fix.slice(0, 300)}` : ''}`);
     }
     if (v.more) lines.push(`  - and ${v.more} more element${v.more === 1 ? '' : 's'}`);
@@ -110,10 +147,11 @@ export function auditText(audit: AuditFacts): string {
 function emulationParts(emulation: Emulation): string[] {
   const on: string[] = [];
   if (emulation.throttling === 'offline') on.push('network offline');
-  if (emulation.throttling === 'slow4g') on.push('network slow 4G (DevTools\' preset)');
-  if (emulation.throttling === 'fast4g') on.push('network fast 4G (DevTools\' preset)');
-  if (emulation.throttling === 'custom' && emulation.custom) on.push(`network ${emulation.custom.downloadKbps} kbit/s down, ${emulation.custom.uploadKbps} kbit/s up, ${emulation.custom.latencyMs} ms latency`);
-  if (emulation.cacheDisabled) on.push('cache disabled (the person\'s Network pane)');
+  if (emulation.throttling === 'slow4g') on.push("network slow 4G (DevTools' preset)");
+  if (emulation.throttling === 'fast4g') on.push("network fast 4G (DevTools' preset)");
+  if (emulation.throttling === 'custom' && emulation.custom)
+    on.push(`network ${emulation.custom.downloadKbps} kbit/s down, ${emulation.custom.uploadKbps} kbit/s up, ${emulation.custom.latencyMs} ms latency`);
+  if (emulation.cacheDisabled) on.push("cache disabled (the person's Network pane)");
   if ((emulation.cpuSlowdown ?? 1) > 1) on.push(`CPU ${emulation.cpuSlowdown}× slower`);
   if (emulation.colorScheme) on.push(`prefers-color-scheme: ${emulation.colorScheme}`);
   if (emulation.reducedMotion) on.push(`prefers-reduced-motion: ${emulation.reducedMotion}`);
@@ -122,28 +160,43 @@ function emulationParts(emulation: Emulation): string[] {
 
 export function emulationText(emulation: Emulation): string {
   const on = emulationParts(emulation);
-  return on.length ? `The browser now emulates: ${on.join('; ')}. It stays on for this session until changed or reset (reset: true).`
-    : 'The browser emulates nothing now: network, CPU and media are the machine\'s own.';
+  return on.length
+    ? `The browser now emulates: ${on.join('; ')}. It stays on for this session until changed or reset (reset: true).`
+    : "The browser emulates nothing now: network, CPU and media are the machine's own.";
 }
 
 function refusalText(refusal: DevtoolsRefusal, tool: string): string {
   switch (refusal.why) {
-    case 'engine': return `${tool} needs Chromium's DevTools protocol; this browser is ${refusal.engine}. Set playwrightBridge.browser to chromium, chrome or msedge to use it. Nothing was done.`;
-    case 'noPage': return `${tool} works on the current tab, and no page is open yet: open one with browser_navigate first.`;
-    case 'busy': return 'A performance trace is already waiting for your next call (during "nextCall"): make that call first; its answer carries the trace.';
-    case 'badArgs': return `Invalid arguments for tool "${tool}": ${refusal.detail}. Nothing was done.`;
-    case 'refNotFound': return `No element with ref "${refusal.ref}" is on the page now (or it is not visible): take a new snapshot and use a ref from it.`;
-    case 'failed': return `${tool} failed: ${refusal.detail}`;
+    case 'engine':
+      return `${tool} needs Chromium's DevTools protocol; this browser is ${refusal.engine}. Set playwrightBridge.browser to chromium, chrome or msedge to use it. Nothing was done.`;
+    case 'noPage':
+      return `${tool} works on the current tab, and no page is open yet: open one with browser_navigate first.`;
+    case 'busy':
+      return 'A performance trace is already waiting for your next call (during "nextCall"): make that call first; its answer carries the trace.';
+    case 'badArgs':
+      return `Invalid arguments for tool "${tool}": ${refusal.detail}. Nothing was done.`;
+    case 'refNotFound':
+      return `No element with ref "${refusal.ref}" is on the page now (or it is not visible): take a new snapshot and use a ref from it.`;
+    case 'failed':
+      return `${tool} failed: ${refusal.detail}`;
   }
 }
 
 /** A DevTools tool's answer as the model reads it; `refused` when it did nothing. */
 export function devtoolsText(answer: DevtoolsAnswer, tool: string): { text: string; refused: boolean } {
   switch (answer.kind) {
-    case 'trace': return { text: traceText(answer.trace), refused: false };
-    case 'traceStarted': return { text: 'Recording a performance trace: make your next browser call now (a click, typing, a navigation). Its answer ends with the trace.', refused: false };
-    case 'audit': return { text: auditText(answer.audit), refused: false };
-    case 'emulation': return { text: emulationText(answer.emulation), refused: false };
-    case 'refused': return { text: refusalText(answer.refusal, tool), refused: true };
+    case 'trace':
+      return { text: traceText(answer.trace), refused: false };
+    case 'traceStarted':
+      return {
+        text: 'Recording a performance trace: make your next browser call now (a click, typing, a navigation). Its answer ends with the trace.',
+        refused: false,
+      };
+    case 'audit':
+      return { text: auditText(answer.audit), refused: false };
+    case 'emulation':
+      return { text: emulationText(answer.emulation), refused: false };
+    case 'refused':
+      return { text: refusalText(answer.refusal, tool), refused: true };
   }
 }

@@ -7,8 +7,9 @@ import { toolRecord } from '../../tools/toolRegistry';
 import type { CallStep } from '../callContext';
 
 /** Why an MCP client's browser_run_code_unsafe is refused under isolation `perClient`. */
-export const RUN_CODE_REFUSED_FOR_CLIENTS = 'browser_run_code_unsafe is refused for MCP clients under isolation "perClient": its code runs ' +
-  'in Node beside the whole browser and could reach every other client\'s context (cookies, pages), not only yours. Nothing ran. ' +
+export const RUN_CODE_REFUSED_FOR_CLIENTS =
+  'browser_run_code_unsafe is refused for MCP clients under isolation "perClient": its code runs ' +
+  "in Node beside the whole browser and could reach every other client's context (cookies, pages), not only yours. Nothing ran. " +
   'Use the other browser tools; the person can allow it for clients with the user setting playwrightBridge.allowRunCodeForClients.';
 
 /**
@@ -29,8 +30,10 @@ export const runCodeSourceStep: CallStep = {
     }
     if (typeof filename !== 'string') return;
     if (call.door === 'mcp') {
-      call.result.refuse(`Through the MCP server, ${call.name} runs only code given as \`${runner.argument}\`, so the confirmation shows what runs. ` +
-        `Pass the file's content as \`${runner.argument}\`.`);
+      call.result.refuse(
+        `Through the MCP server, ${call.name} runs only code given as \`${runner.argument}\`, so the confirmation shows what runs. ` +
+          `Pass the file's content as \`${runner.argument}\`.`,
+      );
       return;
     }
     const taken = call.options.codeShown?.(filename);

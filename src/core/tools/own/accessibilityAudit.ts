@@ -6,7 +6,8 @@ import { elementOf } from '../callWords';
 export const ACCESSIBILITY_AUDIT = defineOwnTool({
   name: 'bridge_accessibility_audit',
   title: 'Audit accessibility',
-  description: 'Playwright Bridge: audits the current tab (or one element of it, by its snapshot ref) for accessibility with axe-core, ' +
+  description:
+    'Playwright Bridge: audits the current tab (or one element of it, by its snapshot ref) for accessibility with axe-core, ' +
     'and answers with the violations by impact: each rule, the elements that fail it with their snapshot refs (act on them with the ' +
     'other tools), and how to fix each. axe runs in a world of its own that the page cannot see or change. The main frame only.',
   input: z.object({

@@ -7,12 +7,13 @@ import { short } from '../callWords';
 export const PERFORMANCE_TRACE = defineOwnTool({
   name: 'bridge_performance_trace',
   title: 'Record a performance trace',
-  description: 'Playwright Bridge: records a Chrome DevTools performance trace of the current tab while something happens, and answers ' +
-    'with its Core Web Vitals (LCP with its phases and element, CLS with the shifts\' culprits, INP when there was an interaction) and ' +
-    'DevTools\' insights (render-blocking requests, LCP request discovery, document latency, forced reflow, third parties, …), each with ' +
+  description:
+    'Playwright Bridge: records a Chrome DevTools performance trace of the current tab while something happens, and answers ' +
+    "with its Core Web Vitals (LCP with its phases and element, CLS with the shifts' culprits, INP when there was an interaction) and " +
+    "DevTools' insights (render-blocking requests, LCP request discovery, document latency, forced reflow, third parties, …), each with " +
     'what to change. during: "reload" (default: reloads the current page from a blank tab), "navigate" (opens url), "nextCall" (measures ' +
     'your next browser call, such as a click, for INP: its answer carries the trace), or "seconds". The whole trace is saved in the output ' +
-    'folder and opens in Chrome DevTools\' Performance panel. Chromium only.',
+    "folder and opens in Chrome DevTools' Performance panel. Chromium only.",
   input: z.object({
     during: TraceDuringSchema.optional().describe('What to record. Default: reload.'),
     url: z.string().optional().describe('For "navigate": the address to open while recording.'),
@@ -22,7 +23,12 @@ export const PERFORMANCE_TRACE = defineOwnTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   // A trace reloads or navigates the page (its checkpoint follows); the trace step exports as a comment.
   traits: { handler: 'child', onPage: true, actsOnPage: true, observation: false, exportAs: 'comment', filename: 'writes' },
-  says: a => (a.during === 'navigate' ? `Recording a performance trace of opening ${short(a.url)}`
-    : a.during === 'nextCall' ? 'Recording a performance trace of the next call'
-      : a.during === 'seconds' ? `Recording a performance trace for ${short(a.seconds ?? 5)} s` : 'Recording a performance trace of a reload'),
+  says: a =>
+    a.during === 'navigate'
+      ? `Recording a performance trace of opening ${short(a.url)}`
+      : a.during === 'nextCall'
+        ? 'Recording a performance trace of the next call'
+        : a.during === 'seconds'
+          ? `Recording a performance trace for ${short(a.seconds ?? 5)} s`
+          : 'Recording a performance trace of a reload',
 });
