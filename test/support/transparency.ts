@@ -18,17 +18,19 @@ import { connectMcpClient, makeRealBridge, refOf } from './realBridge';
 import { startBareUpstream } from './bareUpstream';
 
 /** Rows of the "Differences from upstream" table in src/README.md that a normalization here stands for (test/unit/readmeSettings.test.ts checks each has its row). */
-export type TableRow =
-  | 'output folder and absolute paths'
-  | 'relative names'
-  | 'read-only hints'
-  | 'descriptions of filename'
-  | "the bridge's own tools"
-  | 'refused unknown arguments'
-  | 'terminal colours stripped'
-  | 'browser_get_config'
-  | 'downscaled images'
-  | 'notes added to results';
+export const TABLE_ROW_NAMES = [
+  'output folder and absolute paths',
+  'relative names',
+  'read-only hints',
+  'descriptions of filename',
+  "the bridge's own tools",
+  'refused unknown arguments',
+  'terminal colours stripped',
+  'browser_get_config',
+  'downscaled images',
+  'notes added to results',
+] as const;
+export type TableRow = (typeof TABLE_ROW_NAMES)[number];
 
 /** Not a difference at all: what changes between two runs of bare upstream itself. */
 export type Nondeterminism = 'timestamps in file names' | 'temp folder names';
