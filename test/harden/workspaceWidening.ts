@@ -4,7 +4,8 @@
  * wrong type, against a person whose own settings are restrictive. The settings are read the way the
  * extension reads them (BridgeHost over the fake `vscode`, VS Code's `inspect` levels).
  *
- * The attacker's values are written here, by hand and by key, not taken from the scope policy under test.
+ * The attacker's values are written here by hand for text, lists and maps, and are every value of the kind's domain
+ * for the others: never taken from the scope policy under test.
  * A widening is any attempt after which the settings differ from the person's own, except for the keys this
  * file names as harmless to set (how the browser looks, what a result says); a wrongly typed value must
  * leave every setting as the person's own and be reported naming its level.
@@ -14,7 +15,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
 import type { BridgeSettings } from '../../src/core/settings/settings';
-import type { SettingKey } from '../../src/core/settings/settingsTable';
+import { SETTING_KEYS, specOf, type KeyOfKind, type SettingKey, type SettingSpec } from '../../src/core/settings/settingsTable';
 import { BridgeHost } from '../../src/vscode/bridgeHost';
 import { createFakeVscode } from '../support/fakeVscode';
 
@@ -65,48 +66,42 @@ export const PERSON: Partial<Record<SettingKey, unknown>> = {
   'timeouts.callSeconds': 120,
 };
 
-/** What a hostile workspace writes for each key to get more than the person gave. */
-export const WIDER: Record<SettingKey, unknown> = {
-  browser: 'firefox',
+/**
+ * What a hostile workspace writes for each key whose kind has no short list of values (text, lists, maps): written
+ * here by hand. A key of a kind with a finite domain (a boolean, an enum, a number's bounds) is tried with
+ * every value of that domain instead (a number: its largest; valuesToTry), so a new setting of such a kind is attacked without an entry here.
+ */
+export const WIDER: Record<KeyOfKind<'string' | 'stringList' | 'stringMap'>, unknown> = {
   executablePath: '/bin/false',
-  headless: false,
-  profile: 'persistent',
   viewport: '800x600',
-  exposure: 'both',
-  'capabilities.vision': true,
-  'capabilities.pdf': true,
-  'capabilities.devtools': true,
-  'capabilities.storage': true,
-  'capabilities.network': true,
-  'capabilities.testing': true,
-  'capabilities.config': true,
   launchArgs: ['--remote-debugging-port=9333', '--lang=de'],
   outputDir: '/',
-  outputMaxSizeMB: 100000,
-  mcpSessionIdleMinutes: 1440,
-  handBackTimeoutMinutes: 240,
-  readonly: false,
   'tools.allow': ['*'],
   'tools.deny': [],
-  snapshotMode: 'none',
-  imageResponses: 'only',
-  consoleLevel: 'debug',
   'network.allowedOrigins': ['*'],
   'network.blockedOrigins': [],
-  isolation: 'shared',
-  sessionIdleMinutes: 1440,
-  allowRunCodeForClients: true,
   loginProfile: 'work',
   'testExport.folder': 'e2e',
-  'timeTravel.enabled': true,
-  'timeTravel.maxMB': 4096,
   'connect.endpoint': 'ws://127.0.0.1:1/',
   'connect.headers': { 'x-planted': '1' },
-  'connect.allowNonLoopback': true,
-  'timeouts.actionMs': 600000,
-  'timeouts.navigationMs': 600000,
-  'timeouts.callSeconds': 3600,
 };
+
+/** The values a workspace tries for one key: every value of its kind's domain, or the hand-written wider one. */
+function valuesToTry(key: SettingKey): unknown[] {
+  const spec = specOf(key) as SettingSpec;
+  switch (spec.kind) {
+    case 'boolean':
+      return [true, false];
+    case 'enum':
+      return [...spec.values];
+    case 'number':
+      // Every number here is a budget (bytes, minutes, milliseconds): its largest value gives agents the most. A
+      // smaller one gives them less, which a workspace may ask for, so it is not an attempt to widen.
+      return [spec.max];
+    default:
+      return [WIDER[key as keyof typeof WIDER]];
+  }
+}
 
 /**
  * The fields a workspace may change without giving agents more: how the page looks, how much a result says, how long
@@ -156,12 +151,17 @@ export async function workspaceWidening(): Promise<WorkspaceFigures> {
   };
   const own = (await read(settingsWith(PERSON, 'workspace', undefined, undefined))).settings;
   const figures: WorkspaceFigures = { keys: 0, attempts: 0, widenings: 0, unnamed: 0, details: [] };
-  for (const key of Object.keys(WIDER) as SettingKey[]) {
+  for (const key of SETTING_KEYS) {
     figures.keys++;
+    const tried = valuesToTry(key);
+    const rightType = (value: unknown) => tried.some(good => typeof good === typeof value && Array.isArray(good) === Array.isArray(value));
     for (const level of ['workspace', 'folder'] as const) {
-      for (const [what, value] of [['wider', WIDER[key]], ...WRONG_TYPES.map(wrong => ['wrong type', wrong] as const)] as const) {
-        // A "wrong" value that is the right type for this key (true for a boolean) is a value, not an attack on typing.
-        if (what === 'wrong type' && typeof value === typeof WIDER[key] && Array.isArray(value) === Array.isArray(WIDER[key])) continue;
+      // A "wrong" value that is the right type for this key (true for a boolean) is a value, not an attack on typing.
+      const attempts = [
+        ...tried.map(value => ['wider', value] as const),
+        ...WRONG_TYPES.filter(wrong => !rightType(wrong)).map(wrong => ['wrong type', wrong] as const),
+      ];
+      for (const [what, value] of attempts) {
         figures.attempts++;
         const { settings, logged } = await read(settingsWith(PERSON, level, key, value));
         const moved = Object.keys(own).filter(field => JSON.stringify(settings[field]) !== JSON.stringify(own[field]));
