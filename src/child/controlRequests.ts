@@ -194,7 +194,7 @@ export function controlRequests(
           if (index < 0) return { ok: false, message: 'That tab is gone.' };
           const select = action.action === 'selectTab';
           const done = select ? `Switched to tab ${index + 1}` : `Closed tab ${index + 1}`;
-          return await inner(TABS, { action: select ? 'select' : 'close', index }, done);
+          return { ...(await inner(TABS, { action: select ? 'select' : 'close', index }, done)), tabIndex: index };
         }
       }
       if (!page) return { ok: false, message: 'No page is open.' };

@@ -248,7 +248,12 @@ export const PageActionSchema = z.discriminatedUnion('action', [
 export type PageAction = z.infer<typeof PageActionSchema>;
 
 /** What a page action did, in words for the activity list, or why it could not. */
-export const PageActionResultSchema = z.object({ ok: z.boolean(), message: z.string() });
+export const PageActionResultSchema = z.object({
+  ok: z.boolean(),
+  message: z.string(),
+  /** For selectTab and closeTab: the tab's place in the tab strip (0 first) when it was chosen, as a test names it. */
+  tabIndex: z.number().int().nonnegative().optional(),
+});
 export type PageActionResult = z.infer<typeof PageActionResultSchema>;
 
 // ---- picking an element for chat (host -> child request), from the panel ------------------------

@@ -2,9 +2,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ExportApps } from '../fixtures/exportApps';
+import { CONTACT_SPOTS, ExportApps } from '../fixtures/exportApps';
 import { EXPORT_SCENARIOS, personHandsOn } from '../support/exportScenarios';
-import { makeRealBridge, RealBridge, refOf, TEST_BROWSER, textOf } from '../support/realBridge';
+import { makeRealBridge, RealBridge, refOf, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 import { StepJournal } from '../../src/core/testExport/stepJournal';
 import { writeSpec, WrittenSpec } from '../../src/core/testExport/specWriter';
 import { DISK_READERS } from '../../src/core/testExport/specFiles';
@@ -84,6 +84,62 @@ describe('a session through the bridge becomes a Playwright test that passes (re
     );
     const green = await run(file);
     assert.strictEqual(green.passed, 1, `${spec.text}\n${green.firstFailure?.message}`);
+  });
+
+  it('what the person did alone replays in order: the address bar, a form sent, back and reload; green, then red once the app changes', async () => {
+    bridge = makeRealBridge();
+    const { supervisor } = bridge;
+    const journal = new StepJournal(supervisor, () => false);
+    let currentUrl = '';
+    supervisor.onObservation(event => {
+      if (event.kind === 'tabs') currentUrl = event.tabs.find(tab => tab.current)?.url ?? '';
+    });
+    const at = (pathAndQuery: string) =>
+      waitFor(
+        () => currentUrl === `${apps.url}${pathAndQuery}`,
+        30_000,
+        () => `the page at ${pathAndQuery} (it is at ${currentUrl})`,
+      );
+    const hands = personHandsOn(supervisor);
+    const page = async (action: Parameters<typeof supervisor.pageAction>[0]) => {
+      const result = await supervisor.pageAction(action);
+      assert.ok(result.ok, `${action.action}: ${result.message}`);
+    };
+
+    await page({ action: 'navigate', url: `${apps.url}/contact` });
+    await hands.takeControl();
+    await hands.click(CONTACT_SPOTS.name);
+    hands.type('Ada');
+    await hands.click(CONTACT_SPOTS.send);
+    await at('/thanks?name=Ada');
+    await hands.handBack();
+    await page({ action: 'navigate', url: `${apps.url}/counter` });
+    await page({ action: 'back' });
+    await at('/thanks?name=Ada');
+    await page({ action: 'reload' });
+
+    const spec = writeSpec(journal.steps, { title: 'the person alone', ...DISK_READERS });
+    const file = path.join(work, 'tests', 'person.spec.ts');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, spec.text);
+    const body = spec.text.split('\n').map(line => line.trim());
+    const order = [
+      "await page.goto('/contact');",
+      "await page.getByRole('textbox', { name: 'Name' }).fill('Ada');",
+      "await page.getByRole('button', { name: 'Send' }).click();",
+      "await page.goto('/counter');",
+      'await page.goBack();',
+      'await page.reload();',
+    ].map(line => body.indexOf(line));
+    assert.ok(
+      order.every((index, i) => index >= 0 && (i === 0 || index > order[i - 1])),
+      `the person's navigations and actions, in order (${order.join(', ')}):\n${spec.text}`,
+    );
+    const green = await run(file);
+    assert.deepStrictEqual({ passed: green.passed, failed: green.failed }, { passed: 1, failed: 0 }, `${spec.text}\n${green.firstFailure?.message}`);
+    apps.broken = true;
+    const red = await run(file);
+    assert.strictEqual(red.failed, 1, spec.text);
   });
 
   it('a session that started from a login profile replays logged in from a copy of it, and logged out without one', async () => {

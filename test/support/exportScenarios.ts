@@ -18,6 +18,8 @@ export interface PersonHands {
   /** A click at a point of the page, in CSS pixels: the pointer comes there first and rests a moment, as a hand does. */
   click(at: { x: number; y: number }): Promise<void>;
   type(text: string): void;
+  /** A key pressed and released, by its DOM name ("Enter"). */
+  press(key: string): void;
   handBack(): Promise<void>;
 }
 
@@ -169,6 +171,9 @@ export function personHandsOn(supervisor: Supervisor, viewport = DEFAULT_SETTING
       for (const action of ['down', 'up'] as const) supervisor.sendInput({ kind: 'mouse', action, ...point, button: 'left', clickCount: 1 });
     },
     type: text => supervisor.sendInput({ kind: 'text', text }),
+    press: key => {
+      for (const action of ['down', 'up'] as const) supervisor.sendInput({ kind: 'key', action, key, modifiers: [] });
+    },
     handBack: () => supervisor.handBack(),
   };
 }

@@ -13,6 +13,12 @@ import { Emitter } from '../emitter';
 
 /** The activity record of what the person did while they had control, as code (core/testExport takes it). */
 export const PERSON_ACTIONS = 'person_actions';
+/**
+ * The activity record of a navigation the person made from the panel (address bar, back, forward, reload, a tab)
+ * while an agent had the browser; its args are the panel's PageAction. While the person has control, Playwright's
+ * recorder writes their navigations into PERSON_ACTIONS itself, so those are listed under another name.
+ */
+export const PERSON_PAGE_ACTION = 'person_page_action';
 
 /**
  * One tool call, reported when it starts and again, finished, when it ends: the one record every

@@ -7,7 +7,7 @@
 import type { InputEvent, PageAction, PageActionResult } from '../../protocol/childMessages';
 import type { ChildConnection } from '../childProcess/childProcess';
 import { CallResult } from '../pipeline/callResult';
-import { PERSON_ACTIONS, type ActivityLog } from './activityLog';
+import { PERSON_ACTIONS, PERSON_PAGE_ACTION, type ActivityLog } from './activityLog';
 import type { ContextNotes } from './contextNotes';
 import type { PersonControl } from './personControl';
 
@@ -103,14 +103,18 @@ export class PersonDoor {
 
   /** The person's navigation from the panel: listed in the activity list under their own door. */
   async pageAction(action: PageAction): Promise<PageActionResult> {
-    const end = this.options.activity.begin({ name: `panel:${action.action}`, args: { ...action }, door: 'person', title: pageActionTitle(action) });
+    // An exported test repeats it (core/testExport); while the person has control the recorder writes it instead.
+    const name = this.options.control.active ? `panel:${action.action}` : PERSON_PAGE_ACTION;
+    const end = this.options.activity.begin({ name, args: { ...action }, door: 'person', title: pageActionTitle(action) });
     let result: PageActionResult;
     try {
       result = await (await this.options.ready()).request('pageAction', { pageAction: action });
     } catch (error) {
       result = { ok: false, message: (error as Error).message };
     }
-    end({ outcome: result.ok ? 'ok' : 'error', error: result.ok ? undefined : result.message });
+    // A tab is named to the test by its place in the tab strip, which only the child knows.
+    const args = result.tabIndex !== undefined ? { args: { ...action, tabIndex: result.tabIndex } } : {};
+    end({ outcome: result.ok ? 'ok' : 'error', error: result.ok ? undefined : result.message, ...args });
     if (result.ok && action.action === 'resize') {
       this.options.notes.watched.panel.add(
         `The person resized the page to ${action.width}×${action.height} (CSS pixels) in the browser panel; earlier snapshots show the old layout.`,

@@ -44,3 +44,9 @@ export function quote(text: string): string {
   );
   return `'${escaped}'`;
 }
+
+/** The address as the test says it: relative to baseURL when it is on that origin. */
+export function addressFor(url: string, baseURL: string | undefined): string {
+  if (!baseURL || !url.startsWith(`${baseURL}/`)) return quote(url);
+  return quote(url.slice(baseURL.length));
+}

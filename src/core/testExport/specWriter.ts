@@ -15,9 +15,10 @@
  */
 import { checkPlaywrightLine } from './codeCheck';
 import { finalChecks } from './finalChecks';
-import { onPage, quote } from './pageCode';
+import { addressFor, onPage, quote } from './pageCode';
+import { writePersonPageStep } from './personPageSteps';
 import type { JournalStep } from './stepJournal';
-import { PERSON_ACTIONS } from '../supervision/activityLog';
+import { PERSON_ACTIONS, PERSON_PAGE_ACTION } from '../supervision/activityLog';
 import { ExportAs, toolRecord } from '../tools/toolRegistry';
 import type { StepWriting } from '../tools/stepWriting';
 import { QUOTED_SECRET_PLACEHOLDER } from '../../protocol/childMessages';
@@ -90,12 +91,6 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/** The address as the test says it: relative to baseURL when it is on that origin. */
-function addressFor(url: string, baseURL: string | undefined): string {
-  if (!baseURL || !url.startsWith(`${baseURL}/`)) return quote(url);
-  return quote(url.slice(baseURL.length));
-}
-
 /**
  * A secret the person typed while they had control comes back masked as '<secret>NAME</secret>' (the child
  * masks every text): in the test it is read from the environment, like the agent's.
@@ -123,10 +118,24 @@ function argsMention(args: Record<string, unknown>, name: string): boolean {
   return Object.values(args).some(value => value === name || (Array.isArray(value) && value.includes(name)));
 }
 
+/** What the person's page action is given to write its lines (personPageSteps.ts): the same as a tool's `writesStep`. */
+function personWriting(
+  step: JournalStep,
+  page: string,
+  tabs: string[],
+  current: number,
+  lines: string[],
+  leave: (why: string) => void,
+  newPage: () => string,
+): StepWriting {
+  return { args: step.args, argsCut: !!step.argsCut, page, tabs, current, lines, leave, newPage };
+}
+
 export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOptions): WrittenSpec {
   const steps = journalSteps.map(step => believed(unmaskPersonSecrets(step, options.secretNames ?? [])));
   const leftOut: WrittenSpec['leftOut'] = [];
-  const firstGoto = steps.find(s => s.ok && toolRecord(s.tool)?.navigates && typeof s.args.url === 'string');
+  // The agent's or the person's (the address bar) first navigation to an address.
+  const firstGoto = steps.find(s => s.ok && (toolRecord(s.tool)?.navigates || s.tool === PERSON_PAGE_ACTION) && typeof s.args.url === 'string');
   const firstOrigin = firstGoto ? originOf(firstGoto.args.url as string) : undefined;
   const baseURL = firstOrigin && LOOPBACK.test(firstOrigin) ? firstOrigin : undefined;
 
@@ -153,6 +162,28 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     const leave = (why: string) => leftOut.push({ step: step.index, tool: step.tool, why });
     if (!step.ok) {
       leave('it failed');
+      continue;
+    }
+    if (step.tool === PERSON_PAGE_ACTION) {
+      const lines: string[] = [];
+      const writing = personWriting(step, page, tabs, current, lines, leave, () => {
+        usesContext = true;
+        return `page${++popups}`;
+      });
+      const { url } = writePersonPageStep(writing, baseURL);
+      tabs = writing.tabs;
+      current = writing.current;
+      if (url !== undefined) {
+        // A new page: what it shows first is the baseline of the final checks. Its address as the browser spells it
+        // comes with the next answer that says it.
+        urlOf.set(tabs[current] ?? 'page', undefined);
+        firstSnapshot.set(tabs[current] ?? 'page', undefined);
+      }
+      if (lines.length) {
+        const from = body.length + 1;
+        body.push(...lines);
+        stepLines.push({ step: step.index, tool: step.tool, from, to: body.length });
+      }
       continue;
     }
     const record = toolRecord(step.tool);

@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from '../emitter';
 import { detached, errorLineOf, keptArgs, keptBytes, keptLine, MAX_JOURNAL_BYTES } from '../egress/byteBounds';
 import type { BridgeStatus } from '../supervision/supervisor';
-import { PERSON_ACTIONS, type ToolCallRecord } from '../supervision/activityLog';
+import { PERSON_ACTIONS, PERSON_PAGE_ACTION, type ToolCallRecord } from '../supervision/activityLog';
 import { AnswerSections, answerOf } from './answerSections';
 
 export interface JournalStep {
@@ -148,9 +148,17 @@ export class StepJournal {
   private onCall(record: ToolCallRecord): void {
     // The person's clicks are listed one by one; what they did goes in once, as code, when they hand back.
     // The panel's own calls (a snapshot for the picker) are the bridge's, not the session's.
-    if (record.outcome === undefined || record.door === 'panel' || (record.door === 'person' && record.name !== PERSON_ACTIONS)) return;
+    // So are the person's navigations from the panel while an agent had the browser: the test repeats them.
+    if (
+      record.outcome === undefined ||
+      record.door === 'panel' ||
+      (record.door === 'person' && record.name !== PERSON_ACTIONS && record.name !== PERSON_PAGE_ACTION)
+    )
+      return;
     if (record.mcpSession !== undefined && this.clientsIsolated()) return;
-    this.add(record.name, record.args, record.result, record.startedAt + (record.durationMs ?? 0), record.id, record.origins, record.error);
+    // A page action has no answer of its own: its outcome says whether it happened.
+    const result = record.name === PERSON_PAGE_ACTION && record.outcome === 'ok' ? { content: [] } : record.result;
+    this.add(record.name, record.args, result, record.startedAt + (record.durationMs ?? 0), record.id, record.origins, record.error);
   }
 }
 

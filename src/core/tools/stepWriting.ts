@@ -13,8 +13,8 @@ export interface StepWriting {
   readonly page: string;
   /** The test's page variables by upstream's tab index; a writer that opens or closes a tab changes it. */
   tabs: string[];
-  /** Upstream's index of the current tab. */
-  readonly current: number;
+  /** Upstream's index of the current tab; a writer that switches tabs changes it (a later answer's tabs override it). */
+  current: number;
   /** The lines the step puts in the test. */
   readonly lines: string[];
   /** Leaves the step out, saying why. */
