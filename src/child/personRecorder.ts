@@ -36,11 +36,11 @@ export interface RecordedActions {
 }
 
 export class PersonRecorder {
-  private recording: { context: RecordingContext; actions: string[]; origins: Set<string> } | undefined;
+  private recording: { context: RecordingContext; actions: string[]; origins: Set<string>; lastAction?: string } | undefined;
 
   async start(context: BrowserContext): Promise<void> {
     if (this.recording) return;
-    const recording = { context: recordable(context), actions: [] as string[], origins: new Set<string>() };
+    const recording: NonNullable<PersonRecorder['recording']> = { context: recordable(context), actions: [], origins: new Set<string>() };
     // Each action's page with all its frames, as they are when the recorder reports it: an exported test gives a
     // secret to its run only if all of these are the secret's sites (a frame of another site on the secret's page
     // could have been where the person typed it). The recorder names the frame only in the code, so every frame counts.
@@ -51,8 +51,13 @@ export class PersonRecorder {
     await recording.context._startRecording(
       { language: 'playwright-test' },
       {
-        actionAdded: (page, _action, code) => {
+        actionAdded: (page, action, code) => {
           noteOrigins(page);
+          // A click no pointer made (detail 0) right after a key press is that key's doing (Enter in a form clicks its
+          // submit button): the recorded press repeats it, and a test that clicked as well would send the form twice.
+          const { name, clickCount } = action as { name?: string; clickCount?: number };
+          if (name === 'click' && clickCount === 0 && recording.lastAction === 'press') return;
+          recording.lastAction = name;
           recording.actions.push(code);
         },
         actionUpdated: (page, _action, code) => {
