@@ -90,7 +90,11 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     assert.ok((await bridge.supervisor.pageAction({ action: 'newTab' })).ok);
     await waitFor(() => tabs.at(-1)?.length === 2, 5000, 'a second tab');
     const first = tabs.at(-1)![0];
-    assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'selectTab', tabId: first.id }), { ok: true, message: 'Switched to tab 1' });
+    assert.deepStrictEqual(await bridge.supervisor.pageAction({ action: 'selectTab', tabId: first.id }), {
+      ok: true,
+      message: 'Switched to tab 1',
+      tabIndex: 0,
+    });
     assert.match(
       textOf(await bridge.supervisor.callTool('browser_tabs', { action: 'list' })),
       /- 0: \(current\) \[Second Page\]/,
