@@ -118,19 +118,6 @@ function argsMention(args: Record<string, unknown>, name: string): boolean {
   return Object.values(args).some(value => value === name || (Array.isArray(value) && value.includes(name)));
 }
 
-/** What the person's page action is given to write its lines (personPageSteps.ts): the same as a tool's `writesStep`. */
-function personWriting(
-  step: JournalStep,
-  page: string,
-  tabs: string[],
-  current: number,
-  lines: string[],
-  leave: (why: string) => void,
-  newPage: () => string,
-): StepWriting {
-  return { args: step.args, argsCut: !!step.argsCut, page, tabs, current, lines, leave, newPage };
-}
-
 export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOptions): WrittenSpec {
   const steps = journalSteps.map(step => believed(unmaskPersonSecrets(step, options.secretNames ?? [])));
   const leftOut: WrittenSpec['leftOut'] = [];
@@ -166,10 +153,12 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     }
     if (step.tool === PERSON_PAGE_ACTION) {
       const lines: string[] = [];
-      const writing = personWriting(step, page, tabs, current, lines, leave, () => {
+      // Given what a tool's `writesStep` is given.
+      const newPage = () => {
         usesContext = true;
         return `page${++popups}`;
-      });
+      };
+      const writing: StepWriting = { args: step.args, argsCut: !!step.argsCut, page, tabs, current, lines, leave, newPage };
       const { url } = writePersonPageStep(writing, baseURL);
       tabs = writing.tabs;
       current = writing.current;
