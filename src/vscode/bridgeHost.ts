@@ -75,6 +75,9 @@ export class BridgeHost implements vscodeTypes.Disposable {
     this.policyKeys = new ToolPolicyKeys(vscode, manifest);
     this.policyKeys.apply(this.toolPolicy, this.settings);
     this.disposables.push(
+      this.supervisor.onDidChangeHealth(
+        () => void this.applyPendingSettings().catch(error => this.log.error(`Applying the changed settings failed: ${error}`)),
+      ),
       vscode.workspace.onDidChangeConfiguration(event => {
         if (event.affectsConfiguration(SETTINGS_SECTION)) void this.onSettingsChanged();
       }),
@@ -188,11 +191,8 @@ export class BridgeHost implements vscodeTypes.Disposable {
       this.supervisor.useFactory(factory);
       return;
     }
-    // The bridge's server runs but has never opened a browser (not launching either), and no MCP client has a context
-    // of its own: nothing to lose, so the new settings apply now, unasked. Otherwise the person is asked, as before.
-    if (this.supervisor.health.browser === undefined && this.settings.isolation === 'shared' && before.isolation === 'shared') {
-      this.childSettings = this.settings;
-      await this.supervisor.restart('its settings changed', factory, { browserWasOpen: false });
+    if (this.nothingToLose(before)) {
+      await this.applyNow(factory);
       return;
     }
     const restartNow = 'Restart Browser';
@@ -202,6 +202,28 @@ export class BridgeHost implements vscodeTypes.Disposable {
       'Later',
     );
     if (choice === restartNow) await this.vscode.commands.executeCommand(COMMANDS.restartBrowser);
+  }
+
+  /**
+   * The bridge's server runs but no browser does (none launched yet, its launch failed, it was closed or lost), and no
+   * MCP client has a context of its own: a restart loses nothing, so changed settings apply without asking. A wrong
+   * browser path fixed in Settings is then used by whichever command starts the browser next, not only Restart Browser.
+   */
+  private nothingToLose(before: BridgeSettings = this.childSettings): boolean {
+    const browser = this.supervisor.health.browser;
+    const noBrowser = browser === undefined || browser === 'failed' || browser === 'closed' || browser === 'lost';
+    return noBrowser && this.supervisor.health.state !== 'restarting' && this.settings.isolation === 'shared' && before.isolation === 'shared';
+  }
+
+  private async applyNow(factory: ChildFactory): Promise<void> {
+    this.childSettings = this.settings;
+    await this.supervisor.restart('its settings changed', factory, { browserWasOpen: false });
+  }
+
+  /** Settings the person left for later (Later) apply once the browser they were for is gone. */
+  private async applyPendingSettings(): Promise<void> {
+    if (!this.supervisor.running || childPart(this.childSettings) === childPart(this.settings) || !this.nothingToLose()) return;
+    await this.applyNow(this.createFactory(this.settings));
   }
 
   private readSettings(): BridgeSettings {

@@ -1,5 +1,5 @@
 import type * as vscodeTypes from 'vscode';
-import { resultText } from '../core/results/resultText';
+import { resultText, withoutErrorHeading } from '../core/results/resultText';
 import { Supervisor } from '../core/supervision/supervisor';
 import { BridgeHost } from './bridgeHost';
 import { NAVIGATE } from '../core/tools/upstreamTools';
@@ -27,5 +27,10 @@ export async function startBrowser(vscode: VSCode, supervisor: Supervisor): Prom
   } catch (error) {
     failure = (error as Error).message;
   }
-  if (failure) void vscode.window.showErrorMessage(`The browser did not start: ${failure.slice(0, 500)}`);
+  // A launch that failed is told once, by the health's notice (browserFailureNotifier.ts) with its fixes; anything else in words.
+  if (!failure || supervisor.health.failed === 'browser') return;
+  const words = withoutErrorHeading(failure)
+    .replace(/^Error:\s*/, '')
+    .slice(0, 500);
+  void vscode.window.showErrorMessage(`The browser did not start: ${words}`);
 }

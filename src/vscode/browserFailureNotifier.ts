@@ -16,7 +16,8 @@ function settingTitle(key: string): string {
  */
 export async function openSettingWhereItLives(vscode: VSCode, key: string): Promise<void> {
   const remote = !!vscode.env.remoteName && (USER_ONLY_SETTINGS as readonly string[]).includes(key.replace(`${SETTINGS_SECTION}.`, ''));
-  await vscode.commands.executeCommand(remote ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings', key);
+  // An object, not the bare key: the remote command drops a string argument and opens its settings unfiltered.
+  await vscode.commands.executeCommand(remote ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings', { query: key });
 }
 
 type VSCode = typeof vscodeTypes;

@@ -13,7 +13,7 @@ import { showNetworkState } from './networkControls';
 
 /** What the picture area says while no page is open, by the browser's health (worked out in the host). */
 const PLACEHOLDERS: Record<PanelState['health']['state'], string> = {
-  notStarted: 'The browser starts on the first tool call.',
+  notStarted: 'No browser yet. Type an address above, press Start Browser, or ask chat to open a page.',
   starting: 'Starting the browser…',
   restarting: 'Starting the browser…',
   ready: 'No page is open yet. Ask chat to open one, or press Start Browser.',

@@ -417,7 +417,7 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
     await waitFor(
       async () => {
         [panel] = await api.describePanels();
-        return !!panel && /^Ready \(no page yet\)/.test(panel.header);
+        return !!panel && /^Not started/.test(panel.header);
       },
       20000,
       () => `the panel to show the new browser: ${JSON.stringify(panel)}`,

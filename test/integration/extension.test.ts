@@ -150,6 +150,67 @@ describe('Playwright Bridge in a real VS Code', function () {
     assert.match(next.text, /Page Title: Second Page/);
   });
 
+  it('a wrong browser path: never called Ready, one notice in words whose button opens that setting, and clearing it is used by Start Browser', async () => {
+    type Workbench = { notices: { message: string; buttons: string[] }[]; statusBar: string | null; settingsQuery: string | null };
+    const workbench = async (): Promise<Workbench> => {
+      // VS Code shows no toasts in smoke-test-driver mode: the notices are read where they are kept, the notification center.
+      await vscode.commands.executeCommand('notifications.showList');
+      return JSON.parse(await panelHands({ action: 'workbench' })) as Workbench;
+    };
+    const config = () => vscode.workspace.getConfiguration('playwrightBridge');
+    const missing = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'no-such-chromium');
+    const failureToasts = (bench: Workbench) => bench.notices.filter(t => /start|browser/i.test(t.message) && !/settings changed/i.test(t.message));
+    // The window's own browser path (the suite sets the test browser there): what the person puts back.
+    const working = config().inspect<string>('executablePath')?.globalValue;
+    await config().update('executablePath', missing, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor(() => api.settings.executablePath === missing, 10000, 'the bridge to read the wrong path');
+      // A fresh server with the wrong path, as after reopening the window: nothing launched yet.
+      await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+      await vscode.commands.executeCommand('notifications.clearAll');
+      let bench = await workbench();
+      assert.strictEqual(bench.statusBar, 'Browser: Not started', 'no browser has started, so the status bar does not say Ready');
+
+      await vscode.commands.executeCommand('playwrightBridge.startBrowser');
+      await waitFor(
+        async () => failureToasts((bench = await workbench())).length > 0,
+        30000,
+        () => `the failure notice: ${JSON.stringify(bench)}, ${api.state}`,
+      );
+      await new Promise(resolve => setTimeout(resolve, 1000));
+      bench = await workbench();
+      const shown = failureToasts(bench);
+      assert.strictEqual(shown.length, 1, `one notice, not two: ${JSON.stringify(bench.notices)}`);
+      assert.doesNotMatch(shown[0].message, /###|`|\*\*/, `in words, not markdown: ${shown[0].message}`);
+      assert.ok(shown[0].buttons.includes('Open Setting Executable Path'), `its fix is one click away: ${JSON.stringify(shown[0].buttons)}`);
+      assert.strictEqual(bench.statusBar, 'Browser: Failed to start');
+
+      await panelHands({ action: 'notificationButton', text: shown[0].message.slice(0, 30), label: 'Open Setting Executable Path' });
+      await waitFor(
+        async () => (bench = await workbench()).settingsQuery === 'playwrightBridge.executablePath',
+        15000,
+        () => `Settings filtered to the setting itself: ${bench.settingsQuery}`,
+      );
+
+      // The person fixes the setting as the notice told them, and starts the browser again (not Restart Browser).
+      await config().update('executablePath', working, vscode.ConfigurationTarget.Global);
+      await waitFor(() => api.settings.executablePath === (working ?? ''), 10000, 'the bridge to read the fixed setting');
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('playwrightBridge.startBrowser');
+      await waitFor(
+        async () => (bench = await workbench()).statusBar === 'Browser: Ready',
+        30000,
+        () => `the browser to run: ${bench.statusBar}`,
+      );
+      assert.deepStrictEqual(failureToasts(bench), [], 'no failure this time');
+      assert.ok(api.childPid && listDescendants(api.childPid).length > 0, 'a browser runs under the server');
+    } finally {
+      await config().update('executablePath', working, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await vscode.commands.executeCommand('notifications.hideList');
+    }
+  });
+
   it('lets no workspace settings file choose the program, its arguments or the output folder', async () => {
     // What a cloned repository could carry in .vscode/settings.json.
     const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');

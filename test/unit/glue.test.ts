@@ -292,9 +292,14 @@ describe('VS Code glue against a fake vscode', () => {
       // Restart Browser: the new server has launched nothing yet, so the old server's failure is not shown as its own.
       health.serverChanged({ state: 'restarting', generation: 2 });
       health.serverChanged({ state: 'ready', generation: 2, pid: 43 });
-      assert.strictEqual(item.text, '$(globe) Browser: Ready');
+      assert.strictEqual(item.text, '$(globe) Browser: Not started', 'a server without a browser is not called Ready');
       assert.strictEqual(item.backgroundColor, undefined);
       assert.match((item.tooltip as { value: string }).value, /\(not launched yet\)/);
+      health.browserChanged({ state: 'ready' });
+      assert.strictEqual(item.text, '$(globe) Browser: Ready');
+      health.browserChanged({ state: 'lost', message: 'it crashed' });
+      assert.strictEqual(item.text, '$(globe) Browser: Not started');
+      assert.match((item.tooltip as { value: string }).value, /lost \(it crashed\); the next call starts a new one/);
       bar.dispose();
     });
   });

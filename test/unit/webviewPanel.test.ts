@@ -96,13 +96,15 @@ describe('panel webview in a DOM', () => {
       assert.deepStrictEqual(panel.posted[0], { type: 'ready' });
       const placeholder = () => panel.$('placeholder').textContent;
       panel.send({ type: 'state', state: state({ health: panelHealthOf('idle') }) });
-      assert.strictEqual(placeholder(), 'The browser starts on the first tool call.');
+      assert.strictEqual(placeholder(), 'No browser yet. Type an address above, press Start Browser, or ask chat to open a page.');
       panel.send({ type: 'state', state: state({ health: panelHealthOf('starting') }) });
       assert.strictEqual(placeholder(), 'Starting the browser…');
       assert.strictEqual(panel.$('state').textContent, 'Starting…');
       panel.send({ type: 'state', state: state({ health: panelHealthOf('ready', { state: 'launching' }) }) });
       assert.strictEqual(placeholder(), 'Starting the browser…');
       panel.send({ type: 'state', state: state({ health: panelHealthOf('ready') }) });
+      assert.strictEqual(panel.$('state').textContent, 'Not started', 'a server without a browser is not called Ready');
+      panel.send({ type: 'state', state: state({ health: panelHealthOf('ready', { state: 'ready' }) }) });
       assert.strictEqual(panel.$('state').textContent, 'Ready (no page yet)');
       assert.match(placeholder() ?? '', /^No page is open yet/);
       panel.send({

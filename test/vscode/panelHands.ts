@@ -17,6 +17,13 @@ export type PanelAct =
   | { action: 'cardButton'; label: string }
   /** Reads what the chat input holds as attachments (their labels), from the workbench's DOM. */
   | { action: 'chatAttachments' }
+  /**
+   * The workbench around the panel, read as a person sees it: the notifications (message and buttons), our
+   * status bar item's text, and the Settings editor's search query when one is open. The answer is JSON.
+   */
+  | { action: 'workbench' }
+  /** Clicks a button of the notification whose message holds `text` (in the notification center). */
+  | { action: 'notificationButton'; text: string; label: string }
   /** Chooses an option of a select (the size picker, a filter). */
   | { action: 'select'; id: string; value: string }
   /** Clicks the last Network row whose URL holds this text (opens its details). */
@@ -59,6 +66,12 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
     );
   }
   if (act.action === 'profile') return JSON.stringify(await profile(page, act.seconds));
+  if (act.action === 'workbench') return JSON.stringify(await page.evaluate(readWorkbench));
+  if (act.action === 'notificationButton') {
+    const notice = page.locator('.notifications-center .notification-list-item', { hasText: act.text });
+    await notice.locator('.monaco-button', { hasText: act.label }).first().click();
+    return;
+  }
   const frame = await panelFrame(page);
   switch (act.action) {
     case 'click': {
@@ -100,6 +113,22 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
     case 'measure':
       return JSON.stringify(await frame.evaluate(measureInPanel, act));
   }
+}
+
+/**
+ * Runs in the workbench's page (serialized by Playwright): see the `workbench` act. Notices are read from the
+ * notification center (the test opens it with `notifications.showList`): in smoke-test-driver mode VS Code shows no toasts.
+ */
+function readWorkbench(): { notices: { message: string; buttons: string[] }[]; statusBar: string | null; settingsQuery: string | null } {
+  const notices = [...document.querySelectorAll('.notifications-center .notification-list-item')].map(item => ({
+    message: item.querySelector('.notification-list-item-message')?.textContent?.trim() ?? '',
+    buttons: [...item.querySelectorAll('.notification-list-item-buttons-container .monaco-button')].map(b => b.textContent?.trim() ?? ''),
+  }));
+  const item = [...document.querySelectorAll('.statusbar-item')].find(e =>
+    (e.querySelector('[aria-label]') ?? e).getAttribute('aria-label')?.startsWith('Playwright Bridge browser:'),
+  );
+  const search = document.querySelector('.settings-editor .settings-header .search-container .view-lines');
+  return { notices, statusBar: item?.textContent?.trim() ?? null, settingsQuery: search ? (search.textContent ?? '').replace(/\u00a0/g, ' ').trim() : null };
 }
 
 /** Runs inside the panel's webview (serialized by Playwright): see the `measure` act. */

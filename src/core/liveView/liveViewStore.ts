@@ -179,7 +179,7 @@ export class LiveViewStore {
 
   private onHealth(health: HostHealth): void {
     this.health = health;
-    if (health.generation > this.generationShown && (health.state === 'ready' || health.state === 'restarting' || health.state === 'starting')) {
+    if (health.generation > this.generationShown && health.state !== 'failed' && health.state !== 'stopped') {
       if (this.generationShown > 0) this.clearForNewBrowser(health.generation);
       this.generationShown = health.generation;
     }

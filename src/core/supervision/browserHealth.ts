@@ -89,8 +89,11 @@ export function healthOf(server: ServerStatus, browser: BrowserStateParams | und
     case 'ready':
       if (browser?.state === 'failed') return of('failed', browser.message, 'browser');
       if (browser?.state === 'launching') return of('starting');
+      if (browser?.state === 'ready') return of('ready');
+      // The server runs but no browser does (none launched yet, closed, or lost): "Ready" would promise a browser
+      // that is not there; the next call, an address typed in the panel or Start Browser launches one.
       return of(
-        'ready',
+        'notStarted',
         browser?.state === 'lost' ? `The browser was lost (${browser.message ?? 'it went away'}); the next call starts a new one.` : undefined,
       );
   }
