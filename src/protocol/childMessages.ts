@@ -38,11 +38,44 @@ export const TabInfoSchema = z.object({
 });
 export type TabInfo = z.infer<typeof TabInfoSchema>;
 
+/**
+ * A logged value as the child captured it for the panel to unfold, one level at a time (DevTools' object
+ * preview): JSON-safe and bounded (VALUE_PREVIEW_LIMITS), never the live object. `text` is a primitive's
+ * value or an object's own description (an Error's stack, a Date, an element); `props` are the properties
+ * captured (absent: deeper than captured), `more` how many were left out.
+ */
+export interface ValuePreview {
+  type: 'string' | 'number' | 'boolean' | 'undefined' | 'null' | 'bigint' | 'symbol' | 'function' | 'object' | 'array';
+  text?: string;
+  /** An object's constructor name as DevTools shows it ("Object", "Map", "HTMLDivElement"); an array's length is `size`. */
+  className?: string;
+  size?: number;
+  props?: { name: string; value: ValuePreview }[];
+  more?: number;
+}
+export const ValuePreviewSchema: z.ZodType<ValuePreview> = z.lazy(() =>
+  z.object({
+    type: z.enum(['string', 'number', 'boolean', 'undefined', 'null', 'bigint', 'symbol', 'function', 'object', 'array']),
+    text: z.string().optional(),
+    className: z.string().optional(),
+    size: z.number().optional(),
+    props: z.array(z.object({ name: z.string(), value: ValuePreviewSchema })).optional(),
+    more: z.number().optional(),
+  }),
+);
+
+/** How much of a logged value is captured: levels below the argument, properties per object, nodes and characters in all. */
+export const VALUE_PREVIEW_LIMITS = { depth: 3, props: 50, nodes: 200, chars: 8000, stringChars: 500 };
+
 export const ConsoleEntrySchema = z.object({
   level: ConsoleLevelSchema,
   text: z.string(),
   /** url:line:column where the message came from, when known. */
   location: z.string().optional(),
+  /** An uncaught error's stack: its "at …" lines, without the message (the text has it). */
+  stack: z.string().optional(),
+  /** The logged arguments, when one of them is an object the panel can unfold (absent: the text says it all). */
+  args: z.array(ValuePreviewSchema).optional(),
   pageId: z.string(),
   time: z.number(),
 });
@@ -108,6 +141,8 @@ export const ObservationEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sessions'), sessions: z.array(WatchableContextSchema) }),
   z.object({ kind: z.literal('tabs'), tabs: z.array(TabInfoSchema) }),
   z.object({ kind: z.literal('console'), entry: ConsoleEntrySchema }),
+  /** A tab's main frame committed a new document (not a same-document change): the Console starts again there, as DevTools' does. */
+  z.object({ kind: z.literal('navigated'), pageId: z.string(), url: z.string() }),
   z.object({ kind: z.literal('network'), entry: NetworkEntrySchema }),
   z.object({ kind: z.literal('frame'), frame: FrameEventSchema }),
   /** Time travel: the checkpoint of the window's step whose result carried the mark `checkpoint: { seq }`, taken once the result had gone. */

@@ -65,6 +65,8 @@ export const PanelStateSchema = z.object({
   watching: z.string(),
   /** The Network pane's controls: throttling and Disable cache (applied in the browser), Preserve log (the list's own). */
   network: EmulationSchema.extend({ preserveLog: z.boolean() }),
+  /** The Console pane's Preserve log: on, a navigation adds a "Navigated to" line instead of starting the list again. */
+  console: z.object({ preserveLog: z.boolean() }),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -259,6 +261,11 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
       z.object({ action: z.literal('preserveLog'), on: z.boolean() }),
       z.object({ action: z.literal('conditions'), conditions: EmulationSchema }),
     ]),
+  }),
+  /** Console: Clear the list, keep it across navigations (Preserve log). */
+  z.object({
+    type: z.literal('consoleControl'),
+    control: z.union([z.object({ action: z.literal('clear') }), z.object({ action: z.literal('preserveLog'), on: z.boolean() })]),
   }),
   /** The size picker's "Playwright device…": the host offers Playwright's devices. */
   z.object({ type: z.literal('pickDevice') }),

@@ -116,6 +116,10 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'networkControl':
         void this.hub.networkControl(message.control);
         return;
+      case 'consoleControl':
+        if (message.control.action === 'clear') this.store.clearConsole();
+        else this.store.setPreserveConsole(message.control.on);
+        return;
       case 'exportTest':
         void this.hub.vscode.commands.executeCommand(COMMANDS.exportTest, { callIds: message.callIds });
         return;

@@ -3,7 +3,7 @@
  * when they arrive or change. Network is virtualized (virtualRows.ts: one-line rows, only those in sight
  * drawn). Console and Activity rows vary in height: they sit in blocks of 100, a filter hides and shows
  * the rows already drawn, blocks out of sight are skipped whole (`content-visibility` in panel.css), and
- * the browser's scroll anchoring keeps the end in view without a layout read from script.
+ * a list the person is at the end of stays at its end as rows come (RowList.atEnd). Console rows are consoleList.ts's.
  */
 import type { ActivityRow, ConsoleRow, MarkerRow, NetworkRow } from '../protocol/panelMessages';
 import type { ConsoleLevel } from '../protocol/childMessages';
@@ -15,6 +15,7 @@ import { openRequestId, startRequestDetail } from './requestDetail';
 import { PendingRows } from './pendingRows';
 import { VirtualRows } from './virtualRows';
 import { startNetworkControls } from './networkControls';
+import { consoleRowElement, showConsoleProblems, startConsoleControls } from './consoleList';
 
 /** The Network pane's type filter: Playwright's resource types in the classes DevTools shows. */
 function typeClassOf(resourceType: string): string {
@@ -26,15 +27,22 @@ type Row = ConsoleRow | NetworkRow | ActivityRow | MarkerRow;
 
 /** Rows a block holds (see RowList.lastBlock). */
 const BLOCK_ROWS = 100;
+/** How near the end (in CSS pixels) still counts as at the end: a fraction of a row, rounding. */
+const STICK_SLACK_PX = 8;
 
 export class RowList<R extends Row> {
   private readonly rows = new Map<number, { row: R; element: HTMLElement; text: string }>();
   private readonly pending = new PendingRows<R>(() => this.flush());
   /**
-   * The list's last child, the only one the browser may anchor its scroll to (panel.css): while the person is
-   * at the end, rows added before it keep the view at the end, with no layout read or scroll from script.
+   * The list's last child, the only one the browser may anchor its scroll to (panel.css): a row that grows above
+   * the view (unfolded, updated) does not move what the person reads.
    */
   private readonly anchor = el('li', 'anchor');
+  /**
+   * Whether the person is at the end: new rows then keep the list scrolled to its end, as DevTools' Console does;
+   * scrolled up, it stays where they are. (Scroll anchoring alone does not: it never applies at scroll position 0.)
+   */
+  private atEnd = true;
   constructor(
     private readonly container: HTMLElement,
     private readonly render: (row: R) => HTMLElement,
@@ -46,6 +54,9 @@ export class RowList<R extends Row> {
   ) {
     this.anchor.setAttribute('aria-hidden', 'true');
     container.append(this.anchor);
+    container.addEventListener('scroll', () => (this.atEnd = container.scrollTop + container.clientHeight >= container.scrollHeight - STICK_SLACK_PX), {
+      passive: true,
+    });
   }
 
   upsert(rows: R[], dropBefore: number): void {
@@ -76,15 +87,17 @@ export class RowList<R extends Row> {
       this.rows.set(row.seq, { row, element, text });
     }
     this.onChange();
+    // One layout read a frame at most, and only while at the end.
+    if (this.atEnd) this.container.scrollTop = this.container.scrollHeight;
   }
 
   reset(rows: R[]): void {
     this.rows.clear();
     this.pending.replace(rows);
     this.container.replaceChildren(this.anchor);
+    // A new list starts at its end.
+    this.atEnd = true;
     this.flush();
-    // A new list starts at its end (once: the anchor keeps it there).
-    this.container.scrollTop = this.container.scrollHeight;
   }
 
   /**
@@ -207,26 +220,15 @@ export function startLists(): PanelLists {
   const levelsOn = new Set<ConsoleLevel>(['error', 'warning', 'info', 'debug']);
   const consoleList = new RowList<ConsoleRow | MarkerRow>(
     $('console-list'),
-    row => {
-      if (isMarker(row)) return markerElement(row);
-      const item = el('li', `console ${row.level}`);
-      item.append(el('span', 'time', time(row.time)), el('span', 'level', row.level), el('span', 'text', row.text));
-      if (row.location) item.append(el('span', 'location', row.location));
-      return item;
-    },
+    row => (isMarker(row) ? markerElement(row) : consoleRowElement(row)),
     row => (isMarker(row) ? '' : `${row.text} ${row.location ?? ''}`),
     () => {
       const text = textFilter('console-filter');
       return (row, search) => !isMarker(row) && levelsOn.has(row.level) && text(search);
     },
-    () => {
-      const errors = consoleList.all().filter(r => !isMarker(r) && r.level === 'error').length;
-      const badge = $('console-errors');
-      badge.textContent = String(errors);
-      badge.hidden = errors === 0;
-      badge.setAttribute('aria-label', `${errors} errors`);
-    },
+    () => showConsoleProblems(consoleList.all()),
   );
+  startConsoleControls();
   for (const level of levelsOn) {
     $<HTMLInputElement>(`level-${level}`).addEventListener('change', event => {
       if ((event.target as HTMLInputElement).checked) levelsOn.add(level);

@@ -2,7 +2,7 @@
  * The browser panel's webview: live frames of the page chat drives, its tabs, console, network
  * and tool activity. Talks to the extension only through the messages in protocol/panelMessages.
  * The parts: header.ts (one-row toolbar, tabs; overflowMenu.ts, sizePicker.ts), frameView.ts (the picture and the person's
- * input on it), lists.ts (console, network, activity), requestDetail.ts (a request's headers and bodies), activityExport.ts (selection, Export as test), timeTravel.ts (a past step shown as it was); this file starts them and routes the messages.
+ * input on it), lists.ts (console, network, activity; consoleList.ts the Console's rows and controls), requestDetail.ts (a request's headers and bodies), activityExport.ts (selection, Export as test), timeTravel.ts (a past step shown as it was); this file starts them and routes the messages.
  */
 import type { HostToPanel } from '../protocol/panelMessages';
 import { post } from './dom';
@@ -11,6 +11,7 @@ import { renderState, startHeader } from './header';
 import { clearSelection, showExportStatus, startActivityExport } from './activityExport';
 import { showStep, startTimeTravel } from './timeTravel';
 import { startLists } from './lists';
+import { showConsoleState } from './consoleList';
 import { closeRequest, showRequestDetail } from './requestDetail';
 import { answerDescribe, countRequests } from './testHook';
 
@@ -30,11 +31,13 @@ window.addEventListener('message', event => {
       // Another session or a new browser: its requests are others, so an open request's pane closes.
       closeRequest();
       renderState(message.state);
+      showConsoleState(message.state.console);
       consoleList.reset(message.console);
       networkList.reset(message.network);
       activityList.reset(message.activity);
       return;
     case 'state':
+      showConsoleState(message.state.console);
       return renderState(message.state);
     case 'console':
       return consoleList.upsert(message.rows, message.dropBefore);

@@ -64,6 +64,7 @@ const state = (over: Partial<PanelState> = {}): PanelState => ({
   sessions: [],
   watching: 'window',
   network: { throttling: 'none', cacheDisabled: false, preserveLog: false },
+  console: { preserveLog: false },
   ...over,
 });
 function panelHealthOf(server: BridgeState, browser?: BrowserStateParams): PanelState['health'] {
@@ -388,6 +389,168 @@ describe('panel webview in a DOM', () => {
     } finally {
       panel.close();
     }
+  });
+
+  describe('the Console pane as a DevTools user reads it', () => {
+    const row = (seq: number, over: Partial<ConsoleRow> = {}): ConsoleRow => ({ seq, level: 'error', text: `error ${seq}`, time: 0, ...over });
+    const consoleItems = (panel: ReturnType<typeof openPanel>) => {
+      panel.describe();
+      return [...panel.window.document.querySelectorAll('#console-list li.console, #console-list li.marker')] as unknown as HTMLElement[];
+    };
+
+    it('Clear (its button, or Ctrl+L in the list) asks the host, whose emptied list empties the pane and the badges', () => {
+      const panel = openPanel();
+      try {
+        panel.send({ type: 'console', rows: [row(1), row(2), row(3, { level: 'warning', text: 'careful' })], dropBefore: 0 });
+        panel.describe();
+        assert.deepStrictEqual([panel.$('console-errors').textContent, panel.$('console-warnings').textContent], ['2', '1']);
+        panel.$('console-clear').click();
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'consoleControl', control: { action: 'clear' } });
+        panel.posted.length = 0;
+        panel.$('console-list').dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'l', ctrlKey: true, bubbles: true }) as unknown as Event);
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'consoleControl', control: { action: 'clear' } }, 'Ctrl+L in the list');
+        assert.notStrictEqual(panel.window.document.activeElement, panel.$('address'), 'not the address bar, as elsewhere in the panel');
+        // The host's answer: its list emptied, with its line.
+        panel.send({ type: 'console', rows: [{ seq: 4, marker: 'Console was cleared', time: 0 }], dropBefore: 4 });
+        assert.deepStrictEqual(panel.describe().consoleTexts, []);
+        assert.deepStrictEqual(
+          consoleItems(panel).map(item => item.textContent),
+          ['Console was cleared'],
+        );
+        assert.ok(panel.$('console-errors').hidden && panel.$('console-warnings').hidden, 'no badge once nothing is listed');
+      } finally {
+        panel.close();
+      }
+    });
+
+    it('Preserve log posts its state and shows the host\'s; kept lines stay across a "Navigated to" line, else a navigation empties the list', () => {
+      const panel = openPanel();
+      try {
+        const preserve = panel.$('console-preserve-log') as HTMLInputElement;
+        preserve.checked = true;
+        preserve.dispatchEvent(new panel.window.Event('change') as unknown as Event);
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'consoleControl', control: { action: 'preserveLog', on: true } });
+        panel.send({ type: 'state', state: state({ console: { preserveLog: false } }) });
+        assert.strictEqual(preserve.checked, false, 'the box shows what the host applies');
+        panel.send({ type: 'state', state: state({ console: { preserveLog: true } }) });
+        assert.strictEqual(preserve.checked, true);
+        panel.send({
+          type: 'console',
+          rows: [row(1, { text: 'before' }), { seq: 2, marker: 'Navigated to http://127.0.0.1/b', time: 0 }, row(3, { text: 'after' })],
+          dropBefore: 0,
+        });
+        assert.deepStrictEqual(
+          consoleItems(panel).map(item => item.querySelector('.text')?.textContent ?? item.textContent),
+          ['before', 'Navigated to http://127.0.0.1/b', 'after'],
+        );
+        // Without Preserve log the host drops every row at a navigation, and says nothing.
+        panel.send({ type: 'console', rows: [], dropBefore: 4 });
+        assert.deepStrictEqual(consoleItems(panel), []);
+        assert.ok(panel.$('console-errors').hidden);
+      } finally {
+        panel.close();
+      }
+    });
+
+    it("folds a long message with Show more, shows an error's place and its stack on a click or Enter, unfolds an object level by level", () => {
+      const panel = openPanel();
+      try {
+        const long = `${'word '.repeat(320)}END`;
+        const args = [
+          { type: 'string' as const, text: 'state' },
+          {
+            type: 'object' as const,
+            className: 'Object',
+            props: [
+              { name: 'a', value: { type: 'number' as const, text: '1' } },
+              { name: 'b', value: { type: 'object' as const, className: 'Object', props: [{ name: 'c', value: { type: 'string' as const, text: 'deep' } }] } },
+            ],
+          },
+        ];
+        panel.send({
+          type: 'console',
+          rows: [
+            row(1, { level: 'info', text: long }),
+            row(2, {
+              text: 'Uncaught Error: boom',
+              location: 'http://127.0.0.1:8/app.js:3:9',
+              stack: 'at f (http://127.0.0.1:8/app.js:3:9)\nat http://127.0.0.1:8/app.js:5:1',
+            }),
+            row(3, { level: 'info', text: 'state {a: 1, b: Object}', args }),
+          ],
+          dropBefore: 0,
+        });
+        const [longItem, errorItem, objectItem] = consoleItems(panel);
+
+        const text = longItem.querySelector('.text')!;
+        assert.ok(!text.textContent!.includes('END') && text.textContent!.length < 600, `folded: ${text.textContent!.length} characters shown`);
+        const more = longItem.querySelector('button.show-more') as HTMLButtonElement;
+        assert.match(more.textContent ?? '', /^Show more \(\d+ characters\)$/);
+        more.click();
+        assert.ok(text.textContent!.includes('END'), 'the whole text after Show more');
+        assert.strictEqual(more.textContent, 'Show less');
+
+        const location = errorItem.querySelector('.location') as HTMLElement;
+        assert.deepStrictEqual([location.textContent, location.title], ['app.js:3:9', 'http://127.0.0.1:8/app.js:3:9']);
+        const stack = errorItem.querySelector('.stack') as HTMLElement;
+        assert.strictEqual(stack.hidden, true, 'the stack is folded under the message');
+        assert.strictEqual(errorItem.tabIndex, 0, 'the row is reached with Tab');
+        errorItem.dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }) as unknown as Event);
+        assert.strictEqual(stack.hidden, false, 'Enter unfolds it');
+        assert.strictEqual(errorItem.getAttribute('aria-expanded'), 'true');
+        assert.match(stack.textContent ?? '', /at f \(http:\/\/127\.0\.0\.1:8\/app\.js:3:9\)/);
+        errorItem.click();
+        assert.strictEqual(stack.hidden, true, 'a click folds it again');
+
+        const unfold = objectItem.querySelector('button.unfold') as HTMLButtonElement;
+        assert.strictEqual(objectItem.querySelector('.text')!.textContent, 'state {a: 1, b: {…}}');
+        assert.strictEqual(objectItem.querySelector('.props'), null, 'folded at first');
+        unfold.click();
+        const level = () => [...objectItem.querySelectorAll('.props > li')].map(li => li.textContent);
+        assert.deepStrictEqual(level(), ['a: 1', "b: {c: 'deep'}"]);
+        (objectItem.querySelector('.props button.unfold') as HTMLButtonElement).click();
+        assert.deepStrictEqual(
+          [...objectItem.querySelectorAll('.props .props > li')].map(li => li.textContent),
+          ["c: 'deep'"],
+          'the next level',
+        );
+        unfold.click();
+        assert.strictEqual((objectItem.querySelector('.props') as HTMLElement).hidden, true, 'folds again');
+        assert.match(panel.$('console-prompt-note').textContent ?? '', /Typing JavaScript here.*later version.*ask chat/);
+      } finally {
+        panel.close();
+      }
+    });
+
+    it('stays at the newest message while the person is at the end, and where they are once they scrolled up', () => {
+      const panel = openPanel();
+      try {
+        const list = panel.$('console-list');
+        // happy-dom lays nothing out: the list's sizes are those a 200 px view of 20 px rows would have.
+        let rows = 0;
+        Object.defineProperty(list, 'scrollHeight', { get: () => rows * 20 });
+        Object.defineProperty(list, 'clientHeight', { get: () => 200 });
+        const add = (from: number, count: number) => {
+          panel.send({ type: 'console', rows: Array.from({ length: count }, (_, i) => row(from + i, { level: 'info' })), dropBefore: 0 });
+          rows += count;
+          panel.describe();
+        };
+        add(1, 30);
+        assert.strictEqual(list.scrollTop, 600, 'at the end');
+        add(31, 10);
+        assert.strictEqual(list.scrollTop, 800, 'new messages keep it at the end');
+        list.scrollTop = 100;
+        list.dispatchEvent(new panel.window.Event('scroll') as unknown as Event);
+        add(41, 10);
+        assert.strictEqual(list.scrollTop, 100, 'scrolled up, it stays');
+        list.scrollTop = 1000 - 200;
+        list.dispatchEvent(new panel.window.Event('scroll') as unknown as Event);
+        add(51, 5);
+        assert.strictEqual(list.scrollTop, 1100, 'back at the end, it follows again');
+      } finally {
+        panel.close();
+      }
+    });
   });
 
   it('updates a request in place when its status arrives, drops rows the host dropped, and keeps restart markers', () => {

@@ -65,6 +65,8 @@ export class LiveViewStore {
   /** The Network pane's controls as they apply now (a new browser starts without them). */
   private networkConditions: Emulation = NO_EMULATION;
   private preserveLog = false;
+  /** The Console's own Preserve log (DevTools keeps the two apart too). */
+  private preserveConsole = false;
 
   private readonly messages = new Emitter<HostToPanel>();
   private readonly frames = new Emitter<FrameMessage>();
@@ -128,6 +130,7 @@ export class LiveViewStore {
       sessions: this.sessions.map(({ id, label }) => ({ id, label })),
       watching: this.sessions.find(s => s.watched)?.id ?? 'window',
       network: { ...this.networkConditions, preserveLog: this.preserveLog },
+      console: { preserveLog: this.preserveConsole },
     };
   }
 
@@ -140,6 +143,29 @@ export class LiveViewStore {
   setPreserveLog(on: boolean): void {
     this.preserveLog = on;
     this.emitState();
+  }
+
+  /** Console's Clear: the list starts again with a line that says so, as DevTools' "Console was cleared". */
+  clearConsole(): void {
+    this.pushMarker('Console was cleared', ['console'], true);
+  }
+
+  /** Console's Preserve log: with it off (the default), the watched tab's navigation starts the list again. */
+  setPreserveConsole(on: boolean): void {
+    this.preserveConsole = on;
+    this.emitState();
+  }
+
+  /**
+   * A tab committed a new document. Only the agent's tab (the one the panel shows) counts, as DevTools' Console
+   * follows its own tab: kept, a "Navigated to" line; else the list starts again with no line (DevTools' default).
+   */
+  private consoleNavigated(pageId: string, url: string): void {
+    const shown = this.currentTab;
+    if (shown && shown.id !== pageId) return;
+    if (this.preserveConsole) return this.pushMarker(`Navigated to ${url}`, ['console'], false);
+    this.console.clear();
+    this.messages.fire({ type: 'console', rows: [], dropBefore: this.console.firstSeq });
   }
 
   /** The throttling and cache the browser now applies (the child confirmed them). */
@@ -227,8 +253,12 @@ export class LiveViewStore {
       case 'emulation':
         this.showNetworkConditions(event.emulation);
         return;
+      case 'navigated':
+        this.consoleNavigated(event.pageId, event.url);
+        return;
       case 'console': {
-        const row = this.console.push({ level: event.entry.level, text: event.entry.text, location: event.entry.location, time: event.entry.time });
+        const { pageId: _page, ...entry } = event.entry;
+        const row = this.console.push(entry);
         this.messages.fire({ type: 'console', rows: [row], dropBefore: this.console.firstSeq });
         return;
       }
