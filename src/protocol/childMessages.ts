@@ -91,9 +91,22 @@ export const NetworkEntrySchema = z.object({
   /** The failure (net::ERR_...) when it failed. */
   failure: z.string().optional(),
   durationMs: z.number().optional(),
+  /** The response body's bytes as sent over the wire (Playwright's responseBodySize; never below 0). */
   sizeBytes: z.number().optional(),
-  /** What started it: the document of the frame that asked for it, "Redirect", or "Other" (a navigation of the tab itself). */
+  /** Bytes over the network, headers included (DevTools' "transferred"); 0 for a response from a cache. */
+  transferBytes: z.number().optional(),
+  /** The body's bytes once decoded (DevTools' "resources"), when known. */
+  resourceBytes: z.number().optional(),
+  /** Answered from the browser's cache, as DevTools says it: "(memory cache)", "(disk cache)". */
+  cache: z.enum(['memory', 'disk']).optional(),
+  /**
+   * What started it: the script as `url:line:column` when a script did, the document of the frame that asked
+   * for it (the parser), "Redirect", or "Other" (a navigation of the tab itself, or unknown).
+   */
   initiator: z.string().optional(),
+  /** On a navigation's own entry: when its page fired DOMContentLoaded and load, in ms from its start (the footer, the waterfall's lines). */
+  domContentLoadedMs: z.number().optional(),
+  loadMs: z.number().optional(),
   /** The main frame's own navigation (a new page in the tab): without Preserve log the list starts again at it. */
   navigation: z.boolean().optional(),
   pageId: z.string(),

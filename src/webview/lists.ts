@@ -16,6 +16,7 @@ import { PendingRows } from './pendingRows';
 import { VirtualRows } from './virtualRows';
 import { startNetworkControls } from './networkControls';
 import { consoleRowElement, showConsoleProblems, startConsoleControls } from './consoleList';
+import { footerText, nameAndPath, shortInitiator, sizeWords, summarize } from './networkWords';
 
 /** The Network pane's type filter: Playwright's resource types in the classes DevTools shows. */
 function typeClassOf(resourceType: string): string {
@@ -182,21 +183,46 @@ function showWaterfallRange(list: HTMLElement, rows: readonly (NetworkRow | Mark
 
 let waterfallRange: { min: number; span: number } | undefined;
 
-/** "app.js:12" from a script's whole URL and line, as DevTools' column shows it (the whole in its tooltip). */
-function shortInitiator(initiator: string | undefined): string {
-  if (!initiator) return '';
-  const match = /^(.*?)(:\d+)?$/.exec(initiator)!;
-  try {
-    const url = new URL(match[1]);
-    const name = url.pathname.split('/').filter(Boolean).at(-1) ?? url.host;
-    return `${name || url.host}${match[2] ?? ''}`;
-  } catch {
-    return initiator;
+/** Name as DevTools' big rows show it: the file, and beneath it (dimmer) the host and path; the whole address in the tooltip. */
+function nameCell(url: string): HTMLElement {
+  const { name, path } = nameAndPath(url);
+  const cell = el('span', 'name');
+  cell.append(el('span', 'url', name), el('span', 'path', path));
+  cell.title = url;
+  return cell;
+}
+
+/** Size: what came over the wire, or "(memory cache)"/"(disk cache)"; beneath it the resource's own size. */
+function sizeCell(row: NetworkRow): HTMLElement {
+  const words = sizeWords(row);
+  const cell = el('span', 'size');
+  cell.append(el('span', 'transferred', words.transferred), el('span', 'resource', words.resource));
+  cell.title = words.title;
+  return cell;
+}
+
+/**
+ * The footer under the list (requests, transferred, resources, DOMContentLoaded and load of the page), and
+ * those two moments as the waterfall's blue and red lines, placed on the list like the range.
+ */
+function showNetworkSummary(rows: readonly (NetworkRow | MarkerRow)[]): void {
+  const summary = summarize(rows);
+  $('network-summary').textContent = footerText(summary);
+  const list = $('network-list');
+  let page: NetworkRow | undefined;
+  for (const row of rows) if (!isMarker(row) && row.navigation) page = row;
+  const at = (ms: number | undefined) => (page && ms !== undefined && waterfallOrigin !== undefined ? String(page.time - waterfallOrigin + ms) : '');
+  for (const [name, ms] of [
+    ['--wf-dcl', summary.domContentLoadedMs],
+    ['--wf-load', summary.loadMs],
+  ] as const) {
+    if (at(ms)) list.style.setProperty(name, at(ms));
+    else list.style.removeProperty(name);
   }
+  list.classList.toggle('with-page-lines', !!at(summary.loadMs) || !!at(summary.domContentLoadedMs));
 }
 
 const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour12: false });
-const bytes = (n?: number) => (n === undefined ? '' : n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
 const duration = (ms?: number) => (ms === undefined ? '…' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 export interface PanelLists {
@@ -248,12 +274,12 @@ export function startLists(): PanelLists {
       const initiator = el('span', 'initiator', shortInitiator(row.initiator));
       initiator.title = row.initiator ?? '';
       item.append(
-        el('span', 'url', row.url),
+        nameCell(row.url),
         el('span', 'method', row.method),
         el('span', 'status', row.failure ? 'failed' : row.status ? String(row.status) : '…'),
         el('span', 'type', row.resourceType),
         initiator,
-        el('span', 'size', bytes(row.sizeBytes)),
+        sizeCell(row),
         el('span', 'duration', duration(row.durationMs)),
         waterfallBar(row),
       );
@@ -276,7 +302,10 @@ export function startLists(): PanelLists {
         return statusMatches && (typeClass === 'all' || typeClass === typeClassOf(row.resourceType)) && text(search);
       };
     },
-    rows => showWaterfallRange($('network-list'), rows),
+    rows => {
+      showWaterfallRange($('network-list'), rows);
+      showNetworkSummary(rows);
+    },
   );
   $('network-filter').addEventListener('input', () => networkList.refilter());
   $('status-filter').addEventListener('change', () => networkList.refilter());

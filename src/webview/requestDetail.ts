@@ -8,6 +8,7 @@ import { REQUEST_BODY_LIMIT, type Header, type RequestBody, type RequestDetail }
 import type { HostToPanel, MarkerRow, NetworkRow } from '../protocol/panelMessages';
 import type { VirtualRows } from './virtualRows';
 import { $, el, post } from './dom';
+import { sortedHeaders } from './networkWords';
 
 /** Characters of each body asked for at first (JSON pretty-printed by the child; a few hundred lines); "Show more" asks for eight times as many. */
 const BODY_PAGE = 16 * 1024;
@@ -141,7 +142,7 @@ function generalList(detail: RequestDetail): HTMLElement {
 }
 
 function headerList(headers: Header[]): HTMLElement {
-  return headers.length ? pairs(headers.map(header => [header.name, header.value])) : el('p', 'empty', '(none)');
+  return headers.length ? pairs(sortedHeaders(headers).map(header => [header.name, header.value])) : el('p', 'empty', '(none)');
 }
 
 function bodyView(body: RequestBody): HTMLElement {

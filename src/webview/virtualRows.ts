@@ -1,5 +1,5 @@
 /**
- * The Network list, virtualized: every row is one line of the same height, so only the rows in sight
+ * The Network list, virtualized: every row is the same height (two lines: Name over its path), so only the rows in sight
  * (and a few around them) are in the DOM, however many the list holds. A burst of requests or a filter
  * keystroke then costs the rows on screen, not the 2,000 behind them. It keeps RowList's interface.
  */
@@ -10,7 +10,7 @@ import { PendingRows } from './pendingRows';
 type Row = NetworkRow | MarkerRow;
 
 /** One row's height in CSS pixels (panel.css gives network rows exactly this). */
-export const ROW_HEIGHT = 20;
+export const ROW_HEIGHT = 32;
 /** Rows drawn past each edge of the view, so a scroll shows drawn rows before the next frame redraws. */
 const OVERSCAN = 20;
 

@@ -312,6 +312,20 @@ describe('panel webview in a DOM', () => {
       assert.deepStrictEqual(urls(), ['b.js', 'a.css', 'c'], 'a third click: as they came');
       const first = panel.window.document.querySelector('#network-list li[data-request-id="r1"]') as unknown as HTMLElement;
       assert.strictEqual(first.querySelector('.initiator')!.textContent, 'page:4', 'the initiator, short; the whole in its tooltip');
+      assert.deepStrictEqual(
+        [first.querySelector('.name .url')!.textContent, first.querySelector('.name .path')!.textContent, first.querySelector('.name')!.getAttribute('title')],
+        ['b.js', '127.0.0.1/', 'http://127.0.0.1/b.js'],
+        'Name is the file over its host and path, the whole address in its tooltip',
+      );
+      panel.send({
+        type: 'network',
+        rows: [{ ...rows[2], seq: 4, id: 'r4', url: 'http://127.0.0.1/c.png', sizeBytes: 0, transferBytes: 0, resourceBytes: 700, cache: 'memory' }],
+        dropBefore: 0,
+      });
+      panel.describe();
+      const cached = panel.window.document.querySelector('#network-list li[data-request-id="r4"] .size') as unknown as HTMLElement;
+      assert.deepStrictEqual([cached.querySelector('.transferred')!.textContent, cached.querySelector('.resource')!.textContent], ['(memory cache)', '700 B']);
+      assert.strictEqual(panel.$('network-summary').textContent, '4 requests | 5.8 KB transferred | 6.5 KB resources', 'the footer under the list');
       const bar = first.querySelector('.waterfall > i') as unknown as HTMLElement;
       assert.deepStrictEqual(
         [bar.style.getPropertyValue('--t0'), bar.style.getPropertyValue('--dt')],

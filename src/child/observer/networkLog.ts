@@ -5,6 +5,7 @@ import { ORIGIN_RULES_NOTE } from '../../protocol/callMarks';
 import { initiatorOf } from '../requestInitiator';
 import { requestSpan } from '../requestDetail';
 import { EventBudget } from './eventBudget';
+import { PageNetworkFacts, type RequestFacts } from './networkFacts';
 import type { ObserverOptions } from './observerOptions';
 
 /** Request events passed on per second; a page that floods gets a count instead. */
@@ -20,6 +21,24 @@ const nextRequestId = () => `r${CHILD_TAG}-${++requestCount}`;
 const MAX_LISTED_REQUESTS = 2000;
 /** Chromium's failure for a request upstream's origin rules refused. */
 const BLOCKED_FAILURE = /ERR_BLOCKED_BY_CLIENT/;
+
+/**
+ * A finished request's sizes as DevTools gives them. Playwright's responseBodySize is the bytes moved less the
+ * headers, so below 0 for a response from a cache (none moved): the cache says so instead, and no size is negative.
+ */
+export function sizeFacts(
+  sizes: { responseBodySize: number; responseHeadersSize: number } | undefined,
+  facts: RequestFacts | undefined,
+): Pick<NetworkEntry, 'sizeBytes' | 'transferBytes' | 'resourceBytes' | 'cache'> {
+  const moved = sizes ? Math.max(0, sizes.responseBodySize + sizes.responseHeadersSize) : undefined;
+  const transferBytes = facts?.cache ? 0 : (facts?.transferBytes ?? moved);
+  return {
+    ...(sizes ? { sizeBytes: Math.max(0, sizes.responseBodySize) } : {}),
+    ...(transferBytes !== undefined ? { transferBytes } : {}),
+    ...(facts?.resourceBytes !== undefined ? { resourceBytes: facts.resourceBytes } : {}),
+    ...(facts?.cache ? { cache: facts.cache } : {}),
+  };
+}
 
 /** The tab's own document load (not a frame's, not a fetch): what the address bar, the error page and Preserve log follow. */
 export const isTabLoad = (request: Request, page: Page) => request.isNavigationRequest() && request.frame() === page.mainFrame();
@@ -45,6 +64,8 @@ export class NetworkLog {
   private readonly listed = new Map<string, { request: Request; entry: NetworkEntry }>();
   /** URLs of recent page requests, to tell the browser's own requests (favicon) apart. */
   private readonly recentUrls = new Set<string>();
+  /** Each open page's CDP facts (cache, sizes, the initiating script), once its session is attached. */
+  private readonly facts = new Map<string, PageNetworkFacts>();
   private readonly budget = new EventBudget(MAX_NETWORK_PER_SECOND, count =>
     this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`),
   );
@@ -52,10 +73,16 @@ export class NetworkLog {
   constructor(private readonly options: Pick<ObserverOptions, 'send' | 'log' | 'originRules'>) {}
 
   attach(page: Page, pageId: string): void {
+    void PageNetworkFacts.attach(page).then(facts => {
+      if (page.isClosed()) facts.dispose();
+      else this.facts.set(pageId, facts);
+    });
+    page.on('domcontentloaded', () => this.notePageEvent(pageId, 'domContentLoadedMs'));
+    page.on('load', () => this.notePageEvent(pageId, 'loadMs'));
     page.on('request', request => {
       // A request held back here is never listed, nor are its answer and end (they find no entry).
       if (!this.budget.allow()) return;
-      const initiator = initiatorOf(request);
+      const initiator = this.factsOf(request, pageId)?.initiator ?? initiatorOf(request);
       const entry: NetworkEntry = {
         id: nextRequestId(),
         method: request.method(),
@@ -76,7 +103,7 @@ export class NetworkLog {
     page.on('response', response => {
       const entry = this.requests.get(response.request());
       if (!entry) return;
-      const answered = { ...entry, status: response.status(), durationMs: Date.now() - entry.time };
+      const answered = { ...entry, ...this.scriptInitiator(response.request(), entry), status: response.status(), durationMs: Date.now() - entry.time };
       this.requests.set(response.request(), answered);
       this.list(response.request(), answered);
       this.options.send({ kind: 'network', entry: answered });
@@ -93,7 +120,29 @@ export class NetworkLog {
     page.on('close', () => {
       // Its requests that never ended (an endless stream) end with it.
       for (const [request, entry] of this.requests) if (entry.pageId === pageId) this.requests.delete(request);
+      this.facts.get(pageId)?.dispose();
+      this.facts.delete(pageId);
     });
+  }
+
+  private factsOf(request: Request, pageId: string): RequestFacts | undefined {
+    return this.facts.get(pageId)?.of(request.method(), request.url());
+  }
+
+  /** The script that started it, once the page's CDP session has said (it may come after Playwright's own event). */
+  private scriptInitiator(request: Request, entry: NetworkEntry): Pick<NetworkEntry, 'initiator'> {
+    const initiator = request.redirectedFrom() ? undefined : this.factsOf(request, entry.pageId)?.initiator;
+    return initiator ? { initiator } : {};
+  }
+
+  /** The page's DOMContentLoaded or load, written on its navigation's entry (the footer and the waterfall's lines read it there). */
+  private notePageEvent(pageId: string, field: 'domContentLoadedMs' | 'loadMs'): void {
+    const navigation = [...this.listed.values()].reverse().find(({ entry }) => entry.pageId === pageId && entry.navigation);
+    if (!navigation || navigation.entry[field] !== undefined) return;
+    const entry = { ...navigation.entry, [field]: Math.max(0, Date.now() - navigation.entry.time) };
+    this.list(navigation.request, entry);
+    if (this.requests.has(navigation.request)) this.requests.set(navigation.request, entry);
+    this.options.send({ kind: 'network', entry });
   }
 
   /** How many requests it still follows (open ones): stays small however long the session. */
@@ -137,12 +186,14 @@ export class NetworkLog {
     const sizes = await request.sizes().catch(() => undefined);
     // The browser's own start and total: the list, the waterfall and the request's Timing say the same.
     const measured = requestSpan(request);
-    const finished = {
+    const facts = this.factsOf(request, entry.pageId);
+    const finished: NetworkEntry = {
       ...entry,
+      ...this.scriptInitiator(request, entry),
       status: response?.status() ?? 0,
       time: measured?.startedAt ?? entry.time,
       durationMs: measured?.totalMs ?? Date.now() - entry.time,
-      sizeBytes: sizes ? sizes.responseBodySize : undefined,
+      ...sizeFacts(sizes, facts),
     };
     this.list(request, finished);
     this.options.send({ kind: 'network', entry: finished });
@@ -166,5 +217,7 @@ export class NetworkLog {
 
   dispose(): void {
     this.budget.dispose();
+    for (const facts of this.facts.values()) facts.dispose();
+    this.facts.clear();
   }
 }
