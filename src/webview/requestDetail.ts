@@ -155,8 +155,25 @@ function bodyView(body: RequestBody): HTMLElement {
     box.append(image, el('p', 'body-note', `Image${size}`));
     return box;
   }
+  if (body.kind === 'text' && body.mimeType.toLowerCase() === 'image/svg+xml' && body.text !== undefined && !body.truncated) return svgBody(body, size);
   if ((body.kind === 'text' || body.kind === 'json') && body.text !== undefined) return textBody(body, size);
   return el('p', 'body-note', `${body.reason ?? 'No body.'}${size}`);
+}
+
+/**
+ * An SVG previewed as the image it is, never as markup in the panel's DOM: an <img> of a data: URL (the CSP's
+ * img-src allows data:; an image's scripts never run), its source beneath in a closed section.
+ */
+function svgBody(body: RequestBody, size: string): HTMLElement {
+  const box = el('div', 'body-image');
+  const image = document.createElement('img');
+  const utf8 = new TextEncoder().encode(body.text!);
+  let binary = '';
+  for (const byte of utf8) binary += String.fromCharCode(byte);
+  image.src = `data:image/svg+xml;base64,${btoa(binary)}`;
+  image.alt = `The response image${size}`;
+  box.append(image, el('p', 'body-note', `Image${size}`), section('View source', false, textBody(body, size)));
+  return box;
 }
 
 function textBody(body: RequestBody, size: string): HTMLElement {

@@ -245,14 +245,17 @@ describe('panel webview in a DOM', () => {
           remoteAddress: '127.0.0.1:8080',
           timing: [{ phase: 'Waiting for the server', ms: 3.2 }],
           requestHeaders: [{ name: 'content-type', value: 'application/json' }],
-          responseHeaders: [{ name: 'x-echo', value: 'yes' }],
+          responseHeaders: [
+            { name: 'x-echo', value: 'yes' },
+            { name: 'Content-Type', value: 'application/json' },
+          ],
           requestBody: body({ name: 'Ada' }),
           responseBody: body({ got: { name: 'Ada' } }),
         },
       });
       const shown = panel.describe().requestDetail;
+      assert.match(shown, /## Response headers \(2\)\nContent-Type\napplication\/json\nx-echo\nyes/, 'header names sorted case-insensitively');
       assert.match(shown, /^POST http:\/\/127\.0\.0\.1\/api\/echo/);
-      assert.match(shown, /## Response headers \(1\)\nx-echo\nyes/);
       assert.match(shown, /## Request headers \(1\)\ncontent-type\napplication\/json/);
       assert.match(shown, /## Request body\n.*\n\{\n {2}"name": "Ada"\n\}/, 'the JSON body pretty-printed');
       assert.match(shown, /Remote address\n127\.0\.0\.1:8080/);
