@@ -271,18 +271,32 @@ describe("the Network pane's controls and HAR (real child and Chromium)", functi
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/cache-lab` });
     await new Promise(resolve => setTimeout(resolve, 500));
     assert.strictEqual(fixture.count('/cached.js'), hits, 'with the cache, the script comes from it');
+    await waitFor(() => listed.get('/cached.js')?.cache !== undefined, 5000, 'the cached script to be listed as from a cache');
+    const cached = listed.get('/cached.js')!;
+    assert.match(cached.cache!, /^(memory|disk)$/, 'the list says "(memory cache)" or "(disk cache)", as DevTools does');
+    assert.deepStrictEqual(
+      [cached.sizeBytes, cached.transferBytes].filter(n => n !== undefined && n < 0),
+      [],
+      `no negative size (Playwright's own body size is below 0 for it): ${JSON.stringify(cached)}`,
+    );
     await bridge.supervisor.ask('networkConditions', { throttling: 'none', cacheDisabled: true });
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/cache-lab` });
     await waitFor(() => fixture.count('/cached.js') === hits + 1, 5000, 'Disable cache to fetch the script anew');
   });
 
-  it("each request names its initiator (the document that asked for it); the list and the Timing say the same duration; the page's own navigation is marked", async () => {
+  it("each request names its initiator (the script and line:column that called fetch, the document that holds a tag); the list and the Timing say the same duration; the page's own navigation is marked", async () => {
     bridge = makeRealBridge();
     const listed = listen(bridge);
+    // The tab first, then the page: a new tab's first requests can go out before its CDP facts are attached.
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/network-lab` });
     await finished(listed, '/api/echo', '/api/big', '/pixel.png');
-    assert.strictEqual(listed.get('/api/echo')!.initiator, `${fixture.url}/network-lab`, 'the document whose script called fetch');
-    assert.strictEqual(listed.get('/pixel.png')!.initiator, `${fixture.url}/network-lab`, 'the document that holds the image');
+    assert.strictEqual(
+      listed.get('/api/echo')!.initiator,
+      `${fixture.url}/network-lab:7:3`,
+      "the script (here the page's own) and the line:column that called fetch",
+    );
+    assert.match(listed.get('/pixel.png')!.initiator ?? '', new RegExp(`^${fixture.url}/network-lab(:\\d+)*$`), 'the document that holds the image');
     assert.strictEqual(listed.get('/network-lab')!.initiator, 'Other', "the tab's own navigation, as DevTools says for a typed address");
     assert.strictEqual(listed.get('/network-lab')!.navigation, true, "the document is the page's own navigation");
     assert.strictEqual(listed.get('/api/echo')!.navigation, undefined, 'a fetch is not');
