@@ -29,6 +29,24 @@ function recordable(context: BrowserContext): RecordingContext {
 
 const RECORDER_SETTLE_MS = 500;
 
+/**
+ * Playwright's recorder draws its toolbar, cursor and highlights in one `x-pw-glass` element over the page. The person
+ * records through the panel, whose own header is the toolbar: the recorder's would cover the page in the picture and in
+ * the model's screenshots (and stays after Hand back), so every document of a recorded context hides it. A style sheet
+ * adopted by the document, not an element of ours in the page's tree; recording listens on the window and needs none of it.
+ */
+const HIDE_RECORDER_UI = 'x-pw-glass { display: none !important; }';
+/** Runs in the page (the child's own code has no DOM types): adopts the hiding sheet into the document. */
+const ADOPT_HIDING_SHEET = `(() => { const sheet = new CSSStyleSheet(); sheet.replaceSync(${JSON.stringify(HIDE_RECORDER_UI)}); document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]; })()`;
+const hidingContexts = new WeakSet<BrowserContext>();
+
+async function hideRecorderUi(context: BrowserContext): Promise<void> {
+  if (hidingContexts.has(context)) return;
+  hidingContexts.add(context);
+  await context.addInitScript({ content: ADOPT_HIDING_SHEET });
+  await Promise.all(context.pages().map(page => page.evaluate(ADOPT_HIDING_SHEET).catch(() => undefined)));
+}
+
 /** What the person did, as code, and the origins of every page and frame their actions were on. */
 export interface RecordedActions {
   code: string[];
@@ -47,6 +65,7 @@ export class PersonRecorder {
     const noteOrigins = (page: unknown) => {
       for (const origin of frameOriginsOf(page as Page) ?? []) recording.origins.add(origin);
     };
+    await hideRecorderUi(context);
     // As upstream's own recording keeps them: a later event of the same action rewrites its code.
     await recording.context._startRecording(
       { language: 'playwright-test' },

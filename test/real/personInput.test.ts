@@ -7,6 +7,25 @@ import * as assert from 'assert';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { makeRealBridge, RealBridge, textOf, waitFor } from '../support/realBridge';
 import { TabInfo } from '../../src/protocol/childMessages';
+import * as jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { resultText } from '../../src/core/results/resultText';
+
+/**
+ * Pixels in the band where Playwright's recorder puts its toolbar (the top 48 px, the middle third) that differ from
+ * the page's white: the counter page has nothing of its own there, so any are something drawn over the page.
+ */
+function marksInToolbarBand(image: { width: number; height: number; data: Uint8Array | Buffer }, cssWidth: number): number {
+  const scale = image.width / cssWidth;
+  let marks = 0;
+  for (let y = 0; y < Math.min(image.height, Math.round(48 * scale)); y++) {
+    for (let x = Math.round(image.width / 3); x < Math.round((image.width * 2) / 3); x++) {
+      const i = (y * image.width + x) * 4;
+      if (image.data[i] < 200 || image.data[i + 1] < 200 || image.data[i + 2] < 200) marks++;
+    }
+  }
+  return marks;
+}
 
 /** What a function evaluated in the page returned (upstream prints it as JSON under "### Result"). */
 async function evaluate(bridge: RealBridge, fn: string): Promise<unknown> {
@@ -45,6 +64,47 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     await new Promise(resolve => setTimeout(resolve, 300));
     assert.strictEqual(fixture.count('/press') - before, 1);
     assert.strictEqual(await evaluate(bridge, "() => document.getElementById('n').textContent"), 'pressed 1');
+  });
+
+  it("Take control records the person's click, and nothing of the recorder shows: not in the picture, not in the model's screenshot after Hand back", async () => {
+    const { supervisor } = bridge;
+    supervisor.setLiveView({ enabled: true, maxWidth: 1280, maxHeight: 800 });
+    let latest: { data: string; width: number; timestamp: number } | undefined;
+    supervisor.onObservation(event => {
+      if (event.kind === 'frame') latest = event.frame;
+    });
+    const recorded: string[] = [];
+    supervisor.onToolCall(record => {
+      if (record.door === 'person' && record.result) recorded.push(resultText(record.result));
+    });
+    await supervisor.callTool('browser_navigate', { url: `${fixture.url}/counter` });
+    const at = await centreOf(bridge, 'button');
+    const before = fixture.count('/press');
+    await supervisor.takeControl();
+    // The recorder's page script has installed itself once it records: the person's click is its proof.
+    supervisor.sendInput({ kind: 'mouse', action: 'move', ...at, button: 'left', clickCount: 1 });
+    supervisor.sendInput({ kind: 'mouse', action: 'down', ...at, button: 'left', clickCount: 1 });
+    supervisor.sendInput({ kind: 'mouse', action: 'up', ...at, button: 'left', clickCount: 1 });
+    await waitFor(() => fixture.count('/press') > before, 10000, 'the press to reach the fixture');
+    // A picture made after the page answered the press (the counter's text changed), with the recorder running.
+    const pressedAt = Date.now();
+    await waitFor(() => !!latest && latest.timestamp > pressedAt, 15000, 'a picture after the press');
+    await waitFor(() => bridge.supervisor.personHasControl && fixture.count('/press') === before + 1, 1000, 'one press');
+    await new Promise(resolve => setTimeout(resolve, 500));
+    const picture = jpeg.decode(Buffer.from(latest!.data, 'base64'), { useTArray: true });
+    assert.strictEqual(marksInToolbarBand(picture, latest!.width), 0, "the picture shows nothing of Playwright's recorder over the page");
+    await supervisor.handBack();
+    await waitFor(
+      () => recorded.some(text => /getByRole\('button', \{ name: 'Press' \}\)\.click\(\)/.test(text)),
+      10000,
+      () => `the recorded click: ${recorded.join(' | ')}`,
+    );
+    const shot = await supervisor.callTool('browser_take_screenshot', {});
+    const image = shot.content?.find(part => part.type === 'image');
+    assert.ok(image && image.type === 'image', `a screenshot: ${textOf(shot)}`);
+    const png = PNG.sync.read(Buffer.from(image.data, 'base64'));
+    const cssWidth = (await evaluate(bridge, '() => innerWidth')) as number;
+    assert.strictEqual(marksInToolbarBand(png, cssWidth), 0, "the model's screenshot shows nothing of the recorder");
   });
 
   it('typing and pasting fill the field the person clicked, and the wheel scrolls', async () => {
