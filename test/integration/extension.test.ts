@@ -162,6 +162,7 @@ describe('Playwright Bridge in a real VS Code', function () {
     const failureToasts = (bench: Workbench) => bench.notices.filter(t => /start|browser/i.test(t.message) && !/settings changed/i.test(t.message));
     // The window's own browser path (the suite sets the test browser there): what the person puts back.
     const working = config().inspect<string>('executablePath')?.globalValue;
+    const workingAsRead = api.settings.executablePath;
     await config().update('executablePath', missing, vscode.ConfigurationTarget.Global);
     try {
       await waitFor(() => api.settings.executablePath === missing, 10000, 'the bridge to read the wrong path');
@@ -194,7 +195,11 @@ describe('Playwright Bridge in a real VS Code', function () {
 
       // The person fixes the setting as the notice told them, and starts the browser again (not Restart Browser).
       await config().update('executablePath', working, vscode.ConfigurationTarget.Global);
-      await waitFor(() => api.settings.executablePath === (working ?? ''), 10000, 'the bridge to read the fixed setting');
+      await waitFor(
+        () => api.settings.executablePath === workingAsRead,
+        10000,
+        () => `the bridge to read the fixed setting: ${api.settings.executablePath} (was ${workingAsRead})`,
+      );
       await vscode.commands.executeCommand('notifications.clearAll');
       await vscode.commands.executeCommand('playwrightBridge.startBrowser');
       await waitFor(

@@ -26,7 +26,7 @@ export type PanelAct =
   | { action: 'notificationButton'; text: string; label: string }
   /** Chooses an option of a select (the size picker, a filter). */
   | { action: 'select'; id: string; value: string }
-  /** Clicks the last Network row whose URL holds this text (opens its details). */
+  /** Clicks the last Network row whose URL (its tooltip) holds this text (opens its details). */
   | { action: 'request'; text: string }
   /**
    * Measures in the webview itself, with its own performance.now() (the bench's panel figures): `filter`
@@ -108,7 +108,11 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
       await frame.locator(`#${act.id}`).selectOption(act.value);
       return;
     case 'request':
-      await frame.locator('#network-list li.request', { hasText: act.text }).last().click();
+      // The row shows the file over its folder (as DevTools does); its tooltip holds the whole URL.
+      await frame
+        .locator(`#network-list li.request[title*=${JSON.stringify(act.text)}]`)
+        .last()
+        .click();
       return;
     case 'measure':
       return JSON.stringify(await frame.evaluate(measureInPanel, act));
