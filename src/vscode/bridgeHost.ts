@@ -210,9 +210,10 @@ export class BridgeHost implements vscodeTypes.Disposable {
    * browser path fixed in Settings is then used by whichever command starts the browser next, not only Restart Browser.
    */
   private nothingToLose(before: BridgeSettings = this.childSettings): boolean {
-    const browser = this.supervisor.health.browser;
-    const noBrowser = browser === undefined || browser === 'failed' || browser === 'closed' || browser === 'lost';
-    return noBrowser && this.supervisor.health.state !== 'restarting' && this.settings.isolation === 'shared' && before.isolation === 'shared';
+    // The health already says whether a browser is there (browserHealth.ts): not started, or its launch failed.
+    const { state, failed } = this.supervisor.health;
+    const noBrowser = state === 'notStarted' || failed === 'browser';
+    return noBrowser && this.settings.isolation === 'shared' && before.isolation === 'shared';
   }
 
   private async applyNow(factory: ChildFactory): Promise<void> {
