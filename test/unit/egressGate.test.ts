@@ -28,6 +28,14 @@ describe('the egress gate (plain Node)', () => {
     assert.strictEqual(masked, "fill('<secret>BANK_PW</secret>')", 'the real value still becomes the placeholder');
   });
 
+  it("every observation but a frame's pixels is masked: a page that puts the secret in its address shows it in no Console line", () => {
+    const mask = new SecretMask({ BANK_PW: 'hunter2-value' });
+    const navigated = mask.event({ kind: 'navigated', pageId: 'p1', url: 'http://127.0.0.1:1/steal?pw=hunter2-value' });
+    assert.ok(navigated.kind === 'navigated' && !navigated.url.includes('hunter2-value'), JSON.stringify(navigated));
+    const tabs = mask.event({ kind: 'tabs', tabs: [{ id: 't', index: 0, title: 'hunter2-value', url: 'http://127.0.0.1:1/', current: true }] } as never);
+    assert.ok(!JSON.stringify(tabs).includes('hunter2-value'), JSON.stringify(tabs));
+  });
+
   it('the log never shows a hidden value in any spelling, nor a raw control character, and cuts long lines', () => {
     const token = 'Qy24TEJ_j_75v0CC+jzG/CwPVvCG04i80zUzViCK9wIU';
     const lines: string[] = [];

@@ -98,18 +98,11 @@ export class SecretMask {
   }
 
   event(event: ObservationEvent): ObservationEvent {
-    switch (event.kind) {
-      // The fields only, never `kind`: a secret that happens to spell a kind must not break the message.
-      case 'console':
-      case 'network':
-        return { ...event, entry: this.deep(event.entry) } as ObservationEvent;
-      case 'tabs':
-        return { ...event, tabs: this.deep(event.tabs) };
-      case 'checkpoint':
-        return { ...event, facts: this.deep(event.facts) };
-      default:
-        return event;
-    }
+    // Pixels are not text; every other kind has all its fields masked (never `kind`: a secret that happens to
+    // spell a kind must not break the message). By construction: a kind added later is masked without a new case.
+    if (event.kind === 'frame') return event;
+    const { kind, ...fields } = event;
+    return { kind, ...this.deep(fields) } as ObservationEvent;
   }
 }
 
