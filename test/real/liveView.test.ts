@@ -3,7 +3,9 @@ import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
 import { ObservationEvent, FrameEvent, NetworkEntry, ConsoleEntry, TabInfo } from '../../src/protocol/childMessages';
 import { ActivityRow } from '../../src/protocol/panelMessages';
 import { isMarker } from '../../src/protocol/panelRows';
+import * as jpeg from 'jpeg-js';
 import { FixtureServer } from '../fixtures/fixtureServer';
+import { PICTURE_COLORS } from '../fixtures/pictureLab';
 import { makeRealBridge, RealBridge, refOf, textOf, waitFor } from '../support/realBridge';
 
 function collect(bridge: RealBridge) {
@@ -250,6 +252,37 @@ describe('live view on a real child and Chromium', function () {
       const clicked = Date.now();
       await bridge.supervisor.callTool('browser_click', { element: 'Greet button', ref });
       await waitFor(() => arrivals.some(t => t > clicked), 5000, 'a frame of the page after the click');
+    } finally {
+      await bridge.dispose();
+    }
+  });
+
+  it('shows a page that paints once and then stands still, each paint within 2 s, with no call to wake the stream', async () => {
+    const bridge = makeRealBridge();
+    try {
+      const seen = collect(bridge);
+      const lab = fixture.pictureLab;
+      lab.paints.length = 0;
+      bridge.supervisor.setLiveView({ enabled: true, maxWidth: 320, maxHeight: 320 });
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/picture-lab?step=0` });
+      // Grey at once, red when its data comes, green 3 s later: single paints with nothing drawn between them.
+      await waitFor(
+        () => lab.paints.length >= 3,
+        15000,
+        () => `the page's three paints: ${JSON.stringify(lab.paints)}`,
+      );
+      const middle = (frame: FrameEvent) => {
+        const picture = jpeg.decode(Buffer.from(frame.data, 'base64'), { useTArray: true });
+        const at = (Math.floor(picture.height / 2) * picture.width + Math.floor(picture.width / 2)) * 4;
+        return [...picture.data.subarray(at, at + 3)];
+      };
+      const arrivals = seen.events.flatMap((event, i) => (event.kind === 'frame' ? [{ i, frame: event.frame }] : []));
+      for (const paint of lab.paints.filter(p => p.color !== 'grey')) {
+        const want = PICTURE_COLORS[paint.color];
+        const shown = arrivals.find(({ frame }) => frame.timestamp >= paint.at - 300 && want.every((v, c) => Math.abs(v - middle(frame)[c]) <= 70));
+        assert.ok(shown, `a frame showed the page's ${paint.color} (frames' middles: ${arrivals.map(({ frame }) => middle(frame).join('/')).join(', ')})`);
+        assert.ok(shown.frame.timestamp - paint.at < 2000, `${paint.color} shown ${shown.frame.timestamp - paint.at} ms after it was painted`);
+      }
     } finally {
       await bridge.dispose();
     }

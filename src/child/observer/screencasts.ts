@@ -1,4 +1,5 @@
 import type { Page } from 'playwright';
+import { FramePacer } from './framePacer';
 
 const MAX_FPS = 30;
 
@@ -20,46 +21,48 @@ export interface ScreencastSpec {
   congested(): boolean;
 }
 
+/** Paints come about 16.7 ms apart: allow a little early so every second one goes, not every third. */
+const MIN_GAP_MS = (1000 / MAX_FPS) * 0.75;
+
 /**
- * Chromium's own screencast, paced at the source: every second paint (about 30 a second), and the
- * next frame only once we have acknowledged this one, so a busy pipe slows the browser's encoder
- * instead of wasting it.
+ * Chromium's own screencast: every compositor frame comes (`everyNthFrame: 1`), is acknowledged at once, and
+ * the pacer sends at most 30 a second, the newest of those that came too soon kept until it may go. Asking
+ * Chromium for every second frame instead lost any single paint that fell on an odd frame: a page that drew its
+ * data once and then stood still stayed on "loading…" in the picture (see FramePacer).
  */
 export async function startCdpScreencast(page: Page, spec: ScreencastSpec, send: FrameSender): Promise<RunningScreencast> {
   const session = await page.context().newCDPSession(page);
+  type Shown = { data: string; shown?: { width: number; height: number } };
+  const pacer = new FramePacer<Shown>(MIN_GAP_MS, spec.congested, (frame, cameAt) => send(frame.data, cameAt, frame.shown));
   session.on('Page.screencastFrame', (frame: { data: string; sessionId: number; metadata?: { deviceWidth?: number; deviceHeight?: number } }) => {
     const { deviceWidth, deviceHeight } = frame.metadata ?? {};
     const shown = deviceWidth && deviceHeight ? { width: Math.round(deviceWidth), height: Math.round(deviceHeight) } : undefined;
-    if (!spec.congested()) send(frame.data, Date.now(), shown);
+    pacer.offer({ data: frame.data, shown });
     void session.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
   });
   const { size, quality } = spec;
-  await session.send('Page.startScreencast', { format: 'jpeg', quality, maxWidth: size.width, maxHeight: size.height, everyNthFrame: 2 });
+  await session.send('Page.startScreencast', { format: 'jpeg', quality, maxWidth: size.width, maxHeight: size.height, everyNthFrame: 1 });
   return {
     page,
     key: spec.key,
     stop: async () => {
+      pacer.stop();
       await session.send('Page.stopScreencast').catch(() => undefined);
       await session.detach().catch(() => undefined);
     },
   };
 }
 
-/** Playwright's screencast (Firefox, WebKit): capped at 30 frames a second on our side. */
+/** Playwright's screencast (Firefox, WebKit): paced on our side the same way. */
 export async function startPlaywrightScreencast(page: Page, spec: ScreencastSpec, send: FrameSender): Promise<RunningScreencast> {
-  // Paints come about 16.7 ms apart: allow a little early so every second one goes, not every third.
-  const minGapMs = (1000 / MAX_FPS) * 0.75;
-  let lastSent = 0;
-  await page.screencast.start({
-    size: spec.size,
-    quality: spec.quality,
-    onFrame: frame => {
-      // Never queue: a frame that cannot go now is dropped; the next one is fresher anyway.
-      const now = Date.now();
-      if (now - lastSent < minGapMs || spec.congested()) return;
-      lastSent = now;
-      send(frame.data.toString('base64'), now);
+  const pacer = new FramePacer<Buffer>(MIN_GAP_MS, spec.congested, (data, cameAt) => send(data.toString('base64'), cameAt));
+  await page.screencast.start({ size: spec.size, quality: spec.quality, onFrame: frame => pacer.offer(frame.data) });
+  return {
+    page,
+    key: spec.key,
+    stop: () => {
+      pacer.stop();
+      return page.screencast.stop();
     },
-  });
-  return { page, key: spec.key, stop: () => page.screencast.stop() };
+  };
 }
