@@ -13,9 +13,13 @@ import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import type { PanelReport } from '../../src/protocol/panelMessages';
 import { checkHar } from '../support/harRoundTrip';
+import { PICTURE_COLORS } from '../fixtures/pictureLab';
+import { pictureLags, type PictureSample } from '../support/pictureStalls';
 import { Api, EXTENSION_ID, invoke, note, panelHands, waitFor } from './helpers';
 
 const LOADED = 2000;
+/** Pages of the picture lab clicked through in the picture (three paints each). */
+const PICTURE_STEPS = 4;
 /** Requests with a 1 MB body opened for the detail figure. */
 const DETAILS = 20;
 
@@ -139,6 +143,50 @@ describe('panel bench in a real VS Code', function () {
       consoleTimes.length && networkTimes.length && frames.intervals.length && detailTimes.length && resizeTimes.length,
       'every part measured something',
     );
-    fs.writeFileSync(process.env.PLAYWRIGHT_BRIDGE_BENCH_OUT ?? '/dev/null', JSON.stringify(figures));
+    writeFigures(figures);
+  });
+
+  it('measures how far the picture lags behind a page under Slow 4G, clicked through in the picture', async () => {
+    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as Api;
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+    const lab = fixture.pictureLab;
+    lab.paints.length = 0;
+    await invoke('browser_navigate', { url: `${fixture.url}/calm` });
+    await waitFor(async () => (await api.describePanels())[0]?.frameDrawn ?? false, 20000, 'the panel to show the page', 250);
+    await panelHands({ action: 'button', id: 'tab-network' });
+    await panelHands({ action: 'select', id: 'throttling', value: 'slow4g' });
+    await panelHands({ action: 'measure', task: 'pictureColors', phase: 'start' });
+    // From here on no agent call (it would stop the stream for its time): the person types the first page's
+    // address and clicks through the others in the picture.
+    await panelHands({ action: 'address', url: `${fixture.url}/picture-lab?step=0` });
+    const secondPaint = (step: number) => lab.paints.filter(paint => paint.step === step).length >= 3;
+    for (let step = 0; step < PICTURE_STEPS; step++) {
+      await waitFor(
+        () => secondPaint(step),
+        60000,
+        () => `step ${step}'s second paint: ${JSON.stringify(lab.paints.slice(-3))}`,
+        100,
+      );
+      await new Promise(resolve => setTimeout(resolve, 3000));
+      if (step < PICTURE_STEPS - 1) await panelHands({ action: 'click', x: 0.5, y: 0.5 });
+    }
+    const endAt = Date.now();
+    const samples = JSON.parse(await panelHands({ action: 'measure', task: 'pictureColors', phase: 'read' })) as PictureSample[];
+    await panelHands({ action: 'select', id: 'throttling', value: 'none' });
+    const { lags, stalls } = pictureLags(lab.paints, samples, PICTURE_COLORS, endAt);
+    note(
+      `    picture: ${samples.length} pictures drawn; lags ${lags.map(lag => `${lag.color} ${lag.lagMs ?? `never (${lag.lastedMs} ms)`}`).join(', ')}; stalls over 2 s: ${stalls}`,
+    );
+    assert.ok(lags.length >= PICTURE_STEPS * 3, `every page painted three times: ${lags.length} paints`);
+    writeFigures({ pictureStalls: stalls, pictureLagsMs: lags.map(lag => lag.lagMs ?? lag.lastedMs) });
   });
 });
+
+/** Adds to the figures this window writes (PLAYWRIGHT_BRIDGE_BENCH_OUT): each test measures its own. */
+function writeFigures(figures: object): void {
+  const out = process.env.PLAYWRIGHT_BRIDGE_BENCH_OUT;
+  if (!out) return;
+  const before = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as object) : {};
+  fs.writeFileSync(out, JSON.stringify({ ...before, ...figures }));
+}

@@ -39,6 +39,11 @@ export type PanelAct =
   | { action: 'measure'; task: 'detail'; text: string; times: number }
   /** Chooses each size preset in turn (`presets`, like "390x844") and times each choice to the first picture drawn at that size. */
   | { action: 'measure'; task: 'resize'; presets: string[] }
+  /**
+   * The picture's colors as drawn: `start` samples the middle of every picture the panel draws from now on (its
+   * average color and the webview's Date.now()), `read` answers those samples as JSON (the bench's picture stall figure).
+   */
+  | { action: 'measure'; task: 'pictureColors'; phase: 'start' | 'read' }
   /** A CPU profile of the workbench's page (the panel's webview runs on its thread) for `seconds`: the functions that took the most time, self. */
   | { action: 'profile'; seconds: number };
 
@@ -176,6 +181,30 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
     }
     tasks.disconnect();
     return { intervals, rows: listed() - listedBefore, longTasks };
+  }
+  if (act.task === 'pictureColors') {
+    const holder = window as unknown as { pictureSamples?: { at: number; rgb: number[] }[]; pictureWatch?: MutationObserver };
+    if (act.phase === 'read') return holder.pictureSamples ?? [];
+    const picture = document.getElementById('frame') as HTMLImageElement;
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 1;
+    const context = canvas.getContext('2d', { willReadFrequently: true })!;
+    const samples: { at: number; rgb: number[] }[] = (holder.pictureSamples = []);
+    holder.pictureWatch?.disconnect();
+    holder.pictureWatch = new MutationObserver(() => {
+      const shownAt = Date.now();
+      void picture.decode().then(
+        () => {
+          const { naturalWidth: w, naturalHeight: h } = picture;
+          // The middle fifth of the picture, averaged into one pixel.
+          context.drawImage(picture, w * 0.4, h * 0.4, w * 0.2, h * 0.2, 0, 0, 1, 1);
+          samples.push({ at: shownAt, rgb: [...context.getImageData(0, 0, 1, 1).data.slice(0, 3)] });
+        },
+        () => undefined,
+      );
+    });
+    holder.pictureWatch.observe(picture, { attributes: true, attributeFilter: ['src'] });
+    return [];
   }
   if (act.task === 'resize') {
     const picture = document.getElementById('frame') as HTMLImageElement;
