@@ -3,10 +3,12 @@
  * navigate, read the snapshot, act on refs taken from it, read again. The export tests and the bench's
  * testExport play them through a real bridge and turn each into a Playwright test.
  */
-import { COUNTER_SPOTS, ExportApps } from '../fixtures/exportApps';
+import { CONTACT_SPOTS, COUNTER_SPOTS, ExportApps } from '../fixtures/exportApps';
 import { refOf } from './realBridge';
 import type { Supervisor } from '../../src/core/supervision/supervisor';
 import { DEFAULT_SETTINGS } from '../../src/core/settings/settings';
+import type { PageAction } from '../../src/protocol/childMessages';
+import { waitFor } from './realBridge';
 
 /** Calls a tool; returns the answer's text, and throws when the call failed (a scripted session never expects that). */
 export type ScenarioCall = (tool: string, args: Record<string, unknown>) => Promise<string>;
@@ -21,6 +23,10 @@ export interface PersonHands {
   /** A key pressed and released, by its DOM name ("Enter"). */
   press(key: string): void;
   handBack(): Promise<void>;
+  /** The panel header's own actions (the address bar, back, reload), as its buttons send them; throws when one fails. */
+  header(action: PageAction): Promise<void>;
+  /** Resolves once the watched tab is at this address (the person waits for the page, as a person looks at it). */
+  seesAddress(url: string): Promise<void>;
 }
 
 export interface ExportScenario {
@@ -157,11 +163,42 @@ export const EXPORT_SCENARIOS: ExportScenario[] = [
       await call('browser_snapshot', {});
     },
   },
+  {
+    // The person alone at the panel (bench panel.exportReplaysPerson): an address typed, a form sent with Enter, back and reload.
+    name: 'the person alone at the panel',
+    async play(_call, apps, _files, person) {
+      await person.header({ action: 'navigate', url: `${apps.url}/contact` });
+      await person.takeControl();
+      await person.click(CONTACT_SPOTS.name);
+      person.type('Ada');
+      person.press('Enter');
+      await person.seesAddress(`${apps.url}/thanks?name=Ada`);
+      await person.handBack();
+      await person.header({ action: 'navigate', url: `${apps.url}/counter` });
+      await person.header({ action: 'back' });
+      await person.seesAddress(`${apps.url}/thanks?name=Ada`);
+      await person.header({ action: 'reload' });
+    },
+  },
 ];
 
 /** The person's hands on a real bridge's panel: its supervisor's take control, input and hand back. */
 export function personHandsOn(supervisor: Supervisor, viewport = DEFAULT_SETTINGS.viewport): PersonHands {
+  let address = '';
+  supervisor.onObservation(event => {
+    if (event.kind === 'tabs') address = event.tabs.find(tab => tab.current)?.url ?? address;
+  });
   return {
+    header: async action => {
+      const result = await supervisor.pageAction(action);
+      if (!result.ok) throw new Error(`${action.action}: ${result.message}`);
+    },
+    seesAddress: url =>
+      waitFor(
+        () => address === url,
+        30_000,
+        () => `the page at ${url} (it is at ${address})`,
+      ),
     takeControl: () => supervisor.takeControl(),
     click: async at => {
       const point = { x: at.x / viewport.width, y: at.y / viewport.height };
