@@ -415,7 +415,7 @@ describe('panel webview in a DOM', () => {
       return [...panel.window.document.querySelectorAll('#console-list li.console, #console-list li.marker')] as unknown as HTMLElement[];
     };
 
-    it('Clear (its button, or Ctrl+L in the list) asks the host, whose emptied list empties the pane and the badges', () => {
+    it("Clear (its button, or Ctrl+K in the list; Ctrl+L stays the address bar's) asks the host, whose emptied list empties the pane and the badges", () => {
       const panel = openPanel();
       try {
         panel.send({ type: 'console', rows: [row(1), row(2), row(3, { level: 'warning', text: 'careful' })], dropBefore: 0 });
@@ -424,9 +424,14 @@ describe('panel webview in a DOM', () => {
         panel.$('console-clear').click();
         assert.deepStrictEqual(panel.posted.at(-1), { type: 'consoleControl', control: { action: 'clear' } });
         panel.posted.length = 0;
+        panel.$('console-list').focus();
+        panel.$('console-list').dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'k', ctrlKey: true, bubbles: true }) as unknown as Event);
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'consoleControl', control: { action: 'clear' } }, 'Ctrl+K in the list');
+        assert.strictEqual(panel.window.document.activeElement, panel.$('console-list'), 'the focus stays in the list');
+        panel.posted.length = 0;
         panel.$('console-list').dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'l', ctrlKey: true, bubbles: true }) as unknown as Event);
-        assert.deepStrictEqual(panel.posted.at(-1), { type: 'consoleControl', control: { action: 'clear' } }, 'Ctrl+L in the list');
-        assert.notStrictEqual(panel.window.document.activeElement, panel.$('address'), 'not the address bar, as elsewhere in the panel');
+        assert.strictEqual(panel.window.document.activeElement, panel.$('address'), 'Ctrl+L in the list is the address bar, as everywhere in the panel');
+        assert.deepStrictEqual(panel.posted, [], 'and clears nothing');
         // The host's answer: its list emptied, with its line.
         panel.send({ type: 'console', rows: [{ seq: 4, marker: 'Console was cleared', time: 0 }], dropBefore: 4 });
         assert.deepStrictEqual(panel.describe().consoleTexts, []);
