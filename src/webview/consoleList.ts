@@ -126,9 +126,12 @@ export function showConsoleProblems(rows: readonly (ConsoleRow | MarkerRow)[]): 
     badge.hidden = count === 0;
     badge.setAttribute('aria-label', `${count} ${word}${count === 1 ? '' : 's'}`);
   }
+  // The tab's name (its aria-label) says the counts its badges show.
+  const counts = [errors && `${errors} error${errors === 1 ? '' : 's'}`, warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`].filter(Boolean);
+  $('tab-console').setAttribute('aria-label', ['Console', ...counts].join(', '));
 }
 
-/** Clear and Preserve log post to the host, whose list they are (as Network's do); Ctrl+L in the list clears too. */
+/** Clear and Preserve log post to the host, whose list they are (as Network's do); Ctrl+K in the list clears too. */
 export function startConsoleControls(): void {
   const clear = () => post({ type: 'consoleControl', control: { action: 'clear' } });
   $('console-clear').addEventListener('click', clear);

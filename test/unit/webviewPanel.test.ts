@@ -922,4 +922,31 @@ describe('panel webview in a DOM', () => {
       }
     });
   });
+
+  it('names every control for a screen reader: an aria-label, aria-labelledby or a label around it', () => {
+    const panel = openPanel();
+    try {
+      // Two tabs, so the header's tab strip has its chips too.
+      panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true), tab('p2', 'http://127.0.0.1/b', 'Beta', false)] }) });
+      const document = panel.window.document;
+      const named = (control: Element) =>
+        !!control.getAttribute('aria-label')?.trim() ||
+        (control.getAttribute('aria-labelledby') ?? '').split(/\s+/).some(id => !!document.getElementById(id)?.textContent?.trim()) ||
+        !!control.closest('label')?.textContent?.trim() ||
+        (!!control.id && !!document.querySelector(`label[for="${control.id}"]`)?.textContent?.trim());
+      const controls = [...document.querySelectorAll('button, input, select, textarea, [tabindex]:not(li)')];
+      assert.ok(controls.length > 60, `the panel's controls: ${controls.length}`);
+      assert.deepStrictEqual(
+        controls.filter(control => !named(control)).map(control => control.id || control.outerHTML.slice(0, 80)),
+        [],
+        'controls without an accessible name',
+      );
+      assert.ok(
+        ['bar', 'tabs', 'more-menu'].every(id => document.getElementById(id)!.querySelectorAll('button, input, select').length > 0),
+        'the header, its tab strip and its menu were checked',
+      );
+    } finally {
+      panel.close();
+    }
+  });
 });
