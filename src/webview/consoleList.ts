@@ -2,7 +2,7 @@
  * The Console pane's rows and controls, as a Chrome DevTools user reads them: an uncaught error with its
  * location at the right and its stack folded under it (a click, Enter or Space unfolds it), a logged object
  * as a one-line preview that unfolds one level at a time, a long message folded with "Show more", and
- * Clear (or Ctrl+L in the list) and Preserve log as the Network pane has them (networkControls.ts).
+ * Clear (or Ctrl+K in the list) and Preserve log as the Network pane has them (networkControls.ts).
  * The words are consoleText.ts's; the list itself is lists.ts's RowList.
  */
 import type { ValuePreview } from '../protocol/childMessages';
@@ -126,19 +126,22 @@ export function showConsoleProblems(rows: readonly (ConsoleRow | MarkerRow)[]): 
     badge.hidden = count === 0;
     badge.setAttribute('aria-label', `${count} ${word}${count === 1 ? '' : 's'}`);
   }
+  // The tab's name (its aria-label) says the counts its badges show.
+  const counts = [errors && `${errors} error${errors === 1 ? '' : 's'}`, warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`].filter(Boolean);
+  $('tab-console').setAttribute('aria-label', ['Console', ...counts].join(', '));
 }
 
-/** Clear and Preserve log post to the host, whose list they are (as Network's do); Ctrl+L in the list clears too. */
+/** Clear and Preserve log post to the host, whose list they are (as Network's do); Ctrl+K in the list clears too. */
 export function startConsoleControls(): void {
   const clear = () => post({ type: 'consoleControl', control: { action: 'clear' } });
   $('console-clear').addEventListener('click', clear);
-  // Ctrl+L is the header's (the address, as in a browser) except in the Console list, where DevTools clears with it:
-  // caught on the window before the header's listener (registered earlier, same phase), only for the list.
+  // Ctrl+K (Cmd+K, as Safari's console clears), not DevTools' Ctrl+L: that is the address bar's everywhere in the
+  // panel, as in a browser. Caught on the window before anything else hears it (VS Code's Ctrl+K chords), only for the list.
   const list = $('console-list');
   window.addEventListener(
     'keydown',
     event => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'l') return;
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'k') return;
       if (!(event.target instanceof Node) || !list.contains(event.target)) return;
       event.preventDefault();
       event.stopImmediatePropagation();

@@ -5,6 +5,7 @@
  */
 import type { HostToPanel } from '../protocol/panelMessages';
 import { $, post } from './dom';
+import { routeKey } from './keyRouting';
 
 const view = $('view');
 const frameImage = $<HTMLImageElement>('frame');
@@ -94,6 +95,23 @@ function pagePoint(event: MouseEvent): { x: number; y: number } | undefined {
 const BUTTONS = ['left', 'middle', 'right'] as const;
 /** Which button, and which click of a double or triple click, as the page should see it. */
 const buttonOf = (event: MouseEvent) => ({ button: BUTTONS[event.button] ?? 'left', clickCount: Math.min(3, Math.max(1, event.detail || 1)) });
+/**
+ * Shift+Esc: the focus leaves the picture for the next control after it (the panel's tabs below), or the
+ * address bar when none is shown; the page never sees the key.
+ */
+function leavePicture(): void {
+  const controls = [...document.querySelectorAll<HTMLElement>(':is(button, input, select, textarea, [tabindex]):not([tabindex="-1"])')];
+  const next = controls.find(
+    control =>
+      control !== keys &&
+      !control.hasAttribute('disabled') &&
+      !control.closest('[hidden]') &&
+      control.getClientRects().length > 0 &&
+      !!(keys.compareDocumentPosition(control) & Node.DOCUMENT_POSITION_FOLLOWING),
+  );
+  (next ?? $('address')).focus();
+}
+
 /** Wires the picture's mouse, wheel and keyboard, the pick button and the view's size (once). */
 export function startFrameView(): void {
   $('pick').addEventListener('click', () => setPicking(!picking));
@@ -173,17 +191,44 @@ export function startFrameView(): void {
     ['metaKey', 'Meta'],
     ['shiftKey', 'Shift'],
   ] as const;
-  const sendKey = (action: 'down' | 'up') => (event: KeyboardEvent) => {
+  const sendKey = (action: 'down' | 'up', key: string, event: KeyboardEvent) =>
+    post({ type: 'input', event: { kind: 'key', action, key, modifiers: MODIFIERS.filter(([flag]) => event[flag]).map(([, name]) => name) } });
+  /** The keys whose keydown went to the page, by physical key (what they were called then): their keyups go there too. */
+  const down = new Map<string, string>();
+  keys.addEventListener('keydown', event => {
     // Keys belong to the page only while its picture has focus; an IME composition ends as text.
     if (document.activeElement !== keys || event.isComposing || !frameDrawn) return;
+    const { key, ctrlKey, altKey, metaKey, shiftKey } = event;
+    const route = routeKey({ key, ctrlKey, altKey, metaKey, shiftKey, altGraph: event.getModifierState('AltGraph') });
+    if (route === 'leave') {
+      event.preventDefault();
+      event.stopPropagation();
+      leavePicture();
+      return;
+    }
+    // VS Code's: left alone, so its webview host forwards the key to the workbench's keybindings.
+    if (route === 'vscode') return;
     const paste = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'v';
     if (paste) return; // the paste event brings the text itself
     event.preventDefault();
     event.stopPropagation();
-    post({ type: 'input', event: { kind: 'key', action, key: event.key, modifiers: MODIFIERS.filter(([flag]) => event[flag]).map(([, name]) => name) } });
-  };
-  keys.addEventListener('keydown', sendKey('down'));
-  keys.addEventListener('keyup', sendKey('up'));
+    down.set(event.code || event.key, event.key);
+    sendKey('down', event.key, event);
+  });
+  keys.addEventListener('keyup', event => {
+    const key = down.get(event.code || event.key);
+    // A keyup whose keydown the page did not get is not the page's either.
+    if (key === undefined) return;
+    down.delete(event.code || event.key);
+    event.preventDefault();
+    event.stopPropagation();
+    if (frameDrawn) sendKey('up', key, event);
+  });
+  // Focus gone (Shift+Esc, a click elsewhere, VS Code's palette): the page is told its held keys came up.
+  keys.addEventListener('blur', () => {
+    for (const key of down.values()) if (frameDrawn) post({ type: 'input', event: { kind: 'key', action: 'up', key, modifiers: [] } });
+    down.clear();
+  });
   keys.addEventListener('compositionend', event => {
     if (event.data) post({ type: 'input', event: { kind: 'text', text: event.data.slice(0, 10000) } });
     keys.value = '';

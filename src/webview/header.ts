@@ -65,6 +65,7 @@ export function renderState(next: PanelState): void {
       const name = tab.title || tab.url || `Tab ${index + 1}`;
       chip.append(el('span', 'tab-title', name));
       chip.title = `${name}\n${tab.url}\nClick to switch to this tab`;
+      chip.setAttribute('aria-label', `Tab: ${name}`);
       if (tab.current) chip.setAttribute('aria-current', 'page');
       const select = () => post({ type: 'pageAction', pageAction: { action: 'selectTab', tabId: tab.id } });
       chip.addEventListener('click', select);

@@ -251,4 +251,64 @@ describe('The panel for a web developer in a real VS Code', function () {
     await pictureShows(1024, 700, "the agent's browser_resize");
     await screenshotWorkbench(path.join(artifacts(), 'size-follows.png'));
   });
+
+  it("is no keyboard trap: the picture types into the page, F1 and Ctrl+Shift+P open VS Code's command palette, Shift+Esc leaves the picture", async () => {
+    await editorPanelOn(`${fixture.url}/calm`, r => /Fixture Home/.test(r.header), 'the panel to show the page');
+    // The page records the keys it gets.
+    await invoke('browser_evaluate', {
+      function: "() => { window.keysSeen = []; addEventListener('keydown', e => keysSeen.push(e.key), true); return 'recording'; }",
+    });
+    const keysSeen = async () => {
+      // Upstream prints the function's answer as JSON under "### Result".
+      const text = (await invoke('browser_evaluate', { function: '() => keysSeen' })).text;
+      return JSON.parse(/### Result\n([^]*?)\n(?:###|$)/.exec(text)?.[1] ?? '[]') as string[];
+    };
+    type Focus = { panel: string | null; quickInput: boolean };
+    let focus: Focus | undefined;
+    const focusIs = async (wanted: (f: Focus) => boolean, what: string) =>
+      waitFor(
+        async () => wanted((focus = JSON.parse(await panelHands({ action: 'focus' })) as Focus)),
+        5000,
+        () => `${what}: ${JSON.stringify(focus)}`,
+        200,
+      );
+    /** A click on an empty place of the page's picture: the keyboard goes to the page. */
+    const clickPicture = async () => {
+      await panelHands({ action: 'click', x: 0.9, y: 0.9 });
+      await focusIs(f => f.panel === 'keys' && !f.quickInput, 'the picture to hold the keyboard after a click');
+    };
+
+    await clickPicture();
+    await panelHands({ action: 'key', key: 'q' });
+    let seen: string[] = [];
+    await waitFor(
+      async () => (seen = await keysSeen()).includes('q'),
+      5000,
+      () => `the page to get the q typed: ${JSON.stringify(seen)}`,
+      200,
+    );
+
+    await panelHands({ action: 'key', key: 'F1' });
+    await focusIs(f => f.quickInput, 'F1 to open the command palette');
+    await panelHands({ action: 'key', key: 'Escape' });
+    await focusIs(f => !f.quickInput, 'Esc to close the palette');
+
+    await clickPicture();
+    await panelHands({ action: 'key', key: 'Control+Shift+P' });
+    await focusIs(f => f.quickInput, 'Ctrl+Shift+P to open the command palette');
+    await panelHands({ action: 'key', key: 'Escape' });
+    await focusIs(f => !f.quickInput, 'Esc to close the palette');
+
+    await clickPicture();
+    await panelHands({ action: 'key', key: 'Shift+Escape' });
+    // To a control of the panel after the picture: the panel keeps the focus, the picture does not.
+    await focusIs(f => !!f.panel && f.panel !== 'keys' && !f.quickInput, 'Shift+Esc to move the focus out of the picture');
+    note(`    after Shift+Esc the panel's focus is on #${focus?.panel}`);
+    seen = await keysSeen();
+    assert.deepStrictEqual(
+      seen.filter(key => key !== 'Shift' && key !== 'Control'),
+      ['q'],
+      `the page got the q, and none of F1, P or Escape: ${JSON.stringify(seen)}`,
+    );
+  });
 });

@@ -415,7 +415,7 @@ describe('panel webview in a DOM', () => {
       return [...panel.window.document.querySelectorAll('#console-list li.console, #console-list li.marker')] as unknown as HTMLElement[];
     };
 
-    it('Clear (its button, or Ctrl+L in the list) asks the host, whose emptied list empties the pane and the badges', () => {
+    it("Clear (its button, or Ctrl+K in the list; Ctrl+L stays the address bar's) asks the host, whose emptied list empties the pane and the badges", () => {
       const panel = openPanel();
       try {
         panel.send({ type: 'console', rows: [row(1), row(2), row(3, { level: 'warning', text: 'careful' })], dropBefore: 0 });
@@ -424,9 +424,14 @@ describe('panel webview in a DOM', () => {
         panel.$('console-clear').click();
         assert.deepStrictEqual(panel.posted.at(-1), { type: 'consoleControl', control: { action: 'clear' } });
         panel.posted.length = 0;
+        panel.$('console-list').focus();
+        panel.$('console-list').dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'k', ctrlKey: true, bubbles: true }) as unknown as Event);
+        assert.deepStrictEqual(panel.posted.at(-1), { type: 'consoleControl', control: { action: 'clear' } }, 'Ctrl+K in the list');
+        assert.strictEqual(panel.window.document.activeElement, panel.$('console-list'), 'the focus stays in the list');
+        panel.posted.length = 0;
         panel.$('console-list').dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'l', ctrlKey: true, bubbles: true }) as unknown as Event);
-        assert.deepStrictEqual(panel.posted.at(-1), { type: 'consoleControl', control: { action: 'clear' } }, 'Ctrl+L in the list');
-        assert.notStrictEqual(panel.window.document.activeElement, panel.$('address'), 'not the address bar, as elsewhere in the panel');
+        assert.strictEqual(panel.window.document.activeElement, panel.$('address'), 'Ctrl+L in the list is the address bar, as everywhere in the panel');
+        assert.deepStrictEqual(panel.posted, [], 'and clears nothing');
         // The host's answer: its list emptied, with its line.
         panel.send({ type: 'console', rows: [{ seq: 4, marker: 'Console was cleared', time: 0 }], dropBefore: 4 });
         assert.deepStrictEqual(panel.describe().consoleTexts, []);
@@ -849,5 +854,99 @@ describe('panel webview in a DOM', () => {
         panel.close();
       }
     });
+
+    it("is no keyboard trap: the picture sends typing and editing to the page, leaves VS Code's keys to VS Code, and lets go on Shift+Esc", async () => {
+      const panel = openPanel();
+      try {
+        panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true)] }) });
+        panel.send({ type: 'frame', seq: 1, data: JPEG, width: 640, height: 360, producedAt: 0 });
+        await new Promise(resolve => setTimeout(resolve, 100));
+        const keys = panel.$('keys');
+        keys.focus();
+        // VS Code's webview host listens on the window, bubbling, and forwards what reaches it to the workbench.
+        const forwarded: string[] = [];
+        panel.window.document.defaultView!.addEventListener('keydown', event => forwarded.push(event.key));
+        const sent = () => panel.posted.filter(m => m.type === 'input').map(m => (m as { event: { action: string; key: string } }).event);
+        const press = (type: 'keydown' | 'keyup', init: KeyboardEventInit) => {
+          const event = new panel.window.KeyboardEvent(type, { bubbles: true, cancelable: true, ...init }) as unknown as KeyboardEvent;
+          keys.dispatchEvent(event);
+          return event.defaultPrevented;
+        };
+        assert.strictEqual(press('keydown', { key: 'a', code: 'KeyA' }), true, 'a character is the page’s');
+        assert.strictEqual(press('keyup', { key: 'a', code: 'KeyA' }), true);
+        assert.strictEqual(press('keydown', { key: 'Tab', code: 'Tab' }), true, 'Tab moves in the page');
+        press('keyup', { key: 'Tab', code: 'Tab' });
+        assert.deepStrictEqual(forwarded, [], 'none of these reached VS Code');
+        assert.deepStrictEqual(sent().slice(-4), [
+          { kind: 'key', action: 'down', key: 'a', modifiers: [] },
+          { kind: 'key', action: 'up', key: 'a', modifiers: [] },
+          { kind: 'key', action: 'down', key: 'Tab', modifiers: [] },
+          { kind: 'key', action: 'up', key: 'Tab', modifiers: [] },
+        ]);
+
+        const before = sent().length;
+        assert.strictEqual(press('keydown', { key: 'F1', code: 'F1' }), false, 'F1 is left alone');
+        assert.strictEqual(press('keyup', { key: 'F1', code: 'F1' }), false);
+        // Ctrl+Shift+P: the modifiers go down to the page (a Shift+click needs them), the P to VS Code.
+        press('keydown', { key: 'Control', code: 'ControlLeft', ctrlKey: true });
+        press('keydown', { key: 'Shift', code: 'ShiftLeft', ctrlKey: true, shiftKey: true });
+        assert.strictEqual(press('keydown', { key: 'P', code: 'KeyP', ctrlKey: true, shiftKey: true }), false);
+        assert.strictEqual(press('keyup', { key: 'P', code: 'KeyP', ctrlKey: true, shiftKey: true }), false, 'its keyup as its keydown');
+        press('keyup', { key: 'Shift', code: 'ShiftLeft', ctrlKey: true });
+        press('keyup', { key: 'Control', code: 'ControlLeft' });
+        assert.deepStrictEqual(forwarded, ['F1', 'P'], 'VS Code heard F1 and Ctrl+Shift+P');
+        assert.deepStrictEqual(
+          sent()
+            .slice(before)
+            .map(e => `${e.action} ${e.key}`),
+          ['down Control', 'down Shift', 'up Shift', 'up Control'],
+          'the page got no F1 nor P, and each keyup it got follows its keydown',
+        );
+
+        // Shift+Esc: the focus leaves for the next control after the picture; the held Shift comes up for the page.
+        const leaving = sent().length;
+        press('keydown', { key: 'Shift', code: 'ShiftLeft', shiftKey: true });
+        assert.strictEqual(press('keydown', { key: 'Escape', code: 'Escape', shiftKey: true }), true);
+        assert.strictEqual(panel.window.document.activeElement, panel.$('tab-console'), 'the first control after the picture');
+        assert.deepStrictEqual(
+          sent()
+            .slice(leaving)
+            .map(e => `${e.action} ${e.key}`),
+          ['down Shift', 'up Shift'],
+          'the page never saw the Escape, and was told Shift came up',
+        );
+        assert.deepStrictEqual(forwarded, ['F1', 'P']);
+        assert.match(keys.getAttribute('aria-label') ?? '', /Shift\+Esc leaves the picture; F1 and VS Code's shortcuts go to VS Code/);
+      } finally {
+        panel.close();
+      }
+    });
+  });
+
+  it('names every control for a screen reader: an aria-label, aria-labelledby or a label around it', () => {
+    const panel = openPanel();
+    try {
+      // Two tabs, so the header's tab strip has its chips too.
+      panel.send({ type: 'state', state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', true), tab('p2', 'http://127.0.0.1/b', 'Beta', false)] }) });
+      const document = panel.window.document;
+      const named = (control: Element) =>
+        !!control.getAttribute('aria-label')?.trim() ||
+        (control.getAttribute('aria-labelledby') ?? '').split(/\s+/).some(id => !!document.getElementById(id)?.textContent?.trim()) ||
+        !!control.closest('label')?.textContent?.trim() ||
+        (!!control.id && !!document.querySelector(`label[for="${control.id}"]`)?.textContent?.trim());
+      const controls = [...document.querySelectorAll('button, input, select, textarea, [tabindex]:not(li)')];
+      assert.ok(controls.length > 60, `the panel's controls: ${controls.length}`);
+      assert.deepStrictEqual(
+        controls.filter(control => !named(control)).map(control => control.id || control.outerHTML.slice(0, 80)),
+        [],
+        'controls without an accessible name',
+      );
+      assert.ok(
+        ['bar', 'tabs', 'more-menu'].every(id => document.getElementById(id)!.querySelectorAll('button, input, select').length > 0),
+        'the header, its tab strip and its menu were checked',
+      );
+    } finally {
+      panel.close();
+    }
   });
 });

@@ -24,6 +24,13 @@ export type PanelAct =
   | { action: 'workbench' }
   /** Clicks a button of the notification whose message holds `text` (in the notification center). */
   | { action: 'notificationButton'; text: string; label: string }
+  /** Presses a key (Playwright's names: "F1", "Control+Shift+P", "Shift+Escape") where the keyboard's focus is, as a person would. */
+  | { action: 'key'; key: string }
+  /**
+   * Where the keyboard is: the id of the panel's focused element (null for none), and whether VS Code's quick
+   * input (the command palette) shows in the workbench. The answer is JSON.
+   */
+  | { action: 'focus' }
   /** Chooses an option of a select (the size picker, a filter). */
   | { action: 'select'; id: string; value: string }
   /** Clicks the last Network row whose URL (its tooltip) holds this text (opens its details). */
@@ -77,8 +84,14 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
     await notice.locator('.monaco-button', { hasText: act.label }).first().click();
     return;
   }
+  if (act.action === 'key') return void (await page.keyboard.press(act.key));
   const frame = await panelFrame(page);
   switch (act.action) {
+    case 'focus': {
+      const panel = await frame.evaluate(() => (document.hasFocus() ? (document.activeElement?.id ?? null) : null));
+      const quickInput = await page.evaluate(() => [...document.querySelectorAll('.quick-input-widget')].some(widget => widget.checkVisibility()));
+      return JSON.stringify({ panel, quickInput });
+    }
     case 'click': {
       const box = await frame.locator('#frame').boundingBox();
       if (!box) throw new Error('the picture has no box');
