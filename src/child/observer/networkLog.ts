@@ -186,7 +186,8 @@ export class NetworkLog {
     const sizes = await request.sizes().catch(() => undefined);
     // The browser's own start and total: the list, the waterfall and the request's Timing say the same.
     const measured = requestSpan(request);
-    const facts = this.factsOf(request, entry.pageId);
+    // Our session's end of it: the cache it came from and its bytes (Playwright's event can come first).
+    const facts = await this.facts.get(entry.pageId)?.ended(request.method(), request.url());
     const finished: NetworkEntry = {
       ...entry,
       ...this.scriptInitiator(request, entry),
