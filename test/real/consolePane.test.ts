@@ -17,6 +17,11 @@ const APP = `function explode() {
   throw new Error('boom');
 }
 console.log('state', { a: 1, b: { c: 2 } });
+function save() {
+  console.error('save failed', 42);
+}
+save();
+console.log('%s is %d years, %cstyled', 'Ada', 36.5, 'color: red', 'rest');
 setTimeout(explode, 0);
 Promise.reject(new Error('nope'));
 `;
@@ -60,7 +65,15 @@ describe('the Console pane on a real child and Chromium', function () {
 
       const rejected = rows().find(r => /nope/.test(r.text));
       assert.strictEqual(rejected?.text, 'Uncaught (in promise) Error: nope');
-      assert.match(rejected?.location ?? '', /\/app\.js:6:16$/);
+      assert.match(rejected?.location ?? '', /\/app\.js:11:16$/);
+
+      // console.error with its stack, as DevTools folds it under the message (Playwright's message has none).
+      const failed = rows().find(r => r.text.startsWith('save failed'));
+      assert.strictEqual(failed?.level, 'error');
+      assert.match(failed?.location ?? '', /\/app\.js:6:11$/, JSON.stringify(failed));
+      assert.match(failed?.stack ?? '', /^at save \(http:\/\/127\.0\.0\.1:\d+\/app\.js:6:11\)\nat \(anonymous\) \(.*\/app\.js:8:1\)/, JSON.stringify(failed));
+      // Format specifiers filled, the style dropped, the value left over written after.
+      assert.ok(texts().includes('Ada is 36 years, styled rest'), JSON.stringify(texts()));
 
       const logged = rows().find(r => r.text.startsWith('state'));
       const object = logged?.args?.[1];

@@ -4,7 +4,8 @@ import { consoleLevelOf } from '../observationShapes';
 import { EventBudget } from './eventBudget';
 import { isTabLoad, type NetworkLog } from './networkLog';
 import type { ObserverOptions } from './observerOptions';
-import { watchUncaughtErrors } from './uncaughtErrors';
+import { ConsoleStacks, watchUncaughtErrors } from './uncaughtErrors';
+import { formatConsoleCall } from './consoleFormat';
 import { boundPreview, hasUnfoldable, previewInPage } from './valuePreview';
 
 /** How long a message waits for its objects' previews (a page held by a dialog answers none): then it goes without. */
@@ -49,6 +50,7 @@ export class ConsoleLog {
   ) {}
 
   attach(page: Page, pageId: string): void {
+    const stacks = new ConsoleStacks();
     page.on('console', message => {
       if (!this.budget.allow()) return;
       const location = message.location();
@@ -64,14 +66,25 @@ export class ConsoleLog {
       // The objects' previews are read from the page now: the entry waits for them, the ones after it for the entry.
       const reading = args.length ? previewsOf(args) : Promise.resolve([]);
       this.inOrder(async () => {
+        // As DevTools writes it: the first string's %s, %d, %f, %o and %c filled from the values after it.
         const previews = await reading;
-        return { kind: 'console', entry: hasUnfoldable(previews) ? { ...entry, args: previews } : entry };
+        const formatted = formatConsoleCall(previews);
+        // By now (the previews read) CDP has told the call's stack, if it has one (console.error, trace, assert).
+        const stack = stacks.take(message.type(), entry.location);
+        const text = formatted ? capText(formatted.text, ENTRY_LIMITS.text) : entry.text;
+        const args = formatted?.args ?? previews;
+        return { kind: 'console', entry: { ...entry, text, ...(stack ? { stack } : {}), ...(hasUnfoldable(args) ? { args } : {}) } };
       });
     });
-    watchUncaughtErrors(page, this.options.engine === 'chromium', error => {
-      if (!this.budget.allow()) return;
-      this.inOrder(() => ({ kind: 'console', entry: { level: 'error', ...error, pageId, time: Date.now() } }));
-    });
+    watchUncaughtErrors(
+      page,
+      this.options.engine === 'chromium',
+      error => {
+        if (!this.budget.allow()) return;
+        this.inOrder(() => ({ kind: 'console', entry: { level: 'error', ...error, pageId, time: Date.now() } }));
+      },
+      stacks,
+    );
     // A new document in the tab (its own load, then the commit; not a same-document change): DevTools' Console starts again.
     let newDocument = false;
     page.on('request', request => {

@@ -66,11 +66,53 @@ export function fromExceptionThrown({ exceptionDetails: details }: ExceptionThro
 }
 
 /**
- * Calls `report` with each uncaught error of the page, in the order they happen. Chromium: over a CDP session of
+ * Calls `report` with each uncaught error of the page, in the order they happen, and gives `stacks` the console
+ * calls' stacks (the same session). Chromium: over a CDP session of
  * the page (its Runtime.enable also replays errors thrown before it attached); elsewhere, or if that fails,
  * Playwright's `pageerror`.
  */
-export function watchUncaughtErrors(page: Page, chromium: boolean, report: (error: UncaughtError) => void): void {
+/** CDP's Runtime.consoleAPICalled, the parts read. */
+interface ConsoleApiCalled {
+  type: string;
+  stackTrace?: { callFrames: { functionName: string; url: string; lineNumber: number; columnNumber: number }[] };
+}
+
+/** The console calls whose stack DevTools shows under the message (folded): console.error, console.trace, console.assert. */
+const STACKED_CALLS = new Set(['error', 'trace', 'assert']);
+
+/**
+ * The stacks of a page's console.error, console.trace and console.assert calls, as Chromium's CDP gives them
+ * (Playwright's console message has none), looked up by the call's type and place: the message's own location
+ * is its stack's first frame. Kept a moment only: a message takes the oldest stack of its type and place.
+ */
+export class ConsoleStacks {
+  private readonly waiting = new Map<string, string[]>();
+
+  noted(event: ConsoleApiCalled): void {
+    const frames = event.stackTrace?.callFrames ?? [];
+    if (!STACKED_CALLS.has(event.type) || !frames.length) return;
+    const top = frames[0];
+    const key = `${event.type} ${top.url}:${top.lineNumber + 1}:${top.columnNumber + 1}`;
+    const stack = frames.map(f => `at ${f.functionName || '(anonymous)'} (${f.url}:${f.lineNumber + 1}:${f.columnNumber + 1})`).join('\n');
+    const list = this.waiting.get(key) ?? [];
+    list.push(capText(stack, STACK_CHARS));
+    this.waiting.delete(key);
+    this.waiting.set(key, list);
+    // A page whose messages this never takes (a flood over the budget) keeps it small.
+    if (this.waiting.size > 200) this.waiting.delete(this.waiting.keys().next().value!);
+  }
+
+  /** The stack of a console call of this type at this place (`url:line:column`, 1-based), if CDP gave one. */
+  take(type: string, location: string | undefined): string | undefined {
+    const key = `${type} ${location}`;
+    const list = this.waiting.get(key);
+    const stack = list?.shift();
+    if (list && !list.length) this.waiting.delete(key);
+    return stack;
+  }
+}
+
+export function watchUncaughtErrors(page: Page, chromium: boolean, report: (error: UncaughtError) => void, stacks?: ConsoleStacks): void {
   let overCdp = false;
   page.on('pageerror', error => {
     if (overCdp) return;
@@ -83,6 +125,7 @@ export function watchUncaughtErrors(page: Page, chromium: boolean, report: (erro
     .newCDPSession(page)
     .then(async session => {
       session.on('Runtime.exceptionThrown', event => report(fromExceptionThrown(event as ExceptionThrown)));
+      if (stacks) session.on('Runtime.consoleAPICalled', event => stacks.noted(event as ConsoleApiCalled));
       await session.send('Runtime.enable');
     })
     .catch(() => {
