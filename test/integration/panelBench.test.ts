@@ -45,7 +45,7 @@ describe('panel bench in a real VS Code', function () {
     // How this machine draws the webview with nothing arriving: the frames the burst is compared with.
     await waitFor(async () => (await api.describePanels())[0]?.frameDrawn ?? false, 20000, 'the panel to show the page', 250);
     const idle = JSON.parse(await panelHands({ action: 'measure', task: 'frames', seconds: 3 }, 60000)) as { intervals: number[] };
-    await invoke('browser_evaluate', { function: `() => { window.load(${LOADED}, ${LOADED}, 100); return 'loading'; }` });
+    await invoke('browser_evaluate', { function: `() => { window.load(${LOADED}, ${LOADED}, 80); return 'loading'; }` });
     let report: PanelReport | undefined;
     await waitFor(
       async () => !!(report = (await api.describePanels())[0]) && report.consoleTexts.length >= LOADED && report.networkUrls.length >= LOADED,
