@@ -25,6 +25,7 @@ interface RoundFigures {
   harRoundTrip: boolean;
   pictureStalls: number;
   pictureLagsMs: number[];
+  negativeSizes: number;
 }
 
 export interface PanelFigures {
@@ -55,6 +56,8 @@ export interface PanelFigures {
   pictureStallsOver2s: number;
   /** How late the picture showed those states (a state never shown counts as long as it lasted). */
   pictureLagMsP95: number;
+  /** Network rows whose Size reads below zero (a cached script, a 404 image, a fetch, listed twice), all rounds (target 0). */
+  negativeSizes: number;
 }
 
 const p95 = (values: number[]) => {
@@ -105,6 +108,7 @@ export async function measurePanel(): Promise<PanelFigures> {
     harRoundTrip: results.every(r => r.harRoundTrip),
     pictureStallsOver2s: results.reduce((sum, r) => sum + r.pictureStalls, 0),
     pictureLagMsP95: m(r => p95(r.pictureLagsMs)),
+    negativeSizes: results.reduce((sum, r) => sum + r.negativeSizes, 0),
   };
 }
 

@@ -181,7 +181,40 @@ describe('panel bench in a real VS Code', function () {
     assert.ok(lags.length >= PICTURE_STEPS * 3, `every page painted three times: ${lags.length} paints`);
     writeFigures({ pictureStalls: stalls, pictureLagsMs: lags.map(lag => lag.lagMs ?? lag.lastedMs) });
   });
+
+  it('counts negative sizes in the Network list: a script from the cache, an image that is not there, a fetch', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+    await panelHands({ action: 'button', id: 'tab-network' });
+    await panelHands({ action: 'select', id: 'throttling', value: 'none' });
+    const url = `${fixture.url}/sizes-lab`;
+    // The second visit takes the script from the browser's cache.
+    await invoke('browser_navigate', { url });
+    await invoke('browser_navigate', { url });
+    let cells: SizeCells = [];
+    const lastVisit = () => cells.slice(cells.map(cell => cell.url).lastIndexOf(url));
+    await waitFor(
+      async () => {
+        cells = JSON.parse(await panelHands({ action: 'measure', task: 'sizes' })) as SizeCells;
+        const visit = lastVisit();
+        return ['/cached.js', '/missing.png', '/api/data'].every(file => visit.some(cell => cell.url.endsWith(file) && cell.size.some(Boolean)));
+      },
+      30000,
+      () => `the second visit's requests with their sizes: ${JSON.stringify(lastVisit())}`,
+      500,
+    );
+    const negative = cells.filter(cell => cell.size.some(text => /-\s*\d/.test(text)));
+    note(
+      `    sizes: ${lastVisit()
+        .map(cell => `${cell.url.split('/').pop()} ${cell.size.join(' / ')}`)
+        .join(', ')}; negative: ${negative.length}`,
+    );
+    writeFigures({ negativeSizes: negative.length });
+  });
 });
+
+/** The Network list's rows (their URL tooltip) and Size cells, as the panel shows them. */
+type SizeCells = { url: string; size: string[] }[];
 
 /** Adds to the figures this window writes (PLAYWRIGHT_BRIDGE_BENCH_OUT): each test measures its own. */
 function writeFigures(figures: object): void {

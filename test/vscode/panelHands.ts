@@ -51,6 +51,8 @@ export type PanelAct =
    * average color and the webview's Date.now()), `read` answers those samples as JSON (the bench's picture stall figure).
    */
   | { action: 'measure'; task: 'pictureColors'; phase: 'start' | 'read' }
+  /** The Network list's Size cells as they read (transferred, then resource), for the rows in sight. */
+  | { action: 'measure'; task: 'sizes' }
   /** A CPU profile of the workbench's page (the panel's webview runs on its thread) for `seconds`: the functions that took the most time, self. */
   | { action: 'profile'; seconds: number };
 
@@ -195,6 +197,12 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
     tasks.disconnect();
     return { intervals, rows: listed() - listedBefore, longTasks };
   }
+  if (act.task === 'sizes') {
+    return [...document.querySelectorAll<HTMLElement>('#network-list li.request')].map(row => ({
+      url: row.title.split('\n')[0],
+      size: [...row.querySelectorAll('.size > span')].map(part => part.textContent ?? ''),
+    }));
+  }
   if (act.task === 'pictureColors') {
     const holder = window as unknown as { pictureSamples?: { at: number; rgb: number[] }[]; pictureWatch?: MutationObserver };
     if (act.phase === 'read') return holder.pictureSamples ?? [];
@@ -248,9 +256,7 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
   // Each matching request once, newest first (the list shows the newest at the end).
   const opened = new Set<string>();
   for (let i = 0; i < act.times; i++) {
-    const rows = [...document.querySelectorAll<HTMLElement>('#network-list li.request')].filter(row =>
-      row.querySelector('.url')?.textContent?.includes(act.text),
-    );
+    const rows = [...document.querySelectorAll<HTMLElement>('#network-list li.request')].filter(row => row.title.includes(act.text));
     const row = rows.reverse().find(candidate => !opened.has(candidate.dataset.requestId!)) ?? rows[0];
     if (!row) throw new Error(`no request row holds ${act.text}`);
     opened.add(row.dataset.requestId!);
