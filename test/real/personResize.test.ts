@@ -32,11 +32,15 @@ describe("the person's resize on a real child and Chromium, under load", functio
   /**
    * A bridge on the held-frames page, its frames held, the header's size followed as the panel follows it.
    * `panelOpen`: the panel as an editor tab, as the person has it when they pick a size: the live view streams, and
-   * on a page that draws nothing it shows a still (a screenshot); `stillsSinceHeld` counts those begun since the hold.
+   * the picture shows the held page (Chromium's stream sends the page's last frame as it starts; a stream that
+   * brings none within 300 ms gets a still, a screenshot, which on this page lasts until its frames come again).
+   * `framesSinceHeld` counts the pictures sent since the hold; `stillsSinceHeld` the stills begun since then.
+   * The order of a still and a change of size, every time, is test/unit/frameStreamStill.test.ts.
    */
   async function onHeldFrames(panelOpen = false): Promise<{
     bridge: RealBridge;
     headerSays: (width: number) => Promise<void>;
+    framesSinceHeld: () => number;
     stillsSinceHeld: () => number;
     stillsEnded: () => number;
   }> {
@@ -44,7 +48,9 @@ describe("the person's resize on a real child and Chromium, under load", functio
     const tabs: TabInfo[][] = [];
     let stills = 0;
     let ended = 0;
+    let frames = 0;
     bridge.supervisor.onObservation(event => {
+      if (event.kind === 'frame') frames++;
       if (event.kind === 'tabs') tabs.push(event.tabs);
       if (event.kind === 'console' && event.entry.text === 'held-frames: a screenshot began') stills++;
       if (event.kind === 'console' && event.entry.text === 'held-frames: a screenshot ended') ended++;
@@ -53,8 +59,10 @@ describe("the person's resize on a real child and Chromium, under load", functio
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/held-frames` });
     assert.match(textOf(await bridge.supervisor.callTool('browser_snapshot', {})), /Size: 1280x720/);
     const stillsBefore = stills;
+    let framesBefore = Infinity;
     const held = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => holdFrames()' }));
     assert.match(held, /"held"/);
+    framesBefore = frames;
     // What the integration test waits for before the model's next call: the header shows the new size once the
     // resize reached upstream, which is before the page has drawn itself at it.
     const headerSays = (width: number) =>
@@ -63,7 +71,13 @@ describe("the person's resize on a real child and Chromium, under load", functio
         30000,
         () => `the header to show the width ${width}: ${JSON.stringify(tabs.at(-1))}`,
       );
-    return { bridge, headerSays, stillsSinceHeld: () => stills - stillsBefore, stillsEnded: () => ended };
+    return {
+      bridge,
+      headerSays,
+      framesSinceHeld: () => Math.max(0, frames - framesBefore),
+      stillsSinceHeld: () => stills - stillsBefore,
+      stillsEnded: () => ended,
+    };
   }
 
   /** What the page itself says of its size, and whether its resize handler ran only after its frames were held. */
@@ -86,13 +100,12 @@ describe("the person's resize on a real child and Chromium, under load", functio
     assert.match(await pageFacts(real), /"390,844,true"/, 'the page held its frames across the resize, and its handler ran after');
   });
 
-  it("with the panel open, the live view's still of a page slow to draw does not put the old size back", async () => {
+  it("with the panel open on a page slow to draw, the person's resize is not undone by the live view", async () => {
     // Chromium puts back the size a page had when a capture began once it ends: a still begun as the person resized,
     // and ended once the page drew again, read the old size back into the page (the real VS Code run's "1280x720").
-    const { bridge: real, headerSays, stillsSinceHeld } = await onHeldFrames(true);
-    // The live view's still of the held page begins (the stream shows nothing of a page that draws nothing), and
-    // lasts as long as the page holds its frames: the person resizes while it is being taken.
-    await waitFor(() => stillsSinceHeld() > 0, 30000, 'the live view to begin a still of the held page');
+    const { bridge: real, headerSays, framesSinceHeld } = await onHeldFrames(true);
+    // The live view shows the held page (the stream's frame or a still), and the person resizes with it open.
+    await waitFor(() => framesSinceHeld() > 0, 30000, 'the live view to show the held page');
     const resized = real.supervisor.pageAction({ action: 'resize', width: 390, height: 844 });
     await headerSays(390);
     const after = textOf(await real.supervisor.callTool('browser_snapshot', {}));
@@ -101,9 +114,9 @@ describe("the person's resize on a real child and Chromium, under load", functio
     assert.match(await pageFacts(real), /"390,844,true"/, 'the page is still at the chosen size');
   });
 
-  it("the agent's own browser_resize, while the live view takes a still of a page slow to draw, keeps its size once the still ends", async () => {
-    const { bridge: real, stillsSinceHeld, stillsEnded } = await onHeldFrames(true);
-    await waitFor(() => stillsSinceHeld() > 0, 30000, 'the live view to begin a still of the held page');
+  it("the agent's own browser_resize, with the live view on a page slow to draw, keeps its size once every still has ended", async () => {
+    const { bridge: real, framesSinceHeld, stillsSinceHeld, stillsEnded } = await onHeldFrames(true);
+    await waitFor(() => framesSinceHeld() > 0, 30000, 'the live view to show the held page');
     const resized = textOf(await real.supervisor.callTool('browser_resize', { width: 390, height: 844 }));
     assert.doesNotMatch(resized, /Error/, resized);
     // Every still begun so far has ended: one begun before the resize and ended after it would put 1280x720 back.

@@ -175,7 +175,10 @@ export class FrameStream {
     }
   }
 
-  /** If a fresh stream brings no frame soon (a static page), show the page as it is. */
+  /**
+   * If a fresh stream brings no frame soon, show the page as it is. Chromium's stream sends the page's last frame
+   * as it starts, so this is for a busy moment when that frame is late and for engines whose screencast does not.
+   */
   private sendStillIfQuiet(page: Page): void {
     const startedAt = Date.now();
     setTimeout(() => {
