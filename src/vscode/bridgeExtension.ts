@@ -107,6 +107,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     browserName: () => bridge.browserLaunch.engine,
     viewport: () => bridge.currentSettings.viewport,
     workspaceFolders: () => bridge.workspaceFolders,
+    saveFolders: context.workspaceState,
     log,
   });
   const panels = new BrowserPanelHub(vscode, context.extensionUri, liveView, supervisor, log, () => bridge.outputDir, timeTravel, {
@@ -212,10 +213,17 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
       if (name) await bridge.secretsChanged(`Secret ${name} deleted.`);
     }),
     vscode.commands.registerCommand(COMMANDS.startBrowser, () => startBrowser(vscode, supervisor)),
-    vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView)),
+    vscode.commands.registerCommand(COMMANDS.saveScreenshot, () => saveScreenshot(vscode, supervisor, liveView, context.workspaceState)),
     // A Uri as the argument (from code in the extension host: a test) saves there without asking.
     vscode.commands.registerCommand(COMMANDS.saveNetworkHar, (target?: unknown) =>
-      saveNetworkHar(vscode, supervisor, liveView, String(context.extension.packageJSON.version), target instanceof vscode.Uri ? target : undefined),
+      saveNetworkHar(
+        vscode,
+        supervisor,
+        liveView,
+        String(context.extension.packageJSON.version),
+        context.workspaceState,
+        target instanceof vscode.Uri ? target : undefined,
+      ),
     ),
     journal,
     timeline,

@@ -10,6 +10,7 @@ import * as path from 'path';
 import type * as vscodeTypes from 'vscode';
 import type { BrowserLaunchPlan } from '../core/settings/browserDiscovery';
 import { isInside } from '../core/tools/fileTools';
+import { workspaceTestFolder } from './saveFolders';
 import type { BridgeSettings } from '../core/settings/settings';
 import type { LiveViewStore } from '../core/liveView/liveViewStore';
 import { ExportResult, stepsBetween, verifySpec, visitedOrigins, writeSpecFile } from '../core/testExport/exportSteps';
@@ -244,7 +245,7 @@ export class TestExport {
     return resolved;
   }
 
-  /** The folder the setting names; else the first time a save dialog (tests/ by default), then that folder again. */
+  /** The folder the setting names; else the first time a save dialog (in the workspace's test folder if it has one), then that folder again. */
   private async askWhere(title: string): Promise<{ file: string; replace: boolean } | undefined> {
     const folder = this.deps.workspaceFolders()[0];
     const configured = this.testsFolder();
@@ -254,7 +255,7 @@ export class TestExport {
     const uri = await this.vscode.window.showSaveDialog({
       title: 'Save the browser session as a Playwright test',
       saveLabel: 'Export',
-      defaultUri: this.vscode.Uri.file(path.join(folder ?? process.cwd(), 'tests', specFileName(title))),
+      defaultUri: folder ? this.vscode.Uri.file(path.join(workspaceTestFolder(folder) ?? folder, specFileName(title))) : undefined,
       filters: { 'Playwright test': ['ts', 'js'] },
     });
     if (!uri) return undefined;

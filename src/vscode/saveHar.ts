@@ -5,7 +5,8 @@
 import type * as vscodeTypes from 'vscode';
 import type { LiveViewStore } from '../core/liveView/liveViewStore';
 import { NoBrowserError, type Supervisor } from '../core/supervision/supervisor';
-import { defaultSaveUri } from './saveScreenshot';
+import { defaultSaveTarget, rememberSaveFolder, type SaveFolderMemory } from './saveFolders';
+import { saveFileName } from './saveScreenshot';
 
 type VSCode = typeof vscodeTypes;
 
@@ -14,6 +15,7 @@ export async function saveNetworkHar(
   supervisor: Supervisor,
   store: LiveViewStore,
   version: string,
+  folders: SaveFolderMemory,
   target?: vscodeTypes.Uri,
 ): Promise<vscodeTypes.Uri | undefined> {
   // The requests as the panel lists them now (after Clear, or a navigation that started the list again).
@@ -28,7 +30,13 @@ export async function saveNetworkHar(
   }
   target ??= await vscode.window.showSaveDialog({
     title: `Save the ${ids.length} listed requests as HAR (it holds their bodies: keep it out of version control)`,
-    defaultUri: defaultSaveUri(vscode, store.currentTab?.url, 'network', 'har'),
+    defaultUri: defaultSaveTarget(
+      vscode,
+      'har',
+      saveFileName(store.currentTab?.url, 'network', 'har'),
+      vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      folders,
+    ),
     filters: { 'HAR (HTTP Archive)': ['har'] },
   });
   if (!target) return undefined;
@@ -45,6 +53,7 @@ export async function saveNetworkHar(
     void vscode.window.showWarningMessage(`No HAR file: ${why}`);
     return undefined;
   }
+  await rememberSaveFolder('har', target, folders);
   if (!built.entries) {
     void vscode.window.showInformationMessage('No HAR file: the browser no longer has the listed requests (it restarted).');
     return undefined;

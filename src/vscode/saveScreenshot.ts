@@ -2,11 +2,12 @@ import * as fs from 'fs/promises';
 import type * as vscodeTypes from 'vscode';
 import { LiveViewStore } from '../core/liveView/liveViewStore';
 import { Supervisor } from '../core/supervision/supervisor';
+import { defaultSaveTarget, rememberSaveFolder, type SaveFolderMemory } from './saveFolders';
 
 type VSCode = typeof vscodeTypes;
 
-/** In the first workspace folder, named for the page's host and the time ("example.com-2026-12-02T14-03-11.png"). */
-export function defaultSaveUri(vscode: VSCode, url: string | undefined, fallback: string, extension: string): vscodeTypes.Uri | undefined {
+/** Named for the page's host and the time ("example.com-2026-12-02T14-03-11.png"). */
+export function saveFileName(url: string | undefined, fallback: string, extension: string): string {
   const host = (() => {
     try {
       return new URL(url ?? '').hostname || fallback;
@@ -15,12 +16,11 @@ export function defaultSaveUri(vscode: VSCode, url: string | undefined, fallback
     }
   })();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  return folder ? vscode.Uri.joinPath(folder, `${host}-${stamp}.${extension}`) : undefined;
+  return `${host}-${stamp}.${extension}`;
 }
 
 /** A full-resolution PNG of the current page, saved where the person picks. */
-export async function saveScreenshot(vscode: VSCode, supervisor: Supervisor, store: LiveViewStore): Promise<void> {
+export async function saveScreenshot(vscode: VSCode, supervisor: Supervisor, store: LiveViewStore, folders: SaveFolderMemory): Promise<void> {
   let shot;
   try {
     const taken = await supervisor.ask('screenshot', {});
@@ -31,7 +31,7 @@ export async function saveScreenshot(vscode: VSCode, supervisor: Supervisor, sto
   }
   const target = await vscode.window.showSaveDialog({
     title: `Save a screenshot of ${store.currentTab?.title || shot.url}`,
-    defaultUri: defaultSaveUri(vscode, shot.url, 'page', 'png'),
+    defaultUri: defaultSaveTarget(vscode, 'screenshot', saveFileName(shot.url, 'page', 'png'), vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, folders),
     filters: { 'PNG image': ['png'] },
   });
   if (!target) return;
@@ -42,5 +42,6 @@ export async function saveScreenshot(vscode: VSCode, supervisor: Supervisor, sto
     if (target.scheme !== 'file') throw error;
     await fs.writeFile(target.fsPath, shot.data);
   }
+  await rememberSaveFolder('screenshot', target, folders);
   void vscode.window.showInformationMessage(`Screenshot saved to ${vscode.workspace.asRelativePath(target)}.`);
 }

@@ -9,6 +9,7 @@ import type { Supervisor } from '../core/supervision/supervisor';
 import type { Timeline } from '../core/timeTravel/timeline';
 import { RESTORE_OFF, restoreToStep, type RestoreOutcome } from '../core/timeTravel/stepRestore';
 import { sessionTrace } from '../core/timeTravel/traceFile';
+import { defaultSaveTarget, rememberSaveFolder, type SaveFolderMemory } from './saveFolders';
 import type { Door, HostToPanel } from '../protocol/panelMessages';
 
 type VSCode = typeof vscodeTypes;
@@ -21,6 +22,8 @@ export interface TimeTravelDeps {
   browserName(): string;
   viewport(): { width: number; height: number };
   workspaceFolders(): string[];
+  /** Where the last trace was saved (the next save dialog opens there). */
+  saveFolders: SaveFolderMemory;
   log: vscodeTypes.LogOutputChannel;
 }
 
@@ -90,12 +93,13 @@ export class TimeTravel {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
     const target = await this.vscode.window.showSaveDialog({
       title: 'Save the browser session as a Playwright trace',
-      ...(folder ? { defaultUri: this.vscode.Uri.file(path.join(folder, `browser-session-${stamp}.zip`)) } : {}),
+      defaultUri: defaultSaveTarget(this.vscode, 'trace', `browser-session-${stamp}.zip`, folder, this.deps.saveFolders),
       filters: { 'Playwright trace': ['zip'] },
     });
     if (!target) return undefined;
     const trace = sessionTrace(steps, { browserName: this.deps.browserName(), viewport: this.deps.viewport(), title: 'Playwright Bridge session' });
     await fs.promises.writeFile(target.fsPath, trace);
+    await rememberSaveFolder('trace', target, this.deps.saveFolders);
     const dropped = this.deps.timeline.dropped ? ` (the oldest ${this.deps.timeline.dropped} were dropped earlier to keep the time travel budget)` : '';
     void this.vscode.window.showInformationMessage(
       `Saved ${steps.length} steps${dropped} to ${path.basename(target.fsPath)}. Open it with: npx playwright show-trace "${target.fsPath}"`,

@@ -350,6 +350,7 @@ describe('VS Code glue against a fake vscode', () => {
         canRestore: () => true,
         browserName: () => 'chromium',
         viewport: () => ({ width: 1280, height: 720 }),
+        saveFolders: { get: () => undefined, update: async () => undefined },
         workspaceFolders: () => [],
         log,
       });
