@@ -64,6 +64,15 @@ export function showExportStatus(status: ExportStatus): void {
   redrawMarks();
 }
 
+/** No export to speak of (a new browser, another session). */
+export function clearExportStatus(): void {
+  const line = $('export-status');
+  line.textContent = '';
+  line.className = 'export-status';
+  marks = new Map();
+  redrawMarks();
+}
+
 export function startActivityExport(): void {
   $('export-test').addEventListener('click', () => post({ type: 'exportTest', callIds: selectedRange() }));
   const list = $('activity-list');

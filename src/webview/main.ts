@@ -8,7 +8,7 @@ import type { HostToPanel } from '../protocol/panelMessages';
 import { post } from './dom';
 import { drawFrame, startFrameView } from './frameView';
 import { renderState, startHeader } from './header';
-import { clearSelection, showExportStatus, startActivityExport } from './activityExport';
+import { clearExportStatus, clearSelection, showExportStatus, startActivityExport } from './activityExport';
 import { showStep, startTimeTravel } from './timeTravel';
 import { startLists } from './lists';
 import { showConsoleState } from './consoleList';
@@ -28,8 +28,10 @@ window.addEventListener('message', event => {
   const message = event.data as HostToPanel;
   switch (message.type) {
     case 'snapshot':
-      // Another session or a new browser: its requests are others, so an open request's pane closes.
+      // Another session or a new browser: its requests are others, so an open request's pane closes, and the last
+      // export's line goes (its marks named the old activity rows; a panel opening now is sent it again after this).
       closeRequest();
+      clearExportStatus();
       renderState(message.state);
       showConsoleState(message.state.console);
       consoleList.reset(message.console);

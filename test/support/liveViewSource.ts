@@ -7,9 +7,10 @@ import { healthOf, type HostHealth } from '../../src/core/supervision/browserHea
 
 export function fakeLiveViewSource(calls = new Emitter<ToolCallRecord>()) {
   const observations = new Emitter<ObservationEvent>();
+  const healthChanges = new Emitter<HostHealth>();
   const events: LiveViewSource = {
     health: healthOf({ state: 'ready', generation: 1 }, undefined),
-    onDidChangeHealth: new Emitter<HostHealth>().event,
+    onDidChangeHealth: healthChanges.event,
     onObservation: observations.event,
     onToolCall: calls.event,
     personHasControl: false,
@@ -17,5 +18,5 @@ export function fakeLiveViewSource(calls = new Emitter<ToolCallRecord>()) {
     onDidChangeControl: new Emitter<boolean>().event,
     wantThumbnails: () => ({ dispose: () => undefined }),
   };
-  return { events, observations, calls };
+  return { events, observations, calls, healthChanges };
 }

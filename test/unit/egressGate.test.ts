@@ -81,8 +81,10 @@ describe('the egress gate (plain Node)', () => {
     notes.watched.panel.add('resized');
     assert.strictEqual(notes.of(WINDOW_CONTEXT).panel.take(), undefined, "the panel watched the client: its change is the client's");
     assert.strictEqual(notes.of('s1').panel.take(), 'resized');
+    notes.of('s1').panel.add('the person clicked a link on the page that is about to go');
     notes.lostForAll('lost');
     assert.deepStrictEqual([notes.of(WINDOW_CONTEXT).lost.take(), notes.of('s1').lost.take()], ['lost', 'lost']);
+    assert.strictEqual(notes.of('s1').panel.take(), undefined, "the lost browser's pages are not spoken of after it");
     notes.forget('s1');
     notes.lostForAll('lost again');
     assert.strictEqual(notes.of('s1').lost.take(), undefined, 'a closed session is not told');

@@ -10,6 +10,8 @@ import * as path from 'path';
 import type { BridgeState, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelReport, PanelState, PanelToHost } from '../../src/protocol/panelMessages';
 import type { BrowserStateParams } from '../../src/protocol/childMessages';
 import { healthOf } from '../../src/core/supervision/browserHealth';
+import { LiveViewStore } from '../../src/core/liveView/liveViewStore';
+import { fakeLiveViewSource } from '../support/liveViewSource';
 
 const REPO_ROOT = path.join(__dirname, '..', '..', '..');
 
@@ -380,6 +382,35 @@ describe('panel webview in a DOM', () => {
       assert.match(shown, /## Request cookies \(2\)\nsid\nabc\ntheme\ndark/, shown);
       assert.match(shown, /## Response cookies \(1\)\nseen\n1 {2}\(Path=\/; HttpOnly\)/, shown);
     } finally {
+      panel.close();
+    }
+  });
+
+  it("after a browser restart, the details of a request of the old browser close and the last export's line goes", () => {
+    const panel = openPanel();
+    const { events, observations, healthChanges } = fakeLiveViewSource();
+    const store = new LiveViewStore(events, () => 'Chromium');
+    const forwarding = store.onMessage(message => panel.send(message));
+    try {
+      panel.send(store.snapshot());
+      observations.fire({
+        kind: 'network',
+        entry: { id: 'r1', method: 'GET', url: 'http://127.0.0.1/api', resourceType: 'fetch', status: 200, pageId: 'p', time: 1 },
+      });
+      panel.describe();
+      (panel.window.document.querySelector('#network-list li[data-request-id="r1"]') as HTMLElement).click();
+      assert.strictEqual((panel.$('request-detail') as HTMLElement).hidden, false, 'the details are open');
+      store.showExportStatus({ state: 'failed', text: 'tests/a.failing.spec.ts: failed 3 of 3 runs at line 4', marks: [] });
+      assert.match(panel.$('export-status').textContent ?? '', /failed 3 of 3/);
+      healthChanges.fire(healthOf({ state: 'ready', generation: 2 }, undefined));
+      assert.strictEqual((panel.$('request-detail') as HTMLElement).hidden, true, "the old browser's request is closed");
+      assert.strictEqual(panel.$('export-status').textContent, '', "the old browser's export is not spoken of");
+      assert.strictEqual(store.exportStatus, undefined, 'nor sent to a panel that opens now');
+      assert.deepStrictEqual(panel.describe().networkUrls, []);
+      assert.match(panel.window.document.querySelector('#network-list .marker')?.textContent ?? '', /Browser restarted/);
+    } finally {
+      forwarding.dispose();
+      store.dispose();
       panel.close();
     }
   });

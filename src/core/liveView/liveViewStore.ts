@@ -224,6 +224,10 @@ export class LiveViewStore {
     this.requestSeq.clear();
     this.networkConditions = NO_EMULATION;
     this.pushMarker(`Browser restarted (server #${generation}): entries of the previous browser were cleared`, ['console', 'network', 'activity'], true);
+    // The export's marks name activity rows that are gone, and an open request's details a request that is: the
+    // panel starts again from this snapshot (it closes the details and the export's line).
+    this.lastExport = undefined;
+    this.messages.fire(this.snapshot());
   }
 
   /** A marker line in each named list (emptied first when `clear`), sent to the panels. */

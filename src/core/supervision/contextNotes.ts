@@ -57,9 +57,16 @@ export class ContextNotes {
     if (event.kind === 'sessions') this.watchedContext = event.sessions.find(session => session.watched)?.id ?? WINDOW_CONTEXT;
   }
 
-  /** The whole browser went: each context that knew it is told once, at its own next call. */
+  /**
+   * The whole browser went: each context that knew it is told once, at its own next call. What the person or the
+   * panel changed on its pages goes with them (the first result after a restart spoke of the dead browser's pages).
+   */
   lostForAll(note: string): void {
-    for (const context of this.seen) this.of(context).lost.set(note);
+    for (const context of this.seen) {
+      const notes = this.of(context);
+      notes.lost.set(note);
+      notes.panel.take();
+    }
   }
 
   /** A client's context closed: its notes go with it (a new session of that id would be another context). */
