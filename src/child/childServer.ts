@@ -51,7 +51,7 @@ export class ChildServer {
     server.setRequestHandler(ListToolsRequestSchema, async request => router.list(request.params));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => router.call(request.params, extra));
     // The control channel (protocol/controlChannel.ts): one handler per method the host may send.
-    serveControl(server, controlRequests(config, this.sessions, checkpoints, mask, log));
+    serveControl(server, controlRequests(config, this.sessions, checkpoints, mask, observation, log));
   }
 
   /** Closes the browsers and the inner sessions; the child exits after this. */

@@ -8,13 +8,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildConfig } from '../core/childProcess/childConfig';
 import type { SecretMask } from '../core/egress/secretMask';
 import { resultText, withoutErrorHeading } from '../core/results/resultText';
-import type { PageAction, PageActionResult, PickParams, PickResult, ScreenshotResult } from '../protocol/childMessages';
+import type { ObservationEvent, PageAction, PageActionResult, PickParams, PickResult, ScreenshotResult } from '../protocol/childMessages';
 import type { ControlHandlers } from './controlHandlers';
 import { describeRequest, maskAndCut } from './requestDetail';
 import { deviceList } from './launchOptions';
 import { measureMemory } from './memoryReport';
 import { applyInput } from './personInput';
-import { pickElement, pickRegion, refFromSnapshot } from './elementPicker';
+import { elementAtPoint, pickElement, pickRegion, refFromSnapshot } from './elementPicker';
 import type { PageGlobals } from './pageGlobals';
 import { PersonRecorder } from './personRecorder';
 import type { InnerSessionRegistry } from './innerSessionRegistry';
@@ -31,6 +31,8 @@ export function controlRequests(
   sessions: InnerSessionRegistry,
   checkpoints: Checkpoints,
   mask: SecretMask,
+  /** An observation to the host (masked on its way, as every one). */
+  observation: (event: ObservationEvent) => void,
   log: (line: string) => void,
 ): ControlHandlers {
   // The person's input, one event after another as they made it: a key must not overtake the click that focused its field.
@@ -47,7 +49,14 @@ export function controlRequests(
         .then(async () => {
           await checkpoints.settled();
           const page = await currentPage();
-          if (page) await applyInput(page, params.event, config.viewport);
+          if (!page) return;
+          const { event } = params;
+          // What the person clicks, read before the click reaches it, for Activity's row (not for a move or a key).
+          if (event.kind === 'mouse' && event.action === 'down') {
+            const target = await elementAtPoint(page, event.x, event.y, config.viewport).catch(() => undefined);
+            if (target) observation({ kind: 'personClicked', ...target });
+          }
+          await applyInput(page, event, config.viewport);
         })
         .catch(error => log(`Input not applied: ${(error as Error).message}`));
     },

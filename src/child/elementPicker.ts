@@ -15,9 +15,9 @@ const OVERLAY_ID = '__playwright_bridge_pick';
 /** The isolated world's name: Chromium keeps one world per name and frame, so repeated picks reuse it. */
 const WORLD_NAME = 'playwright-bridge-picker';
 
-type InPageArgs = { x: number; y: number; phase: 'hover' | 'choose' | 'cancel'; overlayId: string; limits: typeof PICKED_ELEMENT_LIMITS };
+type InPageArgs = { x: number; y: number; phase: 'hover' | 'choose' | 'cancel' | 'describe'; overlayId: string; limits: typeof PICKED_ELEMENT_LIMITS };
 
-/** Runs in the page: outlines (hover), describes and un-outlines (choose), or only un-outlines (cancel). */
+/** Runs in the page: outlines (hover), describes and un-outlines (choose), only un-outlines (cancel), or only describes (describe). */
 function inPage(args: InPageArgs) {
   const { document, CSS, location } = globalThis as unknown as PageGlobals;
   const old = document.getElementById(args.overlayId);
@@ -25,12 +25,15 @@ function inPage(args: InPageArgs) {
     old?.remove();
     return undefined;
   }
-  const element = document.elementFromPoint(args.x, args.y);
+  const hit = document.elementFromPoint(args.x, args.y);
+  const element = args.phase === 'describe' ? (hit?.closest('a, button, input, select, textarea, summary, label, [role]') ?? hit) : hit;
   if (!element) {
-    old?.remove();
+    if (args.phase !== 'describe') old?.remove();
     return undefined;
   }
-  if (args.phase === 'hover') {
+  if (args.phase === 'describe') {
+    // Leaves any pick's outline alone.
+  } else if (args.phase === 'hover') {
     const box = element.getBoundingClientRect();
     const overlay = old ?? document.createElement('div');
     overlay.id = args.overlayId;
@@ -136,6 +139,22 @@ export async function pickElement(
   }
   const size = page.viewportSize() ?? viewport;
   return runIsolated(page, { x: params.x * size.width, y: params.y * size.height, phase: params.phase, overlayId: OVERLAY_ID, limits: PICKED_ELEMENT_LIMITS });
+}
+
+/**
+ * The element under a point of the person's (fractions of the viewport), as Activity names it: read in the isolated
+ * world before their click reaches it (a click that navigates leaves nothing to read after). The clickable ancestor
+ * is named when the point is on its text (a button's label, a link's icon).
+ */
+export async function elementAtPoint(
+  page: Page,
+  x: number,
+  y: number,
+  viewport: { width: number; height: number },
+): Promise<{ role: string; name: string } | undefined> {
+  const size = page.viewportSize() ?? viewport;
+  const element = await runIsolated(page, { x: x * size.width, y: y * size.height, phase: 'describe', overlayId: OVERLAY_ID, limits: PICKED_ELEMENT_LIMITS });
+  return element ? { role: element.role, name: element.name } : undefined;
 }
 
 /** The element's ref in upstream's snapshot: the one line naming its role and name, when there is exactly one. */

@@ -16,6 +16,7 @@ export interface PageElement {
   getBoundingClientRect(): { left: number; top: number; width: number; height: number };
   appendChild(child: PageElement): void;
   remove(): void;
+  closest(selector: string): PageElement | null;
 }
 
 export interface PageGlobals {

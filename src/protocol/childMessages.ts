@@ -150,6 +150,9 @@ export const CheckpointFactsSchema = z.object({
 });
 export type CheckpointFacts = z.infer<typeof CheckpointFactsSchema>;
 
+/** The most characters of each field of a picked or clicked element: the page writes them, so each has a cap (the child cuts to it). */
+export const PICKED_ELEMENT_LIMITS = { role: 64, name: 200, ref: 32, tag: 64, html: 2000, url: 2048 };
+
 export const ObservationEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sessions'), sessions: z.array(WatchableContextSchema) }),
   z.object({ kind: z.literal('tabs'), tabs: z.array(TabInfoSchema) }),
@@ -162,6 +165,8 @@ export const ObservationEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('checkpoint'), seq: z.number(), facts: CheckpointFactsSchema }),
   /** What the watched context emulates now (the panel's network controls or the agent's bridge_emulate changed it, or its context went). */
   z.object({ kind: z.literal('emulation'), emulation: EmulationSchema }),
+  /** The element under the person's mouse-down in the picture, read before the click reached it (Activity names it). */
+  z.object({ kind: z.literal('personClicked'), role: z.string().max(PICKED_ELEMENT_LIMITS.role), name: z.string().max(PICKED_ELEMENT_LIMITS.name) }),
 ]);
 export type ObservationEvent = z.infer<typeof ObservationEventSchema>;
 
@@ -316,9 +321,6 @@ export const PickParamsSchema = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('cancel') }),
 ]);
 export type PickParams = z.infer<typeof PickParamsSchema>;
-
-/** The most characters of each field of a picked element: the page writes them, so each has a cap (the child cuts to it). */
-export const PICKED_ELEMENT_LIMITS = { role: 64, name: 200, ref: 32, tag: 64, html: 2000, url: 2048 };
 
 /** The element under the point, as chat should read it. */
 export const PickedElementSchema = z.object({

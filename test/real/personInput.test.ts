@@ -53,7 +53,11 @@ describe('the person drives the page from the panel (real child and Chromium)', 
   beforeEach(() => (bridge = makeRealBridge()));
   afterEach(() => bridge.dispose());
 
-  it('a click on the picture of a button presses it exactly once', async () => {
+  it('a click on the picture of a button presses it exactly once, and Activity names what was pressed', async () => {
+    const titles = new Map<number, string>();
+    bridge.supervisor.onToolCall(record => {
+      if (record.door === 'person') titles.set(record.id, record.title);
+    });
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/counter` });
     const at = await centreOf(bridge, 'button');
     const before = fixture.count('/press');
@@ -64,6 +68,8 @@ describe('the person drives the page from the panel (real child and Chromium)', 
     await new Promise(resolve => setTimeout(resolve, 300));
     assert.strictEqual(fixture.count('/press') - before, 1);
     assert.strictEqual(await evaluate(bridge, "() => document.getElementById('n').textContent"), 'pressed 1');
+    // Read before the click reached the button ("Clicking on the page" said nothing of what).
+    assert.deepStrictEqual([...titles.values()], ['Clicking button “Press”']);
   });
 
   it("Take control records the person's click, and nothing of the recorder shows: not in the picture, not in the model's screenshot after Hand back", async () => {

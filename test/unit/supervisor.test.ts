@@ -471,6 +471,13 @@ describe('Supervisor: the person takes the browser and hands it back', () => {
       ],
       'one row per burst of typing, one per click; moves are not listed',
     );
+    // The child says what was under the click: its row is named by it (the same row, updated).
+    const clickRows = () => records.filter(r => r.outcome && r.title.startsWith('Clicking'));
+    h.children[0].events.onObservation({ kind: 'personClicked', role: 'link', name: 'Pricing' });
+    assert.deepStrictEqual(clickRows().at(-1)?.title, 'Clicking link “Pricing”');
+    h.supervisor.sendInput({ kind: 'mouse', action: 'down', x: 0.5, y: 0.5, button: 'left', clickCount: 1 });
+    h.children[0].events.onObservation({ kind: 'personClicked', role: 'generic', name: 'all the text of a long block' });
+    assert.deepStrictEqual(clickRows().at(-1)?.title, 'Clicking the page', 'a plain block is not named by its text');
     await h.supervisor.dispose();
   });
 });

@@ -5,9 +5,10 @@
  * changed is told to the model of the context they drove (the one the panel shows), no other.
  */
 import type { InputEvent, PageAction, PageActionResult } from '../../protocol/childMessages';
+import { truncate } from '../tools/callWords';
 import type { ChildConnection } from '../childProcess/childProcess';
 import { CallResult } from '../pipeline/callResult';
-import { PERSON_ACTIONS, PERSON_PAGE_ACTION, type ActivityLog } from './activityLog';
+import { PERSON_ACTIONS, PERSON_PAGE_ACTION, type ActivityLog, type ToolCallRecord } from './activityLog';
 import type { ContextNotes } from './contextNotes';
 import type { PersonControl } from './personControl';
 
@@ -25,6 +26,8 @@ export interface PersonDoorOptions {
 
 export class PersonDoor {
   private lastInput = { doing: '', at: 0 };
+  /** The row of the person's last click in the picture, named once the child says what was under it. */
+  private lastClick: { doing: string; end: (fields: Partial<ToolCallRecord>) => void } | undefined;
   /** While the person has control: the child recording their actions (undefined when none could). */
   private recording: Promise<ChildConnection | undefined> | undefined;
 
@@ -93,12 +96,25 @@ export class PersonDoor {
     const doing = personInputDoing(event);
     if (!doing) return;
     const now = this.options.now();
-    const sameBurst = this.lastInput.doing === doing && now - this.lastInput.at < 2000;
+    // Typing and scrolling are one row per burst; each click is its own (it names what it pressed).
+    const click = event.kind === 'mouse';
+    const sameBurst = !click && this.lastInput.doing === doing && now - this.lastInput.at < 2000;
     this.lastInput = { doing, at: now };
-    if (!sameBurst)
-      this.options.activity.begin({ name: `panel:${doing}`, args: undefined, door: 'person', title: `${doing[0].toUpperCase()}${doing.slice(1)} on the page` })(
-        { outcome: 'ok' },
-      );
+    if (sameBurst) return;
+    const end = this.options.activity.begin({ name: `panel:${doing}`, args: undefined, door: 'person', title: `${capitalized(doing)} on the page` });
+    end({ outcome: 'ok' });
+    this.lastClick = click ? { doing, end } : undefined;
+  }
+
+  /** What the person's last click pressed, as the child read it before the click reached it: its row names it. */
+  clicked(target: { role: string; name: string }): void {
+    const click = this.lastClick;
+    this.lastClick = undefined;
+    if (!click) return;
+    // A plain block's "name" is all its text: only elements with a role are named.
+    const name = truncate(target.name, 60);
+    const what = target.role === 'generic' ? 'the page' : name ? `${target.role} “${name}”` : `a ${target.role}`;
+    click.end({ outcome: 'ok', title: `${capitalized(click.doing)} ${what}` });
   }
 
   /** The person's navigation from the panel: listed in the activity list under their own door. */
@@ -148,3 +164,5 @@ export function personInputDoing(event: InputEvent): string | undefined {
   if (event.action !== 'down') return undefined;
   return event.button === 'right' ? 'right-clicking' : event.clickCount > 1 ? 'double-clicking' : 'clicking';
 }
+
+const capitalized = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}`;

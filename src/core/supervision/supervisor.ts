@@ -122,6 +122,7 @@ export class Supervisor {
           // Kept before anyone hears of the event, so a listener reads the tabs it brought.
           this.watchedTabs.observe(event);
           this.notes.observe(event);
+          if (event.kind === 'personClicked') this.personDoor.clicked(event);
           this.observationEmitter.fire(event);
         },
         attached: connection => {
