@@ -301,6 +301,16 @@ describe("the Network pane's controls and HAR (real child and Chromium)", functi
     assert.strictEqual(listed.get('/network-lab')!.initiator, 'Other', "the tab's own navigation, as DevTools says for a typed address");
     assert.strictEqual(listed.get('/network-lab')!.navigation, true, "the document is the page's own navigation");
     assert.strictEqual(listed.get('/api/echo')!.navigation, undefined, 'a fetch is not');
+    // The footer's and the waterfall's DOMContentLoaded and Load are the document's, as last sent: its finish,
+    // which can come after them, keeps them (it sent the entry without them, and the footer showed none).
+    await waitFor(
+      () => listed.get('/network-lab')?.loadMs !== undefined && listed.get('/network-lab')?.sizeBytes !== undefined,
+      15000,
+      () => `the document's load: ${JSON.stringify(listed.get('/network-lab'))}`,
+    );
+    await new Promise(resolve => setTimeout(resolve, 500));
+    const page = listed.get('/network-lab')!;
+    assert.ok(page.domContentLoadedMs !== undefined && page.loadMs! >= page.domContentLoadedMs, JSON.stringify(page));
     for (const p of ['/api/echo', '/api/big']) {
       const entry = listed.get(p)!;
       const total: number | undefined = (await bridge.supervisor.ask('requestDetail', { id: entry.id })).timing.find(t => t.phase === 'Total')?.ms;

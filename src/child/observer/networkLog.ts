@@ -188,8 +188,11 @@ export class NetworkLog {
     const measured = requestSpan(request);
     // Our session's end of it: the cache it came from and its bytes (Playwright's event can come first).
     const facts = await this.facts.get(entry.pageId)?.ended(request.method(), request.url());
+    // As listed now: the page's DOMContentLoaded and load may have been written on it meanwhile (a document's
+    // entry sent without them put the footer's and the waterfall's load times back to none).
+    const latest = this.listed.get(entry.id)?.entry ?? entry;
     const finished: NetworkEntry = {
-      ...entry,
+      ...latest,
       ...this.scriptInitiator(request, entry),
       status: response?.status() ?? 0,
       time: measured?.startedAt ?? entry.time,
