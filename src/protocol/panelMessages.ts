@@ -109,6 +109,12 @@ export const PanelLayoutSchema = z.object({
   filterWidth: z.number(),
   /** The console level toggles sit on one line (none wraps alone). */
   levelsOnOneLine: z.boolean(),
+  /** Width of the address field, in CSS pixels. */
+  addressWidth: z.number(),
+  /** Where an open request's details are: beside the list (the list in view), over it (in its place), or closed. */
+  requestDetailPlace: z.enum(['closed', 'beside', 'over']),
+  /** Width the details' title has to show the request, in CSS pixels (0: closed). */
+  requestTitleWidth: z.number(),
   /** Empty space beside or above the drawn frame in its box, in CSS pixels (0 when it fills it). */
   frameBands: z.number(),
 });
@@ -180,6 +186,8 @@ export const PanelReportSchema = z.object({
   stepConsole: z.array(z.string()),
   /** The picture drawn is the step's, not the live page's. */
   stepFrameShown: z.boolean(),
+  /** Steps of the list in view beside the details, the one shown among them (0: it is not). */
+  stepsInView: z.number(),
   /** The Network pane's open request, as its detail pane reads ("" when none is open). */
   requestDetail: z.string(),
   /** What the header's size picker shows (the agent's current size). */

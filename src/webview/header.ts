@@ -36,7 +36,8 @@ export function renderState(next: PanelState): void {
   const badge = $('state');
   badge.textContent = label;
   badge.dataset.state = health.state;
-  badge.title = health.detail ?? `${next.browser}: ${label}`;
+  // In a narrow header the badge is a coloured dot (panel.css): its tooltip starts with its words.
+  badge.title = health.detail ? `${label}: ${health.detail}` : `${next.browser}: ${label}`;
   $('detail').textContent = failed ? (health.detail ?? '') : '';
   $('detail').hidden = !failed;
 

@@ -110,5 +110,7 @@ export function showNetworkState(network: PanelState['network']): void {
   const note = emulationNote(emulation);
   const badge = $('network-note');
   badge.textContent = note;
+  // In a narrow header the note is a mark (panel.css): its words stay in the tooltip and for screen readers.
+  badge.title = `${note}: the Network pane's throttling or Disable cache is on for this browser`;
   badge.hidden = !note;
 }

@@ -5,6 +5,11 @@
 import { $ } from './dom';
 
 const ACTIONS = ['start', 'control', 'pick', 'save', 'pause', 'restart'];
+/**
+ * The address field's least width before actions give it room: it shrinks first (it is the row's flexible part),
+ * so a row that only had to fit left it 36 px wide at 300 px, narrower than the "Cache off" note under it.
+ */
+const ADDRESS_MIN_PX = 130;
 
 /** Puts every action back in the row, then moves the last ones to the menu until the row fits. */
 export function fitActions(): void {
@@ -12,14 +17,18 @@ export function fitActions(): void {
   const row = $('actions');
   const overflow = $('overflow');
   for (const id of ACTIONS) row.append($(id));
+  $('back').after($('forward'));
   bar.classList.remove('compact');
-  const fits = () => bar.scrollWidth <= bar.clientWidth + 1;
+  const address = $('address');
+  const fits = () => bar.scrollWidth <= bar.clientWidth + 1 && address.getBoundingClientRect().width >= ADDRESS_MIN_PX;
   const inRow = ACTIONS.map(id => $(id)).filter(button => !button.hidden);
   while (!fits() && inRow.length) overflow.prepend(inRow.pop()!);
   // Narrower still (a 300 px side bar): the state badge becomes a coloured dot (its words in its tooltip) and the size shorter.
   if (!fits()) bar.classList.add('compact');
+  // Narrowest (a 300 px side bar): Forward goes to the menu too, as a phone's browser has it; Back and Reload stay.
+  if (!fits()) overflow.prepend($('forward'));
   for (const button of overflow.children) button.setAttribute('role', 'menuitem');
-  for (const button of row.children) button.removeAttribute('role');
+  for (const button of [...row.children, $('forward')]) if (button.parentElement !== overflow) button.removeAttribute('role');
 }
 
 export function startOverflowMenu(): void {

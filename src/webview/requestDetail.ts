@@ -52,8 +52,8 @@ function setOpen(open: boolean): void {
   const pane = $('request-detail');
   if (open && pane.hidden) pane.dataset.listScroll = String(list.scrollTop);
   pane.hidden = !open;
-  // In a narrow panel the details take the list's place; the list keeps where it was scrolled.
-  list.classList.toggle('with-detail', open);
+  // Beside the list in a wide pane, in its place in a narrow one (panel.css); the list keeps where it was scrolled.
+  $('network-body').classList.toggle('with-detail', open);
   if (!open) {
     openId = undefined;
     list.scrollTop = Number(pane.dataset.listScroll ?? list.scrollTop);

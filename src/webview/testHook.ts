@@ -105,7 +105,23 @@ function layout(): PanelLayout {
     const image = $('frame').getBoundingClientRect();
     frameBands = Math.round(Math.max(box.width - image.width, box.height - image.height));
   }
-  return { width, cutControls, filterWidth: Math.round(filter?.getBoundingClientRect().width ?? 0), levelsOnOneLine: levelTops.size <= 1, frameBands };
+  const detail = $('request-detail');
+  const list = $('network-list');
+  const requestDetailPlace = detail.hidden
+    ? 'closed'
+    : visible(list) && list.getBoundingClientRect().width > 0 && detail.getBoundingClientRect().left >= list.getBoundingClientRect().right - 1
+      ? 'beside'
+      : 'over';
+  return {
+    width,
+    cutControls,
+    filterWidth: Math.round(filter?.getBoundingClientRect().width ?? 0),
+    levelsOnOneLine: levelTops.size <= 1,
+    frameBands,
+    addressWidth: Math.round($('address').getBoundingClientRect().width),
+    requestDetailPlace,
+    requestTitleWidth: detail.hidden ? 0 : Math.round($('request-title').getBoundingClientRect().width),
+  };
 }
 
 /** Requests the panel has listed since it started (the bench reads it as `window.panelRequestsListed` to count a burst). */

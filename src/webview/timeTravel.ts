@@ -2,7 +2,7 @@
  * Time travel in the panel: Activity is a timeline. Clicking a step (or moving with the arrow keys) shows
  * it as it was: its picture over the live one (which keeps streaming underneath), a banner "Step k of n,
  * 14:02:11" with Back to live and Continue from here, and the step's console lines, requests and snapshot
- * above the list. Save trace writes the session as a Playwright trace.
+ * under the list, which stays in view with the step selected. Save trace writes the session as a Playwright trace.
  */
 import type { StepView } from '../protocol/panelMessages';
 import { showStepAddress } from './header';
@@ -38,6 +38,8 @@ export function showStep(view: StepView | null, problem: string | undefined): vo
     : (view.notRestorable ?? 'This step cannot be restored');
   banner.hidden = false;
   detail.hidden = false;
+  // The details took part of the pane: the step shown stays in view in the list above them.
+  $('activity-list').querySelector<HTMLElement>('li.call[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
   // Why Continue from here is off is said in place, not only in a tooltip (a page whose storage was too large, say).
   $('step-where').textContent = [view.pageTitle, view.url, view.notRestorable].filter(Boolean).join(' — ') || 'No page';
   $('step-console').replaceChildren(
@@ -77,10 +79,19 @@ export function startTimeTravel(): void {
   });
 }
 
-/** What the tests read: the banner while a past step shows, its console lines, and whether its picture is drawn. */
-export function timeTravelReport(): { stepBanner: string; stepConsole: string[]; stepFrameShown: boolean } {
+/**
+ * What the tests read: the banner while a past step shows, its console lines, whether its picture is drawn, and
+ * how many steps of the list a person sees beside the details, the one shown among them (0 when it is not).
+ */
+export function timeTravelReport(): { stepBanner: string; stepConsole: string[]; stepFrameShown: boolean; stepsInView: number } {
   const picture = $<HTMLImageElement>('step-frame');
+  const list = $('activity-list').getBoundingClientRect();
+  const inView = [...$('activity-list').querySelectorAll<HTMLElement>('li.call')].filter(row => {
+    const box = row.getBoundingClientRect();
+    return box.height > 0 && box.top >= list.top - 1 && box.bottom <= list.bottom + 1;
+  });
   return {
+    stepsInView: inView.some(row => row.getAttribute('aria-selected') === 'true') ? inView.length : 0,
     stepBanner: $('step-banner').hidden ? '' : ($('step-text').textContent ?? ''),
     stepConsole: $('step-detail').hidden ? [] : [...$('step-console').querySelectorAll('li.console')].map(item => item.textContent ?? ''),
     stepFrameShown: !picture.hidden && picture.naturalWidth > 0,

@@ -386,6 +386,8 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
         );
         assert.ok(!panel!.stepConsole.some(line => line.includes('visitor form ready')), 'and not what came before it');
         await waitFor(async () => !!(panel = (await api.describePanels())[0])?.stepFrameShown, 10000, "the step's picture", 250);
+        // As in Playwright's trace viewer, the list of steps stays in view beside the step's details, the step shown among them.
+        assert.ok(panel!.stepsInView >= 3, `steps in view beside the details, the shown one among them: ${panel!.stepsInView}`);
         await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/time-travel.png`);
 
         // The step that opened the form, then Continue from here: the browser goes back to before it was sent.

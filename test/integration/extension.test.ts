@@ -480,8 +480,24 @@ describe('Playwright Bridge in a real VS Code', function () {
     assert.ok(layout.filterWidth >= 150, `the filter box is wide enough to read its text: ${layout.filterWidth} px`);
     assert.ok(layout.levelsOnOneLine, 'the level toggles sit on one line');
     assert.strictEqual(report!.headerRows, 1, 'the header stays one row at 300 px (actions that do not fit are in its menu)');
+    assert.ok(layout.addressWidth >= 120, `the address field has room for an address: ${layout.addressWidth} px`);
     const artifact = path.join(process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? path.join(extension.extensionPath, '.test-artifacts'), 'browser-panel-sidebar.png');
     const taken = await screenshotWorkbench(artifact, '.part.sidebar');
     if (process.env.PLAYWRIGHT_BRIDGE_HOST === 'server') assert.ok(taken, 'the launcher saved a picture of the side bar');
+    if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') return;
+    // A request's details at 300 px take the list's place, its header row with it, and keep room for their title.
+    await panelHands({ action: 'button', id: 'tab-network' });
+    await panelHands({ action: 'request', text: '/live' });
+    await waitFor(
+      async () => (await sideView()) && report!.layout.requestDetailPlace !== 'closed' && report!.requestDetail !== '',
+      10000,
+      () => `the request's details: ${JSON.stringify(report!.layout)}`,
+      250,
+    );
+    assert.strictEqual(report!.layout.requestDetailPlace, 'over', "in the side bar the details take the list's place");
+    assert.ok(report!.layout.requestTitleWidth >= 60, `the details' title has room: ${report!.layout.requestTitleWidth} px`);
+    assert.deepStrictEqual(report!.layout.cutControls, [], 'nothing is cut with the details open');
+    await panelHands({ action: 'button', id: 'request-close' });
+    await panelHands({ action: 'button', id: 'tab-console' });
   });
 });

@@ -462,7 +462,16 @@ describe('VS Code glue against a fake vscode', () => {
       assert.deepStrictEqual(h.fake.executed, []);
       const asked = h.panels.describe();
       const request = h.view.posted.find(m => m.type === 'describe') as Extract<HostToPanel, { type: 'describe' }>;
-      const layout = { width: 300, cutControls: [], filterWidth: 200, levelsOnOneLine: true, frameBands: 0 };
+      const layout = {
+        width: 300,
+        cutControls: [],
+        filterWidth: 200,
+        levelsOnOneLine: true,
+        frameBands: 0,
+        addressWidth: 140,
+        requestDetailPlace: 'closed' as const,
+        requestTitleWidth: 0,
+      };
       const report = {
         frameDrawn: false,
         consoleTexts: [],
@@ -477,6 +486,7 @@ describe('VS Code glue against a fake vscode', () => {
         stepBanner: '',
         stepConsole: [],
         stepFrameShown: false,
+        stepsInView: 0,
         requestDetail: '',
         sizeLabel: '1280×720',
         loadError: '',
