@@ -84,6 +84,8 @@ describe('The panel for a web developer in a real VS Code', function () {
     assert.match(shown, /## Response headers \(\d+\)\n(?:.*\n)*?x-echo\nyes/);
     assert.match(shown, /## Request body\n.*\n\{\n {2}"name": "Ada",\n {2}"items": \[\n/, 'the request body, pretty-printed');
     assert.match(shown, /## Response body\n.*\n\{\n {2}"received": \{\n {4}"name": "Ada"/, 'the response body, pretty-printed');
+    // As in DevTools, in a pane this wide the details open beside the list (narrowed to its names), which stays in view.
+    assert.strictEqual((await api.describePanels())[0]?.layout.requestDetailPlace, 'beside');
     await screenshotWorkbench(path.join(artifacts(), 'network-detail.png'));
 
     await vscode.env.clipboard.writeText('');
@@ -99,6 +101,34 @@ describe('The panel for a web developer in a real VS Code', function () {
     // Asynchronously: the fixture that answers runs in this very process.
     const { stdout } = await run('sh', ['-c', copied], { encoding: 'utf8', timeout: 15000 });
     assert.deepStrictEqual(JSON.parse(stdout), ECHO_ANSWER, 'the copied command gets the answer the page got');
+  });
+
+  it("the Console pane as a DevTools user reads it: an object's preview, an error's place, an uncaught error and a rejection named as such", async () => {
+    const report = await editorPanelOn(
+      `${fixture.url}/console-lab`,
+      r => r.consoleTexts.some(text => /payment timed out/.test(text)) && r.consoleTexts.some(text => /checkout is not defined/.test(text)),
+      "the panel to list the lab's messages",
+    );
+    await panelHands({ action: 'button', id: 'tab-console' });
+    note(`    console as listed: ${report.consoleTexts.join(' / ')}`);
+    assert.ok(
+      report.consoleTexts.some(text => /^cart .*total: 19\.9/.test(text)),
+      'the object as a preview',
+    );
+    // An error's row opens its stack (the ▶ before its text).
+    assert.ok(
+      report.consoleTexts.some(text => /^▶?Uncaught \(in promise\) Error: payment timed out$/.test(text)),
+      'the rejection named as one',
+    );
+    assert.ok(
+      report.consoleTexts.some(text => /^▶?Uncaught Error: checkout is not defined$/.test(text)),
+      'the uncaught error',
+    );
+    assert.ok(
+      report.consoleTexts.some(text => /^▶?save failed: HTTP 503$/.test(text)),
+      "console.error's arguments joined as DevTools does",
+    );
+    await screenshotWorkbench(path.join(artifacts(), 'console-pane.png'));
   });
 
   it("the size picker's phone preset resizes the page at once: the header says so and the model's next snapshot has the new size, two busy loops beside it and the page's next frame seconds late", async () => {
