@@ -9,8 +9,7 @@ import type { ValuePreview } from '../protocol/childMessages';
 import type { ConsoleRow, MarkerRow, PanelState } from '../protocol/panelMessages';
 import { $, el, post } from './dom';
 import { countProblems, foldText, previewLine, shortLocation, unfoldable } from './consoleText';
-
-const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour12: false });
+import { clockTime } from './clock';
 
 /** A value's button that shows or hides its properties (built once, when first unfolded) right after it. */
 function unfoldButton(className: string, title: string, value: ValuePreview, ...content: (Node | string)[]): HTMLElement {
@@ -79,7 +78,7 @@ function messageElement(message: string): HTMLElement {
 export function consoleRowElement(row: ConsoleRow): HTMLElement {
   const item = el('li', `console ${row.level}`);
   const message = row.args ? argumentsElement(row.args) : messageElement(row.text);
-  item.append(el('span', 'time', time(row.time)), el('span', 'level', row.level), message);
+  item.append(el('span', 'time', clockTime(row.time)), el('span', 'level', row.level), message);
   if (row.location) {
     const location = el('span', 'location', shortLocation(row.location));
     location.title = row.location;

@@ -17,6 +17,7 @@ import { VirtualRows } from './virtualRows';
 import { startNetworkControls } from './networkControls';
 import { consoleRowElement, showConsoleProblems, startConsoleControls } from './consoleList';
 import { footerText, nameAndPath, shortInitiator, sizeWords, summarize } from './networkWords';
+import { clockTime } from './clock';
 
 /** The Network pane's type filter: Playwright's resource types in the classes DevTools shows. */
 function typeClassOf(resourceType: string): string {
@@ -150,7 +151,7 @@ function waterfallBar(row: NetworkRow): HTMLElement {
   bar.style.setProperty('--t0', String(Math.max(0, row.time - waterfallOrigin)));
   bar.style.setProperty('--dt', String(Math.max(0, row.durationMs ?? 0)));
   cell.append(bar);
-  cell.title = `Started ${time(row.time)}; ${duration(row.durationMs)}`;
+  cell.title = `Started ${clockTime(row.time)}; ${duration(row.durationMs)}`;
   return cell;
 }
 
@@ -222,7 +223,6 @@ function showNetworkSummary(rows: readonly (NetworkRow | MarkerRow)[]): void {
   list.classList.toggle('with-page-lines', !!at(summary.loadMs) || !!at(summary.domContentLoadedMs));
 }
 
-const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour12: false });
 const duration = (ms?: number) => (ms === undefined ? '…' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 export interface PanelLists {
@@ -339,7 +339,7 @@ export function startLists(): PanelLists {
       }
       const card = cardElement(row);
       if (card) item.append(card);
-      item.title = `${row.tool} at ${time(row.startedAt)}`;
+      item.title = `${row.tool} at ${clockTime(row.startedAt)}`;
       decorateActivityRow(item, row);
       return item;
     },

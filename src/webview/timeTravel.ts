@@ -8,10 +8,9 @@ import type { StepView } from '../protocol/panelMessages';
 import { showStepAddress } from './header';
 import { $, el, post } from './dom';
 import { requestStep, selectedRange } from './activityExport';
+import { clockTime } from './clock';
 
 let shown: StepView | undefined;
-
-const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour12: false });
 
 export function showStep(view: StepView | null, problem: string | undefined): void {
   shown = view ?? undefined;
@@ -31,7 +30,7 @@ export function showStep(view: StepView | null, problem: string | undefined): vo
   }
   $('view').classList.add('past');
   const from = view.frameFrom !== undefined ? ` (picture from step ${view.frameFrom})` : view.frame ? '' : ' (no picture was drawn)';
-  $('step-text').textContent = `Step ${view.index} of ${view.total}, ${time(view.at)}: ${view.title}${from}`;
+  $('step-text').textContent = `Step ${view.index} of ${view.total}, ${clockTime(view.at)}: ${view.title}${from}`;
   $<HTMLButtonElement>('step-restore').disabled = !view.restorable;
   $('step-restore').title = view.restorable
     ? 'Put the browser back to how it was right after this step (its storage, address and size, in a fresh tab); chat is told at its next call'
