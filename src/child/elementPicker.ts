@@ -31,9 +31,7 @@ function inPage(args: InPageArgs) {
     if (args.phase !== 'describe') old?.remove();
     return undefined;
   }
-  if (args.phase === 'describe') {
-    // Leaves any pick's outline alone.
-  } else if (args.phase === 'hover') {
+  if (args.phase === 'hover') {
     const box = element.getBoundingClientRect();
     const overlay = old ?? document.createElement('div');
     overlay.id = args.overlayId;
@@ -43,7 +41,7 @@ function inPage(args: InPageArgs) {
         'outline:2px solid #1a73e8;background:rgba(26,115,232,0.15);pointer-events:none;z-index:2147483647;',
     );
     if (!old) document.documentElement.appendChild(overlay);
-  } else old?.remove();
+  } else if (args.phase === 'choose') old?.remove(); // describe leaves a pick's outline alone
   const tag = element.tagName.toLowerCase();
   const type = (element.getAttribute('type') ?? '').toLowerCase();
   const implicit: Record<string, string> = {

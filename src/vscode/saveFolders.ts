@@ -53,6 +53,9 @@ export function saveDialogFolder(kind: SaveKind, workspaceFolder: string | undef
   return (kind === 'test' && workspaceTestFolder(workspaceFolder)) || workspaceFolder;
 }
 
+/** The time in a saved file's name ("2026-12-02T14-03-11"). */
+export const fileStamp = (): string => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+
 /** The dialog's default: `fileName` in the folder above. */
 export function defaultSaveTarget(
   vscode: { Uri: typeof vscodeTypes.Uri },

@@ -2,7 +2,7 @@ import * as fs from 'fs/promises';
 import type * as vscodeTypes from 'vscode';
 import { LiveViewStore } from '../core/liveView/liveViewStore';
 import { Supervisor } from '../core/supervision/supervisor';
-import { defaultSaveTarget, rememberSaveFolder, type SaveFolderMemory } from './saveFolders';
+import { defaultSaveTarget, fileStamp, rememberSaveFolder, type SaveFolderMemory } from './saveFolders';
 
 type VSCode = typeof vscodeTypes;
 
@@ -15,8 +15,7 @@ export function saveFileName(url: string | undefined, fallback: string, extensio
       return fallback;
     }
   })();
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  return `${host}-${stamp}.${extension}`;
+  return `${host}-${fileStamp()}.${extension}`;
 }
 
 /** A full-resolution PNG of the current page, saved where the person picks. */

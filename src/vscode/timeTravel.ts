@@ -9,7 +9,7 @@ import type { Supervisor } from '../core/supervision/supervisor';
 import type { Timeline } from '../core/timeTravel/timeline';
 import { RESTORE_OFF, restoreToStep, type RestoreOutcome } from '../core/timeTravel/stepRestore';
 import { sessionTrace } from '../core/timeTravel/traceFile';
-import { defaultSaveTarget, rememberSaveFolder, type SaveFolderMemory } from './saveFolders';
+import { defaultSaveTarget, fileStamp, rememberSaveFolder, type SaveFolderMemory } from './saveFolders';
 import type { Door, HostToPanel } from '../protocol/panelMessages';
 
 type VSCode = typeof vscodeTypes;
@@ -90,10 +90,9 @@ export class TimeTravel {
       return undefined;
     }
     const folder = this.deps.workspaceFolders()[0];
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
     const target = await this.vscode.window.showSaveDialog({
       title: 'Save the browser session as a Playwright trace',
-      defaultUri: defaultSaveTarget(this.vscode, 'trace', `browser-session-${stamp}.zip`, folder, this.deps.saveFolders),
+      defaultUri: defaultSaveTarget(this.vscode, 'trace', `browser-session-${fileStamp()}.zip`, folder, this.deps.saveFolders),
       filters: { 'Playwright trace': ['zip'] },
     });
     if (!target) return undefined;
