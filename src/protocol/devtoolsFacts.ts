@@ -59,6 +59,8 @@ export const TraceInsightSchema = z.object({
   savingsBytes: z.number().optional(),
   /** What it is about: requests, elements, scripts, at most a few. */
   items: z.array(z.string()).max(10),
+  /** The insight's page in Chrome's documentation, as the trace engine names it (https only). */
+  docs: z.string().url().startsWith('https://').optional(),
 });
 export type TraceInsight = z.infer<typeof TraceInsightSchema>;
 

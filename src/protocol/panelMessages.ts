@@ -236,6 +236,8 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** A trace's or an audit's card in Activity: open its trace file, or put its findings on the chat input (by the call's id: the host reads its own copy). */
   z.object({ type: z.literal('devtoolsCard'), callId: z.number(), action: z.enum(['openTrace', 'addToChat']) }),
+  /** A card's Learn more or Rule docs: the host opens it only if that call's card holds this link. */
+  z.object({ type: z.literal('devtoolsDocs'), callId: z.number(), url: z.string().max(2048) }),
   z.object({ type: z.literal('frameDrawn'), seq: z.number() }),
   z.object({ type: z.literal('resize'), width: size, height: size, devicePixelRatio: size }),
   z.object({ type: z.literal('command'), command: PanelCommandSchema }),

@@ -11,7 +11,7 @@ import { ConsoleRow, FrameMessage, HostToPanel, PanelCommand, PanelReport, Panel
 import { isMarker } from '../protocol/panelRows';
 import type { PickParams } from '../protocol/childMessages';
 import { attachToChat, describeConsoleErrors, describeElement } from './addToChat';
-import { runCardAction } from './devtoolsCards';
+import { openCardDocs, runCardAction } from './devtoolsCards';
 import type { TimeTravel } from './timeTravel';
 import { pickDevice, type PanelBridge } from './devicePicker';
 import { requestDetailMessage, runRequestAction } from './requestDetails';
@@ -96,6 +96,9 @@ class PanelConnection implements vscodeTypes.Disposable {
         return;
       case 'devtoolsCard':
         void this.hub.devtoolsCard(message.callId, message.action);
+        return;
+      case 'devtoolsDocs':
+        void this.hub.devtoolsDocs(message.callId, message.url);
         return;
       case 'resize':
         this.size = { width: Math.round(message.width * message.devicePixelRatio), height: Math.round(message.height * message.devicePixelRatio) };
@@ -282,6 +285,11 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
       // Without a browser there is nothing to pick (the panel shows no page then).
       if (!(error instanceof NoBrowserError)) this.log.warn(`Add to Chat: ${(error as Error).message}`);
     }
+  }
+
+  /** A DevTools card's Learn more or Rule docs (devtoolsCards.ts). */
+  async devtoolsDocs(callId: number, url: string): Promise<void> {
+    await openCardDocs(this.vscode, this.store.cardOf(callId), url);
   }
 
   /** A DevTools card's Open trace or Add to Chat (devtoolsCards.ts). */

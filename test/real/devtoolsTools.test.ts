@@ -68,6 +68,12 @@ describe('the DevTools tools (real child and Chromium)', function () {
     const card = done.get('bridge_performance_trace')?.card;
     assert.strictEqual(card?.kind, 'trace');
     assert.strictEqual(card.kind === 'trace' && card.trace.lcp?.ms, lcp, 'the card shows what the model read');
+    const renderBlocking = card.kind === 'trace' ? card.trace.insights.find(insight => insight.name === 'RenderBlocking') : undefined;
+    assert.match(
+      renderBlocking?.docs ?? '',
+      /^https:\/\/developer\.chrome\.com\/docs\/.*render-blocking/,
+      "the card's Learn more is DevTools' own page for the insight",
+    );
     // The ref the trace named is one the ordinary tools act on.
     const ref = /\[ref=((f\d+)?e\d+)\]/.exec(text)![1];
     const hovered = await bridge.supervisor.callTool('browser_hover', { element: 'hero', target: ref });

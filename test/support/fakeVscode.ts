@@ -145,6 +145,8 @@ export function createFakeVscode(
   const providers = new Map<string, unknown>();
   const statusBarItems: FakeStatusBarItem[] = [];
   const clipboard: string[] = [];
+  /** What env.openExternal opened, in the person's browser. */
+  const openedExternally: string[] = [];
   let answer: (message: string, items: unknown[]) => unknown = () => undefined;
   const answers: (string | undefined)[] = [];
   const inputs: { title?: string; password: boolean; problem: string | undefined; items?: string[] }[] = [];
@@ -276,7 +278,10 @@ export function createFakeVscode(
         return { dispose: () => providers.delete(id) };
       },
     },
-    env: { clipboard: { writeText: async (text: string) => void clipboard.push(text) } },
+    env: {
+      clipboard: { writeText: async (text: string) => void clipboard.push(text) },
+      openExternal: async (uri: Uri) => (openedExternally.push(uri.toString()), true),
+    },
   };
 
   return {
@@ -290,6 +295,7 @@ export function createFakeVscode(
     viewProviders,
     statusBarItems,
     clipboard,
+    openedExternally,
     userSettings,
     workspaceSettings,
     folderSettings,

@@ -5,6 +5,7 @@
  */
 import * as assert from 'assert';
 import type { DevtoolsCard } from '../../src/protocol/devtoolsFacts';
+import { insightAdvice } from '../../src/protocol/devtoolsAdvice';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { BridgeState, ConsoleRow, HostToPanel, MarkerRow, NetworkRow, PanelReport, PanelState, PanelToHost } from '../../src/protocol/panelMessages';
@@ -652,9 +653,16 @@ describe('panel webview in a DOM', () => {
     }
   });
 
-  it("draws a trace's card (vitals by rating, insights, Open trace) and an audit's (rows that outline their element), each with Add to Chat by call id", () => {
+  it("draws a trace's card (vitals by rating; insights failing first, each state marked, what to change in sight, Learn more) and an audit's (each rule once with its docs, rows that outline their element), each with Add to Chat by call id", () => {
     const panel = openPanel();
     try {
+      const insight = (name: string, title: string, state: 'fail' | 'warning' | 'informative', extra: object = {}) => ({
+        name,
+        title,
+        state,
+        items: [],
+        ...extra,
+      });
       const trace = {
         url: 'http://127.0.0.1/perf/hero',
         during: 'reload' as const,
@@ -663,8 +671,23 @@ describe('panel webview in a DOM', () => {
         lcp: { ms: 4200, rating: 'poor' as const, element: { description: 'img "Hero"', ref: 'e3' } },
         cls: { value: 0.12, rating: 'needs-improvement' as const, culprits: [] },
         emulation: { throttling: 'none' as const, cacheDisabled: false, cpuSlowdown: 4 },
-        insights: [{ name: 'RenderBlocking', title: 'Render-blocking requests', state: 'fail' as const, savingsMs: 300, items: ['http://127.0.0.1/slow.css'] }],
+        // In the engine's order, not DevTools': the card puts failing first and the informative last.
+        insights: [
+          insight('LCPBreakdown', 'LCP breakdown', 'informative'),
+          insight('ThirdParties', 'Third parties', 'warning', { docs: 'javascript:alert(1)' }),
+          insight('RenderBlocking', 'Render-blocking requests', 'fail', {
+            savingsMs: 300,
+            items: ['http://127.0.0.1/a.css', 'http://127.0.0.1/b.css', 'http://127.0.0.1/c.js', 'http://127.0.0.1/d.js'],
+            docs: 'https://developer.chrome.com/docs/performance/insights/render-blocking',
+          }),
+        ],
       };
+      const node = (description: string, ref: string, fix: string, box?: { x: number; y: number; width: number; height: number }) => ({
+        description,
+        ref,
+        fix,
+        ...(box ? { box } : {}),
+      });
       const audit = {
         url: 'http://127.0.0.1/a11y',
         engine: 'axe-core 4',
@@ -675,9 +698,20 @@ describe('panel webview in a DOM', () => {
             rule: 'label',
             impact: 'critical' as const,
             help: 'Form elements must have labels',
-            helpUrl: 'https://x',
+            helpUrl: 'https://dequeuniversity.com/rules/axe/4.10/label',
+            more: 3,
+            nodes: [
+              node('<img src=x onerror=alert(1)>', 'e5', 'Fix any of the following:\n  Element has no label', { x: 10, y: 20, width: 100, height: 30 }),
+              node('textbox "Email"', 'e6', 'Fix any of the following:\n  Element has no label'),
+            ],
+          },
+          {
+            rule: 'image-alt',
+            impact: 'minor' as const,
+            help: 'Images must have alternative text',
+            helpUrl: 'command:workbench.action.terminal.new',
             more: 0,
-            nodes: [{ description: '<img src=x onerror=alert(1)>', ref: 'e5', box: { x: 10, y: 20, width: 100, height: 30 }, fix: 'Add a label' }],
+            nodes: [node('img', 'e7', 'Add an alt attribute'), node('img', 'e8', 'Set role="presentation"')],
           },
         ],
       };
@@ -694,20 +728,62 @@ describe('panel webview in a DOM', () => {
       });
       panel.send({ type: 'activity', rows: [row(1, { kind: 'trace', trace }), row(2, { kind: 'audit', audit })], dropBefore: 0 });
       const cards = panel.describe().activityCards;
-      assert.match(
+      assert.strictEqual(
         cards[0],
-        /^LCP4200 ms \(poor\)\nCLS0\.12 \(needs-improvement\)\nINP— \(none\)\nLCP element: img "Hero" \[e3\]\nWhile: CPU 4× slower\nRender-blocking requests · may save 300 ms$/,
+        [
+          'LCP4200 ms (poor)',
+          'CLS0.12 (needs-improvement)',
+          'INP— (none)',
+          'LCP element: img "Hero" [e3]',
+          'While: CPU 4× slower',
+          'Render-blocking requests · failing · may save 300 ms',
+          `What to change: ${insightAdvice('RenderBlocking')}`,
+          'http://127.0.0.1/a.css',
+          'http://127.0.0.1/b.css',
+          'http://127.0.0.1/c.js',
+          'and 1 more',
+          'Third parties · worth a look',
+          `What to change: ${insightAdvice('ThirdParties')}`,
+          'LCP breakdown · informative',
+          `What to change: ${insightAdvice('LCPBreakdown')}`,
+        ].join('\n'),
       );
-      assert.match(cards[1], /1 rule violated on 1 element · 20 passed\ncriticalForm elements must have labels: <img src=x onerror=alert\(1\)> \[e5\]/);
+      const states = [...panel.window.document.querySelectorAll<HTMLElement>('#activity-list .trace-card li.insight')].map(li => li.className);
+      assert.deepStrictEqual(states, ['insight fail', 'insight warning', 'insight informative'], 'each styled by its state');
+      assert.strictEqual(
+        cards[1],
+        [
+          '2 rules violated on 7 elements · 20 passed',
+          'criticalForm elements must have labels (label)',
+          'What to change: Element has no label',
+          '<img src=x onerror=alert(1)> [e5]',
+          'textbox "Email" [e6]',
+          'and 3 more',
+          'minorImages must have alternative text (image-alt)',
+          'img [e7] — Add an alt attribute',
+          'img [e8] — Set role="presentation"',
+        ].join('\n'),
+        'the rule and a fix its elements share said once; a fix of its own beside its element',
+      );
       assert.strictEqual(panel.window.document.querySelectorAll('#activity-list img').length, 0, "a page's text is text, never markup");
       const buttons = [...panel.window.document.querySelectorAll<HTMLButtonElement>('#activity-list .card button')];
       assert.deepStrictEqual(
         buttons.map(b => b.textContent),
-        ['Open trace', 'Add to Chat', 'Add to Chat'],
+        ['Learn more', 'Open trace', 'Add to Chat', 'Rule docs', 'Add to Chat'],
+        'a link only where the finding has an https page (not javascript: or command:)',
       );
+      assert.strictEqual(buttons[0].getAttribute('aria-label'), 'Learn more: Render-blocking requests');
       buttons[0].click();
+      assert.deepStrictEqual(panel.posted.at(-1), {
+        type: 'devtoolsDocs',
+        callId: 1,
+        url: 'https://developer.chrome.com/docs/performance/insights/render-blocking',
+      });
+      buttons[1].click();
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'devtoolsCard', callId: 1, action: 'openTrace' });
-      buttons[2].click();
+      buttons[3].click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'devtoolsDocs', callId: 2, url: 'https://dequeuniversity.com/rules/axe/4.10/label' });
+      buttons[4].click();
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'devtoolsCard', callId: 2, action: 'addToChat' });
       const finding = panel.window.document.querySelector<HTMLElement>('#activity-list .audit-card li.finding')!;
       assert.strictEqual(finding.dataset.box, '10,20,100,30');

@@ -5,12 +5,14 @@
  * here, in one small shape, and the pinned version is tested by test/real/devtoolsTools.test.ts.
  */
 import type { TraceInsight } from '../../protocol/devtoolsFacts';
+import { isDocsLink } from '../../protocol/devtoolsAdvice';
 import type { TraceEvent } from './traceRecorder';
 
 /** The parts of a trace engine insight we read (the rest of each model is the insight's own detail). */
 interface InsightModel {
   state: 'pass' | 'fail' | 'warning' | 'informative';
   strings?: { title?: string };
+  docs?: string;
   metricSavings?: Record<string, number | undefined>;
   wastedBytes?: number;
   relatedEvents?: unknown;
@@ -195,6 +197,7 @@ export async function parseTrace(events: TraceEvent[]): Promise<ParsedTrace> {
       state: insight.state,
       ...savingsOf(insight),
       items: name === 'CLSCulprits' ? culprits.map(c => `${c.description}${c.url ? ` ${c.url}` : ''}`).slice(0, 10) : itemsOf(name, insight),
+      ...(isDocsLink(insight.docs) ? { docs: insight.docs } : {}),
     });
   }
   return {

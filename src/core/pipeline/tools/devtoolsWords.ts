@@ -4,45 +4,17 @@
  * written, short enough to act on: the vitals with their ratings, then each finding with what to change.
  */
 import type { AuditFacts, DevtoolsAnswer, DevtoolsRefusal, Emulation, Rating, TraceFacts, TraceInsight } from '../../../protocol/devtoolsFacts';
+import { auditFixWords, insightAdvice } from '../../../protocol/devtoolsAdvice';
 
 const RATING_WORDS: Record<Rating, string> = { good: 'good', 'needs-improvement': 'needs improvement', poor: 'poor' };
-
-/** What to change for each insight DevTools names (its own advice, said as a step). */
-const ADVICE: Record<string, string> = {
-  RenderBlocking:
-    'Defer or inline these requests (async/defer scripts, inline critical CSS, media queries on other stylesheets) so the first paint does not wait for them.',
-  LCPDiscovery:
-    'Make the LCP image discoverable in the HTML (an <img> with src, or <link rel="preload">), give it fetchpriority="high", and never loading="lazy".',
-  LCPBreakdown:
-    "Work on the largest phase: a slow first byte is the server, a load delay is late discovery, load duration is the file's size, render delay is blocking CSS or script.",
-  DocumentLatency: "Answer the document faster: avoid redirects, cache or speed up the server's response (under 600 ms), compress the HTML.",
-  ForcedReflow:
-    'Do not read layout (offsetWidth, getBoundingClientRect…) right after changing the DOM or styles in the same task: batch the reads before the writes.',
-  ThirdParties: 'Load third-party code later, or less of it (facades, async, only where needed).',
-  CLSCulprits:
-    'Give images, iframes and ads a size (width/height or aspect-ratio), reserve space for late content, and use font-display: optional or size-adjusted fallbacks.',
-  INPBreakdown:
-    "Shorten the handler's work: yield to the main thread (await scheduler.yield(), setTimeout), move heavy work off it, and update the screen first.",
-  NetworkDependencyTree: 'Shorten the chain of critical requests: preload or preconnect what is found late, and load less before the first paint.',
-  Cache: 'Serve static files with a long cache lifetime (Cache-Control: max-age) and versioned names.',
-  ImageDelivery: 'Serve images at the size shown, in a modern format (WebP, AVIF), compressed.',
-  FontDisplay: 'Use font-display: swap or optional so text shows while the font loads.',
-  DOMSize: 'Keep the DOM smaller: fewer elements, shallower trees; render long lists lazily.',
-  Viewport: 'Add <meta name="viewport" content="width=device-width, initial-scale=1"> so taps are not delayed on mobile.',
-  CharacterSet: 'Declare the encoding: <meta charset="utf-8"> in the first 1024 bytes, or charset in the Content-Type header.',
-  ModernHTTP: 'Serve over HTTP/2 or HTTP/3.',
-  SlowCSSSelector: 'Simplify the costly selectors DevTools names.',
-  DuplicatedJavaScript: 'Bundle shared modules once.',
-  LegacyJavaScript: 'Ship modern JavaScript to modern browsers (no polyfills they do not need).',
-  LongTasks: 'Break tasks over 50 ms into smaller ones (yield between them) or move the work off the main thread.',
-};
 
 function insightLine(insight: TraceInsight): string {
   const saves = [insight.savingsMs ? `may save ${insight.savingsMs} ms` : '', insight.savingsBytes ? `${Math.round(insight.savingsBytes / 1024)} KB` : '']
     .filter(Boolean)
     .join(', ');
   const items = insight.items.length ? `\n    ${insight.items.slice(0, 5).join('\n    ')}` : '';
-  const advice = ADVICE[insight.name] ? `\n    What to change: ${ADVICE[insight.name]}` : '';
+  const whatToChange = insightAdvice(insight.name);
+  const advice = whatToChange ? `\n    What to change: ${whatToChange}` : '';
   return `- ${insight.title} (${insight.name}, ${insight.state}${saves ? `; ${saves}` : ''})${items}${advice}`;
 }
 
@@ -131,10 +103,7 @@ export function auditText(audit: AuditFacts): string {
   for (const v of audit.violations) {
     lines.push('', `- ${v.impact}: ${v.help} (${v.rule}, ${v.helpUrl})`);
     for (const node of v.nodes) {
-      const fix = node.fix
-        .replace(/\s+/g, ' ')
-        .replace(/^Fix (any|all) of the following: ?/, '')
-        .trim();
+      const fix = auditFixWords(node.fix);
       lines.push(`  - ${node.ref ? `[ref=${node.ref}] ` : ''}${node.description}${fix ? ` — fix: ${fix.slice(0, 300)}` : ''}`);
     }
     if (v.more) lines.push(`  - and ${v.more} more element${v.more === 1 ? '' : 's'}`);
