@@ -198,6 +198,8 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
   private readonly connections = new Set<PanelConnection>();
   private readonly disposables: vscodeTypes.Disposable[] = [];
   private lastWish = '';
+  /** The panel as an editor tab, while one is open. */
+  private editorPanel: vscodeTypes.WebviewPanel | undefined;
 
   constructor(
     readonly vscode: VSCode,
@@ -224,20 +226,28 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     view.onDidDispose(() => this.disconnect(connection));
   }
 
-  /** The same panel as an editor tab. */
+  /** The same panel as an editor tab: one, brought forward where it is when asked again (as VS Code's previews are). */
   openInEditor(): void {
+    if (this.editorPanel) {
+      this.editorPanel.reveal(undefined, false);
+      return;
+    }
     const panel = this.vscode.window.createWebviewPanel(PANEL_WEBVIEW_TYPE, 'Browser', this.vscode.ViewColumn.Beside, {
       enableScripts: true,
       retainContextWhenHidden: false,
       localResourceRoots: this.resourceRoots(),
     });
+    this.editorPanel = panel;
     panel.iconPath = this.vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
     const connection = this.connect(panel.webview, () => panel.visible);
     panel.onDidChangeViewState(() => {
       if (panel.visible) connection.resync();
       this.updateLiveView();
     });
-    panel.onDidDispose(() => this.disconnect(connection));
+    panel.onDidDispose(() => {
+      if (this.editorPanel === panel) this.editorPanel = undefined;
+      this.disconnect(connection);
+    });
   }
 
   /** What the visible panels show, read from their DOM (for the integration tests and diagnostics). */

@@ -337,6 +337,12 @@ describe('Playwright Bridge in a real VS Code', function () {
     const taken = await screenshotWorkbench(artifact);
     note(taken ? `    workbench screenshot: ${artifact}` : '    (no workbench screenshot on this host)');
     if (process.env.PLAYWRIGHT_BRIDGE_HOST === 'server') assert.ok(taken, 'the launcher saved a screenshot of the workbench');
+    // Asked again, the command brings that tab forward: never a second Browser beside it, streaming the same page twice.
+    await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
+    const browserTabs = vscode.window.tabGroups.all
+      .flatMap(group => group.tabs)
+      .filter(tab => tab.input instanceof vscode.TabInputWebview && tab.label === 'Browser');
+    assert.strictEqual(browserTabs.length, 1, `one Browser editor tab: ${browserTabs.length}`);
   });
 
   it('drives a browser on a loopback Playwright server and shows its frames in the panel; the browser runs under the server, not us', async () => {
