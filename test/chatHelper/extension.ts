@@ -3,7 +3,7 @@
  * prompt it receives, one tool call per request, and records every request (tools offered, results).
  */
 import * as vscode from 'vscode';
-import { fill, fillArgs, FORM_SCENARIO, ScenarioTurn } from './scenario';
+import { DEMO_SCENARIO, fill, fillArgs, ScenarioTurn, turnFor } from './scenario';
 
 export interface RecordedRequest {
   offeredTools: string[];
@@ -44,29 +44,25 @@ const provider: vscode.LanguageModelChatProvider = {
     },
   ],
   async provideLanguageModelChatResponse(_model, messages, options, progress) {
-    // The turn is the one whose prompt is the last user text; results since then are this turn's.
+    // The turn is the one the person's last message asks for (a message of text, not of tool results); the results since then are this turn's.
     let promptIndex = -1;
-    const results: { text: string; mimeTypes: string[] }[] = [];
     messages.forEach((message, index) => {
-      for (const part of message.content) {
-        if (
-          part instanceof vscode.LanguageModelTextPart &&
-          message.role === vscode.LanguageModelChatMessageRole.User &&
-          scenario.some(t => part.value.includes(t.prompt))
-        ) {
-          promptIndex = index;
-          results.length = 0;
-        }
-        if (index > promptIndex && promptIndex >= 0 && part instanceof vscode.LanguageModelToolResultPart) results.push(textOf(part));
-      }
+      const isPrompt =
+        message.role === vscode.LanguageModelChatMessageRole.User &&
+        message.content.some(part => part instanceof vscode.LanguageModelTextPart && part.value.trim()) &&
+        !message.content.some(part => part instanceof vscode.LanguageModelToolResultPart);
+      if (isPrompt) promptIndex = index;
     });
+    const results = messages
+      .slice(promptIndex + 1)
+      .flatMap(message => message.content.filter(part => part instanceof vscode.LanguageModelToolResultPart).map(textOf));
     const promptText = promptIndex >= 0 ? messages[promptIndex].content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('') : '';
-    const turn = scenario.find(t => promptText.includes(t.prompt));
+    const turn = turnFor(promptText, scenario);
     const offered = (options.tools ?? []).map(t => t.name);
     const entry: RecordedRequest = { offeredTools: offered, results: [...results], reply: '' };
     record.push(entry);
     if (!turn) {
-      entry.reply = 'I have no script for that.';
+      entry.reply = `I am a scripted model with no script for that. I can answer: ${scenario.map(t => `"${t.prompt}"`).join(', ')}.`;
       progress.report(new vscode.LanguageModelTextPart(entry.reply));
       return;
     }
@@ -100,7 +96,7 @@ const demoDelayMs = Number(process.env.PLAYWRIGHT_BRIDGE_DEMO_STEP_MS ?? 0);
  * the scenario slowly enough to watch, accepting confirmations.
  */
 async function playDemo(siteUrl: string): Promise<void> {
-  scenario = FORM_SCENARIO;
+  scenario = DEMO_SCENARIO;
   base = siteUrl;
   door = 'tool';
   await vscode.commands.executeCommand('workbench.action.chat.manage');
@@ -113,7 +109,7 @@ async function playDemo(siteUrl: string): Promise<void> {
   await vscode.commands.executeCommand('playwrightBridge.openPanelInEditor');
   // A moment to look at the empty panel before chat starts.
   await new Promise(resolve => setTimeout(resolve, 3000));
-  for (const turn of FORM_SCENARIO) {
+  for (const turn of DEMO_SCENARIO) {
     const before = record.length;
     void vscode.commands.executeCommand('workbench.action.chat.open', {
       mode: 'agent',

@@ -13,8 +13,19 @@ export interface ScenarioStep {
 
 export interface ScenarioTurn {
   prompt: string;
+  /** Words that also ask for this turn when a person types the question their own way (lower case, any one). */
+  asks?: string[];
   steps: ScenarioStep[];
   answer: string;
+}
+
+/**
+ * The turn a prompt asks for: the one whose prompt it holds, else the first with one of its words; none for
+ * anything else (the model then says what it can do rather than replay an earlier answer).
+ */
+export function turnFor(text: string, turns: ScenarioTurn[]): ScenarioTurn | undefined {
+  const lower = text.toLowerCase();
+  return turns.find(t => lower.includes(t.prompt.toLowerCase())) ?? turns.find(t => t.asks?.some(word => lower.includes(word)));
 }
 
 export const FORM_SCENARIO: ScenarioTurn[] = [
@@ -44,13 +55,31 @@ export const FORM_SCENARIO: ScenarioTurn[] = [
 export const TRACE_SCENARIO: ScenarioTurn[] = [
   {
     prompt: 'Why is the hero page slow? Trace a reload.',
+    asks: ['slow', 'performance', 'trace'],
     steps: [
       { tool: 'browser_navigate', args: { url: '{{base}}/perf/hero' } },
       { tool: 'bridge_performance_trace', args: { during: 'reload' } },
     ],
-    answer: 'Traced: {{last:(LCP \\d+ ms \\([a-z ]+\\))}}; {{last:(Render-blocking requests)}}',
+    answer: "Traced: {{last:(LCP \\d+ ms \\([a-z ]+\\))}}; {{last:(Render-blocking requests)}}. The card is in the Browser panel's Activity.",
   },
 ];
+
+/** "Is this page accessible?": an audit of a page with planted violations, the answer built from its count. */
+export const AUDIT_SCENARIO: ScenarioTurn[] = [
+  {
+    prompt: 'Audit the accessibility lab page for accessibility problems.',
+    asks: ['accessib', 'a11y', 'audit'],
+    steps: [
+      { tool: 'browser_navigate', args: { url: '{{base}}/a11y/planted' } },
+      { tool: 'bridge_accessibility_audit', args: {} },
+    ],
+    answer:
+      "Audited: {{last:(\\d+ rules? violated on \\d+ elements?)}}; the worst: {{last:\\n- (\\w+: [^\\n]+?) \\(}}. The card is in the Browser panel's Activity.",
+  },
+];
+
+/** What `npm start -- --demo` plays, and answers when a person types one of these questions in the demo's chat. */
+export const DEMO_SCENARIO: ScenarioTurn[] = [...FORM_SCENARIO, ...TRACE_SCENARIO, ...AUDIT_SCENARIO];
 
 /** A turn whose only call needs the person's confirmation, to check that declining leaves the page alone. */
 export const DECLINE_SCENARIO: ScenarioTurn[] = [

@@ -10,7 +10,16 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { DECLINE_SCENARIO, EXPORT_SCENARIO, FILE_SCENARIO, FORM_SCENARIO, ScenarioTurn, TIME_TRAVEL_SCENARIO, TRACE_SCENARIO } from '../chatHelper/scenario';
+import {
+  AUDIT_SCENARIO,
+  DECLINE_SCENARIO,
+  EXPORT_SCENARIO,
+  FILE_SCENARIO,
+  FORM_SCENARIO,
+  ScenarioTurn,
+  TIME_TRAVEL_SCENARIO,
+  TRACE_SCENARIO,
+} from '../chatHelper/scenario';
 import { ExportApps } from '../fixtures/exportApps';
 import { TimeTravelApps } from '../fixtures/timeTravelApps';
 import type { RecordedRequest } from '../chatHelper/extension';
@@ -28,7 +37,7 @@ async function chatRecord(): Promise<RecordedRequest[]> {
  * Sends one prompt through the chat view in agent mode and answers tool confirmations the way a
  * person would; returns when the scripted model has given its final answer.
  */
-async function chatTurn(turn: ScenarioTurn, confirm: 'accept' | 'decline' = 'accept'): Promise<{ answer: string; ms: number }> {
+async function chatTurn(turn: ScenarioTurn | string, confirm: 'accept' | 'decline' = 'accept'): Promise<{ answer: string; ms: number }> {
   const started = Date.now();
   const before = (await chatRecord()).length;
   const finished = async () => {
@@ -39,7 +48,7 @@ async function chatTurn(turn: ScenarioTurn, confirm: 'accept' | 'decline' = 'acc
   const response = vscode.commands.executeCommand<{ type?: string } | undefined>('workbench.action.chat.open', {
     mode: 'agent',
     modelSelector: MODEL,
-    query: turn.prompt,
+    query: typeof turn === 'string' ? turn : turn.prompt,
     blockOnResponse: true,
   });
   let answer: string | undefined;
@@ -252,20 +261,21 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
 
   // About the panel, not the door: it runs once, in the language-model tools' window.
   if (door === 'tool')
-    it('"why is this page slow?": chat traces a reload, the Activity card shows the vitals, and Open trace opens the trace file', async function () {
+    it('"why is this page slow?", typed as a person asks it: chat traces a reload, the Activity card shows the vitals and insights, Open trace opens the trace file; "is it accessible?" gives an audit card; a question with no script is said so', async function () {
       if (process.env.PLAYWRIGHT_BRIDGE_HOST !== 'server') this.skip();
-      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: TRACE_SCENARIO, base: fixture.url, door });
-      const traced = await chatTurn(TRACE_SCENARIO[0]);
+      await vscode.commands.executeCommand('pwbChatHelper.configure', { scenario: [...TRACE_SCENARIO, ...AUDIT_SCENARIO], base: fixture.url, door });
+      // The person's own words, not the scenario's prompt (the demo's model answers what README says to ask).
+      const traced = await chatTurn('why is this page slow?');
       note(`    trace (${door}): ${traced.ms} ms: ${traced.answer}`);
       assert.match(
         traced.answer,
-        /^Traced: LCP \d+ ms \((good|needs improvement|poor)\); Render-blocking requests$/,
+        /^Traced: LCP \d+ ms \((good|needs improvement|poor)\); Render-blocking requests\. The card is in the Browser panel's Activity\.$/,
         'the model read the vitals and the insight',
       );
       let card = '';
       await waitFor(async () => !!(card = (await api.describePanels())[0]?.activityCards.at(-1) ?? ''), 20000, 'the trace card in Activity', 250);
       assert.match(card, /^LCP\d+ ms \((good|needs-improvement|poor)\)\nCLS[\d.]+ \(good\)\nINP— \(none\)/, `the card's vitals, rated: ${card}`);
-      assert.match(card, /Render-blocking requests/, card);
+      assert.match(card, /Render-blocking requests · failing[^\n]*\nWhat to change: Defer or inline/, `failing, with what to change in sight: ${card}`);
       await panelHands({ action: 'button', id: 'tab-activity' });
       await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/performance-card.png`);
       await panelHands({ action: 'cardButton', label: 'Open trace' });
@@ -287,6 +297,20 @@ describe(`Chat drives the browser through the ${doorName} (real chat view, scrip
       // As the person would: close the trace and look at the panel again (the next tests watch it), on its Console.
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
       await showPanelInEditor(api);
+      const unscripted = await chatTurn('What is the weather in Lisbon?');
+      assert.match(unscripted.answer, /^I am a scripted model with no script for that\./, `never an earlier turn's answer again: ${unscripted.answer}`);
+      const audited = await chatTurn('Is this page accessible?');
+      note(`    audit (${door}): ${audited.ms} ms: ${audited.answer}`);
+      assert.match(audited.answer, /^Audited: \d+ rules? violated on \d+ elements?; the worst: (critical|serious): [^.]+\. The card/, audited.answer);
+      await waitFor(
+        async () => /rules? violated/.test((card = (await api.describePanels())[0]?.activityCards.at(-1) ?? '')),
+        20000,
+        'the audit card in Activity',
+        250,
+      );
+      assert.match(card, /\n(critical|serious)[^\n]+ \([a-z-]+\)\n(What to change: |[^\n]+ — )/, `each rule once, then what to change: ${card}`);
+      await panelHands({ action: 'button', id: 'tab-activity' });
+      await screenshotWorkbench(`${process.env.PLAYWRIGHT_BRIDGE_ARTIFACTS ?? '/tmp'}/audit-card.png`);
       await panelHands({ action: 'button', id: 'tab-console' });
     });
 
