@@ -1,11 +1,11 @@
-import type { BrowserContext, Page, Request } from 'playwright';
-import type { LiveViewParams, NetworkEntry } from '../protocol/childMessages';
+import type { BrowserContext, Page } from 'playwright';
+import type { LiveViewParams } from '../protocol/childMessages';
 import { NO_EMULATION } from '../protocol/devtoolsFacts';
 import { toolRecord } from '../core/tools/toolRegistry';
 import { EmulationControl } from './emulationControl';
 import { ConsoleLog } from './observer/consoleLog';
 import { FrameStream } from './observer/frameStream';
-import { NetworkLog } from './observer/networkLog';
+import { NetworkLog, type ListedRequest } from './observer/networkLog';
 import type { ObserverOptions } from './observer/observerOptions';
 import { TabList } from './observer/tabList';
 
@@ -61,13 +61,18 @@ export class BrowserObserver {
   }
 
   /** Every request the panel's list holds, oldest first (Save all as HAR). */
-  listedRequests(): { request: Request; entry: NetworkEntry }[] {
+  listedRequests(): ListedRequest[] {
     return this.requests.listedRequests();
   }
 
   /** A listed request by its id, for its details; undefined once it has scrolled out of the panel's list. */
-  listedRequest(id: string): { request: Request; entry: NetworkEntry } | undefined {
+  listedRequest(id: string): ListedRequest | undefined {
     return this.requests.listedRequest(id);
+  }
+
+  /** Network's Preserve log: keep each response's body as it ends (see NetworkLog.keepBodies). */
+  keepBodies(on: boolean): void {
+    this.requests.keepBodies(on);
   }
 
   /** Follows upstream's current tab after a call (TabList.followCall); the stream shows the tab and size the agent works at. */

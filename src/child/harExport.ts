@@ -6,10 +6,11 @@
  * spelled it; a binary body that holds a secret is left out. The whole file keeps within one budget
  * (harBudget.ts), measured masked as written: a body that does not fit is left out, a request whose address
  * and headers do not fit is written as its stub, each saying so in its comment, and the log's comment counts
- * them. Never waits on a request still running.
+ * them. Never waits on a request still running. With Preserve log on, a body kept as its request ended
+ * (observer/keptBodies.ts) is written in place of the browser's, which dropped an earlier page's.
  */
-import type { Request, Response } from 'playwright';
-import type { NetworkEntry } from '../protocol/childMessages';
+import type { Response } from 'playwright';
+import type { ListedRequest } from './observer/networkLog';
 import { bodyOf, plainAsciiEscapes, requestSpan } from './requestDetail';
 import { withDeadline } from '../core/supervision/deadline';
 import { fitted, HAR_BUDGET, HarBudget, jsonBytes, STUB_STRING_BYTES } from './harBudget';
@@ -104,7 +105,7 @@ interface ReadRequest {
  * without breaking it.
  */
 export async function buildHar(
-  listed: { request: Request; entry: NetworkEntry }[],
+  listed: ListedRequest[],
   version: string,
   masked: <T>(value: T) => T,
   holdsSecret: (bytes: Buffer) => boolean,
@@ -154,11 +155,7 @@ export async function buildHar(
  * A request read from the browser, its entry without bodies masked; or its stub at once when its address and
  * headers alone, as the page wrote them, are already larger than its room (they are then never masked whole).
  */
-async function readRequest(
-  { request, entry }: { request: Request; entry: NetworkEntry },
-  room: number,
-  masked: <T>(value: T) => T,
-): Promise<ReadRequest | { stub: HarEntry }> {
+async function readRequest({ request, entry, keptBody }: ListedRequest, room: number, masked: <T>(value: T) => T): Promise<ReadRequest | { stub: HarEntry }> {
   const t = request.timing();
   // Still running (a stream, a long poll, a request the server never answers): listed without an answer.
   const finished = entry.failure !== undefined || (entry.durationMs !== undefined && t.responseEnd >= 0);
@@ -173,10 +170,12 @@ async function readRequest(
   ]);
   const mimeType = responseHeaders.find(header => header.name.toLowerCase() === 'content-type')?.value ?? 'x-unknown';
   const redirect = response && response.status() >= 300 && response.status() < 400;
-  const body = response && !redirect ? await within(response.body()) : undefined;
+  // Kept as it ended (Preserve log), else read now: an earlier page's is gone from the browser by then.
+  const body = response && !redirect ? (keptBody ?? (await within(response.body()))) : undefined;
   const content: HarEntry['response']['content'] = { size: body?.length ?? 0, mimeType };
   if (!finished) content.comment = 'Still loading when the HAR was saved.';
-  else if (response && !redirect && !body) content.comment = 'The browser no longer had this body.';
+  else if (response && !redirect && !body)
+    content.comment = 'The browser no longer had this body (with Preserve log on, bodies are kept as each request ends).';
   const postData = request.postData();
   const measured = requestSpan(request);
   const query = (() => {

@@ -57,6 +57,7 @@ export class InnerSessionRegistry {
   /** Whose browser the panel shows: `window`, or a client's session id. */
   private watched = 'window';
   private liveView: LiveViewParams = LIVE_VIEW_OFF;
+  private preserveNetworkLog = false;
 
   constructor(
     private readonly config: ChildConfig,
@@ -124,6 +125,12 @@ export class InnerSessionRegistry {
     return this.prepared(slot ? await this.clients.session(slot) : await this.windowSession());
   }
 
+  /** Network's Preserve log: the watched session's observer keeps bodies as responses end. */
+  async setPreserveNetworkLog(on: boolean): Promise<void> {
+    this.preserveNetworkLog = on;
+    (await this.running())?.observer?.keepBodies(on);
+  }
+
   async setLiveView(params: LiveViewParams): Promise<void> {
     this.liveView = params;
     (await this.running())?.observer?.setLiveView(params);
@@ -135,9 +142,11 @@ export class InnerSessionRegistry {
     const before = await this.running();
     this.watched = id;
     before?.observer?.setLiveView(LIVE_VIEW_OFF);
+    before?.observer?.keepBodies(false);
     const now = await this.running();
     this.sendSessions();
     now?.observer?.setLiveView(this.liveView);
+    now?.observer?.keepBodies(this.preserveNetworkLog);
     now?.observer?.announce();
     this.log(`The panel now watches ${id === 'window' ? "the window's session" : `session ${id.slice(0, 8)}`}`);
   }
@@ -314,6 +323,7 @@ export class InnerSessionRegistry {
       log: this.log,
     });
     observer.setLiveView(this.watched === sessionId ? this.liveView : LIVE_VIEW_OFF);
+    observer.keepBodies(this.watched === sessionId && this.preserveNetworkLog);
     return observer;
   }
 }

@@ -15,14 +15,20 @@ const CUT_MARGIN = 64 * 1024;
 /** The most of a body chat's copy pretty-prints. */
 const MAX_PRETTY_CHARS = 8 * 1024 * 1024;
 
-export async function describeRequest(request: Request, entry: NetworkEntry, view: Omit<RequestDetailParams, 'id'> = {}): Promise<RequestDetail> {
+/** `keptBody`: the response's body as it was kept when it ended (Preserve log), read in place of the browser's. */
+export async function describeRequest(
+  request: Request,
+  entry: NetworkEntry,
+  view: Omit<RequestDetailParams, 'id'> = {},
+  keptBody?: Buffer,
+): Promise<RequestDetail> {
   const response = await request.response().catch(() => null);
   // The body is what takes longest: fetched beside the headers, not after them (its type from the headers the response came with).
   const [requestHeaders, responseHeaders, remote, body] = await Promise.all([
     request.headersArray().catch(() => [] as Header[]),
     response ? response.headersArray().catch(() => [] as Header[]) : Promise.resolve([] as Header[]),
     response ? response.serverAddr().catch(() => null) : Promise.resolve(null),
-    responseBody(request, response, entry, response?.headers()['content-type'] ?? ''),
+    responseBody(request, response, entry, response?.headers()['content-type'] ?? '', keptBody),
   ]);
   const requestType = headerValue(requestHeaders, 'content-type');
   const postData = request.postDataBuffer();
@@ -101,10 +107,11 @@ export function maskAndCut(detail: RequestDetail, maskText: (text: string) => st
   };
 }
 
-async function responseBody(request: Request, response: Response | null, entry: NetworkEntry, contentType: string): Promise<RequestBody> {
+async function responseBody(request: Request, response: Response | null, entry: NetworkEntry, contentType: string, keptBody?: Buffer): Promise<RequestBody> {
   if (entry.failure) return unavailable(`The request failed: ${entry.failure}`, contentType);
   if (!response) return unavailable('No response yet.', contentType);
   if (response.status() >= 300 && response.status() < 400) return none('A redirect has no body.', contentType);
+  if (keptBody) return bodyOf(keptBody, contentType, 'utf-8');
   // A body still streaming (a page that never reads it, an endless stream) would keep us waiting.
   if (entry.durationMs === undefined || request.timing().responseEnd < 0) {
     const finished = await Promise.race([
@@ -120,7 +127,10 @@ async function responseBody(request: Request, response: Response | null, entry: 
     return bodyOf(await response.body(), contentType, 'utf-8');
   } catch (error) {
     // Chromium keeps bodies in a bounded buffer: old or large ones are gone, and a page that navigated away took its own.
-    return unavailable(`The browser no longer has this body (${(error as Error).message.split('\n')[0]}).`, contentType);
+    return unavailable(
+      `The browser no longer has this body (${(error as Error).message.split('\n')[0]}). With Preserve log on, bodies are kept as each request ends.`,
+      contentType,
+    );
   }
 }
 

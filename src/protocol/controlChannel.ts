@@ -89,6 +89,11 @@ export const CONTROL_REQUESTS = {
 export const CONTROL_NOTIFICATIONS = {
   /** Start, resize or stop the stream of frames for the panel. */
   liveView: { method: 'notifications/playwright_bridge/live_view', params: LiveViewParamsSchema },
+  /**
+   * Network's Preserve log: the watched session keeps each response's body as it ends, so Save all as HAR and a
+   * request's details still have an earlier page's (the browser drops a page's bodies when the next one commits).
+   */
+  preserveNetworkLog: { method: 'notifications/playwright_bridge/preserve_network_log', params: z.object({ on: z.boolean() }) },
   /** The person's mouse or keyboard, for the current page (fire and forget: input must not queue). */
   input: { method: 'notifications/playwright_bridge/input', params: z.object({ event: InputEventSchema }) },
   /** An MCP client left: its own context (isolation `perClient`) closes. */

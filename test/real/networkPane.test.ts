@@ -92,6 +92,31 @@ describe("the Network pane's controls and HAR (real child and Chromium)", functi
     );
   });
 
+  it("with Preserve log on, an earlier page's requests keep their bodies in Save all as HAR and in their details, though the browser dropped them when the next page came", async () => {
+    bridge = makeRealBridge();
+    const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
+    try {
+      store.setPreserveLog(true);
+      const listed = listen(bridge);
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/network-lab` });
+      await finished(listed, '/api/echo', '/api/big');
+      const earlier = listed.get('/api/big')!;
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/form` });
+      await finished(listed, '/form');
+      const built = await bridge.supervisor.ask('har', { version: '0.0.0-test', ids: idsOf(store) });
+      const har = JSON.parse(built.har) as { log: { entries: { request: { url: string }; response: { content: { text?: string; comment?: string } } }[] } };
+      const big = har.log.entries.find(e => e.request.url.endsWith('/api/big'));
+      assert.ok(big, `the earlier page's request is listed: ${har.log.entries.map(e => e.request.url).join(', ')}`);
+      assert.ok((big.response.content.text ?? '').length > 1000, `its body is in the HAR: ${JSON.stringify(big.response.content).slice(0, 200)}`);
+      const echo = har.log.entries.find(e => e.request.url.endsWith('/api/echo'));
+      assert.match(echo?.response.content.text ?? '', /Ada/, "the earlier page's POST has its answer");
+      const detail = await bridge.supervisor.ask('requestDetail', { id: earlier.id, bodyChars: 200 });
+      assert.ok(['json', 'text'].includes(detail.responseBody.kind), `its details have the body: ${JSON.stringify(detail.responseBody).slice(0, 200)}`);
+    } finally {
+      store.dispose();
+    }
+  });
+
   it('a HAR masks a secret however the server spelled it, and never waits on a request that does not end', async () => {
     const secret = 'tok+en<&>x-7731';
     bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: secret, origins: [fixture.url] } } });

@@ -8,6 +8,8 @@ import { healthOf, type HostHealth } from '../../src/core/supervision/browserHea
 export function fakeLiveViewSource(calls = new Emitter<ToolCallRecord>()) {
   const observations = new Emitter<ObservationEvent>();
   const healthChanges = new Emitter<HostHealth>();
+  /** What the store told the browser's side of Preserve log, in order. */
+  const preserveNetworkLog: boolean[] = [];
   const events: LiveViewSource = {
     health: healthOf({ state: 'ready', generation: 1 }, undefined),
     onDidChangeHealth: healthChanges.event,
@@ -17,6 +19,7 @@ export function fakeLiveViewSource(calls = new Emitter<ToolCallRecord>()) {
     tabs: [],
     onDidChangeControl: new Emitter<boolean>().event,
     wantThumbnails: () => ({ dispose: () => undefined }),
+    setPreserveNetworkLog: on => void preserveNetworkLog.push(on),
   };
-  return { events, observations, calls, healthChanges };
+  return { events, observations, calls, healthChanges, preserveNetworkLog };
 }

@@ -5,6 +5,7 @@ import { ORIGIN_RULES_NOTE } from '../../protocol/callMarks';
 import { initiatorOf } from '../requestInitiator';
 import { requestSpan } from '../requestDetail';
 import { EventBudget } from './eventBudget';
+import { KeptBodies } from './keptBodies';
 import { PageNetworkFacts, type RequestFacts } from './networkFacts';
 import type { ObserverOptions } from './observerOptions';
 
@@ -49,6 +50,13 @@ export function requestFailure(request: Request, originRules: boolean): string {
   return originRules && BLOCKED_FAILURE.test(failure) ? `${failure}: ${ORIGIN_RULES_NOTE}` : failure;
 }
 
+/** A request the panel's list holds, with its body when it was kept as it ended (Preserve log). */
+export interface ListedRequest {
+  request: Request;
+  entry: NetworkEntry;
+  keptBody?: Buffer;
+}
+
 /**
  * The context's requests for the panel's Network list: each one listed as it starts, is answered and ends or
  * fails, the last ones kept by id for their details and Save all as HAR.
@@ -66,6 +74,8 @@ export class NetworkLog {
   private readonly recentUrls = new Set<string>();
   /** Each open page's CDP facts (cache, sizes, the initiating script), once its session is attached. */
   private readonly facts = new Map<string, PageNetworkFacts>();
+  /** Bodies kept as responses end while Preserve log is on (the browser drops them at the next navigation). */
+  private readonly kept = new KeptBodies();
   private readonly budget = new EventBudget(MAX_NETWORK_PER_SECOND, count =>
     this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`),
   );
@@ -201,22 +211,37 @@ export class NetworkLog {
     };
     this.list(request, finished);
     this.options.send({ kind: 'network', entry: finished });
+    await this.kept.keep(entry.id, response);
+  }
+
+  /** Network's Preserve log: keep each response's body as it ends (keptBodies.ts). */
+  keepBodies(on: boolean): void {
+    this.kept.setOn(on);
   }
 
   private list(request: Request, entry: NetworkEntry): void {
     this.listed.delete(entry.id);
     this.listed.set(entry.id, { request, entry });
-    if (this.listed.size > MAX_LISTED_REQUESTS) this.listed.delete(this.listed.keys().next().value!);
+    if (this.listed.size <= MAX_LISTED_REQUESTS) return;
+    const oldest = this.listed.keys().next().value!;
+    this.listed.delete(oldest);
+    this.kept.forget(oldest);
   }
 
   /** Every request the panel's list holds, oldest first (Save all as HAR). */
-  listedRequests(): { request: Request; entry: NetworkEntry }[] {
-    return [...this.listed.values()];
+  listedRequests(): ListedRequest[] {
+    return [...this.listed.values()].map(listed => this.withKeptBody(listed));
   }
 
   /** A listed request by its id, for its details; undefined once it has scrolled out of the panel's list. */
-  listedRequest(id: string): { request: Request; entry: NetworkEntry } | undefined {
-    return this.listed.get(id);
+  listedRequest(id: string): ListedRequest | undefined {
+    const listed = this.listed.get(id);
+    return listed && this.withKeptBody(listed);
+  }
+
+  private withKeptBody(listed: { request: Request; entry: NetworkEntry }): ListedRequest {
+    const keptBody = this.kept.get(listed.entry.id);
+    return keptBody ? { ...listed, keptBody } : listed;
   }
 
   dispose(): void {

@@ -20,6 +20,8 @@ export interface LiveViewSource {
   readonly tabs: readonly TabInfo[];
   /** The store shows thumbnails of image results: the source makes them only while someone does. */
   wantThumbnails(): { dispose(): void };
+  /** Network's Preserve log: the browser's side keeps the bodies of the requests the list keeps. */
+  setPreserveNetworkLog(on: boolean): void;
 }
 
 /** How much each list keeps: entries, and bytes (by approximateBytes) so long rows cannot add up. */
@@ -142,6 +144,8 @@ export class LiveViewStore {
   /** Preserve log: with it off (the default), a navigation of the page starts the list again. */
   setPreserveLog(on: boolean): void {
     this.preserveLog = on;
+    // The list keeps an earlier page's requests: the child keeps their bodies too, or its HAR would have none.
+    this.source.setPreserveNetworkLog(on);
     this.emitState();
   }
 

@@ -89,6 +89,8 @@ export class Supervisor {
   private readonly toolsEmitter = new Emitter<Tool[]>();
   private readonly observationEmitter = new Emitter<ObservationEvent>();
   private liveView: LiveViewParams = { enabled: false, maxWidth: 0, maxHeight: 0 };
+  /** Network's Preserve log, told to every child that starts while it is on. */
+  private preserveNetworkLog = false;
   private disposing: Promise<void> | undefined;
 
   readonly onDidChangeStatus: Event<BridgeStatus>;
@@ -127,6 +129,7 @@ export class Supervisor {
         },
         attached: connection => {
           if (this.liveView.enabled) connection.notify('liveView', this.liveView);
+          if (this.preserveNetworkLog) connection.notify('preserveNetworkLog', { on: true });
         },
         toolsChanged: tools => this.toolsEmitter.fire(this.offered(tools)),
         lost: notice => this.notes.lostForAll(notice),
@@ -329,6 +332,12 @@ export class Supervisor {
   setLiveView(params: LiveViewParams): void {
     this.liveView = params;
     this.tell('liveView', params);
+  }
+
+  /** Network's Preserve log: the child keeps bodies as responses end (see CONTROL_NOTIFICATIONS); remembered for children started later. */
+  setPreserveNetworkLog(on: boolean): void {
+    this.preserveNetworkLog = on;
+    this.tell('preserveNetworkLog', { on });
   }
 
   /** Settings for the next start; a child already running keeps the settings it has. */
