@@ -147,7 +147,8 @@ export async function killLoop(fixture: FixtureServer, rounds: number): Promise<
         const press = await bridge.supervisor.callTool('browser_click', { element: 'Press', target: refOf(textOf(snapshot), /button "Press"/) });
         ok = !press.isError;
       }
-      await waitFor(() => fixture.count('/press') > before, 3000, 'the press').catch(() => undefined);
+      // Past this, a press is counted lost (its click answered long before: the page sends it at once).
+      await waitFor(() => fixture.count('/press') > before, 10000, 'the press').catch(() => undefined);
       const presses = fixture.count('/press') - before;
       if (presses === 0) figures.lost++;
       if (presses > 1) figures.duplicated++;
@@ -159,8 +160,15 @@ export async function killLoop(fixture: FixtureServer, rounds: number): Promise<
       const childPid = bridge.supervisor.status.pid;
       if (round === rounds - 1 || !childPid) continue;
       const victim = round % 2 === 0 ? childPid : browserMainPid(childPid);
-      if (victim) process.kill(victim, 'SIGKILL');
-      await new Promise(resolve => setTimeout(resolve, 200));
+      if (!victim) continue;
+      process.kill(victim, 'SIGKILL');
+      // The next call comes once the bridge has noticed, as the status bar shows it a person (on a busy machine a
+      // fixed pause could end before the child reads its browser's pipe closed, and a call then races the death).
+      await waitFor(
+        () => bridge.supervisor.health.state !== 'ready',
+        15000,
+        () => `the bridge to notice the SIGKILL of ${victim === childPid ? 'the child' : 'the browser'}`,
+      );
     }
     // The last round has no kill after it; every other round is followed by one.
     figures.rounds = rounds;
