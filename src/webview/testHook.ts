@@ -124,9 +124,17 @@ function layout(): PanelLayout {
   };
 }
 
-/** Requests the panel has listed since it started (the bench reads it as `window.panelRequestsListed` to count a burst). */
+/**
+ * Requests the panel has listed since it started, and when each first came (the bench reads them as
+ * `window.panelRequestsListed` and `window.panelRequestsListedAt` to time a burst as the panel took it in).
+ */
 const listed = new Set<string>();
+const listedAt: number[] = [];
 export function countRequests(rows: { seq: number }[]): void {
-  for (const row of rows) if ('id' in row && typeof row.id === 'string') listed.add(row.id);
-  (window as unknown as { panelRequestsListed: number }).panelRequestsListed = listed.size;
+  for (const row of rows) {
+    if (!('id' in row) || typeof row.id !== 'string' || listed.has(row.id)) continue;
+    listed.add(row.id);
+    listedAt.push(performance.now());
+  }
+  Object.assign(window, { panelRequestsListed: listed.size, panelRequestsListedAt: listedAt });
 }

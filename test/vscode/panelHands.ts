@@ -187,6 +187,7 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
     });
     tasks.observe({ type: 'longtask' });
     const intervals: number[] = [];
+    const started = performance.now();
     let last = await frame();
     const end = last + act.seconds * 1000;
     while (last < end) {
@@ -195,7 +196,11 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
       last = now;
     }
     tasks.disconnect();
-    return { intervals, rows: listed() - listedBefore, longTasks };
+    // The rows' own pace: from the first that came in the window to the last (not the window, which starts
+    // before the page sends anything and may end after it stopped).
+    const times = ((window as unknown as { panelRequestsListedAt?: number[] }).panelRequestsListedAt ?? []).filter(at => at >= started);
+    const rowsSpanMs = times.length > 1 ? times[times.length - 1] - times[0] : 0;
+    return { intervals, rows: listed() - listedBefore, rowsSpanMs, longTasks };
   }
   if (act.task === 'sizes') {
     return [...document.querySelectorAll<HTMLElement>('#network-list li.request')].map(row => ({
