@@ -151,8 +151,18 @@ function waterfallBar(row: NetworkRow): HTMLElement {
   bar.style.setProperty('--t0', String(Math.max(0, row.time - waterfallOrigin)));
   bar.style.setProperty('--dt', String(Math.max(0, row.durationMs ?? 0)));
   cell.append(bar);
-  cell.title = `Started ${clockTime(row.time)}; ${duration(row.durationMs)}`;
+  // Its tooltip is worded when the pointer comes (waterfallTitle): a burst redraws hundreds of bars a second.
+  cell.dataset.time = String(row.time);
+  if (row.durationMs !== undefined) cell.dataset.durationMs = String(row.durationMs);
   return cell;
+}
+
+/** A bar's tooltip, worded the first time the pointer is over it. */
+function waterfallTitle(event: Event): void {
+  const cell = (event.target as Element).closest<HTMLElement>('.waterfall');
+  if (!cell || cell.title || !cell.dataset.time) return;
+  const durationMs = cell.dataset.durationMs === undefined ? undefined : Number(cell.dataset.durationMs);
+  cell.title = `Started ${clockTime(Number(cell.dataset.time))}; ${duration(durationMs)}`;
 }
 
 /** The waterfall spans the requests shown: from the first start to the last end (set once on the list, read by every bar). */
@@ -265,6 +275,7 @@ export function startLists(): PanelLists {
   $('console-filter').addEventListener('input', () => consoleList.refilter());
 
   // Network
+  $('network-list').addEventListener('mouseover', waterfallTitle);
   const networkList = new VirtualRows<NetworkRow | MarkerRow>(
     $('network-list'),
     row => {
