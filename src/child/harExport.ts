@@ -11,6 +11,7 @@
  */
 import type { Response } from 'playwright';
 import type { ListedRequest } from './observer/networkLog';
+import { decodedBound } from './observer/keptBodies';
 import { bodyOf, plainAsciiEscapes, requestSpan } from './requestDetail';
 import { withDeadline } from '../core/supervision/deadline';
 import { fitted, HAR_BUDGET, HarBudget, jsonBytes, STUB_STRING_BYTES } from './harBudget';
@@ -83,8 +84,10 @@ interface HarEntry {
 }
 
 /** What an entry says of a body past the limits. */
-const notKept = (bytes: number) =>
-  `Body not kept (${bytes} bytes; the bridge keeps bodies up to ${BODY_LIMIT} bytes each, within the file's ${HAR_BUDGET} bytes in all).`;
+const notKept = (bytes: number | undefined) =>
+  bytes === undefined
+    ? `Body not kept: compressed, and nothing bounds what it decodes to before it is read (the bridge keeps bodies up to ${BODY_LIMIT} bytes each).`
+    : `Body not kept (${bytes} bytes; the bridge keeps bodies up to ${BODY_LIMIT} bytes each, within the file's ${HAR_BUDGET} bytes in all).`;
 
 const sanitized = (headers: HarHeader[]) => headers.filter(header => !header.name.startsWith(':') && !SANITIZED.has(header.name.toLowerCase()));
 const span = (from: number, to: number) => (from >= 0 && to >= from ? Math.round((to - from) * 1000) / 1000 : -1);
@@ -170,10 +173,14 @@ async function readRequest({ request, entry, keptBody }: ListedRequest, room: nu
   ]);
   const mimeType = responseHeaders.find(header => header.name.toLowerCase() === 'content-type')?.value ?? 'x-unknown';
   const redirect = response && response.status() >= 300 && response.status() < 400;
-  // Kept as it ended (Preserve log), else read now: an earlier page's is gone from the browser by then.
-  const body = response && !redirect ? (keptBody ?? (await within(response.body()))) : undefined;
+  // Kept as it ended (Preserve log), else read now: an earlier page's is gone from the browser by then. Never
+  // read past the limit the browser already counted (a small compressed image can decode to hundreds of MB).
+  const bound = response ? decodedBound(response, request.resourceType(), entry) : undefined;
+  const tooLarge = !keptBody && (bound === undefined || bound > BODY_LIMIT);
+  const body = response && !redirect && !tooLarge ? (keptBody ?? (await within(response.body()))) : undefined;
   const content: HarEntry['response']['content'] = { size: body?.length ?? 0, mimeType };
   if (!finished) content.comment = 'Still loading when the HAR was saved.';
+  else if (tooLarge && !redirect && response) content.comment = bound === undefined ? notKept(undefined) : notKept(bound);
   else if (response && !redirect && !body)
     content.comment = 'The browser no longer had this body (with Preserve log on, bodies are kept as each request ends).';
   const postData = request.postData();

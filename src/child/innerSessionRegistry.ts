@@ -128,7 +128,9 @@ export class InnerSessionRegistry {
   /** Network's Preserve log: the watched session's observer keeps bodies as responses end. */
   async setPreserveNetworkLog(on: boolean): Promise<void> {
     this.preserveNetworkLog = on;
-    (await this.running())?.observer?.keepBodies(on);
+    const session = await this.running();
+    // The panel may have watched another session meanwhile (watch() set that one): only the watched one keeps.
+    if (session && (session.slot?.id ?? 'window') === this.watched) session.observer?.keepBodies(this.preserveNetworkLog);
   }
 
   async setLiveView(params: LiveViewParams): Promise<void> {

@@ -47,7 +47,13 @@ export function auditFixWords(fix: string): string {
     .trim();
 }
 
-/** A documentation link a card may open: https only (the finding's own rule or insight page). */
+/** A documentation link a card may open (the finding's own rule or insight page): https, no credentials, a plain host. */
 export function isDocsLink(url: string | undefined): url is string {
-  return !!url && /^https:\/\/[^\s/]+\//.test(url);
+  if (!url || url.length > 2048 || !url.startsWith('https://')) return false;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' && !parsed.username && !parsed.password && /^[a-z0-9.-]+$/.test(parsed.hostname);
+  } catch {
+    return false;
+  }
 }

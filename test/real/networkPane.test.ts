@@ -117,6 +117,33 @@ describe("the Network pane's controls and HAR (real child and Chromium)", functi
     }
   });
 
+  it('attacked by a page whose small compressed image decodes to 64 MB, with Preserve log on: its body is never read (the browser counts only what came over the wire), and the HAR says why it was not kept', async () => {
+    bridge = makeRealBridge();
+    const store = new LiveViewStore(bridge.supervisor, () => 'Chromium');
+    try {
+      store.setPreserveLog(true);
+      const listed = listen(bridge);
+      // The child before the page: what reading the body would add shows against this.
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+      const memory = await bridge.supervisor.ask('memory', {});
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/bomb-lab` });
+      await finished(listed, '/bomb.png');
+      const built = await bridge.supervisor.ask('har', { version: '0.0.0-test', ids: idsOf(store) });
+      const har = JSON.parse(built.har) as { log: { entries: { request: { url: string }; response: { content: { text?: string; comment?: string } } }[] } };
+      const bomb = har.log.entries.find(e => e.request.url.endsWith('/bomb.png'));
+      assert.match(
+        bomb?.response.content.comment ?? '',
+        /^Body not kept: compressed, and nothing bounds what it decodes to/,
+        JSON.stringify(bomb?.response.content),
+      );
+      const after = await bridge.supervisor.ask('memory', {});
+      const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+      assert.ok(mb(after.rssBytes - memory.rssBytes) < 40, `the child read none of it: RSS ${mb(memory.rssBytes)} MB, then ${mb(after.rssBytes)} MB`);
+    } finally {
+      store.dispose();
+    }
+  });
+
   it('a HAR masks a secret however the server spelled it, and never waits on a request that does not end', async () => {
     const secret = 'tok+en<&>x-7731';
     bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: secret, origins: [fixture.url] } } });

@@ -51,6 +51,10 @@ describe("a DevTools card's documentation links", () => {
       [traceCard, `${RENDER_BLOCKING_DOCS}?x=1`],
       [auditCard, 'command:workbench.action.terminal.new'],
       [auditCard, 'file:///etc/passwd'],
+      [
+        { ...auditCard, audit: { ...auditCard.audit, violations: [{ ...auditCard.audit.violations[0], helpUrl: 'https://user@evil.example/' }] } },
+        'https://user@evil.example/',
+      ],
       [auditCard, RENDER_BLOCKING_DOCS],
       [undefined, LABEL_DOCS],
     ];

@@ -5,7 +5,7 @@ import { ORIGIN_RULES_NOTE } from '../../protocol/callMarks';
 import { initiatorOf } from '../requestInitiator';
 import { requestSpan } from '../requestDetail';
 import { EventBudget } from './eventBudget';
-import { KeptBodies } from './keptBodies';
+import { decodedBound, KeptBodies } from './keptBodies';
 import { PageNetworkFacts, type RequestFacts } from './networkFacts';
 import type { ObserverOptions } from './observerOptions';
 
@@ -215,7 +215,10 @@ export class NetworkLog {
     };
     this.list(request, finished);
     this.options.send({ kind: 'network', entry: finished });
-    await this.kept.keep(entry.id, response);
+    const bound = response
+      ? decodedBound(response, request.resourceType(), { resourceBytes: facts?.resourceBytes, transferBytes: sizes?.responseBodySize })
+      : undefined;
+    await this.kept.keep(entry.id, response, bound, () => this.listed.has(entry.id));
   }
 
   /** Network's Preserve log: keep each response's body as it ends (keptBodies.ts). */

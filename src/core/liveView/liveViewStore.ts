@@ -139,6 +139,8 @@ export class LiveViewStore {
   /** Network's Clear: the list starts again (a line says so); requests still running are not listed again. */
   clearNetwork(): void {
     this.pushMarker('Network log cleared', ['network'], true);
+    // With Preserve log on, the cleared requests' kept bodies go too: the child keeps from now.
+    if (this.preserveLog) this.source.setPreserveNetworkLog(true);
   }
 
   /** Preserve log: with it off (the default), a navigation of the page starts the list again. */
