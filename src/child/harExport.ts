@@ -180,7 +180,7 @@ async function readRequest({ request, entry, keptBody }: ListedRequest, room: nu
   const body = response && !redirect && !tooLarge ? (keptBody ?? (await within(response.body()))) : undefined;
   const content: HarEntry['response']['content'] = { size: body?.length ?? 0, mimeType };
   if (!finished) content.comment = 'Still loading when the HAR was saved.';
-  else if (tooLarge && !redirect && response) content.comment = bound === undefined ? notKept(undefined) : notKept(bound);
+  else if (tooLarge && !redirect && response) content.comment = notKept(bound);
   else if (response && !redirect && !body)
     content.comment = 'The browser no longer had this body (with Preserve log on, bodies are kept as each request ends).';
   const postData = request.postData();

@@ -39,6 +39,13 @@ export function insightAdvice(name: string): string | undefined {
   return Object.hasOwn(INSIGHT_ADVICE, name) ? INSIGHT_ADVICE[name] : undefined;
 }
 
+/** What an insight may save, as the trace engine estimates it ("may save 300 ms, 12 KB"), or ''. */
+export function insightSavings(insight: { savingsMs?: number; savingsBytes?: number }): string {
+  return [insight.savingsMs ? `may save ${insight.savingsMs} ms` : '', insight.savingsBytes ? `${Math.round(insight.savingsBytes / 1024)} KB` : '']
+    .filter(Boolean)
+    .join(', ');
+}
+
 /** axe's fix for an element without its preamble ("Fix any of the following:"), on one line. */
 export function auditFixWords(fix: string): string {
   return fix

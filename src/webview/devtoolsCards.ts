@@ -5,7 +5,7 @@
  * the model's answer was worded from); the buttons name the call, the host does the rest.
  */
 import type { AuditFacts, AuditViolation, DevtoolsCard, Rating, TraceFacts, TraceInsight } from '../protocol/devtoolsFacts';
-import { auditFixWords, insightAdvice, isDocsLink } from '../protocol/devtoolsAdvice';
+import { auditFixWords, insightAdvice, insightSavings, isDocsLink } from '../protocol/devtoolsAdvice';
 import type { ActivityRow } from '../protocol/panelMessages';
 import { el, post } from './dom';
 import { outlineOnPicture } from './frameView';
@@ -78,8 +78,8 @@ function docsLink(label: string, about: string, url: string, callId: number): HT
 }
 
 /** At most a few of a finding's items in sight; all of them in the list's tooltip. */
-function itemList(items: string[], className: string, shown = 3): HTMLElement {
-  const list = el('ul', className);
+function itemList(items: string[], shown = 3): HTMLElement {
+  const list = el('ul', 'insight-items');
   for (const item of items.slice(0, shown)) list.append(el('li', 'card-line item', item));
   if (items.length > shown) list.append(el('li', 'card-line item more', `and ${items.length - shown} more`));
   list.title = items.join('\n');
@@ -99,15 +99,13 @@ function insightList(insights: TraceInsight[], callId: number): HTMLElement {
     const head = el('div', 'card-line insight-head');
     const icon = el('span', `codicon ${mark.icon} state-mark`);
     icon.setAttribute('aria-hidden', 'true');
-    const savings = [insight.savingsMs ? `may save ${insight.savingsMs} ms` : '', insight.savingsBytes ? `${Math.round(insight.savingsBytes / 1024)} KB` : '']
-      .filter(Boolean)
-      .join(', ');
+    const savings = insightSavings(insight);
     head.append(icon, el('span', 'insight-title', insight.title), el('span', 'state-words', ` · ${mark.words}`));
     if (savings) head.append(el('span', 'savings', ` · ${savings}`));
     item.append(head);
     const advice = insightAdvice(insight.name);
     if (advice) item.append(el('div', 'card-line what-to-change', `What to change: ${advice}`));
-    if (insight.items.length) item.append(itemList(insight.items, 'insight-items'));
+    if (insight.items.length) item.append(itemList(insight.items));
     if (isDocsLink(insight.docs)) item.append(docsLink('Learn more', insight.title, insight.docs, callId));
     list.append(item);
   }

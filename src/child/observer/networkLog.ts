@@ -215,9 +215,8 @@ export class NetworkLog {
     };
     this.list(request, finished);
     this.options.send({ kind: 'network', entry: finished });
-    const bound = response
-      ? decodedBound(response, request.resourceType(), { resourceBytes: facts?.resourceBytes, transferBytes: sizes?.responseBodySize })
-      : undefined;
+    // Bounded as Save all as HAR bounds it: by the sizes listed on the entry.
+    const bound = response ? decodedBound(response, request.resourceType(), finished) : undefined;
     await this.kept.keep(entry.id, response, bound, () => this.listed.has(entry.id));
   }
 

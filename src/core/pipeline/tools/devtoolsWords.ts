@@ -4,14 +4,12 @@
  * written, short enough to act on: the vitals with their ratings, then each finding with what to change.
  */
 import type { AuditFacts, DevtoolsAnswer, DevtoolsRefusal, Emulation, Rating, TraceFacts, TraceInsight } from '../../../protocol/devtoolsFacts';
-import { auditFixWords, insightAdvice } from '../../../protocol/devtoolsAdvice';
+import { auditFixWords, insightAdvice, insightSavings } from '../../../protocol/devtoolsAdvice';
 
 const RATING_WORDS: Record<Rating, string> = { good: 'good', 'needs-improvement': 'needs improvement', poor: 'poor' };
 
 function insightLine(insight: TraceInsight): string {
-  const saves = [insight.savingsMs ? `may save ${insight.savingsMs} ms` : '', insight.savingsBytes ? `${Math.round(insight.savingsBytes / 1024)} KB` : '']
-    .filter(Boolean)
-    .join(', ');
+  const saves = insightSavings(insight);
   const items = insight.items.length ? `\n    ${insight.items.slice(0, 5).join('\n    ')}` : '';
   const whatToChange = insightAdvice(insight.name);
   const advice = whatToChange ? `\n    What to change: ${whatToChange}` : '';
