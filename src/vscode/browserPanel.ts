@@ -250,9 +250,14 @@ export class BrowserPanelHub implements vscodeTypes.WebviewViewProvider, vscodeT
     });
   }
 
-  /** What the visible panels show, read from their DOM (for the integration tests and diagnostics). */
+  /**
+   * What the visible panels show, read from their DOM (for the integration tests and diagnostics). A panel that
+   * does not answer (its page reloading as it is shown again: a message before its page is ready is lost) is
+   * left out, not taken as all of them failing: a caller waiting for a panel to show something asks again.
+   */
   async describe(): Promise<PanelReport[]> {
-    return Promise.all([...this.connections].filter(c => c.streaming).map(c => c.describe()));
+    const answers = await Promise.allSettled([...this.connections].filter(c => c.streaming).map(c => c.describe()));
+    return answers.flatMap(answer => (answer.status === 'fulfilled' ? [answer.value] : []));
   }
 
   private connect(webview: vscodeTypes.Webview, isVisible: () => boolean): PanelConnection {
