@@ -70,6 +70,11 @@ export class BrowserObserver {
     return this.requests.listedRequest(id);
   }
 
+  /** The person points at a request in the panel's list: its body read ahead of the open (NetworkLog.warmBody). */
+  warmBody(id: string): Promise<void> {
+    return this.requests.warmBody(id);
+  }
+
   /** Network's Preserve log: keep each response's body as it ends (see NetworkLog.keepBodies). */
   keepBodies(on: boolean): void {
     this.requests.keepBodies(on);

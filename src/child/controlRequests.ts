@@ -44,6 +44,9 @@ export function controlRequests(
   return {
     liveView: params => sessions.setLiveView(params),
     preserveNetworkLog: params => sessions.setPreserveNetworkLog(params.on),
+    warmRequest: params => {
+      void sessions.running().then(session => session?.observer?.warmBody(params.id));
+    },
     watchContext: params => sessions.watch(params.sessionId),
     input: params => {
       inputQueue = inputQueue
@@ -141,7 +144,7 @@ export function controlRequests(
     requestDetail: async params => {
       const listed = (await sessions.running())?.observer?.listedRequest(params.id);
       if (!listed) throw new Error('That request is no longer kept: the browser restarted, or it scrolled out of the list.');
-      return maskAndCut(await describeRequest(listed.request, listed.entry, params, listed.keptBody), text => mask.text(text), params.bodyChars);
+      return maskAndCut(await describeRequest(listed, params), text => mask.text(text), params.bodyChars);
     },
   };
 

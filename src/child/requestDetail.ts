@@ -15,20 +15,29 @@ const CUT_MARGIN = 64 * 1024;
 /** The most of a body chat's copy pretty-prints. */
 const MAX_PRETTY_CHARS = 8 * 1024 * 1024;
 
-/** `keptBody`: the response's body as it was kept when it ended (Preserve log), read in place of the browser's. */
-export async function describeRequest(
-  request: Request,
-  entry: NetworkEntry,
-  view: Omit<RequestDetailParams, 'id'> = {},
-  keptBody?: Buffer,
-): Promise<RequestDetail> {
+/** A request the panel's Network list holds (observer/networkLog.ts), as its details and a HAR read it. */
+export interface ListedRequest {
+  request: Request;
+  entry: NetworkEntry;
+  /** The response's body as it was kept when it ended (Preserve log). */
+  keptBody?: Buffer;
+  /** Its body from the browser, through the read the panel may have started ahead (observer/bodyReads.ts). */
+  readBody: (response: Response) => Promise<Buffer>;
+}
+
+/**
+ * `keptBody`: the response's body as it was kept when it ended (Preserve log), read in place of the browser's;
+ * `readBody` reads the browser's (through a read the panel may have started ahead).
+ */
+export async function describeRequest(listed: ListedRequest, view: Omit<RequestDetailParams, 'id'> = {}): Promise<RequestDetail> {
+  const { request, entry } = listed;
   const response = await request.response().catch(() => null);
   // The body is what takes longest: fetched beside the headers, not after them (its type from the headers the response came with).
   const [requestHeaders, responseHeaders, remote, body] = await Promise.all([
     request.headersArray().catch(() => [] as Header[]),
     response ? response.headersArray().catch(() => [] as Header[]) : Promise.resolve([] as Header[]),
     response ? response.serverAddr().catch(() => null) : Promise.resolve(null),
-    responseBody(request, response, entry, response?.headers()['content-type'] ?? '', keptBody),
+    responseBody(listed, response, response?.headers()['content-type'] ?? ''),
   ]);
   const requestType = headerValue(requestHeaders, 'content-type');
   const postData = request.postDataBuffer();
@@ -107,7 +116,7 @@ export function maskAndCut(detail: RequestDetail, maskText: (text: string) => st
   };
 }
 
-async function responseBody(request: Request, response: Response | null, entry: NetworkEntry, contentType: string, keptBody?: Buffer): Promise<RequestBody> {
+async function responseBody({ request, entry, keptBody, readBody }: ListedRequest, response: Response | null, contentType: string): Promise<RequestBody> {
   if (entry.failure) return unavailable(`The request failed: ${entry.failure}`, contentType);
   if (!response) return unavailable('No response yet.', contentType);
   if (response.status() >= 300 && response.status() < 400) return none('A redirect has no body.', contentType);
@@ -124,7 +133,7 @@ async function responseBody(request: Request, response: Response | null, entry: 
     if (!finished) return unavailable('Still loading: open it again once it has finished.', contentType);
   }
   try {
-    return bodyOf(await response.body(), contentType, 'utf-8');
+    return bodyOf(await readBody(response), contentType, 'utf-8');
   } catch (error) {
     // Chromium keeps bodies in a bounded buffer: old or large ones are gone, and a page that navigated away took its own.
     return unavailable(

@@ -261,6 +261,8 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('saveTrace'), callIds: z.array(z.number().int()).max(5000) }),
   /** Network: the person opened this request (its details are fetched from the child now), with this much of each body ("Show more" asks for more). */
   z.object({ type: z.literal('openRequest'), id: z.string().min(1).max(32), bodyChars: z.number().int().min(1024).max(REQUEST_BODY_LIMIT) }),
+  /** Network: the person points at this request, or moves to it: its body is read ahead of the click that would open it. */
+  z.object({ type: z.literal('warmRequest'), id: z.string().min(1).max(32) }),
   /** Network: copy the request as cURL or fetch, or put it on the chat input. */
   z.object({ type: z.literal('requestAction'), id: z.string().min(1).max(32), action: z.enum(['copyCurl', 'copyFetch', 'addToChat']) }),
   /** Network: Clear the list, keep it across navigations (Preserve log), throttle or disable the cache (in the browser). */

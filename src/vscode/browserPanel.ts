@@ -152,6 +152,9 @@ class PanelConnection implements vscodeTypes.Disposable {
       case 'openRequest':
         void requestDetailMessage(this.hub.supervisor, message.id, { bodyChars: message.bodyChars, pretty: true }).then(reply => this.send(reply));
         return;
+      case 'warmRequest':
+        this.hub.supervisor.tell('warmRequest', { id: message.id });
+        return;
       case 'requestAction':
         void runRequestAction(this.hub.vscode, this.hub.supervisor, this.hub.outputDir(), this.hub.bridge.secretSites(), message.id, message.action);
         return;

@@ -211,6 +211,40 @@ describe('panel webview in a DOM', () => {
     }
   });
 
+  it('asks for a request to be read ahead once when the pointer rests on its row or the keyboard moves to it, not for the open one', () => {
+    const panel = openPanel();
+    try {
+      const rows: NetworkRow[] = [1, 2, 3].map(seq => ({
+        seq,
+        id: `r${seq}`,
+        method: 'GET',
+        url: `http://127.0.0.1/api/big?n=${seq}`,
+        resourceType: 'fetch',
+        status: 200,
+        durationMs: 5,
+        time: 0,
+      }));
+      panel.send({ type: 'network', rows, dropBefore: 0 });
+      assert.strictEqual(panel.describe().networkUrls.length, 3);
+      const row = (id: string) => panel.window.document.querySelector(`#network-list li[data-request-id="${id}"]`) as HTMLElement;
+      const warmed = () => panel.posted.filter(message => message.type === 'warmRequest');
+      // Over the row's own text, twice: one ask.
+      row('r2').firstElementChild!.dispatchEvent(new panel.window.Event('pointerover', { bubbles: true }) as unknown as Event);
+      row('r2').dispatchEvent(new panel.window.Event('pointerover', { bubbles: true }) as unknown as Event);
+      assert.deepStrictEqual(warmed(), [{ type: 'warmRequest', id: 'r2' }]);
+      row('r2').click();
+      assert.deepStrictEqual(panel.posted.at(-1), { type: 'openRequest', id: 'r2', bodyChars: 16384 });
+      // The keyboard moves on to the next row: that one is read ahead; back to the open one: nothing.
+      row('r2').focus();
+      panel.$('network-list').dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }) as unknown as Event);
+      assert.deepStrictEqual(warmed().at(-1), { type: 'warmRequest', id: 'r3' });
+      panel.$('network-list').dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true }) as unknown as Event);
+      assert.strictEqual(warmed().length, 2);
+    } finally {
+      panel.close();
+    }
+  });
+
   it('opens a request: asks the host, then shows its headers, pretty JSON bodies and timing; Copy and Add to Chat go to the host; a type filter', () => {
     const panel = openPanel();
     try {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'crypto';
-import type { Page, Request } from 'playwright';
+import type { Page, Request, Response } from 'playwright';
 import { capText, ENTRY_LIMITS, NetworkEntry } from '../../protocol/childMessages';
 import { ORIGIN_RULES_NOTE } from '../../protocol/callMarks';
 import { initiatorOf } from '../requestInitiator';
-import { requestSpan } from '../requestDetail';
+import { requestSpan, type ListedRequest } from '../requestDetail';
+import { BodyReads } from './bodyReads';
 import { EventBudget } from './eventBudget';
 import { decodedBound, KeptBodies } from './keptBodies';
 import { PageNetworkFacts, type RequestFacts } from './networkFacts';
@@ -55,11 +56,7 @@ export function requestFailure(request: Request, originRules: boolean): string {
 }
 
 /** A request the panel's list holds, with its body when it was kept as it ended (Preserve log). */
-export interface ListedRequest {
-  request: Request;
-  entry: NetworkEntry;
-  keptBody?: Buffer;
-}
+export type { ListedRequest };
 
 /**
  * The context's requests for the panel's Network list: each one listed as it starts, is answered and ends or
@@ -80,6 +77,7 @@ export class NetworkLog {
   private readonly facts = new Map<string, PageNetworkFacts>();
   /** Bodies kept as responses end while Preserve log is on (the browser drops them at the next navigation). */
   private readonly kept = new KeptBodies();
+  private readonly reads = new BodyReads();
   private readonly budget = new EventBudget(MAX_NETWORK_PER_SECOND, count =>
     this.options.log(`Live view: ${count} request events not shown (over ${MAX_NETWORK_PER_SECOND} a second)`),
   );
@@ -230,24 +228,39 @@ export class NetworkLog {
     this.listed.set(entry.id, { request, entry });
     if (this.listed.size <= MAX_LISTED_REQUESTS) return;
     const oldest = this.listed.keys().next().value!;
+    const { request: gone } = this.listed.get(oldest)!;
     this.listed.delete(oldest);
     this.kept.forget(oldest);
+    this.reads.forget(gone);
+  }
+
+  /**
+   * The person points at a listed request (or moves to it): a finished body, bounded as a kept one is, read
+   * ahead of the click that opens it. One still streaming is not: its read would wait for its end.
+   */
+  async warmBody(id: string): Promise<void> {
+    const listed = this.listed.get(id);
+    if (!listed || this.kept.get(id) || listed.entry.failure || listed.entry.durationMs === undefined || listed.request.timing().responseEnd < 0) return;
+    const response = await listed.request.response().catch(() => null);
+    const bound = response ? decodedBound(response, listed.request.resourceType(), listed.entry) : undefined;
+    await this.reads.warm(listed.request, response, bound);
   }
 
   /** Every request the panel's list holds, oldest first (Save all as HAR). */
   listedRequests(): ListedRequest[] {
-    return [...this.listed.values()].map(listed => this.withKeptBody(listed));
+    return [...this.listed.values()].map(listed => this.asListed(listed));
   }
 
   /** A listed request by its id, for its details; undefined once it has scrolled out of the panel's list. */
   listedRequest(id: string): ListedRequest | undefined {
     const listed = this.listed.get(id);
-    return listed && this.withKeptBody(listed);
+    return listed && this.asListed(listed);
   }
 
-  private withKeptBody(listed: { request: Request; entry: NetworkEntry }): ListedRequest {
+  private asListed(listed: { request: Request; entry: NetworkEntry }): ListedRequest {
     const keptBody = this.kept.get(listed.entry.id);
-    return keptBody ? { ...listed, keptBody } : listed;
+    const readBody = (response: Response) => this.reads.read(listed.request, response);
+    return keptBody ? { ...listed, keptBody, readBody } : { ...listed, readBody };
   }
 
   dispose(): void {
