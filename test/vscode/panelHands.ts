@@ -39,11 +39,12 @@ export type PanelAct =
    * Measures in the webview itself, with its own performance.now() (the bench's panel figures): `filter`
    * types each text into a filter box and times each keystroke to the frame that shows it; `frames` records
    * frame intervals, the requests listed and long tasks for `seconds`; `detail` opens `times` requests
-   * whose URL holds `text` (each once, newest first) and times each to its response body drawn. The answer is JSON.
+   * whose URL holds `text` (measureDetails: each once, newest first, the pointer resting `restMs` on the row
+   * before the click) and times each to its response body drawn. The answer is JSON.
    */
   | { action: 'measure'; task: 'filter'; filterId: string; texts: string[] }
   | { action: 'measure'; task: 'frames'; seconds: number }
-  | { action: 'measure'; task: 'detail'; text: string; times: number }
+  | { action: 'measure'; task: 'detail'; text: string; times: number; restMs: number }
   /** Chooses each size preset in turn (`presets`, like "390x844") and times each choice to the first picture drawn at that size. */
   | { action: 'measure'; task: 'resize'; presets: string[] }
   /**
@@ -135,6 +136,7 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
         .click();
       return;
     case 'measure':
+      if (act.task === 'detail') return JSON.stringify(await measureDetails(frame, act));
       return JSON.stringify(await frame.evaluate(measureInPanel, act));
   }
 }
@@ -252,33 +254,57 @@ async function measureInPanel(act: Extract<PanelAct, { action: 'measure' }>): Pr
     }
     return times;
   }
+  throw new Error(`no such measure: ${act.task}`);
+}
+
+/**
+ * The `detail` measure: each request whose URL holds `text` opened once, newest first, found by the filter as a
+ * person finds one among 2,000. With `restMs`, the pointer comes onto the row and rests there that long before
+ * the click, as a person's does (the panel reads the body ahead while it rests); without, the click comes at once. Each time is from the click to the body drawn, in the webview's own clock.
+ */
+async function measureDetails(frame: Frame, act: Extract<PanelAct, { task: 'detail' }>): Promise<number[]> {
+  const filterBy = (text: string) =>
+    frame.evaluate(async value => {
+      const filter = document.getElementById('network-filter') as HTMLInputElement;
+      filter.value = value;
+      filter.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise<void>(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    }, text);
+  await filterBy(act.text);
+  const opened: string[] = [];
   const times: number[] = [];
-  // As a person finds it among 2,000: by the filter.
-  const filter = document.getElementById('network-filter') as HTMLInputElement;
-  filter.value = act.text;
-  filter.dispatchEvent(new Event('input', { bubbles: true }));
-  await painted();
-  // Each matching request once, newest first (the list shows the newest at the end).
-  const opened = new Set<string>();
   for (let i = 0; i < act.times; i++) {
-    const rows = [...document.querySelectorAll<HTMLElement>('#network-list li.request')].filter(row => row.title.includes(act.text));
-    const row = rows.reverse().find(candidate => !opened.has(candidate.dataset.requestId!)) ?? rows[0];
-    if (!row) throw new Error(`no request row holds ${act.text}`);
-    opened.add(row.dataset.requestId!);
-    await painted();
-    const start = performance.now();
-    row.click();
-    // Drawn: the response body's text is in the pane (a GET has no request body of its own).
-    while (!document.querySelector('#request-body .body-text pre')) {
-      if (performance.now() - start > 30000) throw new Error("the request's body did not show within 30 s");
-      await frame();
-    }
-    await painted();
-    times.push(performance.now() - start);
-    (document.getElementById('request-close') as HTMLButtonElement).click();
+    const { id, took } = await frame.evaluate(
+      async ({ text, opened, restMs }) => {
+        const frame = () => new Promise<number>(resolve => requestAnimationFrame(resolve));
+        const painted = () => new Promise<void>(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)));
+        const rows = [...document.querySelectorAll<HTMLElement>('#network-list li.request')].filter(row => row.title.includes(text));
+        const row = rows.reverse().find(candidate => !opened.includes(candidate.dataset.requestId!)) ?? rows[0];
+        if (!row) throw new Error(`no request row holds ${text}`);
+        if (restMs) {
+          // The pointer comes onto the row (the event the browser sends as it enters) and rests there.
+          row.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, pointerType: 'mouse' }));
+          await new Promise(resolve => setTimeout(resolve, restMs));
+        }
+        await painted();
+        const start = performance.now();
+        row.click();
+        // Drawn: the response body's text is in the pane (a GET has no request body of its own).
+        while (!document.querySelector('#request-body .body-text pre')) {
+          if (performance.now() - start > 30000) throw new Error("the request's body did not show within 30 s");
+          await frame();
+        }
+        await painted();
+        const took = performance.now() - start;
+        (document.getElementById('request-close') as HTMLButtonElement).click();
+        return { id: row.dataset.requestId!, took };
+      },
+      { text: act.text, opened, restMs: act.restMs },
+    );
+    opened.push(id);
+    times.push(took);
   }
-  filter.value = '';
-  filter.dispatchEvent(new Event('input', { bubbles: true }));
+  await filterBy('');
   return times;
 }
 
