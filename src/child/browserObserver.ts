@@ -70,9 +70,9 @@ export class BrowserObserver {
     return this.requests.listedRequest(id);
   }
 
-  /** The person points at a request in the panel's list: its body read ahead of the open (NetworkLog.warmBody). */
-  warmBody(id: string): Promise<void> {
-    return this.requests.warmBody(id);
+  /** Whether a listed request may be read ahead of a click (NetworkLog.readAheadAllowed). */
+  readAheadAllowed(id: string): Promise<boolean> {
+    return this.requests.readAheadAllowed(id);
   }
 
   /** Network's Preserve log: keep each response's body as it ends (see NetworkLog.keepBodies). */

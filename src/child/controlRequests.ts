@@ -44,9 +44,6 @@ export function controlRequests(
   return {
     liveView: params => sessions.setLiveView(params),
     preserveNetworkLog: params => sessions.setPreserveNetworkLog(params.on),
-    warmRequest: params => {
-      void sessions.running().then(session => session?.observer?.warmBody(params.id));
-    },
     watchContext: params => sessions.watch(params.sessionId),
     input: params => {
       inputQueue = inputQueue
@@ -142,8 +139,11 @@ export function controlRequests(
       return { har: params.file ? '' : har, entries: built.entries, omittedBodies: built.omittedBodies + built.cutEntries };
     },
     requestDetail: async params => {
-      const listed = (await sessions.running())?.observer?.listedRequest(params.id);
+      const observer = (await sessions.running())?.observer;
+      const listed = observer?.listedRequest(params.id);
       if (!listed) throw new Error('That request is no longer kept: the browser restarted, or it scrolled out of the list.');
+      if (params.ahead && !(await observer!.readAheadAllowed(params.id)))
+        throw new Error('Not read ahead: it is still loading, failed, or its body is not bounded.');
       return maskAndCut(await describeRequest(listed, params), text => mask.text(text), params.bodyChars);
     },
   };

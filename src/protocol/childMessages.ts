@@ -201,6 +201,11 @@ export const RequestDetailParamsSchema = z.object({
   id: z.string().min(1).max(32),
   bodyChars: z.number().int().min(1).optional(),
   pretty: z.boolean().optional(),
+  /**
+   * Asked ahead of a click (the person's pointer rests on the row): answered only for a finished body whose read
+   * is bounded (child/observer/networkLog.ts' readAheadAllowed), else refused with nothing read.
+   */
+  ahead: z.boolean().optional(),
 });
 export type RequestDetailParams = z.infer<typeof RequestDetailParamsSchema>;
 

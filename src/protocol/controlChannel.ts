@@ -94,11 +94,6 @@ export const CONTROL_NOTIFICATIONS = {
    * request's details still have an earlier page's (the browser drops a page's bodies when the next one commits).
    */
   preserveNetworkLog: { method: 'notifications/playwright_bridge/preserve_network_log', params: z.object({ on: z.boolean() }) },
-  /**
-   * The person points at a request in the panel's Network list, or moves to it with the keyboard: the watched
-   * session reads its body ahead of the click that opens it (child/observer/bodyReads.ts).
-   */
-  warmRequest: { method: 'notifications/playwright_bridge/warm_request', params: RequestDetailParamsSchema.pick({ id: true }) },
   /** The person's mouse or keyboard, for the current page (fire and forget: input must not queue). */
   input: { method: 'notifications/playwright_bridge/input', params: z.object({ event: InputEventSchema }) },
   /** An MCP client left: its own context (isolation `perClient`) closes. */

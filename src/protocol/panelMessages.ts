@@ -221,7 +221,14 @@ export const HostToPanelSchema = z.discriminatedUnion('type', [
   /** Time travel: show this step as it was (null: back to live); `problem` when it cannot be shown or restored. */
   z.object({ type: z.literal('stepView'), view: StepViewSchema.nullable(), problem: z.string().optional() }),
   /** The answer to `openRequest`: the request's details, or why there are none. */
-  z.object({ type: z.literal('requestDetail'), id: z.string(), detail: RequestDetailSchema.optional(), problem: z.string().optional() }),
+  z.object({
+    type: z.literal('requestDetail'),
+    id: z.string(),
+    detail: RequestDetailSchema.optional(),
+    problem: z.string().optional(),
+    /** The answer to an `openRequest` asked ahead of a click. */
+    ahead: z.literal(true).optional(),
+  }),
 ]);
 export type HostToPanel = z.infer<typeof HostToPanelSchema>;
 export type FrameMessage = Extract<HostToPanel, { type: 'frame' }>;
@@ -259,10 +266,16 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restoreStep'), index: z.number().int().min(1) }),
   /** Save the session as a Playwright trace: every kept step, or the range of activity rows selected (call ids). */
   z.object({ type: z.literal('saveTrace'), callIds: z.array(z.number().int()).max(5000) }),
-  /** Network: the person opened this request (its details are fetched from the child now), with this much of each body ("Show more" asks for more). */
-  z.object({ type: z.literal('openRequest'), id: z.string().min(1).max(32), bodyChars: z.number().int().min(1024).max(REQUEST_BODY_LIMIT) }),
-  /** Network: the person points at this request, or moves to it: its body is read ahead of the click that would open it. */
-  z.object({ type: z.literal('warmRequest'), id: z.string().min(1).max(32) }),
+  /**
+   * Network: the person opened this request (its details are fetched from the child now), with this much of each
+   * body ("Show more" asks for more); `ahead`: not opened yet, the person's pointer rests on its row.
+   */
+  z.object({
+    type: z.literal('openRequest'),
+    id: z.string().min(1).max(32),
+    bodyChars: z.number().int().min(1024).max(REQUEST_BODY_LIMIT),
+    ahead: z.literal(true).optional(),
+  }),
   /** Network: copy the request as cURL or fetch, or put it on the chat input. */
   z.object({ type: z.literal('requestAction'), id: z.string().min(1).max(32), action: z.enum(['copyCurl', 'copyFetch', 'addToChat']) }),
   /** Network: Clear the list, keep it across navigations (Preserve log), throttle or disable the cache (in the browser). */

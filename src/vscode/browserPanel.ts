@@ -150,10 +150,11 @@ class PanelConnection implements vscodeTypes.Disposable {
         void this.hub.vscode.commands.executeCommand(COMMANDS.saveTrace, { callIds: message.callIds });
         return;
       case 'openRequest':
-        void requestDetailMessage(this.hub.supervisor, message.id, { bodyChars: message.bodyChars, pretty: true }).then(reply => this.send(reply));
-        return;
-      case 'warmRequest':
-        this.hub.supervisor.tell('warmRequest', { id: message.id });
+        void requestDetailMessage(this.hub.supervisor, message.id, {
+          bodyChars: message.bodyChars,
+          pretty: true,
+          ...(message.ahead ? { ahead: true } : {}),
+        }).then(reply => this.send(reply));
         return;
       case 'requestAction':
         void runRequestAction(this.hub.vscode, this.hub.supervisor, this.hub.outputDir(), this.hub.bridge.secretSites(), message.id, message.action);

@@ -16,11 +16,13 @@ type VSCode = typeof vscodeTypes;
  * (the panel and chat); neither: the bodies as sent (Copy as cURL and fetch).
  */
 export async function requestDetailMessage(supervisor: Supervisor, id: string, view: Omit<RequestDetailParams, 'id'> = {}): Promise<HostToPanel> {
+  // An answer asked ahead of a click says so: the panel keeps it for the click, and shows it only to an open waiting for it.
+  const ahead = view.ahead ? { ahead: true as const } : {};
   try {
-    return { type: 'requestDetail', id, detail: await supervisor.ask('requestDetail', { id, ...view }) };
+    return { type: 'requestDetail', id, detail: await supervisor.ask('requestDetail', { id, ...view }), ...ahead };
   } catch (error) {
     const problem = error instanceof NoBrowserError ? 'The browser is not running: its requests are gone.' : (error as Error).message.split('\n')[0];
-    return { type: 'requestDetail', id, problem };
+    return { type: 'requestDetail', id, problem, ...ahead };
   }
 }
 

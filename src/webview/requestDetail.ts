@@ -16,8 +16,14 @@ const BODY_PAGE = 16 * 1024;
 let bodyChars = BODY_PAGE;
 
 let openId: string | undefined;
-/** The request last warmed: the pointer resting on a row asks once, not at each move over it. */
-let warmedId: string | undefined;
+
+type DetailReply = Extract<HostToPanel, { type: 'requestDetail' }>;
+/** Details asked ahead of a click (the pointer rested on the row), the last AHEAD_KEPT: the click shows one at once. */
+const ahead = new Map<string, DetailReply>();
+const AHEAD_KEPT = 2;
+/** The one ask ahead under way, and the row the pointer rests on now, asked once that one is answered. */
+let askingAhead: string | undefined;
+let nextAhead: string | undefined;
 
 export function openRequestId(): string | undefined {
   return openId;
@@ -26,6 +32,7 @@ export function openRequestId(): string | undefined {
 export function openRequest(id: string): void {
   openId = id;
   bodyChars = BODY_PAGE;
+  const known = ahead.get(id);
   for (const row of $('network-list').querySelectorAll('[aria-selected="true"]')) row.removeAttribute('aria-selected');
   $('network-list')
     .querySelector(`[data-request-id="${CSS.escape(id)}"]`)
@@ -33,19 +40,44 @@ export function openRequest(id: string): void {
   $('request-title').textContent = 'Loading…';
   $('request-body').replaceChildren(el('p', 'loading', 'Fetching the request from the browser…'));
   setOpen(true);
-  post({ type: 'openRequest', id, bodyChars });
+  // Asked ahead: shown now, or when that answer comes; else asked now.
+  if (known) showRequestDetail({ ...known, ahead: undefined });
+  else if (askingAhead !== id) post({ type: 'openRequest', id, bodyChars });
 }
 
 /**
- * The person points at a request or moves to it with the keyboard: a click or Enter follows it more often than
- * not, so its body is read from the browser now (child/observer/bodyReads.ts), and the open that follows takes
- * that read. The read is what a person waited for most of (a 1 MB body: 70-190 ms of the browser's time).
+ * The person points at a request or moves to it with the keyboard: a click or Enter follows more often than not,
+ * so its details are asked now, and the click shows them at once. Reading its body from the browser is most of
+ * what a person waited for (a 1 MB body: 70-190 ms of the browser's time). One ask at a time: of the rows a
+ * pointer sweeps over meanwhile, only the one it rests on last is asked next. The child answers only for a
+ * finished body whose read is bounded (child/observer/networkLog.ts), and nothing else is read ahead.
  */
-function warmRequest(row: HTMLElement | null): void {
+function askAhead(row: HTMLElement | null): void {
   const id = row?.dataset.requestId;
-  if (!id || id === warmedId || id === openId) return;
-  warmedId = id;
-  post({ type: 'warmRequest', id });
+  if (!id || id === openId || ahead.has(id) || id === askingAhead) return;
+  if (askingAhead) {
+    nextAhead = id;
+    return;
+  }
+  askingAhead = id;
+  post({ type: 'openRequest', id, bodyChars: BODY_PAGE, ahead: true });
+}
+
+/** An answer asked ahead: kept for the click (an answer with nothing in it is not), then the next row asked. */
+function tookAhead(message: DetailReply): void {
+  if (message.id !== askingAhead) return;
+  askingAhead = undefined;
+  if (message.detail) {
+    ahead.delete(message.id);
+    ahead.set(message.id, message);
+    for (const oldest of ahead.keys()) {
+      if (ahead.size <= AHEAD_KEPT) break;
+      ahead.delete(oldest);
+    }
+  }
+  const next = nextAhead;
+  nextAhead = undefined;
+  if (next) askAhead($('network-list').querySelector<HTMLElement>(`[data-request-id="${CSS.escape(next)}"]`));
 }
 
 /** The pane closes (the list it came from is replaced). */
@@ -75,7 +107,13 @@ function setOpen(open: boolean): void {
   }
 }
 
-export function showRequestDetail(message: Extract<HostToPanel, { type: 'requestDetail' }>): void {
+export function showRequestDetail(message: DetailReply): void {
+  if (message.ahead) {
+    tookAhead(message);
+    // Shown only to the open that waits for it; refused ahead (still loading, unbounded): that open asks itself.
+    if (message.id !== openId || bodyChars !== BODY_PAGE) return;
+    if (!message.detail) return void post({ type: 'openRequest', id: message.id, bodyChars });
+  }
   if (message.id !== openId) return;
   const body = $('request-body');
   if (!message.detail) {
@@ -221,8 +259,8 @@ export function startRequestDetail(list: HTMLElement, rows: VirtualRows<NetworkR
     const row = (event.target as Element).closest<HTMLElement>('li[data-request-id]');
     if (row) openRequest(row.dataset.requestId!);
   });
-  list.addEventListener('pointerover', event => warmRequest((event.target as Element).closest<HTMLElement>('li[data-request-id]')));
-  list.addEventListener('focusin', event => warmRequest((event.target as Element).closest<HTMLElement>('li[data-request-id]')));
+  list.addEventListener('pointerover', event => askAhead((event.target as Element).closest<HTMLElement>('li[data-request-id]')));
+  list.addEventListener('focusin', event => askAhead((event.target as Element).closest<HTMLElement>('li[data-request-id]')));
   list.addEventListener('keydown', event => {
     const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('li[data-request-id]');
     if (event.key === 'Enter' && focused && list.contains(focused)) return openRequest(focused.dataset.requestId!);

@@ -44,7 +44,7 @@ export interface PanelFigures {
   longTasksInBurst: { panel: number; panelMs: number; workbench: number; workbenchMs: number };
   /**
    * A click on a 1 MB request to its body drawn, the pointer having rested 100 ms on the row first as a person's
-   * does (the body is read ahead meanwhile); the rest of the read included (target <= 150).
+   * does (the panel asks for the details ahead meanwhile); the rest of that ask included (target <= 150).
    */
   detailOpenMsP95: number;
   /** The same with the click at once (a program's click; Enter on a row just moved to): the whole read waited for. */

@@ -83,6 +83,19 @@ describe('request details and page sizes (real child and Chromium)', function ()
     await assert.rejects(bridge.supervisor.ask('requestDetail', { id: 'r99999' }), /no longer kept/);
   });
 
+  it('details asked ahead of a click (the pointer rests on the row): a finished 1 MB body comes whole; a request still loading is refused at once, nothing read', async () => {
+    bridge = makeRealBridge();
+    const listed = await openLab(bridge);
+    const big = await bridge.supervisor.ask('requestDetail', { id: listed.get('/api/big')!.id, bodyChars: 16384, pretty: true, ahead: true });
+    assert.strictEqual(big.responseBody.kind, 'json');
+    assert.ok(big.responseBody.size > 1_000_000, `${big.responseBody.size}`);
+    assert.match(big.responseBody.text!, /^\{\n {2}"rows": \[/);
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/har-lab` });
+    await waitFor(() => listed.has('/never'), 15000, 'the long poll to be listed');
+    // Opened, its details wait for a body that never ends, then say it is still loading; asked ahead, refused before any read.
+    await assert.rejects(bridge.supervisor.ask('requestDetail', { id: listed.get('/never')!.id, ahead: true }), /Not read ahead: it is still loading/);
+  });
+
   it('a secret of the bridge is masked in the URL, headers and both bodies; the copied cURL reads it from the environment and still gets the answer', async () => {
     const secret = 'Lab-Token-7Q2x9';
     bridge = makeRealBridge({}, {}, { secrets: { LAB_TOKEN: { value: secret, origins: [fixture.url] } } });

@@ -211,10 +211,10 @@ describe('panel webview in a DOM', () => {
     }
   });
 
-  it('asks for a request to be read ahead once when the pointer rests on its row or the keyboard moves to it, not for the open one', () => {
+  it('asks for a request ahead when the pointer rests on its row or the keyboard moves to it, one ask at a time, and shows the answer on the click without asking again', () => {
     const panel = openPanel();
     try {
-      const rows: NetworkRow[] = [1, 2, 3].map(seq => ({
+      const rows: NetworkRow[] = [1, 2, 3, 4].map(seq => ({
         seq,
         id: `r${seq}`,
         method: 'GET',
@@ -225,21 +225,55 @@ describe('panel webview in a DOM', () => {
         time: 0,
       }));
       panel.send({ type: 'network', rows, dropBefore: 0 });
-      assert.strictEqual(panel.describe().networkUrls.length, 3);
+      assert.strictEqual(panel.describe().networkUrls.length, 4);
       const row = (id: string) => panel.window.document.querySelector(`#network-list li[data-request-id="${id}"]`) as HTMLElement;
-      const warmed = () => panel.posted.filter(message => message.type === 'warmRequest');
-      // Over the row's own text, twice: one ask.
-      row('r2').firstElementChild!.dispatchEvent(new panel.window.Event('pointerover', { bubbles: true }) as unknown as Event);
-      row('r2').dispatchEvent(new panel.window.Event('pointerover', { bubbles: true }) as unknown as Event);
-      assert.deepStrictEqual(warmed(), [{ type: 'warmRequest', id: 'r2' }]);
-      row('r2').click();
-      assert.deepStrictEqual(panel.posted.at(-1), { type: 'openRequest', id: 'r2', bodyChars: 16384 });
-      // The keyboard moves on to the next row: that one is read ahead; back to the open one: nothing.
-      row('r2').focus();
-      panel.$('network-list').dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }) as unknown as Event);
-      assert.deepStrictEqual(warmed().at(-1), { type: 'warmRequest', id: 'r3' });
-      panel.$('network-list').dispatchEvent(new panel.window.KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true }) as unknown as Event);
-      assert.strictEqual(warmed().length, 2);
+      const point = (id: string) => row(id).firstElementChild!.dispatchEvent(new panel.window.Event('pointerover', { bubbles: true }) as unknown as Event);
+      const asks = () => panel.posted.filter(message => message.type === 'openRequest');
+      const answer = (id: string, ahead: boolean) =>
+        panel.send({
+          type: 'requestDetail',
+          id,
+          ...(ahead ? { ahead: true as const } : {}),
+          detail: {
+            id,
+            url: `http://127.0.0.1/api/big?n=${id}`,
+            method: 'GET',
+            resourceType: 'fetch',
+            status: 200,
+            timing: [],
+            requestHeaders: [],
+            responseHeaders: [],
+            requestBody: { kind: 'none', mimeType: '', size: 0, reason: 'The request has no body.' },
+            responseBody: { kind: 'text', mimeType: 'text/plain', size: 4, text: `body of ${id}` },
+          },
+        });
+      // Resting on r1, then sweeping over r2 and r3 while r1 is asked: r1, and then only r3.
+      point('r1');
+      point('r1');
+      point('r2');
+      point('r3');
+      assert.deepStrictEqual(asks(), [{ type: 'openRequest', id: 'r1', bodyChars: 16384, ahead: true }]);
+      answer('r1', true);
+      assert.deepStrictEqual(asks().at(-1), { type: 'openRequest', id: 'r3', bodyChars: 16384, ahead: true });
+      assert.strictEqual(panel.describe().requestDetail, '', 'an answer asked ahead opens nothing');
+      // The click on r1 shows its answer at once, asking nothing.
+      row('r1').click();
+      assert.strictEqual(asks().length, 2);
+      assert.match(panel.describe().requestDetail, /body of r1/);
+      // A click on r3 while its ask is under way waits for that answer; the keyboard's move to r4 asks it ahead next.
+      row('r3').click();
+      assert.strictEqual(asks().length, 2);
+      assert.match(panel.describe().requestDetail, /^Loading/);
+      row('r4').focus();
+      answer('r3', true);
+      assert.match(panel.describe().requestDetail, /body of r3/);
+      assert.deepStrictEqual(asks().at(-1), { type: 'openRequest', id: 'r4', bodyChars: 16384, ahead: true });
+      // Refused ahead (still loading): the click that waited for it asks for itself.
+      row('r4').click();
+      panel.send({ type: 'requestDetail', id: 'r4', ahead: true, problem: 'Not read ahead: it is still loading.' });
+      assert.deepStrictEqual(asks().at(-1), { type: 'openRequest', id: 'r4', bodyChars: 16384 });
+      answer('r4', false);
+      assert.match(panel.describe().requestDetail, /body of r4/);
     } finally {
       panel.close();
     }

@@ -4,7 +4,7 @@ import { capText, ENTRY_LIMITS, NetworkEntry } from '../../protocol/childMessage
 import { ORIGIN_RULES_NOTE } from '../../protocol/callMarks';
 import { initiatorOf } from '../requestInitiator';
 import { requestSpan, type ListedRequest } from '../requestDetail';
-import { BodyReads } from './bodyReads';
+import { BodyReads, READ_AHEAD_LIMIT } from './bodyReads';
 import { EventBudget } from './eventBudget';
 import { decodedBound, KeptBodies } from './keptBodies';
 import { PageNetworkFacts, type RequestFacts } from './networkFacts';
@@ -235,15 +235,18 @@ export class NetworkLog {
   }
 
   /**
-   * The person points at a listed request (or moves to it): a finished body, bounded as a kept one is, read
-   * ahead of the click that opens it. One still streaming is not: its read would wait for its end.
+   * Whether the panel may read a listed request ahead of a click (the person's pointer rests on its row): its body
+   * finished (one still streaming would hold the read until its end), not a redirect, and bounded before it is read
+   * as a kept one is, within READ_AHEAD_LIMIT. A kept body reads nothing from the browser.
    */
-  async warmBody(id: string): Promise<void> {
+  async readAheadAllowed(id: string): Promise<boolean> {
     const listed = this.listed.get(id);
-    if (!listed || this.kept.get(id) || listed.entry.failure || listed.entry.durationMs === undefined || listed.request.timing().responseEnd < 0) return;
+    if (!listed || listed.entry.failure || listed.entry.durationMs === undefined || listed.request.timing().responseEnd < 0) return false;
+    if (this.kept.get(id)) return true;
     const response = await listed.request.response().catch(() => null);
-    const bound = response ? decodedBound(response, listed.request.resourceType(), listed.entry) : undefined;
-    await this.reads.warm(listed.request, response, bound);
+    if (!response || (response.status() >= 300 && response.status() < 400)) return false;
+    const bound = decodedBound(response, listed.request.resourceType(), listed.entry);
+    return bound !== undefined && bound <= READ_AHEAD_LIMIT;
   }
 
   /** Every request the panel's list holds, oldest first (Save all as HAR). */
