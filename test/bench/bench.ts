@@ -31,6 +31,7 @@ import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settin
 import { parseConnection } from '../../src/core/settings/browserConnection';
 import { PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
 import { bareAgainstBridge } from '../support/transparency';
+import { REPORT_JSON, type UpstreamReport } from '../upstream/upstreamCheck';
 import { connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 import { startBareUpstream } from '../support/bareUpstream';
 import { measureCallPath } from './callPath';
@@ -630,6 +631,21 @@ async function transparency(fixture: FixtureServer) {
   return { steps: report.steps, identical: report.identical, normalized: report.normalized, differing: report.differing };
 }
 
+/**
+ * Where taking upstream's newest release stands: the last `npm run upstream:check` report kept in the repository
+ * (the release it checked, the pinned one, its changes without a decision) and this run's transparency differences
+ * that src/README.md's table does not list.
+ */
+function upstreamFigure(transparent: Figure<{ differing: number }>) {
+  const report = fs.existsSync(REPORT_JSON) ? (JSON.parse(fs.readFileSync(REPORT_JSON, 'utf8')) as UpstreamReport) : undefined;
+  return {
+    version: report?.version ?? null,
+    pinned: report?.pinned ?? null,
+    unclassifiedChanges: report?.unclassifiedChanges ?? null,
+    transparencyUnlisted: isFailed(transparent) ? null : transparent.differing,
+  };
+}
+
 /** The per-call rounds' figures: medians over the rounds that finished. */
 function perCallFigures(run: BenchRun, rounds: Figure<Awaited<ReturnType<typeof round>>>[]) {
   const over = <T>(summarize: (finished: Awaited<ReturnType<typeof round>>[]) => T) => run.overRounds(rounds, summarize);
@@ -766,6 +782,7 @@ async function main(): Promise<void> {
     sessions,
     remote,
     transparency: transparent,
+    upstream: upstreamFigure(transparent),
     httpDoorCost,
     testExport,
     timeTravel,
