@@ -24,6 +24,8 @@ const AHEAD_KEPT = 2;
 /** The one ask ahead under way, and the row the pointer rests on now, asked once that one is answered. */
 let askingAhead: string | undefined;
 let nextAhead: string | undefined;
+/** The pane closing puts the focus back on its row. */
+let focusingBack = false;
 
 export function openRequestId(): string | undefined {
   return openId;
@@ -103,7 +105,10 @@ function setOpen(open: boolean): void {
   if (!open) {
     openId = undefined;
     list.scrollTop = Number(pane.dataset.listScroll ?? list.scrollTop);
+    // Back to the row just closed: not a move to it, so nothing is asked ahead.
+    focusingBack = true;
     (list.querySelector<HTMLElement>('[aria-selected="true"]') ?? list).focus();
+    focusingBack = false;
   }
 }
 
@@ -259,8 +264,11 @@ export function startRequestDetail(list: HTMLElement, rows: VirtualRows<NetworkR
     const row = (event.target as Element).closest<HTMLElement>('li[data-request-id]');
     if (row) openRequest(row.dataset.requestId!);
   });
-  list.addEventListener('pointerover', event => askAhead((event.target as Element).closest<HTMLElement>('li[data-request-id]')));
-  list.addEventListener('focusin', event => askAhead((event.target as Element).closest<HTMLElement>('li[data-request-id]')));
+  // The pointer moving over a row, not rows moving under a still pointer (a list following its end fires pointerover).
+  list.addEventListener('pointermove', event => askAhead((event.target as Element).closest<HTMLElement>('li[data-request-id]')));
+  list.addEventListener('focusin', event => {
+    if (!focusingBack) askAhead((event.target as Element).closest<HTMLElement>('li[data-request-id]'));
+  });
   list.addEventListener('keydown', event => {
     const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('li[data-request-id]');
     if (event.key === 'Enter' && focused && list.contains(focused)) return openRequest(focused.dataset.requestId!);

@@ -842,7 +842,7 @@ async function main(): Promise<void> {
     p =>
       `panel in a real VS Code (${p.rounds} windows): filter keystroke p95 ${p.filterKeystrokeMsP95} ms over 2,000 rows (target <= 50), ` +
       `${p.rowsPerSecondSustained} requests listed a second in a 300/s burst with frames p95 ${p.frameMsP95} ms, max ${p.frameMsMax} (target < 50), ` +
-      `a 1 MB request opened p95 ${p.detailOpenMsP95} ms (target <= 150), picture stalls over 2 s ${p.pictureStallsOver2s} (target 0)`,
+      `a 1 MB request opened p95 ${p.detailOpenMsP95} ms after the pointer rested on it (target <= 150), ${p.detailOpenColdMsP95} ms clicked at once, picture stalls over 2 s ${p.pictureStallsOver2s} (target 0)`,
   );
   run.say(
     'devtools',

@@ -227,7 +227,7 @@ describe('panel webview in a DOM', () => {
       panel.send({ type: 'network', rows, dropBefore: 0 });
       assert.strictEqual(panel.describe().networkUrls.length, 4);
       const row = (id: string) => panel.window.document.querySelector(`#network-list li[data-request-id="${id}"]`) as HTMLElement;
-      const point = (id: string) => row(id).firstElementChild!.dispatchEvent(new panel.window.Event('pointerover', { bubbles: true }) as unknown as Event);
+      const point = (id: string) => row(id).firstElementChild!.dispatchEvent(new panel.window.Event('pointermove', { bubbles: true }) as unknown as Event);
       const asks = () => panel.posted.filter(message => message.type === 'openRequest');
       const answer = (id: string, ahead: boolean) =>
         panel.send({
@@ -274,6 +274,11 @@ describe('panel webview in a DOM', () => {
       assert.deepStrictEqual(asks().at(-1), { type: 'openRequest', id: 'r4', bodyChars: 16384 });
       answer('r4', false);
       assert.match(panel.describe().requestDetail, /body of r4/);
+      // Rows moving under a still pointer (pointerover without a move), and the pane closing back onto its row: nothing asked.
+      const before = asks().length;
+      row('r2').dispatchEvent(new panel.window.Event('pointerover', { bubbles: true }) as unknown as Event);
+      (panel.$('request-close') as HTMLButtonElement).click();
+      assert.strictEqual(asks().length, before);
     } finally {
       panel.close();
     }

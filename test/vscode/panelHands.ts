@@ -282,8 +282,8 @@ async function measureDetails(frame: Frame, act: Extract<PanelAct, { task: 'deta
         const row = rows.reverse().find(candidate => !opened.includes(candidate.dataset.requestId!)) ?? rows[0];
         if (!row) throw new Error(`no request row holds ${text}`);
         if (restMs) {
-          // The pointer comes onto the row (the event the browser sends as it enters) and rests there.
-          row.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, pointerType: 'mouse' }));
+          // The pointer moves onto the row (the event the browser sends as it moves there) and rests there.
+          row.dispatchEvent(new PointerEvent('pointermove', { bubbles: true, pointerType: 'mouse' }));
           await new Promise(resolve => setTimeout(resolve, restMs));
         }
         await painted();
