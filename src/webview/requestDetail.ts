@@ -24,6 +24,8 @@ const AHEAD_KEPT = 2;
 /** The one ask ahead under way, and the row the pointer rests on now, asked once that one is answered. */
 let askingAhead: string | undefined;
 let nextAhead: string | undefined;
+/** The row last refused ahead (still loading, unbounded): not asked again at each move of the pointer over it. */
+let refusedAhead: string | undefined;
 /** The pane closing puts the focus back on its row. */
 let focusingBack = false;
 
@@ -56,12 +58,13 @@ export function openRequest(id: string): void {
  */
 function askAhead(row: HTMLElement | null): void {
   const id = row?.dataset.requestId;
-  if (!id || id === openId || ahead.has(id) || id === askingAhead) return;
+  if (!id || id === openId || ahead.has(id) || id === askingAhead || id === refusedAhead) return;
   if (askingAhead) {
     nextAhead = id;
     return;
   }
   askingAhead = id;
+  refusedAhead = undefined;
   post({ type: 'openRequest', id, bodyChars: BODY_PAGE, ahead: true });
 }
 
@@ -69,7 +72,8 @@ function askAhead(row: HTMLElement | null): void {
 function tookAhead(message: DetailReply): void {
   if (message.id !== askingAhead) return;
   askingAhead = undefined;
-  if (message.detail) {
+  if (!message.detail) refusedAhead = message.id;
+  else {
     ahead.delete(message.id);
     ahead.set(message.id, message);
     for (const oldest of ahead.keys()) {
