@@ -45,7 +45,7 @@ export function openRequest(id: string): void {
   $('request-body').replaceChildren(el('p', 'loading', 'Fetching the request from the browser…'));
   setOpen(true);
   // Asked ahead: shown now, or when that answer comes; else asked now.
-  if (known) showRequestDetail({ ...known, ahead: undefined });
+  if (known) drawDetail(known);
   else if (askingAhead !== id) post({ type: 'openRequest', id, bodyChars });
 }
 
@@ -123,7 +123,11 @@ export function showRequestDetail(message: DetailReply): void {
     if (message.id !== openId || bodyChars !== BODY_PAGE) return;
     if (!message.detail) return void post({ type: 'openRequest', id: message.id, bodyChars });
   }
-  if (message.id !== openId) return;
+  if (message.id === openId) drawDetail(message);
+}
+
+/** The open request's answer in the pane. */
+function drawDetail(message: DetailReply): void {
   const body = $('request-body');
   if (!message.detail) {
     $('request-title').textContent = 'Not available';
