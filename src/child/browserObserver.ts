@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright';
+import type { Page } from 'playwright';
 import type { LiveViewParams } from '../protocol/childMessages';
 import { NO_EMULATION } from '../protocol/devtoolsFacts';
 import { toolRecord } from '../core/tools/toolRegistry';
@@ -8,6 +8,8 @@ import { FrameStream } from './observer/frameStream';
 import { NetworkLog, type ListedRequest } from './observer/networkLog';
 import type { ObserverOptions } from './observer/observerOptions';
 import { TabList } from './observer/tabList';
+import type { SessionContexts } from './sessionContexts';
+import { namedContextOpened } from './tools/browserTabs';
 
 /**
  * Watches one browser context for the live panel: its tabs, console messages, requests, and a
@@ -20,21 +22,22 @@ export class BrowserObserver {
   private readonly console: ConsoleLog;
   private readonly requests: NetworkLog;
   private readonly frames: FrameStream;
+  private readonly stopFollowing: () => void;
 
   /** What the browser emulates on this context: the Network pane's controls and the agent's bridge_emulate. */
   readonly network: EmulationControl;
 
   constructor(
-    context: BrowserContext,
+    private readonly contexts: SessionContexts,
     private readonly options: ObserverOptions,
   ) {
-    this.tabs = new TabList(context, options);
+    this.tabs = new TabList(contexts, options);
     this.requests = new NetworkLog(options);
     this.console = new ConsoleLog(options, this.requests);
     this.frames = new FrameStream(this.tabs, options);
-    this.network = new EmulationControl(context, options.engine, options.log, emulation => options.send({ kind: 'emulation', emulation }));
-    context.on('page', page => this.attach(page));
-    for (const page of context.pages()) this.attach(page);
+    this.network = new EmulationControl(contexts.main, options.engine, options.log, emulation => options.send({ kind: 'emulation', emulation }));
+    // Every page of every context the session owns: a named context's tabs, console and requests are shown as its own.
+    this.stopFollowing = contexts.onPage(page => this.attach(page));
   }
 
   /** The tab the agent works in: upstream's current tab, followed by its rules (see noteToolCall). */
@@ -82,6 +85,8 @@ export class BrowserObserver {
 
   /** Follows upstream's current tab after a call (TabList.followCall); the stream shows the tab and size the agent works at. */
   noteToolCall(name: string, args: Record<string, unknown> | undefined, answerText: string): void {
+    const named = namedContextOpened(name, args);
+    if (named) this.contexts.nameNewest(named);
     if (this.tabs.followCall(name, args, answerText)) {
       this.frames.restart();
     } else {
@@ -127,6 +132,7 @@ export class BrowserObserver {
   }
 
   async dispose(): Promise<void> {
+    this.stopFollowing();
     this.tabs.dispose();
     // The context's emulation goes with it: the header stops naming it.
     if (this.network.conditions !== NO_EMULATION) this.options.send({ kind: 'emulation', emulation: NO_EMULATION });

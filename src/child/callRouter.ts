@@ -126,7 +126,7 @@ export class CallRouter {
  * at that index: the bridge's own idea of the current tab follows upstream's rules but is not it.
  */
 async function upstreamCurrentPage(session: InnerSession): Promise<Page | undefined> {
-  const pages = session.browser?.context.pages();
+  const pages = session.contexts?.pages();
   if (!pages?.length) return undefined;
   const listed = (await session.client.callTool({ name: TABS, arguments: { action: 'list' } }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
   const current = listed.isError ? undefined : currentTabListed(resultText(listed));

@@ -19,6 +19,7 @@ import { ClientSlot, ClientSlots } from './clientSlots';
 import { ClientContexts } from './clientContexts';
 import { PlaywrightModule, launchBrowser } from './browserLauncher';
 import { BrowserObserver } from './browserObserver';
+import { SessionContexts } from './sessionContexts';
 import { BrowserHealth } from './browserHealth';
 import { upstreamConfigOf } from './upstreamConfig';
 import { StorageChanges } from './timeTravel/storageChanges';
@@ -160,7 +161,7 @@ export class InnerSessionRegistry {
   /** The sessions, for the bridge's session tools. */
   get directory(): SessionDirectory {
     const tabsOf = async (inner: Promise<InnerSession> | undefined) => {
-      const pages = (await inner?.catch(() => undefined))?.browser?.context.pages() ?? [];
+      const pages = (await inner?.catch(() => undefined))?.contexts?.pages() ?? [];
       return Promise.all(pages.map(async page => ({ url: page.url(), title: await page.title().catch(() => '') })));
     };
     return {
@@ -262,7 +263,8 @@ export class InnerSessionRegistry {
         session.health.failed(message);
         throw error;
       }
-      session.observer = this.observe(session.browser.context, slot?.id ?? 'window');
+      session.contexts = new SessionContexts(session.browser.context);
+      session.observer = this.observe(session.contexts, slot?.id ?? 'window');
       // Over CDP the browser and its logins are the person's own: their storage is not the bridge's to keep.
       if (!slot && this.config.checkpoints && this.config.connection?.protocol !== 'cdp') {
         session.storageChanges = new StorageChanges(session.browser.context, this.config.launch.engine === 'chromium', this.log);
@@ -285,6 +287,8 @@ export class InnerSessionRegistry {
     session.close = () =>
       (closing ??= (async () => {
         await session.observer?.dispose();
+        // Upstream closes its named contexts as its server closes; under perClient they live in a browser that stays.
+        await session.contexts?.closeNamed();
         await session.browser?.close();
         await client.close().catch(() => undefined);
         await mcpServer.close().catch(() => undefined);
@@ -302,7 +306,7 @@ export class InnerSessionRegistry {
     const call = (args: Record<string, unknown>) => session.client.callTool({ name: TABS, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS });
     await call({ action: 'list' });
     const page = session.browser?.agentPage;
-    const index = page ? session.browser!.context.pages().indexOf(page) : -1;
+    const index = page ? session.contexts!.pages().indexOf(page) : -1;
     if (index > 0) {
       const selected = (await call({ action: 'select', index })) as CallToolResult;
       session.observer?.noteToolCall(TABS, { action: 'select', index }, resultText(selected));
@@ -311,8 +315,8 @@ export class InnerSessionRegistry {
   }
 
   /** Watches a session's context; what it sees reaches the panel only while the panel watches that session. */
-  private observe(context: BrowserContext, sessionId: string): BrowserObserver {
-    const observer = new BrowserObserver(context, {
+  private observe(contexts: SessionContexts, sessionId: string): BrowserObserver {
+    const observer = new BrowserObserver(contexts, {
       send: event => {
         if (this.watched === sessionId) this.outlet.observation(event);
       },

@@ -35,6 +35,8 @@ export const TabInfoSchema = z.object({
   viewport: z.object({ width: z.number(), height: z.number() }).optional(),
   /** Its last load failed (the browser shows its own error page): why, in words; `url` is then the address that failed. */
   loadError: z.string().optional(),
+  /** The named browser context it is in (`browser_tabs` with `isolatedContext`); absent in the session's own. */
+  context: z.string().optional(),
 });
 export type TabInfo = z.infer<typeof TabInfoSchema>;
 

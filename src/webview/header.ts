@@ -64,9 +64,12 @@ export function renderState(next: PanelState): void {
       chip.setAttribute('role', 'listitem');
       chip.tabIndex = 0;
       const name = tab.title || tab.url || `Tab ${index + 1}`;
+      // A tab of a named context (the agent's isolatedContext) says which: its cookies and storage are that context's.
+      const inContext = tab.context === undefined ? '' : `In the isolated context "${tab.context}" (its own cookies and storage)\n`;
+      if (tab.context !== undefined) chip.append(el('span', 'tab-context', tab.context));
       chip.append(el('span', 'tab-title', name));
-      chip.title = `${name}\n${tab.url}\nClick to switch to this tab`;
-      chip.setAttribute('aria-label', `Tab: ${name}`);
+      chip.title = `${name}\n${tab.url}\n${inContext}Click to switch to this tab`;
+      chip.setAttribute('aria-label', tab.context === undefined ? `Tab: ${name}` : `Tab: ${name}, isolated context ${tab.context}`);
       if (tab.current) chip.setAttribute('aria-current', 'page');
       const select = () => post({ type: 'pageAction', pageAction: { action: 'selectTab', tabId: tab.id } });
       chip.addEventListener('click', select);

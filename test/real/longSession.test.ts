@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import { BrowserObserver } from '../../src/child/browserObserver';
+import { SessionContexts } from '../../src/child/sessionContexts';
 import { ObservationEvent } from '../../src/protocol/childMessages';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { TEST_BROWSER } from '../support/realBridge';
@@ -24,7 +25,7 @@ describe('a long session keeps nothing per call (real Chromium)', function () {
     try {
       const context = await browser.newContext();
       const page = await context.newPage();
-      const observer = new BrowserObserver(context, {
+      const observer = new BrowserObserver(new SessionContexts(context), {
         send: event => sent.push(event),
         congested: () => false,
         viewport: { width: 1280, height: 720 },

@@ -170,6 +170,16 @@ describe('panel webview in a DOM', () => {
       (chips[0].querySelector('.close') as HTMLButtonElement).click();
       assert.deepStrictEqual(panel.posted.at(-1), { type: 'pageAction', pageAction: { action: 'closeTab', tabId: 'p1' } });
       assert.match(panel.describe().header, /Beta/);
+      // A tab of a named context (isolatedContext) carries its name, for the eye and for a screen reader.
+      panel.send({
+        type: 'state',
+        state: state({ tabs: [tab('p1', 'http://127.0.0.1/a', 'Alpha', false), { ...tab('p2', 'http://127.0.0.1/b', 'Beta', true), context: 'alice' }] }),
+      });
+      const named = panel.$('tabs').querySelectorAll('.tab:not(.tab-new)')[1] as HTMLElement;
+      assert.strictEqual(named.querySelector('.tab-context')?.textContent, 'alice');
+      assert.strictEqual(named.getAttribute('aria-label'), 'Tab: Beta, isolated context alice');
+      assert.match(named.title, /isolated context "alice"/);
+      assert.strictEqual(panel.$('tabs').querySelectorAll('.tab-context').length, 1, "the session's own tab names no context");
     } finally {
       panel.close();
     }

@@ -6,12 +6,15 @@ import type { BrowserHealth } from '../browserHealth';
 import type { ClientSlot } from '../clientSlots';
 import type { StorageChanges } from '../timeTravel/storageChanges';
 import type { PendingTrace } from '../devtools/performanceTrace';
+import type { SessionContexts } from '../sessionContexts';
 
 /** One @playwright/mcp server and the browser it drives. Replaced whole when the browser goes. */
 export interface InnerSession {
   client: Client;
   close(): Promise<void>;
   browser?: LaunchedBrowser;
+  /** Its browser's contexts as upstream reaches them: its own and the named ones it opened (sessionContexts.ts). */
+  contexts?: SessionContexts;
   observer?: BrowserObserver;
   /** Whether its browser is there (launching, ready, failed, lost, closed): kept there only. */
   readonly health: BrowserHealth;

@@ -74,10 +74,11 @@ function traceRequestOf(given: Record<string, unknown>): TraceRequest | { badArg
 /** Runs one of the DevTools tools for the call's session, answering with facts. */
 export async function runDevtoolsTool(name: string, args: Record<string, unknown>, session: InnerSession, env: DevtoolsEnv): Promise<DevtoolsAnswer> {
   if (env.engine !== 'chromium') return refused({ why: 'engine', engine: env.engine });
-  const context = session.browser?.context;
-  const page = context && (await env.currentPage(session));
+  const page = session.browser && (await env.currentPage(session));
   const observer = session.observer;
-  if (!context || !page || !observer) return refused({ why: 'noPage' });
+  if (!page || !observer) return refused({ why: 'noPage' });
+  // The current tab's own context: a named one (browser_tabs with isolatedContext) is audited and traced as it is.
+  const context = page.context();
   try {
     if (name === EMULATE_TOOL) {
       const wanted = emulationAsked(observer.network.conditions, args);

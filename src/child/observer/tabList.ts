@@ -1,14 +1,15 @@
-import type { BrowserContext, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { capText, ENTRY_LIMITS, TabInfo } from '../../protocol/childMessages';
 import { currentTabListed } from '../tools/browserTabs';
 import { isBrowserErrorPage, netErrorWords } from '../netErrorWords';
 import { TABS } from '../../core/tools/upstreamTools';
 import { isTabLoad, requestFailure } from './networkLog';
 import type { ObserverOptions } from './observerOptions';
+import type { SessionContexts } from '../sessionContexts';
 
 /**
- * The context's tabs as the panel's tab strip and header show them: their ids (the panel names tabs by id),
- * upstream's order and its current tab, each tab's size and its last failed load.
+ * The session's tabs as the panel's tab strip and header show them: their ids (the panel names tabs by id),
+ * upstream's order and its current tab, each tab's named context, size and last failed load.
  */
 export class TabList {
   private readonly pageIds = new WeakMap<Page, string>();
@@ -21,7 +22,7 @@ export class TabList {
   private disposed = false;
 
   constructor(
-    private readonly context: BrowserContext,
+    private readonly contexts: SessionContexts,
     private readonly options: Pick<ObserverOptions, 'send' | 'originRules'>,
   ) {}
 
@@ -87,10 +88,11 @@ export class TabList {
     if (this.disposed) return;
     const current = this.currentPage;
     void Promise.all(
-      this.context.pages().map(async (page): Promise<TabInfo> => {
+      this.pages.map(async (page): Promise<TabInfo> => {
         // Its last load failed and nothing loaded since: the address that failed, and why (the person sees what they
         // typed). Playwright does not always move the page's address to the browser's error page, so that is not the test.
         const failed = this.loadFailures.get(page);
+        const context = this.contexts.contextName(page);
         return {
           id: this.pageId(page),
           url: capText(failed?.url ?? page.url(), ENTRY_LIMITS.url),
@@ -98,6 +100,7 @@ export class TabList {
           current: page === current,
           ...(page.viewportSize() ? { viewport: page.viewportSize()! } : {}),
           ...(failed ? { loadError: failed.reason } : {}),
+          ...(context !== undefined ? { context: capText(context, ENTRY_LIMITS.title) } : {}),
         };
       }),
     ).then(
