@@ -9,7 +9,8 @@ import { NetworkLog, type ListedRequest } from './observer/networkLog';
 import type { ObserverOptions } from './observer/observerOptions';
 import { TabList } from './observer/tabList';
 import type { SessionContexts } from './sessionContexts';
-import { namedContextOpened } from './tools/browserTabs';
+import { namedContextOf } from '../core/tools/browserTabs';
+import { TABS } from '../core/tools/upstreamTools';
 
 /**
  * Watches one browser context for the live panel: its tabs, console messages, requests, and a
@@ -85,7 +86,7 @@ export class BrowserObserver {
 
   /** Follows upstream's current tab after a call (TabList.followCall); the stream shows the tab and size the agent works at. */
   noteToolCall(name: string, args: Record<string, unknown> | undefined, answerText: string): void {
-    const named = namedContextOpened(name, args);
+    const named = name === TABS ? namedContextOf(args) : undefined;
     if (named) this.contexts.nameNewest(named);
     if (this.tabs.followCall(name, args, answerText)) {
       this.frames.restart();

@@ -71,6 +71,27 @@ describe('a session through the bridge becomes a Playwright test that passes (re
     );
   });
 
+  it("a tab the agent opened in a named context (isolatedContext) replays in a context of its own from the test's browser: signed out there, signed in in the first", async () => {
+    const { spec, file } = await play('isolated context');
+    assert.match(spec.text, /async \(\{ page, browser \}\) =>/, spec.text);
+    assert.match(
+      spec.text,
+      /const context1 = await browser\.newContext\(\);\n\s*const page1 = await context1\.newPage\(\);\n\s*await page1\.goto\('\/account'\);/,
+      spec.text,
+    );
+    const green = await run(file);
+    assert.deepStrictEqual(
+      { passed: green.passed, failed: green.failed, failure: green.firstFailure },
+      { passed: 1, failed: 0, failure: undefined },
+      spec.text,
+    );
+    // The same test with the tab in the test's own context (as before named contexts) is signed in there: red at the link.
+    const shared = spec.text.replace('await context1.newPage()', 'await page.context().newPage()');
+    fs.writeFileSync(file, shared);
+    const red = await run(file);
+    assert.strictEqual(red.failed, 1, `a shared context replayed green:\n${shared}`);
+  });
+
   it("what the person did while they had control goes in as Playwright code, between the agent's steps, and replays green", async () => {
     const { spec, file } = await play('the person takes control for two steps');
     const body = spec.text.split('\n').map(line => line.trim());

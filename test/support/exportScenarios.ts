@@ -118,6 +118,24 @@ export const EXPORT_SCENARIOS: ExportScenario[] = [
     },
   },
   {
+    // A named context (isolatedContext): its own cookies, so the account page there is signed out while the first tab is signed in.
+    name: 'isolated context',
+    async play(call, apps) {
+      apps.password = 'open-sesame';
+      const page = await open(call, `${apps.url}/login`);
+      await call('browser_type', { element: 'Username', target: refOf(page, /textbox "Username"/), text: 'ada' });
+      await call('browser_type', { element: 'Password', target: refOf(page, /textbox "Password"/), text: 'open-sesame' });
+      await call('browser_click', { element: 'Sign in', target: refOf(page, /button "Sign in"/) });
+      await call('browser_tabs', { action: 'new', url: `${apps.url}/account`, isolatedContext: 'guest' });
+      const guest = await call('browser_snapshot', {});
+      // Only a signed-out page has this link: in a context that shared the first tab's login the click finds nothing.
+      await call('browser_click', { element: 'Go to sign in', target: refOf(guest, /link "Go to sign in"/) });
+      await call('browser_tabs', { action: 'select', index: 0 });
+      await call('browser_navigate', { url: `${apps.url}/account` });
+      await call('browser_snapshot', {});
+    },
+  },
+  {
     name: 'select and checkbox',
     async play(call, apps) {
       const page = await open(call, `${apps.url}/choose`);

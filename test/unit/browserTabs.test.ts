@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { currentTabListed, namedContextOpened } from '../../src/child/tools/browserTabs';
+import { currentTabListed } from '../../src/child/tools/browserTabs';
+import { namedContextOf } from '../../src/core/tools/browserTabs';
 
 describe("upstream's current tab, read from its browser_tabs answer", () => {
   const answer = (result: string[], after: string[] = []) => ['### Result', ...result, ...after].join('\n');
@@ -24,11 +25,11 @@ describe("upstream's current tab, read from its browser_tabs answer", () => {
     assert.ok(!listed.names('http://127.0.0.1/bank) [isolatedContext: alice]'));
   });
 
-  it('names the context a call opens a tab in: only browser_tabs new, and "default" or nothing is the session\'s own', () => {
-    assert.strictEqual(namedContextOpened('browser_tabs', { action: 'new', isolatedContext: 'alice' }), 'alice');
-    assert.strictEqual(namedContextOpened('browser_tabs', { action: 'new', isolatedContext: 'default' }), undefined);
-    assert.strictEqual(namedContextOpened('browser_tabs', { action: 'new' }), undefined);
-    assert.strictEqual(namedContextOpened('browser_tabs', { action: 'select', isolatedContext: 'alice' }), undefined);
-    assert.strictEqual(namedContextOpened('browser_navigate', { isolatedContext: 'alice' }), undefined);
+  it('names the context browser_tabs opens a tab in: only for new, and "default" or nothing is the session\'s own', () => {
+    assert.strictEqual(namedContextOf({ action: 'new', isolatedContext: 'alice' }), 'alice');
+    assert.strictEqual(namedContextOf({ action: 'new', isolatedContext: 'default' }), undefined);
+    assert.strictEqual(namedContextOf({ action: 'new', isolatedContext: '' }), undefined);
+    assert.strictEqual(namedContextOf({ action: 'new' }), undefined);
+    assert.strictEqual(namedContextOf({ action: 'select', isolatedContext: 'alice' }), undefined);
   });
 });

@@ -175,6 +175,32 @@ describe('exporting a session as a Playwright test', () => {
     assert.ok(body.includes("await page1.getByRole('button', { name: 'page' }).click();"), spec.text);
   });
 
+  it("opens a named context once from the test's browser, its tabs from it at their address; a name the agent chose stays in its comment", () => {
+    const hostile = 'x\u2028process.exit(1)\n//';
+    const tabsAnswer = (current: number, names: string[]) =>
+      `### Open tabs\n${names.map((n, i) => `- ${i}: ${i === current ? '(current) ' : ''}[T](http://127.0.0.1:8080/${i})${n ? ` [isolatedContext: ${n}]` : ''}`).join('\n')}`;
+    const spec = writeSpec(
+      steps(
+        { tool: 'browser_navigate', args: { url: 'http://127.0.0.1:8080/0' }, text: code("await page.goto('http://127.0.0.1:8080/0');") },
+        { tool: 'browser_tabs', args: { action: 'new', url: 'http://127.0.0.1:8080/1', isolatedContext: hostile }, text: tabsAnswer(1, ['', hostile]) },
+        {
+          tool: 'browser_tabs',
+          args: { action: 'new', url: 'http://127.0.0.1:8080/2', isolatedContext: hostile },
+          text: tabsAnswer(2, ['', hostile, hostile]),
+        },
+        { tool: 'browser_click', text: code("await page.getByRole('button', { name: 'Go' }).click();") },
+      ),
+      { title: 't', ...noFiles },
+    );
+    const body = spec.text.split('\n').map(l => l.trim());
+    assert.strictEqual(body.filter(l => l === 'const context1 = await browser.newContext();').length, 1, spec.text);
+    assert.ok(body.includes('const page1 = await context1.newPage();') && body.includes("await page1.goto('/1');"), spec.text);
+    assert.ok(body.includes('const page2 = await context1.newPage();') && body.includes("await page2.goto('/2');"), spec.text);
+    assert.ok(body.includes("await page2.getByRole('button', { name: 'Go' }).click();"), `the click is on the current tab:\n${spec.text}`);
+    assert.match(spec.text, /async \(\{ page, browser \}\) =>/);
+    for (const line of spec.text.split(/[\n\r\u2028\u2029]/)) assert.ok(!/^\s*process\.exit/.test(line), `the name broke out of its comment:\n${spec.text}`);
+  });
+
   it("keeps a long session's snapshots within a budget, the newest whole", () => {
     const journal = new StepJournal(
       {

@@ -3,7 +3,6 @@
  * `- N: (current) [title](url)` marked. Read only from browser_tabs answers (other answers can carry a
  * page's text, which may imitate such a line), by the live view and by the secrets' site check.
  */
-import { TABS } from '../../core/tools/upstreamTools';
 
 /**
  * The index of the tab upstream calls current, read from the answer's Result section only (a dialog's
@@ -19,10 +18,4 @@ export function currentTabListed(answerText: string): { index: number; names(url
   // A tab of a named context ends with its name (0.0.86): `[title](url) [isolatedContext: name]`.
   const entry = line.replace(/ \[isolatedContext: [^\n]*\]$/, '');
   return { index: Number(/^- (\d+)/.exec(line)![1]), names: url => entry.endsWith(`](${url})`) };
-}
-
-/** The named context a call opens a tab in (`browser_tabs` new with `isolatedContext`, upstream's "default" being none). */
-export function namedContextOpened(name: string, args: Record<string, unknown> | undefined): string | undefined {
-  const wanted = name === TABS && args?.action === 'new' ? args.isolatedContext : undefined;
-  return typeof wanted === 'string' && wanted !== '' && wanted !== 'default' ? wanted : undefined;
 }

@@ -49,7 +49,8 @@ function sectionsOf(text: string): Map<string, string> {
   return sections;
 }
 
-const TAB_LINE = /^- (\d+):\s*(\(current\)\s*)?\[(.*)\]\((.*)\)\s*$/;
+// A tab of a named context ends with its name (0.0.86): `[title](url) [isolatedContext: name]`.
+const TAB_LINE = /^- (\d+):\s*(\(current\)\s*)?\[(.*)\]\((.*)\)(?: \[isolatedContext: [^\n]*\])?\s*$/;
 
 function tabsOf(body: string): AnsweredTab[] | undefined {
   const tabs: AnsweredTab[] = [];

@@ -134,6 +134,8 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
   let popups = 0;
   let choosers = 0;
   let usesContext = false;
+  // The contexts the agent named (isolatedContext) -> their variables in the test, opened from its browser.
+  const namedContexts = new Map<string, string>();
   const urlOf = new Map<string, string | undefined>([['page', undefined]]);
   // The first snapshot of each tab after its last navigation, for the final checks.
   const firstSnapshot = new Map<string, string | undefined>();
@@ -151,14 +153,34 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
       leave('it failed');
       continue;
     }
+    // What a step written by the bridge (a tool's `writesStep`, the person's page actions) is given.
+    const writingOf = (lines: string[]): StepWriting => ({
+      args: step.args,
+      argsCut: !!step.argsCut,
+      page,
+      tabs,
+      current,
+      lines,
+      leave,
+      newPage: ofNamedContext => {
+        if (ofNamedContext === undefined) usesContext = true;
+        return `page${++popups}`;
+      },
+      namedContext: name => {
+        let variable = namedContexts.get(name);
+        if (!variable) {
+          variable = `context${namedContexts.size + 1}`;
+          namedContexts.set(name, variable);
+          lines.push(`// The agent's isolated context ${quote(name)}: its own cookies and storage, as upstream opens it.`);
+          lines.push(`const ${variable} = await browser.newContext();`);
+        }
+        return variable;
+      },
+      address: url => addressFor(url, baseURL),
+    });
     if (step.tool === PERSON_PAGE_ACTION) {
       const lines: string[] = [];
-      // Given what a tool's `writesStep` is given.
-      const newPage = () => {
-        usesContext = true;
-        return `page${++popups}`;
-      };
-      const writing: StepWriting = { args: step.args, argsCut: !!step.argsCut, page, tabs, current, lines, leave, newPage };
+      const writing = writingOf(lines);
       const { url } = writePersonPageStep(writing, baseURL);
       tabs = writing.tabs;
       current = writing.current;
@@ -183,19 +205,7 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     else if (onlyReads(step.tool)) leave('it only reads');
     else if (record?.answersModal) leave('written with the step that opened it');
     else if (record?.writesStep) {
-      const writing: StepWriting = {
-        args: step.args,
-        argsCut: !!step.argsCut,
-        page,
-        tabs,
-        current,
-        lines,
-        leave,
-        newPage: () => {
-          usesContext = true;
-          return `page${++popups}`;
-        },
-      };
+      const writing = writingOf(lines);
       record.writesStep(writing);
       tabs = writing.tabs;
     } else if (exportAs(step.tool) !== 'code' && step.tool !== PERSON_ACTIONS) leave("not a step a test repeats (its answer may hold text of the page's)");
@@ -294,7 +304,8 @@ export function writeSpec(journalSteps: readonly JournalStep[], options: SpecOpt
     head.push('// Starts logged in, as the session did: a copy of your login profile (keep it out of version control).');
     head.push(`test.use({ storageState: ${quote(options.storageState)} });`, '');
   }
-  head.push(`test(${quote(options.title)}, async ({ ${usesContext ? 'page, context' : 'page'} }) => {`);
+  const fixtures = ['page', ...(usesContext ? ['context'] : []), ...(namedContexts.size ? ['browser'] : [])];
+  head.push(`test(${quote(options.title)}, async ({ ${fixtures.join(', ')} }) => {`);
   const offset = head.length;
   const text = [...head, ...body.map(line => (line ? `  ${line}` : '')), '});', ''].join('\n');
   return {

@@ -19,6 +19,16 @@ export interface StepWriting {
   readonly lines: string[];
   /** Leaves the step out, saying why. */
   leave(why: string): void;
-  /** A new page opened from the test's context: the variable that holds it (the test then takes `context`). */
-  newPage(): string;
+  /**
+   * The variable for a new page: of the test's context (the test then takes `context`), or of the named context
+   * whose variable is given.
+   */
+  newPage(ofNamedContext?: string): string;
+  /**
+   * The test's context of a name the agent gave (`isolatedContext`): its variable, the line that opens it from the
+   * test's `browser` put in `lines` the first time the test needs it.
+   */
+  namedContext(name: string): string;
+  /** An address as the test writes it (a path once the test has a baseURL), quoted. */
+  address(url: string): string;
 }
