@@ -6,9 +6,11 @@
  */
 import * as assert from 'assert';
 import { randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
 import type { ObservationEvent, TabInfo } from '../../src/protocol/childMessages';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { makeRealBridge, openDoor, textOf, waitFor } from '../support/realBridge';
+import { makeRealBridge, openDoor, refOf, textOf, waitFor } from '../support/realBridge';
 
 describe('a named context (isolatedContext) is a context everywhere (real child, Chromium)', function () {
   this.timeout(240000);
@@ -65,6 +67,78 @@ describe('a named context (isolatedContext) is a context everywhere (real child,
         () => JSON.stringify(lastTabs()),
       );
       assert.strictEqual(lastTabs()[1].context, 'alice');
+    } finally {
+      await bridge.dispose();
+    }
+  });
+
+  it("a secret is typed in a named context's tab on its own site, and refused on another site's tab of that context", async () => {
+    const value = `pw-${randomBytes(6).toString('hex')}`;
+    fixture.loginPassword = value;
+    const bridge = makeRealBridge({}, {}, { secrets: { SITE_PASSWORD: { value, origins: [fixture.url] } } });
+    const call = async (name: string, args: Record<string, unknown> = {}) => {
+      const result = await bridge.supervisor.callTool(name, args, { door: 'tool' });
+      return { isError: !!result.isError, text: textOf(result) };
+    };
+    try {
+      await call('browser_navigate', { url: `${fixture.url}/` });
+      // Another site (same server, another origin) in the named context: the secret may not go there.
+      const elsewhere = fixture.url.replace('127.0.0.1', 'localhost');
+      await call('browser_tabs', { action: 'new', url: `${elsewhere}/login`, isolatedContext: 'work' });
+      const foreign = (await call('browser_snapshot')).text;
+      const refused = await call('browser_type', { element: 'Password', target: refOf(foreign, /textbox "Password"/), text: 'SITE_PASSWORD' });
+      assert.ok(refused.isError, `typed on another site: ${refused.text}`);
+      assert.match(refused.text, /SITE_PASSWORD/, refused.text);
+      assert.ok(!refused.text.includes(value));
+
+      // Its own site, in the same named context: typed, and the site signs in.
+      await call('browser_navigate', { url: `${fixture.url}/login` });
+      const form = (await call('browser_snapshot')).text;
+      await call('browser_type', { element: 'User', target: refOf(form, /textbox "User"/), text: 'ada' });
+      const typed = await call('browser_type', { element: 'Password', target: refOf(form, /textbox "Password"/), text: 'SITE_PASSWORD' });
+      assert.ok(!typed.isError, typed.text);
+      await call('browser_click', { element: 'Sign in', target: refOf(form, /button "Sign in"/) });
+      const account = await call('browser_snapshot');
+      assert.match(account.text, /Welcome, ada/, account.text);
+      assert.match((await call('browser_tabs', { action: 'list' })).text, /\(current\) \[Account\].*isolatedContext: work/);
+    } finally {
+      await bridge.dispose();
+    }
+  });
+
+  it('after Restart Browser the model is told its tabs are gone, and the named context with them', async () => {
+    const bridge = makeRealBridge();
+    try {
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` }, { door: 'tool' });
+      await bridge.supervisor.callTool('browser_tabs', { action: 'new', url: `${fixture.url}/second`, isolatedContext: 'alice' }, { door: 'tool' });
+      await bridge.supervisor.restart('the person restarted the browser');
+      const next = textOf(await bridge.supervisor.callTool('browser_tabs', { action: 'list' }, { door: 'tool' }));
+      assert.match(next, /earlier pages, tabs, form input and login state are gone/, next);
+      assert.doesNotMatch(next, /alice|\/second/, next);
+    } finally {
+      await bridge.dispose();
+    }
+  });
+
+  it("the agent's Playwright trace covers it: a trace of the named context beside the session's own, where the answer links it", async () => {
+    const bridge = makeRealBridge({ capabilities: ['devtools'] });
+    try {
+      assert.ok(!(await bridge.supervisor.callTool('browser_start_tracing', {})).isError);
+      await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+      await bridge.supervisor.callTool('browser_tabs', { action: 'new', url: `${fixture.url}/second`, isolatedContext: 'alice' });
+      const stop = textOf(await bridge.supervisor.callTool('browser_stop_tracing', {}));
+      const links = [...stop.matchAll(/\]\(([^)]+\.trace)\)/g)].map(match => match[1]);
+      assert.strictEqual(links.length, 2, stop);
+      const texts = links.map(link => (fs.existsSync(link) ? fs.readFileSync(link, 'utf8') : ''));
+      assert.ok(
+        links.every(link => link.startsWith(bridge.config.mcp.outputDir)),
+        `a trace outside the output folder: ${links.join(', ')}`,
+      );
+      assert.ok(texts.some(text => text.includes(`${fixture.url}/second`)) && texts.some(text => text.includes(`${fixture.url}/`)), stop);
+      assert.ok(
+        links.some(link => /alice/.test(path.basename(link))),
+        `the named context's trace is named for it: ${links.join(', ')}`,
+      );
     } finally {
       await bridge.dispose();
     }
