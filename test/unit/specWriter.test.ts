@@ -201,6 +201,26 @@ describe('exporting a session as a Playwright test', () => {
     for (const line of spec.text.split(/[\n\r\u2028\u2029]/)) assert.ok(!/^\s*process\.exit/.test(line), `the name broke out of its comment:\n${spec.text}`);
   });
 
+  it('writes a wait as upstream 0.0.86 waits: text or textGone, either of both, and a time given with them as their timeout (at most 30 s)', () => {
+    const spec = writeSpec(
+      steps(
+        { tool: 'browser_wait_for', args: { text: 'Saved' }, text: page('http://127.0.0.1:8080/x') },
+        { tool: 'browser_wait_for', args: { textGone: 'Loading', time: 3 }, text: page('http://127.0.0.1:8080/x') },
+        { tool: 'browser_wait_for', args: { text: 'Done', textGone: 'Working', time: 90 }, text: page('http://127.0.0.1:8080/x') },
+      ),
+      { title: 't', ...noFiles },
+    );
+    const body = spec.text.split('\n').map(l => l.trim());
+    assert.ok(body.includes("await expect(page.getByText('Saved').first()).toBeVisible();"), spec.text);
+    assert.ok(body.includes("await expect(page.getByText('Loading')).toHaveCount(0, { timeout: 3000 });"), spec.text);
+    assert.ok(
+      body.includes(
+        "await expect.poll(async () => (await page.getByText('Done').first().isVisible()) || (await page.getByText('Working').count()) === 0, { timeout: 30000 }).toBe(true);",
+      ),
+      spec.text,
+    );
+  });
+
   it("keeps a long session's snapshots within a budget, the newest whole", () => {
     const journal = new StepJournal(
       {
