@@ -22,8 +22,15 @@ export interface BareUpstream {
   close(): Promise<void>;
 }
 
-/** Starts it with the launch options every comparison needs, plus `extraArgs` (capabilities, timeouts, ...). */
-export async function startBareUpstream(extraArgs: string[] = [], name = 'bare'): Promise<BareUpstream> {
+/**
+ * Starts it with the launch options every comparison needs, plus `extraArgs` (capabilities, timeouts, ...);
+ * `packageFolder`: another release's installed package (the upstream check), else the pinned one.
+ */
+export async function startBareUpstream(
+  extraArgs: string[] = [],
+  name = 'bare',
+  packageFolder = path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp'),
+): Promise<BareUpstream> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-bare-'));
   const workspace = path.join(scratch, 'ws');
   const outputDir = path.join(scratch, 'output');
@@ -31,7 +38,7 @@ export async function startBareUpstream(extraArgs: string[] = [], name = 'bare')
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [
-      path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'),
+      path.join(packageFolder, 'cli.js'),
       '--browser',
       'chromium',
       '--executable-path',

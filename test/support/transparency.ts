@@ -69,8 +69,8 @@ interface Side {
 
 const CAPS = ALL_CAPABILITIES.join(',');
 
-/** Bare @playwright/mcp with the options that match the bridge's settings below. */
-export async function openBare(label = 'bare', extraArgs: string[] = []): Promise<Side> {
+/** Bare @playwright/mcp with the options that match the bridge's settings below (`packageFolder`: see startBareUpstream). */
+export async function openBare(label = 'bare', extraArgs: string[] = [], packageFolder?: string): Promise<Side> {
   const bare = await startBareUpstream(
     [
       '--caps',
@@ -90,6 +90,7 @@ export async function openBare(label = 'bare', extraArgs: string[] = []): Promis
       ...extraArgs,
     ],
     'transparency',
+    packageFolder,
   );
   return {
     label,
@@ -151,6 +152,8 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'network', tool: 'browser_network_requests' },
     { name: 'one request', tool: 'browser_network_request', args: () => ({ index: 1, part: 'response-body' }) },
     { name: 'find text', tool: 'browser_find', args: () => ({ text: 'Ada' }) },
+    { name: 'find text, one result (0.0.86)', tool: 'browser_find', args: () => ({ text: 'Ada', maxResults: 1 }) },
+    { name: 'network since the session began (0.0.86)', tool: 'browser_network_requests', args: () => ({ all: true }) },
     { name: 'run code', tool: 'browser_run_code_unsafe', args: () => ({ code: 'async (page) => await page.title()' }) },
     {
       name: 'run code from a relative file',
@@ -183,6 +186,11 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'new tab', tool: 'browser_tabs', args: () => ({ action: 'new' }) },
     { name: 'select first tab', tool: 'browser_tabs', args: () => ({ action: 'select', index: 0 }) },
     { name: 'close second tab', tool: 'browser_tabs', args: () => ({ action: 'close', index: 1 }) },
+    // A named context (0.0.86): its own cookies and storage; the tab list names it.
+    { name: 'new tab in a named context', tool: 'browser_tabs', args: c => ({ action: 'new', url: `${c.url}/second`, isolatedContext: 'alice' }) },
+    { name: 'tabs list with it', tool: 'browser_tabs', args: () => ({ action: 'list' }) },
+    { name: 'wait for either text, with a timeout (0.0.86)', tool: 'browser_wait_for', args: () => ({ text: 'You made it.', textGone: 'Nowhere', time: 5 }) },
+    { name: 'close the named tab', tool: 'browser_tabs', args: () => ({ action: 'close', index: 1 }) },
     { name: 'resize', tool: 'browser_resize', args: () => ({ width: 800, height: 600 }) },
     { name: 'open the widgets', tool: 'browser_navigate', args: c => ({ url: `${c.url}/widgets` }) },
     { name: 'snapshot of the widgets', tool: 'browser_snapshot' },
@@ -250,6 +258,7 @@ export function transparencySteps(): TransparencyStep[] {
     { name: 'local storage list', tool: 'browser_localstorage_list' },
     { name: 'cookie get', tool: 'browser_cookie_get', args: () => ({ name: 'sid' }) },
     { name: 'cookie delete', tool: 'browser_cookie_delete', args: () => ({ name: 'extra' }) },
+    { name: 'cookie delete on a domain and path (0.0.86)', tool: 'browser_cookie_delete', args: () => ({ name: 'sid', domain: '127.0.0.1', path: '/' }) },
     { name: 'local storage get', tool: 'browser_localstorage_get', args: () => ({ key: 'k' }) },
     { name: 'local storage delete', tool: 'browser_localstorage_delete', args: () => ({ key: 'k' }) },
     { name: 'session storage set', tool: 'browser_sessionstorage_set', args: () => ({ key: 's', value: 'w' }) },
@@ -709,4 +718,48 @@ export async function bareAgainstBare(fixtureUrl: string, log?: (line: string) =
       log,
     ),
   ]);
+}
+
+/** The code a step's answer says upstream ran (its "Ran Playwright code" block), with this side's folders and times made neutral. */
+function neutral(text: string, side: Side): string {
+  return text
+    .split(side.outputDir)
+    .join('<output>')
+    .split(side.relativeRoot)
+    .join('<root>')
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(-\d{3})?Z/g, '<time>');
+}
+
+/**
+ * The code upstream generates at each step of the scripted sessions (transparencySteps), run on bare @playwright/mcp
+ * from `packageFolder` (a release the upstream check installed): by `group / step`, absent where a step ran none.
+ * An error's words stand in for code: a parameter a release does not take is a change too.
+ */
+export async function generatedCode(fixtureUrl: string, packageFolder: string): Promise<Map<string, { tool: string; code: string }>> {
+  const side = await openBare('bare', [], packageFolder);
+  const code = new Map<string, { tool: string; code: string }>();
+  const ctx = { url: fixtureUrl, snapshot: '' };
+  try {
+    for (const step of transparencySteps()) {
+      if (step.tool === 'tools/list') continue;
+      step.prepare?.(side.relativeRoot);
+      let args: Record<string, unknown>;
+      try {
+        args = step.args?.(ctx) ?? {};
+      } catch (error) {
+        // A ref the release's snapshot did not give: said as the step's outcome.
+        code.set(`${step.group} / ${step.name}`, { tool: step.tool, code: `(not run: ${(error as Error).message.split('\n')[0]})` });
+        continue;
+      }
+      const text = partsOf(await side.call(step.tool, args, 'tool')).join('\n');
+      if (/\[ref=/.test(text)) ctx.snapshot = text;
+      const ran =
+        /### Ran Playwright code\n```\w*\n([\s\S]*?)\n```/.exec(text)?.[1] ??
+        (/^### Error/m.test(text) ? `(error) ${text.split('\n').slice(0, 2).join(' ')}` : undefined);
+      if (ran !== undefined) code.set(`${step.group} / ${step.name}`, { tool: step.tool, code: neutral(ran, side) });
+    }
+  } finally {
+    await side.close();
+  }
+  return code;
 }

@@ -4,7 +4,7 @@
  * keys; and it reads flags from commander's help and config keys from config.d.ts, nested keys dotted.
  */
 import * as assert from 'assert';
-import { compareSurfaces } from '../upstream/upstreamDiff';
+import { compareCode, compareSurfaces } from '../upstream/upstreamDiff';
 import { configKeysOf, flagsOf, type UpstreamSurface } from '../upstream/upstreamSurface';
 
 describe('the upstream check: what a release changes', () => {
@@ -103,5 +103,29 @@ export type Other = { ignored: boolean };`;
       'network.allowedOrigins',
       'outputDir',
     ]);
+  });
+
+  it('sorts the code two releases generate at the same steps: one change per tool, each distinct before and after once, with its steps', () => {
+    const code = (entries: [string, string, string][]) => new Map(entries.map(([step, tool, text]) => [step, { tool, code: text }]));
+    const changes = compareCode(
+      code([
+        ['core / close', 'browser_close', 'await page.close()'],
+        ['pdf / close', 'browser_close', 'await page.close()'],
+        ['core / click', 'browser_click', "await page.getByRole('button').click();"],
+        ['core / gone', 'browser_hover', 'await page.hover()'],
+      ]),
+      code([
+        ['core / close', 'browser_close', 'await browser.close();'],
+        ['pdf / close', 'browser_close', 'await browser.close();'],
+        ['core / click', 'browser_click', "await page.getByRole('button').click();"],
+      ]),
+    );
+    assert.deepStrictEqual(
+      changes.map(c => [c.key, c.subject, c.before, c.after]),
+      [
+        ['changedCode:browser_close', 'browser_close (at core / close; pdf / close)', 'await page.close()', 'await browser.close();'],
+        ['changedCode:browser_hover', 'browser_hover (at core / gone)', 'await page.hover()', '(none)'],
+      ],
+    );
   });
 });

@@ -12,7 +12,9 @@ import * as path from 'path';
 import { promisify } from 'util';
 import { REPO_ROOT } from '../support/realBridge';
 import { UPSTREAM_DECISIONS } from './decisions';
-import { compareSurfaces, DECIDED_IN, type UpstreamChange } from './upstreamDiff';
+import { compareCode, compareSurfaces, DECIDED_IN, type UpstreamChange } from './upstreamDiff';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { generatedCode } from '../support/transparency';
 import { readSurface } from './upstreamSurface';
 
 const run = promisify(execFile);
@@ -20,6 +22,8 @@ export const REPORT_JSON = path.join(REPO_ROOT, 'test', 'upstream', 'report.json
 const REPORT_MD = path.join(REPO_ROOT, 'test', 'upstream', 'report.md');
 
 export interface UpstreamReport {
+  /** The arguments it ran with (`0.0.86 --from 0.0.83`). */
+  command: string;
   pinned: string;
   version: string;
   changes: (UpstreamChange & { decision?: string; decideIn?: string })[];
@@ -28,35 +32,62 @@ export interface UpstreamReport {
   staleDecisions: string[];
 }
 
+const VERSION = /^\d+\.\d+\.\d+(-[\w.-]+)?$/;
+
+/** Installs one release in its own folder under the scratch one; exits saying npm's last words when it cannot. */
+async function install(scratch: string, version: string): Promise<string> {
+  const prefix = path.join(scratch, version);
+  console.log(`Installing @playwright/mcp@${version} in a scratch folder…`);
+  try {
+    await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', prefix, `@playwright/mcp@${version}`], {
+      encoding: 'utf8',
+      timeout: 600000,
+    });
+  } catch (error) {
+    console.error(
+      `npm could not install @playwright/mcp@${version}: ${((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n').slice(-3).join(' ')}`,
+    );
+    process.exit(2);
+  }
+  return path.join(prefix, 'node_modules', '@playwright', 'mcp');
+}
+
 async function main(): Promise<void> {
-  const version = process.argv[2];
-  if (!version || !/^\d+\.\d+\.\d+(-[\w.-]+)?$/.test(version)) {
-    console.error('Usage: npm run upstream:check -- <version>   (a published @playwright/mcp version, such as 0.0.86)');
+  // `<version>`, and `--from <version>` to compare with a release other than the pinned one: the release a pin was
+  // taken from, once the pin moved (the report kept in the repository is the one of the last release taken).
+  const args = process.argv.slice(2);
+  const fromAt = args.indexOf('--from');
+  const from = fromAt >= 0 ? args[fromAt + 1] : undefined;
+  const version = args.find((arg, index) => !arg.startsWith('--') && index !== fromAt + 1);
+  if (!version || !VERSION.test(version) || (fromAt >= 0 && !(from && VERSION.test(from)))) {
+    console.error(
+      'Usage: npm run upstream:check -- <version> [--from <version>]   (published @playwright/mcp versions, such as 0.0.86; without --from, the pinned one)',
+    );
     process.exit(2);
   }
   const started = Date.now();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-upstream-'));
   try {
-    console.log(`Installing @playwright/mcp@${version} in a scratch folder…`);
-    try {
-      await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', scratch, `@playwright/mcp@${version}`], {
-        encoding: 'utf8',
-        timeout: 600000,
-      });
-    } catch (error) {
-      console.error(
-        `npm could not install @playwright/mcp@${version}: ${((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n').slice(-3).join(' ')}`,
-      );
-      process.exit(2);
-    }
+    const candidateFolder = await install(scratch, version);
+    const pinnedFolder = from ? await install(scratch, from) : path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp');
     console.log('Listing both releases (every capability on, their flags and config keys)…');
-    const pinned = await readSurface(path.join(REPO_ROOT, 'node_modules', '@playwright', 'mcp'));
-    const candidate = await readSurface(path.join(scratch, 'node_modules', '@playwright', 'mcp'));
-    const changes: UpstreamReport['changes'] = compareSurfaces(pinned, candidate).map(change =>
+    const pinned = await readSurface(pinnedFolder);
+    const candidate = await readSurface(candidateFolder);
+    console.log('Running the scripted sessions on each (a browser, the test pages) to compare the code they generate…');
+    const fixture = new FixtureServer();
+    await fixture.start();
+    let codeChanges: UpstreamChange[];
+    try {
+      codeChanges = compareCode(await generatedCode(fixture.url, pinnedFolder), await generatedCode(fixture.url, candidateFolder));
+    } finally {
+      await fixture.stop();
+    }
+    const changes: UpstreamReport['changes'] = [...compareSurfaces(pinned, candidate), ...codeChanges].map(change =>
       UPSTREAM_DECISIONS[change.key] ? { ...change, decision: UPSTREAM_DECISIONS[change.key] } : { ...change, decideIn: DECIDED_IN[change.kind] },
     );
     const made = new Set(changes.map(change => change.key));
     const report: UpstreamReport = {
+      command: from ? `${version} --from ${from}` : version,
       pinned: pinned.version,
       version: candidate.version,
       changes,
@@ -78,7 +109,7 @@ function markdown(report: UpstreamReport): string {
   const lines = [
     `# @playwright/mcp ${report.pinned} → ${report.version}`,
     '',
-    `Written by \`npm run upstream:check -- ${report.version}\`. ${report.changes.length} changes, ${report.unclassifiedChanges} without a decision.`,
+    `Written by \`npm run upstream:check -- ${report.command}\`. ${report.changes.length} changes, ${report.unclassifiedChanges} without a decision.`,
     '',
   ];
   const byKind = new Map<string, UpstreamReport['changes']>();

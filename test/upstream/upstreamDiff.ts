@@ -19,7 +19,8 @@ export type ChangeKind =
   | 'removedFlag'
   | 'changedFlag'
   | 'newConfigKey'
-  | 'removedConfigKey';
+  | 'removedConfigKey'
+  | 'changedCode';
 
 export interface UpstreamChange {
   /** `kind:subject`, as decisions.ts names it (`newParameter:browser_tabs.isolatedContext`). */
@@ -46,7 +47,38 @@ export const DECIDED_IN: Record<ChangeKind, string> = {
   changedFlag: 'src/child/upstreamConfig.ts, where the child sets it',
   newConfigKey: 'src/child/upstreamConfig.ts (what the child sets) or the differences table in src/README.md (what it leaves to upstream)',
   removedConfigKey: 'src/child/upstreamConfig.ts, where the child sets it',
+  changedCode:
+    "the tool's export: its record's `writesStep` (src/core/tools), or the code an export takes as upstream wrote it (src/core/testExport/codeCheck.ts); and the transparency table if the bridge's answer now differs",
 };
+
+/**
+ * The code a release generates at each step of the same scripted sessions (transparency.ts's generatedCode), against
+ * the pinned one's: a tool whose code (or error, for a parameter one release does not take) differs at some step is
+ * one change, keyed by the tool, with each distinct before and after once and the steps that showed it.
+ */
+export function compareCode(pinned: Map<string, { tool: string; code: string }>, candidate: Map<string, { tool: string; code: string }>): UpstreamChange[] {
+  const byTool = new Map<string, { steps: string[]; pairs: Set<string>; before: string[]; after: string[] }>();
+  for (const step of new Set([...pinned.keys(), ...candidate.keys()])) {
+    const [was, now] = [pinned.get(step), candidate.get(step)];
+    if (was?.code === now?.code) continue;
+    const tool = (now ?? was)!.tool;
+    const entry = byTool.get(tool) ?? { steps: [], pairs: new Set<string>(), before: [], after: [] };
+    byTool.set(tool, entry);
+    entry.steps.push(step);
+    const [before, after] = [was?.code ?? '(none)', now?.code ?? '(none)'];
+    if (entry.pairs.has(`${before}\u0000${after}`)) continue;
+    entry.pairs.add(`${before}\u0000${after}`);
+    entry.before.push(before);
+    entry.after.push(after);
+  }
+  return [...byTool].map(([tool, entry]) => ({
+    key: `changedCode:${tool}`,
+    kind: 'changedCode' as const,
+    subject: `${tool} (at ${entry.steps.join('; ')})`,
+    before: entry.before.join(' | '),
+    after: entry.after.join(' | '),
+  }));
+}
 
 type Schema = { properties?: Record<string, unknown>; required?: string[] };
 
