@@ -98,6 +98,25 @@ describe('time travel: every step kept, and the browser put back to any of them 
     assert.deepStrictEqual(apps.sent, ['Grace']);
   });
 
+  it("a step in a named context's tab (isolatedContext) says it cannot be restored, instead of restoring the session's own context there; a step before it still restores", async () => {
+    const parts = timeTravelBridge();
+    bridge = parts.bridge;
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
+    await parts.call('browser_navigate', { url: `${apps.url}/form` });
+    const own = parts.timeline.steps.at(-1)!.index;
+    await parts.call('browser_tabs', { action: 'new', url: `${apps.url}/form`, isolatedContext: 'alice' });
+    await parts.call('browser_snapshot', {});
+    const named = parts.timeline.steps.at(-1)!.index;
+    const refused = await restoreToStep(parts.timeline, parts.bridge.supervisor, named, 'person');
+    assert.ok(!refused.ok, `a named context's step was restored: ${refused.text}`);
+    assert.match(refused.text, new RegExp(`Step ${named} cannot be restored: .*named context`), refused.text);
+    const back = await restoreToStep(parts.timeline, parts.bridge.supervisor, own, 'person');
+    assert.ok(back.ok, back.text);
+  });
+
   it("a burst of the person's own input is a step too: its checkpoint has the storage it changed, and the browser goes back to it", async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;

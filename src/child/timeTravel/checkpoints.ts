@@ -120,6 +120,18 @@ export class Checkpoints {
     const context = session.browser?.context;
     if (!changes || !context || session.health.ended) return undefined;
     const page = session.observer?.currentPage;
+    // A tab of a named context (browser_tabs isolatedContext) has that context's cookies and storage, not the ones
+    // time travel keeps: its step is said not restorable rather than restored into the wrong context. What the
+    // step changed in the session's own context is read whole at the next capture.
+    if (page && page.context() !== context) {
+      changes.forgetChanges();
+      return {
+        url: capText(page.url(), ENTRY_LIMITS.url),
+        title: capText(await page.title().catch(() => ''), ENTRY_LIMITS.title),
+        tabCount: session.contexts?.pages().length ?? context.pages().length,
+        storage: changes.notKept(0, 'its tab is in a named context (browser_tabs isolatedContext), whose cookies and storage time travel does not keep'),
+      };
+    }
     const read = Promise.all([
       page ? page.title().catch(() => '') : '',
       // One read at a time, its size judged before it is made, its work ended at its deadline (storageChanges.ts).
