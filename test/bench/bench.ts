@@ -6,7 +6,7 @@
  * as JSON to $BENCH_OUT when set. BENCH_ROUNDS sets how many sessions (default 3); BENCH_SESSIONS_ONLY=1
  * measures only the perClient sessions and a bare Playwright context beside them; BENCH_CALLS_ONLY=1 only the
  * per-call rounds (perCallRatio, httpDoorRatio) and the call path; BENCH_TRANSPARENCY_ONLY=1 only
- * the transparency count (bare @playwright/mcp against the bridge, test/support/transparency.ts);
+ * the transparency count (bare @playwright/mcp against the bridge, test/support/transparency.ts) and `upstream`;
  * `node out/test/bench/testExport.js` only the sessions exported as Playwright tests (testExport);
  * `node out/test/bench/timeTravel.js` only time travel's checkpoints, scrub, forks and trace (timeTravel);
  * `node out/test/bench/panel.js` only the panel's figures in a real VS Code (panel);
@@ -633,14 +633,18 @@ async function transparency(fixture: FixtureServer) {
 
 /**
  * Where taking upstream's newest release stands: the last `npm run upstream:check` report kept in the repository
- * (the release it checked, the pinned one, its changes without a decision) and this run's transparency differences
- * that src/README.md's table does not list.
+ * (the release it checked and the one it compared with, its changes without a decision), the pinned release, and this
+ * run's transparency differences that src/README.md's table does not list.
  */
 function upstreamFigure(transparent: Figure<{ differing: number }>) {
   const report = fs.existsSync(REPORT_JSON) ? (JSON.parse(fs.readFileSync(REPORT_JSON, 'utf8')) as UpstreamReport) : undefined;
   return {
     version: report?.version ?? null,
-    pinned: report?.pinned ?? null,
+    // What the bridge runs now, and the release that report compared it with (the pin it was taken from).
+    pinned: (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[
+      '@playwright/mcp'
+    ],
+    comparedWith: report?.pinned ?? null,
     unclassifiedChanges: report?.unclassifiedChanges ?? null,
     transparencyUnlisted: isFailed(transparent) ? null : transparent.differing,
   };
@@ -677,8 +681,9 @@ async function main(): Promise<void> {
   const run = new BenchRun();
   if (process.env.BENCH_TRANSPARENCY_ONLY) {
     const counts = await run.figure('transparency', () => withFixture(transparency));
-    console.log(JSON.stringify({ transparency: counts }));
-    run.finish({ transparency: counts });
+    const upstream = upstreamFigure(counts);
+    console.log(JSON.stringify({ transparency: counts, upstream }));
+    run.finish({ transparency: counts, upstream });
     return;
   }
   // BENCH_SESSIONS_ONLY=1 measures only the sessions (perClient) figures, with rawContextMB beside them.
