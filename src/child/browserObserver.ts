@@ -13,10 +13,10 @@ import { namedContextOf } from '../core/tools/browserTabs';
 import { TABS } from '../core/tools/upstreamTools';
 
 /**
- * Watches one browser context for the live panel: its tabs, console messages, requests, and a
- * stream of frames of the current tab while the panel wants them. The facade the child calls; each
- * concern is its own file in observer/ (see its README), and this wires them to each page the
- * context opens, in the order its events are handled.
+ * Watches one session's browser contexts (its own and its named ones) for the live panel: their tabs, console
+ * messages, requests, and a stream of frames of the current tab while the panel wants them. The facade the child
+ * calls; each concern is its own file in observer/ (see its README), and this wires them to each page those
+ * contexts open, in the order its events are handled.
  */
 export class BrowserObserver {
   private readonly tabs: TabList;
@@ -36,7 +36,7 @@ export class BrowserObserver {
     this.requests = new NetworkLog(options);
     this.console = new ConsoleLog(options, this.requests);
     this.frames = new FrameStream(this.tabs, options);
-    this.network = new EmulationControl(contexts.main, options.engine, options.log, emulation => options.send({ kind: 'emulation', emulation }));
+    this.network = new EmulationControl(contexts, options.engine, options.log, emulation => options.send({ kind: 'emulation', emulation }));
     // Every page of every context the session owns: a named context's tabs, console and requests are shown as its own.
     this.stopFollowing = contexts.onPage(page => this.attach(page));
   }

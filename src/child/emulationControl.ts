@@ -1,5 +1,5 @@
 /**
- * What the browser emulates on one context: the Network pane's throttling and "Disable cache", and the agent's
+ * What the browser emulates on one session's contexts (its named ones too): the Network pane's throttling and "Disable cache", and the agent's
  * bridge_emulate (the same network presets or its own figures, CPU slowdown, colour scheme, reduced motion).
  * One owner, so the panel's header and the agent's tool never disagree about what is on.
  *
@@ -10,7 +10,8 @@
  * something. Colour scheme and reduced motion are Playwright's `emulateMedia`, which every engine has. Other
  * engines have no such protocol: offline goes through Playwright's own `setOffline`, the rest is refused in words.
  */
-import type { BrowserContext, CDPSession, Page } from 'playwright';
+import type { CDPSession, Page } from 'playwright';
+import type { SessionContexts } from './sessionContexts';
 import { type Emulation, NO_EMULATION } from '../protocol/devtoolsFacts';
 
 /** DevTools' own presets (its NetworkManager): bytes a second and added round-trip latency. */
@@ -47,11 +48,12 @@ function needsProtocol(emulation: Emulation): boolean {
 export class EmulationControl {
   private wanted: Emulation = NO_EMULATION;
   private readonly sessions = new Map<Page, Promise<CDPSession | undefined>>();
-  private readonly onPage = (page: Page) => this.attach(page);
-  private readonly onPageForMedia = (page: Page) => void this.applyMedia(page);
+  private stopAttaching: (() => void) | undefined;
+  private stopMedia: (() => void) | undefined;
 
   constructor(
-    private readonly context: BrowserContext,
+    /** Every context of the session (its named ones too): the agent's emulation is for the tab it works in, wherever. */
+    private readonly contexts: SessionContexts,
     private readonly engine: string,
     private readonly log: (line: string) => void,
     /** Told every change, whoever made it (the panel's header shows it). */
@@ -71,15 +73,13 @@ export class EmulationControl {
       }
       if (wanted.cacheDisabled) throw new Error(`Disable cache needs Chromium's DevTools protocol; this browser is ${this.engine}.`);
       if ((wanted.cpuSlowdown ?? 1) > 1) throw new Error(`CPU slowdown needs Chromium's DevTools protocol; this browser is ${this.engine}.`);
-      await this.context.setOffline(wanted.throttling === 'offline');
+      await Promise.all(this.contexts.contexts().map(context => context.setOffline(wanted.throttling === 'offline')));
       this.wanted = wanted;
     } else {
       this.wanted = wanted;
       const on = needsProtocol(wanted);
-      if (on && !this.sessions.size) {
-        this.context.on('page', this.onPage);
-        for (const page of this.context.pages()) this.attach(page);
-      }
+      // Each page open now and each one any of the session's contexts opens later.
+      if (on && !this.stopAttaching) this.stopAttaching = this.contexts.onPage(page => this.attach(page));
       await Promise.all(
         [...this.sessions.values()].map(async session => {
           const cdp = await session;
@@ -89,9 +89,16 @@ export class EmulationControl {
       if (!on) this.detach();
     }
     if (mediaChanged) {
-      this.context.off('page', this.onPageForMedia);
-      if (wanted.colorScheme || wanted.reducedMotion) this.context.on('page', this.onPageForMedia);
-      await Promise.all(this.context.pages().map(page => this.applyMedia(page)));
+      this.stopMedia?.();
+      this.stopMedia = undefined;
+      // The pages open now are awaited (the answer says what they see); later ones get it as they open.
+      const open = this.contexts.pages();
+      if (wanted.colorScheme || wanted.reducedMotion) {
+        this.stopMedia = this.contexts.onPage(page => {
+          if (!open.includes(page)) void this.applyMedia(page);
+        });
+      }
+      await Promise.all(open.map(page => this.applyMedia(page)));
     }
     this.changed(wanted);
     return wanted;
@@ -105,7 +112,8 @@ export class EmulationControl {
   }
 
   private attach(page: Page): void {
-    const session = this.context
+    const session = page
+      .context()
       .newCDPSession(page)
       .then(async cdp => {
         // This session keeps no bodies of its own: Playwright's session has them.
@@ -129,13 +137,14 @@ export class EmulationControl {
   }
 
   private detach(): void {
-    this.context.off('page', this.onPage);
+    this.stopAttaching?.();
+    this.stopAttaching = undefined;
     for (const session of this.sessions.values()) void session.then(cdp => cdp?.detach().catch(() => undefined));
     this.sessions.clear();
   }
 
   dispose(): void {
     this.detach();
-    this.context.off('page', this.onPageForMedia);
+    this.stopMedia?.();
   }
 }

@@ -18,7 +18,7 @@ describe('a named context (isolatedContext) is a context everywhere (real child,
   before(() => fixture.start());
   after(() => fixture.stop());
 
-  it("the panel lists its tab with its name and follows the agent into it; its console and requests are the panel's; the bridge's audit acts on it", async () => {
+  it("the panel lists its tab with its name and follows the agent into it; its console and requests are the panel's; the bridge's audit and emulation act on it", async () => {
     const bridge = makeRealBridge();
     const events: ObservationEvent[] = [];
     bridge.supervisor.onObservation(event => events.push(event));
@@ -58,6 +58,14 @@ describe('a named context (isolatedContext) is a context everywhere (real child,
       const audit = textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {}, { door: 'tool' }));
       assert.match(audit, /Console Lab|console-lab/, audit);
       assert.doesNotMatch(audit, /Fixture Home/, audit);
+      // The agent's emulation reaches the tab it works in: the named one, and a tab that context opens later.
+      await bridge.supervisor.callTool('bridge_emulate', { colorScheme: 'dark', cpuSlowdown: 2 }, { door: 'tool' });
+      const dark = '() => matchMedia("(prefers-color-scheme: dark)").matches';
+      assert.match(textOf(await bridge.supervisor.callTool('browser_evaluate', { function: dark }, { door: 'tool' })), /### Result\ntrue/);
+      await bridge.supervisor.callTool('browser_tabs', { action: 'new', url: `${fixture.url}/second`, isolatedContext: 'alice' }, { door: 'tool' });
+      assert.match(textOf(await bridge.supervisor.callTool('browser_evaluate', { function: dark }, { door: 'tool' })), /### Result\ntrue/);
+      await bridge.supervisor.callTool('bridge_emulate', { reset: true }, { door: 'tool' });
+      await bridge.supervisor.callTool('browser_tabs', { action: 'close' }, { door: 'tool' });
 
       // Back to the first tab: the panel follows, and the named tab keeps its name.
       await bridge.supervisor.callTool('browser_tabs', { action: 'select', index: 0 }, { door: 'tool' });
