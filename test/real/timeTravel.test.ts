@@ -10,6 +10,7 @@ import { personHandsOn } from '../support/exportScenarios';
 import { restoreToStep, stepFromEnd } from '../../src/core/timeTravel/stepRestore';
 import { peakRssMB } from '../support/processMemory';
 import type { BridgeSettings } from '../../src/core/settings/settings';
+import type { TabInfo } from '../../src/protocol/childMessages';
 
 /** A real bridge with the panel's store and the timeline over it, as the extension wires them. */
 function timeTravelBridge(maxBytes = 64 * 1024 * 1024, settings: Partial<BridgeSettings> = {}) {
@@ -98,7 +99,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
     assert.deepStrictEqual(apps.sent, ['Grace']);
   });
 
-  it("a step in a named context's tab (isolatedContext) says it cannot be restored, instead of restoring the session's own context there; a step before it still restores", async () => {
+  it("a step in a named context's tab (isolatedContext) says it cannot be restored, instead of restoring the session's own context there; a step before it restores, and the agent and the panel are on its tab", async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;
     disposeAll = () => {
@@ -107,14 +108,29 @@ describe('time travel: every step kept, and the browser put back to any of them 
     };
     await parts.call('browser_navigate', { url: `${apps.url}/form` });
     const own = parts.timeline.steps.at(-1)!.index;
-    await parts.call('browser_tabs', { action: 'new', url: `${apps.url}/form`, isolatedContext: 'alice' });
+    await parts.call('browser_tabs', { action: 'new', url: `${apps.url}/todos`, isolatedContext: 'alice' });
     await parts.call('browser_snapshot', {});
     const named = parts.timeline.steps.at(-1)!.index;
     const refused = await restoreToStep(parts.timeline, parts.bridge.supervisor, named, 'person');
     assert.ok(!refused.ok, `a named context's step was restored: ${refused.text}`);
     assert.match(refused.text, new RegExp(`Step ${named} cannot be restored: .*named context`), refused.text);
+    const tabs: TabInfo[][] = [];
+    parts.bridge.supervisor.onObservation(event => event.kind === 'tabs' && tabs.push(event.tabs));
     const back = await restoreToStep(parts.timeline, parts.bridge.supervisor, own, 'person');
     assert.ok(back.ok, back.text);
+    // The named context's tab stays; the agent, the panel and the bridge's tools are all on the restored tab.
+    const next = await parts.call('browser_snapshot', {});
+    assert.match(next, new RegExp(`Page URL: ${apps.url}/form\\n`), next.slice(0, 600));
+    assert.doesNotMatch(next.slice(0, next.indexOf('### Page')), /Isolated context/);
+    const shown = tabs.at(-1) ?? [];
+    assert.deepStrictEqual(
+      shown.map(tab => [tab.context ?? null, tab.current]),
+      [
+        ['alice', false],
+        [null, true],
+      ],
+      JSON.stringify(shown),
+    );
   });
 
   it("a burst of the person's own input is a step too: its checkpoint has the storage it changed, and the browser goes back to it", async () => {

@@ -176,9 +176,11 @@ describe('exporting a session as a Playwright test', () => {
   });
 
   it("opens a named context once from the test's browser, its tabs from it at their address; a name the agent chose stays in its comment", () => {
+    // The host refuses a name with a line break before it runs (checkTabsArgs); the writer quotes it all the same.
     const hostile = 'x\u2028process.exit(1)\n//';
+    // Upstream lists it on its tab's line; here as one line, as a list the export can read.
     const tabsAnswer = (current: number, names: string[]) =>
-      `### Open tabs\n${names.map((n, i) => `- ${i}: ${i === current ? '(current) ' : ''}[T](http://127.0.0.1:8080/${i})${n ? ` [isolatedContext: ${n}]` : ''}`).join('\n')}`;
+      `### Open tabs\n${names.map((n, i) => `- ${i}: ${i === current ? '(current) ' : ''}[T](http://127.0.0.1:8080/${i})${n ? ` [isolatedContext: ${n.replace(/[\n\u2028]/g, ' ')}]` : ''}`).join('\n')}`;
     const spec = writeSpec(
       steps(
         { tool: 'browser_navigate', args: { url: 'http://127.0.0.1:8080/0' }, text: code("await page.goto('http://127.0.0.1:8080/0');") },

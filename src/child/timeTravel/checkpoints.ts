@@ -13,7 +13,10 @@ import {
   type RestoreCheckpointParams,
   type RestoreCheckpointResult,
 } from '../../protocol/childMessages';
-import type { InnerSession } from '../callPath/innerSession';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type InnerSession, NO_TIMEOUT_MS } from '../callPath/innerSession';
+import { resultText } from '../../core/results/resultText';
+import { TABS } from '../../core/tools/upstreamTools';
 import { restoreCheckpoint } from './restoreCheckpoint';
 
 /**
@@ -107,6 +110,14 @@ export class Checkpoints {
       Infinity,
     );
     session.storageChanges.forget();
+    // Upstream makes a remaining tab current as the old ones close, which may be a named context's (they stay):
+    // it is told the fresh tab is the one, so the agent, the panel and the bridge's tools are on the same tab.
+    const index = session.contexts?.pages().indexOf(page) ?? -1;
+    if (index >= 0) {
+      const args = { action: 'select', index };
+      const selected = (await session.client.callTool({ name: TABS, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+      session.observer?.noteToolCall(TABS, args, resultText(selected));
+    }
     session.observer?.follow(page);
     return { url: page.url(), title: await page.title().catch(() => '') };
   }

@@ -8,8 +8,8 @@ import type { PageGlobals } from '../pageGlobals';
  * Puts the context back to a checkpoint: its storage as it was (Playwright's setStorageState clears the
  * cookies, the cache, service workers and every known origin's local, session and IndexedDB storage first),
  * then one fresh tab, at the checkpoint's size, with the tab's sessionStorage, at its address; the other
- * tabs close. Upstream follows on its own: a new tab is listed, and closing the current one makes the
- * remaining one current. What cannot come back: the page's memory, its history, the server's state.
+ * tabs of the context close (a named context's stay; checkpoints.ts then tells upstream the fresh tab is current).
+ * What cannot come back: the page's memory, its history, the server's state.
  */
 const STORAGE_DEADLINE_MS = 30_000;
 

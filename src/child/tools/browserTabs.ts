@@ -3,6 +3,7 @@
  * `- N: (current) [title](url)` marked. Read only from browser_tabs answers (other answers can carry a
  * page's text, which may imitate such a line), by the live view and by the secrets' site check.
  */
+import { tabListOf } from '../../core/tools/browserTabs';
 
 /**
  * The index of the tab upstream calls current, read from the answer's Result section only (a dialog's
@@ -13,9 +14,6 @@ export function currentTabListed(answerText: string): { index: number; names(url
   const start = lines.findIndex(l => l.trim() === '### Result');
   if (start < 0) return undefined;
   const end = lines.findIndex((l, i) => i > start && l.startsWith('### '));
-  const line = lines.slice(start + 1, end < 0 ? undefined : end).find(l => /^- \d+: \(current\)/.test(l));
-  if (!line) return undefined;
-  // A tab of a named context ends with its name (0.0.86): `[title](url) [isolatedContext: name]`.
-  const entry = line.replace(/ \[isolatedContext: [^\n]*\]$/, '');
-  return { index: Number(/^- (\d+)/.exec(line)![1]), names: url => entry.endsWith(`](${url})`) };
+  const current = tabListOf(lines.slice(start + 1, end < 0 ? undefined : end).join('\n'))?.find(tab => tab.current);
+  return current && { index: current.index, names: url => url === current.url };
 }

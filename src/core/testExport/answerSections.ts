@@ -7,13 +7,10 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resultText } from '../results/resultText';
+import { tabListOf, type ListedTab } from '../tools/browserTabs';
 
-export interface AnsweredTab {
-  index: number;
-  current: boolean;
-  title: string;
-  url: string;
-}
+/** A tab as the answer lists it (core/tools/browserTabs.ts reads the list). */
+export type AnsweredTab = ListedTab;
 
 export interface AnswerSections {
   /** The lines of the "### Ran Playwright code" block, as upstream wrote them. */
@@ -49,18 +46,6 @@ function sectionsOf(text: string): Map<string, string> {
   return sections;
 }
 
-// A tab of a named context ends with its name (0.0.86): `[title](url) [isolatedContext: name]`.
-const TAB_LINE = /^- (\d+):\s*(\(current\)\s*)?\[(.*)\]\((.*)\)(?: \[isolatedContext: [^\n]*\])?\s*$/;
-
-function tabsOf(body: string): AnsweredTab[] | undefined {
-  const tabs: AnsweredTab[] = [];
-  for (const line of body.split('\n')) {
-    const match = TAB_LINE.exec(line.trim());
-    if (match) tabs.push({ index: Number(match[1]), current: Boolean(match[2]), title: match[3], url: match[4] });
-  }
-  return tabs.length ? tabs : undefined;
-}
-
 function codeOf(body: string | undefined): string[] {
   if (!body) return [];
   const fenced = /```[a-z]*\n([\s\S]*?)```/.exec(body);
@@ -79,7 +64,7 @@ export function readAnswer(raw: string): AnswerSections {
   const page = sections.get('Page');
   const url = page && /^- Page URL: (.*)$/m.exec(page)?.[1]?.trim();
   if (url) answer.pageUrl = url;
-  answer.tabs = tabsOf(sections.get('Open tabs') ?? '') ?? tabsOf(sections.get('Result') ?? '');
+  answer.tabs = tabListOf(sections.get('Open tabs') ?? '') ?? tabListOf(sections.get('Result') ?? '');
   if (!answer.tabs) delete answer.tabs;
   const modal = sections.get('Modal state');
   if (modal && /dialog/i.test(modal)) answer.modal = 'dialog';

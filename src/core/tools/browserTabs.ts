@@ -5,10 +5,50 @@
  */
 import type { StepWriting } from './stepWriting';
 
+/** A tab as upstream lists it. */
+export interface ListedTab {
+  index: number;
+  current: boolean;
+  title: string;
+  url: string;
+}
+
+// `- N: (current) [title](url)`; a named context's tab ends with its name (0.0.86): ` [isolatedContext: name]`.
+const TAB_LINE = /^- (\d+):\s*(\(current\)\s*)?\[(.*)\]\((.*)\)(?: \[isolatedContext: [^\n]*\])?\s*$/;
+
+/**
+ * A tab list as upstream prints it (a browser_tabs Result, an answer's Open tabs), read whole or not at all: every
+ * line a tab, numbered 0, 1, … in order, at most one current. Anything else (a line posing as a tab, a tab's line
+ * broken in two) is no list: what reads it (which tab the agent works in, for the secrets' site check, the panel
+ * and the export) then knows nothing rather than something wrong.
+ */
+export function tabListOf(body: string): ListedTab[] | undefined {
+  const tabs: ListedTab[] = [];
+  for (const line of body.split('\n').map(l => l.trim())) {
+    if (!line) continue;
+    const match = TAB_LINE.exec(line);
+    if (!match || Number(match[1]) !== tabs.length) return undefined;
+    tabs.push({ index: tabs.length, current: Boolean(match[2]), title: match[3], url: match[4] });
+  }
+  return tabs.length && tabs.filter(tab => tab.current).length <= 1 ? tabs : undefined;
+}
+
 /** The named context browser_tabs arguments open a tab in (`new` with `isolatedContext`, upstream's "default" being none). */
 export function namedContextOf(args: Record<string, unknown> | undefined): string | undefined {
   const wanted = args?.action === 'new' ? args.isolatedContext : undefined;
   return typeof wanted === 'string' && wanted !== '' && wanted !== 'default' ? wanted : undefined;
+}
+
+/**
+ * A context's name upstream prints as it was given, at the end of its tab's line in every tab list. A line break
+ * (or any control character) in it would start a line of its own, which can pose as another tab, even the current
+ * one: the bridge reads that list to know which tab the agent works in (the secrets' site check, the panel, the
+ * export). So a name is one line of printable text, or the call does not run.
+ */
+export function checkTabsArgs(args: Record<string, unknown>): string | undefined {
+  const name = args.isolatedContext;
+  if (typeof name !== 'string' || !/[\p{Cc}\p{Zl}\p{Zp}\u0085]/u.test(name)) return undefined;
+  return 'browser_tabs: isolatedContext must be a name on one line, without control characters or line breaks. Nothing ran.';
 }
 
 export function writeTabs(step: StepWriting): void {

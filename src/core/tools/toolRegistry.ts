@@ -13,7 +13,7 @@ import type { CapabilityId } from '../settings/capabilities';
 import { CallArgs, elementOf, quote, short } from './callWords';
 import type { OwnTool } from './defineOwnTool';
 import { OWN_TOOLS, type OwnToolName } from './ownTools';
-import { writeTabs } from './browserTabs';
+import { checkTabsArgs, writeTabs } from './browserTabs';
 import { writeWaitFor } from './browserWaitFor';
 import type { StepWriting } from './stepWriting';
 
@@ -72,6 +72,8 @@ export interface ToolRecord {
   readsSnapshot?: true;
   /** Its export is `written`: how it writes its step into an exported test (browserWaitFor.ts, browserTabs.ts). */
   writesStep?: (step: StepWriting) => void;
+  /** What of its arguments the bridge refuses beyond upstream's schema, in words (nothing runs); undefined: they may go on. */
+  checksArgs?: (args: CallArgs) => string | undefined;
   /** The bridge's own tools: their definition as published (upstream's come from the child). */
   definition?: Tool;
   /**
@@ -99,6 +101,7 @@ type More = Partial<
     | 'answersModal'
     | 'readsSnapshot'
     | 'writesStep'
+    | 'checksArgs'
   >
 >;
 
@@ -142,6 +145,7 @@ const UPSTREAM = {
   browser_tabs: acts('written', {
     observation: true,
     writesStep: writeTabs,
+    checksArgs: checkTabsArgs,
     says: a => `Tabs: ${short(a.action)}${a.index !== undefined ? ` #${a.index}` : ''}${a.url ? ` ${short(a.url)}` : ''}`,
   }),
   browser_handle_dialog: acts('written', { answersModal: 'dialog' }),

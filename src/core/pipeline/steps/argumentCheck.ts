@@ -6,6 +6,7 @@
  */
 import { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallStep } from '../callContext';
+import { toolRecord } from '../../tools/toolRegistry';
 
 /** Arguments of one call, as JSON, at most this many bytes. */
 export const MAX_ARGUMENT_BYTES = 1024 * 1024;
@@ -17,6 +18,9 @@ export function checkArguments(tool: Tool | undefined, args: Record<string, unkn
   if (size > MAX_ARGUMENT_BYTES) {
     return `The arguments of ${tool?.name ?? 'this call'} are ${size} bytes; the bridge accepts at most ${MAX_ARGUMENT_BYTES} bytes per call. Nothing ran.`;
   }
+  // What the tool itself refuses (its record's checksArgs), after the size: a rule of one tool lives in its definition.
+  const own = tool && toolRecord(tool.name)?.checksArgs?.(args);
+  if (own) return own;
   const properties = (tool?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
   if (!tool || !properties) return undefined;
   const unknown = Object.keys(args).filter(key => !(key in properties));
