@@ -18,7 +18,7 @@ describe('a named context (isolatedContext) is a context everywhere (real child,
   before(() => fixture.start());
   after(() => fixture.stop());
 
-  it("the panel lists its tab with its name and follows the agent into it; its console and requests are the panel's; the bridge's audit and emulation act on it", async () => {
+  it("the panel lists its tab with its name and follows the agent into it; its console, requests and HAR are the panel's; the bridge's audit and emulation act on it", async () => {
     const bridge = makeRealBridge();
     const events: ObservationEvent[] = [];
     bridge.supervisor.onObservation(event => events.push(event));
@@ -53,6 +53,10 @@ describe('a named context (isolatedContext) is a context everywhere (real child,
         requested.some(url => url.endsWith('/console-lab.js')),
         `the named tab's script is not in the panel's requests: ${requested.join(', ')}`,
       );
+      // Save all as HAR: the named tab's requests are in it, as the panel lists them.
+      const ids = [...new Set(events.flatMap(event => (event.kind === 'network' ? [event.entry.id] : [])))];
+      const har = await bridge.supervisor.ask('har', { version: '0.0.0-test', ids });
+      assert.match(har.har, /console-lab\.js/, "the HAR holds the named tab's script");
 
       // The bridge's own tool on the current tab: the named one, not the first.
       const audit = textOf(await bridge.supervisor.callTool('bridge_accessibility_audit', {}, { door: 'tool' }));
