@@ -40,6 +40,11 @@ export class SessionContexts {
     return this.names.get(page.context());
   }
 
+  /** The open context upstream named so (`isolatedContext`), if any. */
+  named(name: string): BrowserContext | undefined {
+    return this.owned.find(context => this.names.get(context) === name);
+  }
+
   /** Calls `listener` for each page already open and each one any owned context opens later. */
   onPage(listener: (page: Page) => void): () => void {
     for (const page of this.pages()) listener(page);

@@ -148,6 +148,8 @@ export const CheckpointFactsSchema = z.object({
   title: z.string(),
   viewport: z.object({ width: z.number(), height: z.number() }).optional(),
   tabCount: z.number(),
+  /** The named context its tab is in (browser_tabs isolatedContext); absent: the session's own. Its storage is that context's. */
+  context: z.string().optional(),
   storage: z.string().optional(),
 });
 export type CheckpointFacts = z.infer<typeof CheckpointFactsSchema>;
@@ -391,6 +393,8 @@ export interface CheckpointStorageTooLarge {
 /** The browser put back to a checkpoint: the storage it had (absent: empty), the address, the size. */
 export const RestoreCheckpointParamsSchema = z.object({
   url: z.string(),
+  /** The named context to put back (opened again if it closed since); absent: the session's own. */
+  context: z.string().max(ENTRY_LIMITS.title).optional(),
   viewport: z.object({ width: z.number().int().positive(), height: z.number().int().positive() }).optional(),
   storage: z.string().optional(),
 });

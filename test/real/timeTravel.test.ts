@@ -99,38 +99,56 @@ describe('time travel: every step kept, and the browser put back to any of them 
     assert.deepStrictEqual(apps.sent, ['Grace']);
   });
 
-  it("a step in a named context's tab (isolatedContext) says it cannot be restored, instead of restoring the session's own context there; a step before it restores, and the agent and the panel are on its tab", async () => {
+  it("a step in a named context's tab (isolatedContext) restores that context's storage and tab, leaving the session's own as it is, and the agent and the panel on it; after a restart the context is opened again", async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;
     disposeAll = () => {
       parts.timeline.dispose();
       parts.store.dispose();
     };
-    await parts.call('browser_navigate', { url: `${apps.url}/form` });
-    const own = parts.timeline.steps.at(-1)!.index;
-    await parts.call('browser_tabs', { action: 'new', url: `${apps.url}/todos`, isolatedContext: 'alice' });
-    await parts.call('browser_snapshot', {});
-    const named = parts.timeline.steps.at(-1)!.index;
-    const refused = await restoreToStep(parts.timeline, parts.bridge.supervisor, named, 'person');
-    assert.ok(!refused.ok, `a named context's step was restored: ${refused.text}`);
-    assert.match(refused.text, new RegExp(`Step ${named} cannot be restored: .*named context`), refused.text);
     const tabs: TabInfo[][] = [];
     parts.bridge.supervisor.onObservation(event => event.kind === 'tabs' && tabs.push(event.tabs));
-    const back = await restoreToStep(parts.timeline, parts.bridge.supervisor, own, 'person');
+    await parts.call('browser_navigate', { url: `${apps.url}/form` });
+    await parts.call('browser_tabs', { action: 'new', url: `${apps.url}/todos`, isolatedContext: 'alice' });
+    const addTodo = async (text: string) => {
+      const page = await parts.call('browser_snapshot', {});
+      await parts.call('browser_type', { element: 'New todo', target: refOf(page, /textbox "New todo"/), text });
+      await parts.call('browser_click', { element: 'Add todo', target: refOf(page, /button "Add todo"/) });
+      await parts.call('browser_wait_for', { text });
+    };
+    await addTodo('milk');
+    const oneTodo = parts.timeline.steps.at(-1)!.index;
+    await addTodo('eggs');
+    // Back in the session's own tab: the step after is there.
+    await parts.call('browser_tabs', { action: 'select', index: 0 });
+    await parts.call('browser_navigate', { url: `${apps.url}/titled` });
+
+    const back = await restoreToStep(parts.timeline, parts.bridge.supervisor, oneTodo, 'person');
     assert.ok(back.ok, back.text);
-    // The named context's tab stays; the agent, the panel and the bridge's tools are all on the restored tab.
     const next = await parts.call('browser_snapshot', {});
-    assert.match(next, new RegExp(`Page URL: ${apps.url}/form\\n`), next.slice(0, 600));
-    assert.doesNotMatch(next.slice(0, next.indexOf('### Page')), /Isolated context/);
-    const shown = tabs.at(-1) ?? [];
+    assert.match(next, new RegExp(`restored to step ${oneTodo} \\(Todos, in the isolated context "alice"`), next.slice(0, 600));
+    assert.match(next, /Page URL: .*\/todos\n/, next.slice(0, 800));
+    const shown = next.slice(next.indexOf('### Snapshot'));
+    assert.match(shown, /milk/, 'the named context has the todo of that step (its IndexedDB)');
+    assert.doesNotMatch(shown, /eggs/, shown);
+    const own = await parts.call('browser_tabs', { action: 'list' });
+    assert.match(own, /- 0: \[[^\]]*\]\([^)]*\/titled\)/, `the session's own tab is as it was: ${own}`);
     assert.deepStrictEqual(
-      shown.map(tab => [tab.context ?? null, tab.current]),
+      (tabs.at(-1) ?? []).map(tab => [tab.context ?? null, tab.current]),
       [
-        ['alice', false],
-        [null, true],
+        [null, false],
+        ['alice', true],
       ],
-      JSON.stringify(shown),
     );
+
+    // The browser restarts: the named context is gone, and a restore opens it again through upstream.
+    await parts.bridge.supervisor.restart('the person restarted the browser');
+    await parts.call('browser_navigate', { url: `${apps.url}/form` });
+    const again = await restoreToStep(parts.timeline, parts.bridge.supervisor, oneTodo, 'person');
+    assert.ok(again.ok, again.text);
+    const after = await parts.call('browser_snapshot', {});
+    assert.match(after.slice(after.indexOf('### Snapshot')), /milk/, after.slice(0, 1200));
+    assert.match(await parts.call('browser_tabs', { action: 'list' }), /\(current\) \[Todos\].*isolatedContext: alice/);
   });
 
   it("a burst of the person's own input is a step too: its checkpoint has the storage it changed, and the browser goes back to it", async () => {

@@ -18,6 +18,8 @@ import { type InnerSession, NO_TIMEOUT_MS } from '../callPath/innerSession';
 import { resultText } from '../../core/results/resultText';
 import { TABS } from '../../core/tools/upstreamTools';
 import { restoreCheckpoint } from './restoreCheckpoint';
+import { StorageChanges } from './storageChanges';
+import type { BrowserContext } from 'playwright';
 
 /**
  * The longest the next step waits for a checkpoint (a page that keeps its state from being read, a browser that
@@ -31,6 +33,13 @@ export class Checkpoints {
   /** The last checkpoint's number, and the one being taken (what comes next waits for it). */
   private seq = 0;
   private taking: Promise<void> = Promise.resolve();
+  /** Each named context's storage (browser_tabs isolatedContext), watched from its first checkpoint on: that capture is whole. */
+  private readonly namedStorage = new WeakMap<BrowserContext, StorageChanges>();
+  /**
+   * The context the last checkpoint was of. The host keeps a step that says nothing of its storage "as the step
+   * before", so a step in another context than that one reads its own whole.
+   */
+  private lastContext: BrowserContext | undefined;
 
   constructor(
     private readonly config: ChildConfig,
@@ -103,13 +112,12 @@ export class Checkpoints {
   private async restoreNow(params: RestoreCheckpointParams): Promise<RestoreCheckpointResult> {
     const session = await this.windowSession();
     if (!session?.browser || !session.storageChanges) throw new Error('No browser runs (or time travel is off): there is nothing to put back.');
+    const context = await this.contextToRestore(session, params.context);
     // The stream stays stopped throughout, as for a capture: the person sees the step's page once it is there,
     // and the tab work does not compete with the encoder for the same cores.
-    const page = await session.observer!.duringCall(
-      () => restoreCheckpoint(session.browser!.context, params, this.config.mcp.timeouts.navigation, this.log),
-      Infinity,
-    );
-    session.storageChanges.forget();
+    const page = await session.observer!.duringCall(() => restoreCheckpoint(context, params, this.config.mcp.timeouts.navigation, this.log), Infinity);
+    this.storageOf(session, context).forget();
+    this.lastContext = context;
     // Upstream makes a remaining tab current as the old ones close, which may be a named context's (they stay):
     // it is told the fresh tab is the one, so the agent, the panel and the bridge's tools are on the same tab.
     const index = session.contexts?.pages().indexOf(page) ?? -1;
@@ -123,26 +131,46 @@ export class Checkpoints {
   }
 
   /**
-   * Where the current tab is after a step, and the context's storage when it changed: the child's part of a
-   * checkpoint (the host adds the picture, the snapshot, the console and the requests). Never fails a step.
+   * The context a checkpoint was of: the session's own, or a named one, opened again through upstream if it closed
+   * since (upstream must know the context it works in; the restore then puts it back as the step left it).
+   */
+  private async contextToRestore(session: InnerSession, name: string | undefined): Promise<BrowserContext> {
+    if (name === undefined) return session.browser!.context;
+    const open = session.contexts?.named(name);
+    if (open) return open;
+    const args = { action: 'new', isolatedContext: name };
+    const opened = (await session.client.callTool({ name: TABS, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+    session.observer?.noteToolCall(TABS, args, resultText(opened));
+    const again = session.contexts?.named(name);
+    if (!again) throw new Error(`the isolated context "${name}" could not be opened again (${resultText(opened).split('\n').slice(0, 2).join(' ')})`);
+    return again;
+  }
+
+  /** A context's storage watch: the session's own (made with the session), or a named one's, made at its first use. */
+  private storageOf(session: InnerSession, context: BrowserContext): StorageChanges {
+    if (context === session.browser?.context && session.storageChanges) return session.storageChanges;
+    let changes = this.namedStorage.get(context);
+    if (!changes) {
+      changes = new StorageChanges(context, this.config.launch.engine === 'chromium', this.log);
+      this.namedStorage.set(context, changes);
+    }
+    return changes;
+  }
+
+  /**
+   * Where the current tab is after a step (in which of the session's contexts), and that context's storage when it
+   * changed: the child's part of a checkpoint (the host adds the picture, the snapshot, the console and the
+   * requests). Never fails a step.
    */
   private async facts(session: InnerSession): Promise<CheckpointFacts | undefined> {
-    const changes = session.storageChanges;
-    const context = session.browser?.context;
-    if (!changes || !context || session.health.ended) return undefined;
+    const main = session.browser?.context;
+    if (!session.storageChanges || !main || session.health.ended) return undefined;
     const page = session.observer?.currentPage;
-    // A tab of a named context (browser_tabs isolatedContext) has that context's cookies and storage, not the ones
-    // time travel keeps: its step is said not restorable rather than restored into the wrong context. What the
-    // step changed in the session's own context is read whole at the next capture.
-    if (page && page.context() !== context) {
-      changes.forgetChanges();
-      return {
-        url: capText(page.url(), ENTRY_LIMITS.url),
-        title: capText(await page.title().catch(() => ''), ENTRY_LIMITS.title),
-        tabCount: session.contexts?.pages().length ?? context.pages().length,
-        storage: changes.notKept(0, 'its tab is in a named context (browser_tabs isolatedContext), whose cookies and storage time travel does not keep'),
-      };
-    }
+    const context = page?.context() ?? main;
+    const changes = this.storageOf(session, context);
+    if (this.lastContext !== context) changes.forgetChanges();
+    this.lastContext = context;
+    const name = page && session.contexts?.contextName(page);
     const read = Promise.all([
       page ? page.title().catch(() => '') : '',
       // One read at a time, its size judged before it is made, its work ended at its deadline (storageChanges.ts).
@@ -166,7 +194,8 @@ export class Checkpoints {
       url: capText(page?.url() ?? '', ENTRY_LIMITS.url),
       title: capText(title, ENTRY_LIMITS.title),
       ...(viewport ? { viewport } : {}),
-      tabCount: context.pages().length,
+      tabCount: session.contexts?.pages().length ?? main.pages().length,
+      ...(name !== undefined ? { context: capText(name, ENTRY_LIMITS.title) } : {}),
       ...(storage ? { storage } : {}),
     };
   }

@@ -34,9 +34,12 @@ export async function restoreToStep(timeline: Timeline, supervisor: Supervisor, 
   const step = timeline.step(index)!;
   const after = timeline.step(index + 1);
   const where = step.page?.value.title || target.url;
+  // A step's context is what comes back: the session's own, or the named one its tab was in (the others stay as they are).
+  const inContext = target.context === undefined ? '' : `, in the isolated context ${JSON.stringify(target.context)}`;
+  const others = target.context === undefined ? '' : ' Only that context was put back: tabs of other contexts are as they were.';
   const text =
-    `The browser was restored to step ${index} (${where}${after ? `, before ${after.title}` : ''}). ` +
-    `State after it is gone; ${NOT_RESTORED}. Element refs from earlier snapshots no longer apply: take a new snapshot.`;
+    `The browser was restored to step ${index} (${where}${inContext}${after ? `, before ${after.title}` : ''}). ` +
+    `State after it is gone; ${NOT_RESTORED}.${others} Element refs from earlier snapshots no longer apply: take a new snapshot.`;
   let checkpoint: CheckpointFacts;
   try {
     checkpoint = await supervisor.restoreCheckpoint(target, {

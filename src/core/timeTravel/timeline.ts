@@ -242,9 +242,9 @@ export class Timeline {
             : `Step ${index} cannot be restored: its storage was not kept (${notKept.reason ?? 'it could not be read'}).`,
       };
     }
-    const { url, viewport } = step.page.value;
+    const { url, viewport, context } = step.page.value;
     if (!/^(https?|file):/.test(url)) return { problem: `Step ${index} was on ${url || 'no page'}, which cannot be opened again.` };
-    return { url, ...(viewport ? { viewport } : {}), storage: step.storage.value };
+    return { url, ...(viewport ? { viewport } : {}), ...(context !== undefined ? { context } : {}), storage: step.storage.value };
   }
 
   dispose(): void {
