@@ -7,7 +7,7 @@
 export const UPSTREAM_DECISIONS: Record<string, string> = {
   // 0.0.83 → 0.0.86 (taken 2026-12-06).
   'newParameter:browser_tabs.isolatedContext':
-    "A named context is the session's: src/child/sessionContexts.ts claims what upstream opens through the context it is handed; the panel lists its tabs with its name (observer/tabList.ts, webview/header.ts); the bridge's tools act on its current tab (callRouter.ts); an export opens it with browser.newContext() (core/tools/browserTabs.ts). Tests: test/real/namedContexts.test.ts, testExport.test.ts.",
+    "A named context is the session's: src/child/sessionContexts.ts claims what upstream opens through the context it is handed; the panel lists its tabs with its name (observer/tabList.ts, webview/header.ts); the bridge's tools act on its current tab (callRouter.ts); an export opens it with browser.newContext() (core/tools/browserTabs.ts); time travel keeps and restores it (timeTravel/checkpoints.ts); a name is one line (checkTabsArgs). Tests: test/real/namedContexts.test.ts, sessionContexts.test.ts, testExport.test.ts, timeTravel.test.ts.",
   'newParameter:browser_network_requests.all':
     "Passed through: a read-only answer, masked by the egress gate like any other. Earlier requests are upstream's to keep (up to 200).",
   'newParameter:browser_find.maxResults': 'Passed through: a read-only search of the page; the bridge reads no argument of it.',
