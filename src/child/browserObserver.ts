@@ -84,10 +84,14 @@ export class BrowserObserver {
     this.requests.keepBodies(on);
   }
 
+  /** A call failed: a context it may have opened on the way keeps no name (SessionContexts.callEnded). */
+  noteFailedCall(): void {
+    this.contexts.callEnded(undefined);
+  }
+
   /** Follows upstream's current tab after a call (TabList.followCall); the stream shows the tab and size the agent works at. */
   noteToolCall(name: string, args: Record<string, unknown> | undefined, answerText: string): void {
-    const named = name === TABS ? namedContextOf(args) : undefined;
-    if (named) this.contexts.nameNewest(named);
+    this.contexts.callEnded(name === TABS ? namedContextOf(args) : undefined);
     if (this.tabs.followCall(name, args, answerText)) {
       this.frames.restart();
     } else {

@@ -17,6 +17,8 @@ export class SessionContexts {
   /** Every page of every owned context, in the order they opened (upstream's tab order). */
   private readonly ordered: Page[] = [];
   private readonly pageListeners = new Set<(page: Page) => void>();
+  /** Contexts claimed since the last call ended (callEnded). */
+  private readonly claimedInCall: BrowserContext[] = [];
   private readonly view: Browser | null;
 
   constructor(readonly main: BrowserContext) {
@@ -53,12 +55,14 @@ export class SessionContexts {
   }
 
   /**
-   * Upstream opened a named context in this call (`browser_tabs` new with `isolatedContext`): the newest
-   * unnamed context it claimed is that one. A session's calls run one at a time, so no other call claimed it.
+   * A call ended: when it was `browser_tabs` new with `isolatedContext` (the name) and upstream opened a context for
+   * it, that context is the newest one claimed during the call (a session's calls run one at a time). A name upstream
+   * already had opens no context, and a context opened otherwise (code the agent ran) keeps no name.
    */
-  nameNewest(name: string): void {
-    const unnamed = this.owned.filter(context => context !== this.main && !this.names.has(context)).at(-1);
-    if (unnamed) this.names.set(unnamed, name);
+  callEnded(name: string | undefined): void {
+    const opened = this.claimedInCall.at(-1);
+    this.claimedInCall.length = 0;
+    if (name !== undefined && opened && !this.named(name) && !opened.isClosed()) this.names.set(opened, name);
   }
 
   /** Closes the named contexts (the session's own context is closed by whoever opened it). */
@@ -89,6 +93,7 @@ export class SessionContexts {
     const claim = async (opened: Promise<BrowserContext>) => {
       const context = await opened;
       this.own(context);
+      this.claimedInCall.push(context);
       return context;
     };
     return new Proxy(browser, {

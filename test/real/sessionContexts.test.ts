@@ -24,10 +24,10 @@ describe("a session's contexts in a browser it shares (real Chromium)", function
       // As upstream opens a named context: from the context it was handed.
       const named = await a.main.browser()!.newContext();
       const second = await named.newPage();
-      a.nameNewest('alice');
+      a.callEnded('alice');
       const third = await a.main.newPage();
       const theirs = await (await b.main.browser()!.newContext()).newPage();
-      b.nameNewest('alice');
+      b.callEnded('alice');
 
       assert.deepStrictEqual(a.contexts(), [a.main, named]);
       assert.deepStrictEqual(a.pages(), [first, second, third], "upstream's tab order: the order the tabs opened, across contexts");
@@ -36,12 +36,16 @@ describe("a session's contexts in a browser it shares (real Chromium)", function
       // A context opened from a named one is the session's too (its browser() is the same view).
       const nested = await named.browser()!.newContext();
       assert.ok(a.contexts().includes(nested));
+      // A call that names a context upstream already has opens none: the one code opened meanwhile keeps no name.
+      a.callEnded('alice');
+      assert.strictEqual(a.contextName(await nested.newPage()), undefined);
+      assert.strictEqual(a.named('alice'), named);
 
       const seen: string[] = [];
       a.onPage(page => seen.push(page.url()));
-      assert.strictEqual(seen.length, 3, 'the pages already open are handed over at once');
+      assert.strictEqual(seen.length, 4, 'the pages already open are handed over at once');
       await (await named.newPage()).goto('about:blank#later');
-      assert.strictEqual(seen.length, 4, 'and each one opened later');
+      assert.strictEqual(seen.length, 5, 'and each one opened later');
 
       await a.closeNamed();
       assert.deepStrictEqual(a.contexts(), [a.main], "A's named contexts closed with it");

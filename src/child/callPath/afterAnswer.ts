@@ -36,7 +36,8 @@ export const observeAndCheckpoint: ChildCallStep = {
   name: 'observeAndCheckpoint',
   async run(call, env, text) {
     const { observer } = call.session;
-    if (!observer || call.result!.isError) return;
+    if (!observer) return;
+    if (call.result!.isError) return observer.noteFailedCall();
     observer.noteToolCall(call.name, call.args, text());
     // A tool the registry does not know (a page's own, say) may have changed the page: a checkpoint follows.
     if (toolRecord(call.name)?.actsOnPage === false) return;
