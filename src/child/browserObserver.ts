@@ -84,9 +84,15 @@ export class BrowserObserver {
     this.requests.keepBodies(on);
   }
 
-  /** A call failed: a context it may have opened on the way keeps no name (SessionContexts.callEnded). */
-  noteFailedCall(): void {
-    this.contexts.callEnded(undefined);
+  /**
+   * A call failed. browser_tabs new registers its named context and makes its tab current before it navigates, so
+   * a failed navigation leaves both: the context keeps its name and the new tab is followed. Any other failed
+   * call's context (code that opened one, say) keeps no name.
+   */
+  noteFailedCall(name: string, args: Record<string, unknown> | undefined): void {
+    const opensTab = name === TABS && args?.action === 'new';
+    this.contexts.callEnded(opensTab ? namedContextOf(args) : undefined);
+    if (opensTab && this.tabs.followCall(name, args, '')) this.frames.restart();
   }
 
   /** Follows upstream's current tab after a call (TabList.followCall); the stream shows the tab and size the agent works at. */

@@ -32,9 +32,18 @@ export class SessionContexts {
     return [...this.owned];
   }
 
-  /** Open pages of every owned context, in the order they opened. */
+  /**
+   * Upstream's tabs, in its order: the open pages of the session's own context and of its named ones, as they
+   * opened. A context code opened through the view (not browser_tabs) is the session's, but no tab of upstream's:
+   * counting its pages would move every index after them.
+   */
   pages(): Page[] {
-    return this.ordered.filter(page => !page.isClosed());
+    return this.ordered.filter(page => !page.isClosed() && this.upstreamLists(page));
+  }
+
+  /** Whether upstream lists this page among its tabs (it is in the session's own context or a named one). */
+  upstreamLists(page: Page): boolean {
+    return page.context() === this.main || this.names.has(page.context());
   }
 
   /** The name upstream gave a page's context (`isolatedContext`), or undefined for the session's own. */
@@ -47,9 +56,9 @@ export class SessionContexts {
     return this.owned.find(context => this.names.get(context) === name);
   }
 
-  /** Calls `listener` for each page already open and each one any owned context opens later. */
+  /** Calls `listener` for each page of every owned context (upstream's tabs or not), open now or opened later. */
   onPage(listener: (page: Page) => void): () => void {
-    for (const page of this.pages()) listener(page);
+    for (const page of this.ordered.filter(open => !open.isClosed())) listener(page);
     this.pageListeners.add(listener);
     return () => this.pageListeners.delete(listener);
   }

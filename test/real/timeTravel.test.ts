@@ -151,6 +151,75 @@ describe('time travel: every step kept, and the browser put back to any of them 
     assert.match(await parts.call('browser_tabs', { action: 'list' }), /\(current\) \[Todos\].*isolatedContext: alice/);
   });
 
+  // Found by a helper's attack: a named tab whose first load failed, and a context the agent's code opened.
+  const READ_STORE = "() => JSON.stringify({ cookie: document.cookie, cart: localStorage.getItem('cart') })";
+  const store = (tag: string) => `() => { document.cookie = 'who=${tag}; path=/'; localStorage.setItem('cart', '${tag}'); return '${tag}'; }`;
+
+  it("a named tab whose first load failed is still that context's: its steps restore into it, never into the session's own", async () => {
+    const parts = timeTravelBridge();
+    bridge = parts.bridge;
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
+    await parts.call('browser_navigate', { url: `${apps.url}/cart` });
+    await parts.call('browser_evaluate', { function: store('own1') });
+    // Upstream opens "bob" and makes its tab current before the load fails (an unsafe port).
+    const tabs: TabInfo[][] = [];
+    parts.bridge.supervisor.onObservation(event => event.kind === 'tabs' && tabs.push(event.tabs));
+    const failed = await parts.bridge.supervisor.callTool('browser_tabs', { action: 'new', isolatedContext: 'bob', url: 'http://127.0.0.1:9/' });
+    assert.ok(failed.isError, textOf(failed));
+    // The panel follows it and says why it is empty.
+    await waitFor(
+      () => !!tabs.at(-1)?.some(tab => tab.context === 'bob' && tab.current && tab.loadError),
+      20000,
+      () => JSON.stringify(tabs.at(-1)),
+    );
+    // The browser's error page commits after the failure: a load before it would be cut short by it.
+    await waitFor(async () => /chrome-error:/.test(await parts.call('browser_tabs', { action: 'list' })), 20000, "bob's tab to show the browser's error page");
+    await parts.call('browser_navigate', { url: `${apps.url}/cart` });
+    await parts.call('browser_evaluate', { function: store('bob1') });
+    const bob1 = parts.timeline.steps.at(-1)!.index;
+    await parts.call('browser_tabs', { action: 'select', index: 0 });
+    await parts.call('browser_evaluate', { function: store('own2') });
+    const back = await restoreToStep(parts.timeline, parts.bridge.supervisor, bob1, 'person');
+    assert.ok(back.ok, back.text);
+    assert.match(back.text, /in the isolated context "bob"/, back.text);
+    assert.match(await parts.call('browser_evaluate', { function: READ_STORE }), /who=bob1.*bob1/);
+    await parts.call('browser_tabs', { action: 'select', index: 0 });
+    assert.match(await parts.call('browser_evaluate', { function: READ_STORE }), /who=own2.*own2/, "the session's own context kept its storage");
+  });
+
+  it("a context the agent's code opened is no tab of upstream's: the panel lists upstream's tabs, and a restore lands the agent where it says", async () => {
+    const parts = timeTravelBridge();
+    bridge = parts.bridge;
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
+    const tabs: TabInfo[][] = [];
+    parts.bridge.supervisor.onObservation(event => event.kind === 'tabs' && tabs.push(event.tabs));
+    await parts.call('browser_navigate', { url: `${apps.url}/cart` });
+    await parts.call('browser_tabs', { action: 'new', url: `${apps.url}/cart`, isolatedContext: 'alice' });
+    await parts.call('browser_evaluate', { function: store('alice1') });
+    const alice1 = parts.timeline.steps.at(-1)!.index;
+    await parts.call('browser_run_code_unsafe', {
+      code: `async (page) => { const other = await page.context().browser().newContext(); await (await other.newPage()).goto('${apps.url}/titled'); return 'ok'; }`,
+    });
+    await parts.call('browser_tabs', { action: 'select', index: 0 });
+    await waitFor(
+      () => tabs.at(-1)?.[0]?.current === true,
+      10000,
+      () => JSON.stringify(tabs.at(-1)),
+    );
+    assert.strictEqual(tabs.at(-1)!.length, 2, `the panel lists upstream's two tabs: ${JSON.stringify(tabs.at(-1))}`);
+    const back = await restoreToStep(parts.timeline, parts.bridge.supervisor, alice1, 'person');
+    assert.ok(back.ok, back.text);
+    assert.match(await parts.call('browser_tabs', { action: 'list' }), /\(current\).*isolatedContext: alice/);
+    assert.match(await parts.call('browser_evaluate', { function: READ_STORE }), /who=alice1.*alice1/);
+    assert.strictEqual(tabs.at(-1)!.find(tab => tab.current)?.context, 'alice', JSON.stringify(tabs.at(-1)));
+  });
+
   it("a burst of the person's own input is a step too: its checkpoint has the storage it changed, and the browser goes back to it", async () => {
     const parts = timeTravelBridge();
     bridge = parts.bridge;

@@ -59,5 +59,8 @@ describe("upstream's current tab, read from its browser_tabs answer", () => {
     for (const name of ['alice', 'Bank (EU) — ünïcode', 'a b', 'default'])
       assert.strictEqual(checkTabsArgs({ action: 'new', isolatedContext: name }), undefined, name);
     assert.strictEqual(checkTabsArgs({ action: 'list' }), undefined);
+    // Kept whole by the bridge (time travel): a longer name is refused, not cut into another one.
+    assert.match(checkTabsArgs({ action: 'new', isolatedContext: 'x'.repeat(101) }) ?? '', /at most 100 characters \(this one has 101\)/);
+    assert.strictEqual(checkTabsArgs({ action: 'new', isolatedContext: 'x'.repeat(100) }), undefined);
   });
 });

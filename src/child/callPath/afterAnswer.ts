@@ -37,7 +37,7 @@ export const observeAndCheckpoint: ChildCallStep = {
   async run(call, env, text) {
     const { observer } = call.session;
     if (!observer) return;
-    if (call.result!.isError) return observer.noteFailedCall();
+    if (call.result!.isError) return observer.noteFailedCall(call.name, call.args);
     observer.noteToolCall(call.name, call.args, text());
     // A tool the registry does not know (a page's own, say) may have changed the page: a checkpoint follows.
     if (toolRecord(call.name)?.actsOnPage === false) return;

@@ -15,8 +15,8 @@ export class TabList {
   private readonly pageIds = new WeakMap<Page, string>();
   private nextPageId = 1;
   private current: Page | undefined;
-  /** The pages in the order upstream lists its tabs (the order they opened). */
-  private readonly pages: Page[] = [];
+  /** Every page of the session's contexts, in the order they opened. */
+  private readonly opened: Page[] = [];
   /** A tab's last failed load (its address and why): the panel shows that, not the browser's error page's address. */
   private readonly loadFailures = new WeakMap<Page, { url: string; reason: string; pageWas: string }>();
   private disposed = false;
@@ -25,6 +25,11 @@ export class TabList {
     private readonly contexts: SessionContexts,
     private readonly options: Pick<ObserverOptions, 'send' | 'originRules'>,
   ) {}
+
+  /** Upstream's tabs in its order (a page of a context code opened is none of them: SessionContexts.pages). */
+  private get pages(): Page[] {
+    return this.opened.filter(page => this.contexts.upstreamLists(page));
+  }
 
   /** The tab the agent works in: upstream's current tab, followed by its rules (see followCall). */
   get currentPage(): Page | undefined {
@@ -48,9 +53,9 @@ export class TabList {
   /** Follows a new tab by upstream's rules; its id. */
   attach(page: Page): string {
     const pageId = this.pageId(page);
-    this.pages.push(page);
+    this.opened.push(page);
     // Upstream's rule: a page opened on its own (a popup) becomes current only when none is.
-    if (!this.current) this.current = page;
+    if (!this.current && this.contexts.upstreamLists(page)) this.current = page;
     page.on('request', request => {
       // A new load of the tab: whatever failed before is no longer what it shows.
       if (isTabLoad(request, page)) this.loadFailures.delete(page);
@@ -75,8 +80,9 @@ export class TabList {
     page.on('close', () => {
       // Upstream's rule: the tab that takes the closed one's place becomes current (else the last).
       const index = this.pages.indexOf(page);
-      if (index >= 0) this.pages.splice(index, 1);
-      if (this.current === page) this.current = this.pages[Math.min(index, this.pages.length - 1)];
+      this.opened.splice(this.opened.indexOf(page), 1);
+      const pages = this.pages;
+      if (this.current === page) this.current = pages[Math.min(index, pages.length - 1)];
       this.send();
     });
     this.send();

@@ -19,7 +19,7 @@ import { resultText } from '../../core/results/resultText';
 import { TABS } from '../../core/tools/upstreamTools';
 import { restoreCheckpoint } from './restoreCheckpoint';
 import { StorageChanges } from './storageChanges';
-import type { BrowserContext } from 'playwright';
+import type { BrowserContext, Page } from 'playwright';
 
 /**
  * The longest the next step waits for a checkpoint (a page that keeps its state from being read, a browser that
@@ -115,17 +115,22 @@ export class Checkpoints {
     const context = await this.contextToRestore(session, params.context);
     // The stream stays stopped throughout, as for a capture: the person sees the step's page once it is there,
     // and the tab work does not compete with the encoder for the same cores.
-    const page = await session.observer!.duringCall(() => restoreCheckpoint(context, params, this.config.mcp.timeouts.navigation, this.log), Infinity);
-    this.storageOf(session, context).forget();
-    this.lastContext = context;
+    let page: Page;
+    try {
+      page = await session.observer!.duringCall(() => restoreCheckpoint(context, params, this.config.mcp.timeouts.navigation, this.log), Infinity);
+    } finally {
+      // Restored or partly (the storage may be replaced while the page did not load): the next capture reads it whole.
+      this.storageOf(session, context).forget();
+      this.lastContext = context;
+    }
     // Upstream makes a remaining tab current as the old ones close, which may be a named context's (they stay):
     // it is told the fresh tab is the one, so the agent, the panel and the bridge's tools are on the same tab.
-    const index = session.contexts?.pages().indexOf(page) ?? -1;
-    if (index >= 0) {
-      const args = { action: 'select', index };
-      const selected = (await session.client.callTool({ name: TABS, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
-      session.observer?.noteToolCall(TABS, args, resultText(selected));
+    const args = { action: 'select', index: session.contexts?.pages().indexOf(page) ?? -1 };
+    const selected = (await session.client.callTool({ name: TABS, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+    if (selected.isError) {
+      throw new Error(`The browser was restored, but its tab could not be made the agent's (${resultText(selected).split('\n').slice(0, 2).join(' ')}).`);
     }
+    session.observer?.noteToolCall(TABS, args, resultText(selected));
     session.observer?.follow(page);
     return { url: page.url(), title: await page.title().catch(() => '') };
   }
@@ -171,6 +176,16 @@ export class Checkpoints {
     if (this.lastContext !== context) changes.forgetChanges();
     this.lastContext = context;
     const name = page && session.contexts?.contextName(page);
+    // A context code opened is no tab of upstream's and none the bridge can open again: its step is not restorable.
+    if (page && context !== main && name === undefined) {
+      changes.forgetChanges();
+      return {
+        url: capText(page.url(), ENTRY_LIMITS.url),
+        title: capText(await page.title().catch(() => ''), ENTRY_LIMITS.title),
+        tabCount: session.contexts?.pages().length ?? main.pages().length,
+        storage: changes.notKept(0, "its tab is in a context the agent's code opened, which is none of the tabs upstream lists"),
+      };
+    }
     const read = Promise.all([
       page ? page.title().catch(() => '') : '',
       // One read at a time, its size judged before it is made, its work ended at its deadline (storageChanges.ts).
@@ -195,7 +210,8 @@ export class Checkpoints {
       title: capText(title, ENTRY_LIMITS.title),
       ...(viewport ? { viewport } : {}),
       tabCount: session.contexts?.pages().length ?? main.pages().length,
-      ...(name !== undefined ? { context: capText(name, ENTRY_LIMITS.title) } : {}),
+      // Whole (browser_tabs takes a name of at most MAX_CONTEXT_NAME characters): a cut name would open another context.
+      ...(name !== undefined ? { context: name } : {}),
       ...(storage ? { storage } : {}),
     };
   }

@@ -47,9 +47,17 @@ export function namedContextOf(args: Record<string, unknown> | undefined): strin
  */
 export function checkTabsArgs(args: Record<string, unknown>): string | undefined {
   const name = args.isolatedContext;
-  if (typeof name !== 'string' || !/[\p{Cc}\p{Zl}\p{Zp}\u0085]/u.test(name)) return undefined;
-  return 'browser_tabs: isolatedContext must be a name on one line, without control characters or line breaks. Nothing ran.';
+  if (typeof name !== 'string') return undefined;
+  if (/[\p{Cc}\p{Zl}\p{Zp}\u0085]/u.test(name))
+    return 'browser_tabs: isolatedContext must be a name on one line, without control characters or line breaks. Nothing ran.';
+  // Kept whole where the bridge keeps it (time travel's checkpoints, the panel): a name cut there would name another context.
+  if (name.length > MAX_CONTEXT_NAME)
+    return `browser_tabs: isolatedContext is at most ${MAX_CONTEXT_NAME} characters (this one has ${name.length}). Nothing ran.`;
+  return undefined;
 }
+
+/** The longest isolatedContext name browser_tabs takes. */
+export const MAX_CONTEXT_NAME = 100;
 
 export function writeTabs(step: StepWriting): void {
   const { action } = step.args;
