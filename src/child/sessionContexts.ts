@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright';
 export class SessionContexts {
   private readonly owned: BrowserContext[] = [];
   private readonly names = new Map<BrowserContext, string>();
-  /** Every page of every owned context, in the order they opened (upstream's tab order). */
+  /** Every page of every owned context, in the order they opened (upstream's tabs among them: pages()). */
   private readonly ordered: Page[] = [];
   private readonly pageListeners = new Set<(page: Page) => void>();
   /** Contexts claimed since the last call ended (callEnded). */
