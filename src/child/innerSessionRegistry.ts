@@ -9,11 +9,10 @@ import { pathToFileURL } from 'url';
 import type { BrowserContext } from 'playwright';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ListRootsRequestSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildConfig } from '../core/childProcess/childConfig';
 import { hasOriginRules } from '../protocol/childConfig';
 import type { BrowserStateParams, LiveViewParams, ObservationEvent, WatchableContext } from '../protocol/childMessages';
-import { resultText } from '../core/results/resultText';
 import type { SessionDirectory } from './bridgeTools';
 import { ClientSlot, ClientSlots } from './clientSlots';
 import { ClientContexts } from './clientContexts';
@@ -23,8 +22,7 @@ import { SessionContexts } from './sessionContexts';
 import { BrowserHealth } from './browserHealth';
 import { upstreamConfigOf } from './upstreamConfig';
 import { StorageChanges } from './timeTravel/storageChanges';
-import { type InnerSession, NO_TIMEOUT_MS } from './callPath/innerSession';
-import { TABS } from '../core/tools/upstreamTools';
+import { bridgeTabsCall, type InnerSession } from './callPath/innerSession';
 
 /** @playwright/mcp's public entry: one MCP server per call, on the context the getter hands it. */
 export type CreateConnection = (
@@ -303,14 +301,10 @@ export class InnerSessionRegistry {
   private async prepared(session: InnerSession): Promise<InnerSession> {
     if (session.prepared || this.config.connection?.protocol !== 'cdp') return session;
     session.prepared = true;
-    const call = (args: Record<string, unknown>) => session.client.callTool({ name: TABS, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS });
-    await call({ action: 'list' });
+    await bridgeTabsCall(session, { action: 'list' });
     const page = session.browser?.agentPage;
     const index = page ? session.contexts!.pages().indexOf(page) : -1;
-    if (index > 0) {
-      const selected = (await call({ action: 'select', index })) as CallToolResult;
-      session.observer?.noteToolCall(TABS, { action: 'select', index }, resultText(selected));
-    }
+    if (index > 0) await bridgeTabsCall(session, { action: 'select', index });
     return session;
   }
 

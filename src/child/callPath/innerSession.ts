@@ -1,4 +1,7 @@
 /** One inner @playwright/mcp session, as the child's call path and its session registry share it. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { resultText } from '../../core/results/resultText';
+import { TABS } from '../../core/tools/upstreamTools';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { LaunchedBrowser } from '../browserLauncher';
 import type { BrowserObserver } from '../browserObserver';
@@ -32,3 +35,16 @@ export interface InnerSession {
 
 // A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.
 export const NO_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A browser_tabs call the bridge makes itself (not the agent's): upstream answers it, and the session's observer
+ * follows it as it follows the agent's (the current tab, a named context it opened). Its answer, and that answer's
+ * first lines for a message when it failed.
+ */
+export async function bridgeTabsCall(session: InnerSession, args: Record<string, unknown>): Promise<{ failed?: string; text: string }> {
+  const result = (await session.client.callTool({ name: TABS, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
+  const text = resultText(result);
+  if (result.isError) return { failed: text.split('\n').slice(0, 2).join(' '), text };
+  session.observer?.noteToolCall(TABS, args, text);
+  return { text };
+}

@@ -13,10 +13,7 @@ import {
   type RestoreCheckpointParams,
   type RestoreCheckpointResult,
 } from '../../protocol/childMessages';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type InnerSession, NO_TIMEOUT_MS } from '../callPath/innerSession';
-import { resultText } from '../../core/results/resultText';
-import { TABS } from '../../core/tools/upstreamTools';
+import { bridgeTabsCall, type InnerSession } from '../callPath/innerSession';
 import { restoreCheckpoint } from './restoreCheckpoint';
 import { StorageChanges } from './storageChanges';
 import type { BrowserContext, Page } from 'playwright';
@@ -125,12 +122,8 @@ export class Checkpoints {
     }
     // Upstream makes a remaining tab current as the old ones close, which may be a named context's (they stay):
     // it is told the fresh tab is the one, so the agent, the panel and the bridge's tools are on the same tab.
-    const args = { action: 'select', index: session.contexts?.pages().indexOf(page) ?? -1 };
-    const selected = (await session.client.callTool({ name: TABS, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
-    if (selected.isError) {
-      throw new Error(`The browser was restored, but its tab could not be made the agent's (${resultText(selected).split('\n').slice(0, 2).join(' ')}).`);
-    }
-    session.observer?.noteToolCall(TABS, args, resultText(selected));
+    const selected = await bridgeTabsCall(session, { action: 'select', index: session.contexts?.pages().indexOf(page) ?? -1 });
+    if (selected.failed) throw new Error(`The browser was restored, but its tab could not be made the agent's (${selected.failed}).`);
     session.observer?.follow(page);
     return { url: page.url(), title: await page.title().catch(() => '') };
   }
@@ -143,11 +136,9 @@ export class Checkpoints {
     if (name === undefined) return session.browser!.context;
     const open = session.contexts?.named(name);
     if (open) return open;
-    const args = { action: 'new', isolatedContext: name };
-    const opened = (await session.client.callTool({ name: TABS, arguments: args }, undefined, { timeout: NO_TIMEOUT_MS })) as CallToolResult;
-    session.observer?.noteToolCall(TABS, args, resultText(opened));
+    const opened = await bridgeTabsCall(session, { action: 'new', isolatedContext: name });
     const again = session.contexts?.named(name);
-    if (!again) throw new Error(`the isolated context "${name}" could not be opened again (${resultText(opened).split('\n').slice(0, 2).join(' ')})`);
+    if (!again) throw new Error(`the isolated context "${name}" could not be opened again (${opened.failed ?? opened.text.split('\n')[0]})`);
     return again;
   }
 
@@ -177,23 +168,18 @@ export class Checkpoints {
     this.lastContext = context;
     const name = page && session.contexts?.contextName(page);
     // A context code opened is no tab of upstream's and none the bridge can open again: its step is not restorable.
-    if (page && context !== main && name === undefined) {
-      changes.forgetChanges();
-      return {
-        url: capText(page.url(), ENTRY_LIMITS.url),
-        title: capText(await page.title().catch(() => ''), ENTRY_LIMITS.title),
-        tabCount: session.contexts?.pages().length ?? main.pages().length,
-        storage: changes.notKept(0, "its tab is in a context the agent's code opened, which is none of the tabs upstream lists"),
-      };
-    }
+    const unlisted = !!page && context !== main && name === undefined;
+    if (unlisted) changes.forgetChanges();
     const read = Promise.all([
       page ? page.title().catch(() => '') : '',
       // One read at a time, its size judged before it is made, its work ended at its deadline (storageChanges.ts).
-      changes.captureIfChanged(page, CHECKPOINT_READ_MS).catch(error => {
-        this.log(`Checkpoint: the storage could not be read (${(error as Error).message.split('\n')[0]}); the next one reads it whole.`);
-        changes.forgetChanges();
-        return undefined;
-      }),
+      unlisted
+        ? changes.notKept(0, "its tab is in a context the agent's code opened, which is none of the tabs upstream lists")
+        : changes.captureIfChanged(page, CHECKPOINT_READ_MS).catch(error => {
+            this.log(`Checkpoint: the storage could not be read (${(error as Error).message.split('\n')[0]}); the next one reads it whole.`);
+            changes.forgetChanges();
+            return undefined;
+          }),
     ]);
     // Everything after this step waits for its checkpoint: a page that stalls the reads must not stall the browser.
     // Past the bound the step is not restorable (not "as the step before": it may have changed the storage).
@@ -209,7 +195,7 @@ export class Checkpoints {
       url: capText(page?.url() ?? '', ENTRY_LIMITS.url),
       title: capText(title, ENTRY_LIMITS.title),
       ...(viewport ? { viewport } : {}),
-      tabCount: session.contexts?.pages().length ?? main.pages().length,
+      tabCount: session.contexts?.pages().length ?? 0,
       // Whole (browser_tabs takes a name of at most MAX_CONTEXT_NAME characters): a cut name would open another context.
       ...(name !== undefined ? { context: name } : {}),
       ...(storage ? { storage } : {}),
