@@ -50,14 +50,20 @@ describe('time travel: every step kept, and the browser put back to any of them 
     await apps.stop();
   });
 
+  /** A time travel bridge that afterEach disposes, with its timeline and store. */
+  function openTimeTravel(...args: Parameters<typeof timeTravelBridge>): ReturnType<typeof timeTravelBridge> {
+    const parts = timeTravelBridge(...args);
+    bridge = parts.bridge;
+    disposeAll = () => {
+      parts.timeline.dispose();
+      parts.store.dispose();
+    };
+    return parts;
+  }
+
   for (const scenario of TIME_TRAVEL_SCENARIOS) {
     it(`${scenario.name}: forked to each step that changed the page, the cookies, storages, address and snapshot are those recorded there`, async () => {
-      const parts = timeTravelBridge();
-      bridge = parts.bridge;
-      disposeAll = () => {
-        parts.timeline.dispose();
-        parts.store.dispose();
-      };
+      const parts = openTimeTravel();
       await scenario.play(parts.call, apps);
       await parts.timeline.settled();
       const changing = parts.timeline.steps.filter(step => step.page && step.page !== parts.timeline.step(step.index - 1)?.page).map(step => step.index);
@@ -71,12 +77,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
   }
 
   it("forked back to before a form was sent, the page shows the form empty again, and the model's next result says what was and was not restored", async () => {
-    const parts = timeTravelBridge();
-    bridge = parts.bridge;
-    disposeAll = () => {
-      parts.timeline.dispose();
-      parts.store.dispose();
-    };
+    const parts = openTimeTravel();
     await parts.call('browser_navigate', { url: `${apps.url}/form` });
     const page = await parts.call('browser_snapshot', {});
     await parts.call('browser_type', { element: 'Name', target: refOf(page, /textbox "Name"/), text: 'Grace' });
@@ -100,12 +101,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
   });
 
   it("a step in a named context's tab (isolatedContext) restores that context's storage and tab, leaving the session's own as it is, and the agent and the panel on it; after a restart the context is opened again", async () => {
-    const parts = timeTravelBridge();
-    bridge = parts.bridge;
-    disposeAll = () => {
-      parts.timeline.dispose();
-      parts.store.dispose();
-    };
+    const parts = openTimeTravel();
     const tabs: TabInfo[][] = [];
     parts.bridge.supervisor.onObservation(event => event.kind === 'tabs' && tabs.push(event.tabs));
     await parts.call('browser_navigate', { url: `${apps.url}/form` });
@@ -156,12 +152,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
   const store = (tag: string) => `() => { document.cookie = 'who=${tag}; path=/'; localStorage.setItem('cart', '${tag}'); return '${tag}'; }`;
 
   it("a named tab whose first load failed is still that context's: its steps restore into it, never into the session's own", async () => {
-    const parts = timeTravelBridge();
-    bridge = parts.bridge;
-    disposeAll = () => {
-      parts.timeline.dispose();
-      parts.store.dispose();
-    };
+    const parts = openTimeTravel();
     await parts.call('browser_navigate', { url: `${apps.url}/cart` });
     await parts.call('browser_evaluate', { function: store('own1') });
     // Upstream opens "bob" and makes its tab current before the load fails (an unsafe port).
@@ -191,12 +182,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
   });
 
   it("a context the agent's code opened is no tab of upstream's: the panel lists upstream's tabs, and a restore lands the agent where it says", async () => {
-    const parts = timeTravelBridge();
-    bridge = parts.bridge;
-    disposeAll = () => {
-      parts.timeline.dispose();
-      parts.store.dispose();
-    };
+    const parts = openTimeTravel();
     const tabs: TabInfo[][] = [];
     parts.bridge.supervisor.onObservation(event => event.kind === 'tabs' && tabs.push(event.tabs));
     await parts.call('browser_navigate', { url: `${apps.url}/cart` });
@@ -221,12 +207,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
   });
 
   it("a burst of the person's own input is a step too: its checkpoint has the storage it changed, and the browser goes back to it", async () => {
-    const parts = timeTravelBridge();
-    bridge = parts.bridge;
-    disposeAll = () => {
-      parts.timeline.dispose();
-      parts.store.dispose();
-    };
+    const parts = openTimeTravel();
     await parts.call('browser_navigate', { url: `${apps.url}/cart` });
     const centre = JSON.parse(
       /\[\s*[\d.]+,\s*[\d.]+\s*\]/.exec(
@@ -254,12 +235,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
   });
 
   it('a hostile page that stalls every script reading its storage does not stall the browser: the next call runs, and the checkpoint has its storage', async () => {
-    const parts = timeTravelBridge();
-    bridge = parts.bridge;
-    disposeAll = () => {
-      parts.timeline.dispose();
-      parts.store.dispose();
-    };
+    const parts = openTimeTravel();
     await parts.call('browser_navigate', { url: `${apps.url}/stall` });
     await parts.call('browser_click', { element: 'Stall', target: refOf(await parts.call('browser_snapshot', {}), /button "Stall"/) });
     const started = Date.now();
@@ -327,12 +303,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
   }
 
   it('a page that stores 48 MB in IndexedDB and writes it on every click: the storage is judged too large before it is read, no call waits on it, the child does not grow, and those steps say they cannot be restored', async () => {
-    const parts = timeTravelBridge();
-    bridge = parts.bridge;
-    disposeAll = () => {
-      parts.timeline.dispose();
-      parts.store.dispose();
-    };
+    const parts = openTimeTravel();
     const { log, facts } = await clickOnHoard(parts, '/hoard');
     const notRead = log.lines.filter(line => /not read: judged at \d+\.\d M characters from DevTools' count of its IndexedDB/.test(line));
     assert.ok(notRead.length >= 5, `each click's storage judged by its size before any read: ${facts}`);
@@ -352,12 +323,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
   });
 
   it('a page that stores 48 MB the browser packs into a few KB: at most one read, stopped in the page at the limit, and every step judged by its size', async () => {
-    const parts = timeTravelBridge();
-    bridge = parts.bridge;
-    disposeAll = () => {
-      parts.timeline.dispose();
-      parts.store.dispose();
-    };
+    const parts = openTimeTravel();
     const { log, facts } = await clickOnHoard(parts, '/hoard?packed=1');
     const stopped = log.lines.filter(line => /stopped past 16\.0 M characters/.test(line));
     const judged = log.lines.filter(line => /not read: judged at \d+\.\d M characters from DevTools' count of its IndexedDB/.test(line));
@@ -369,12 +335,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
   });
 
   it('a page that locks its database so that no read of it ends: each read is ended at its deadline, no call waits past the bound, no second read starts, and after the page is left the steps are restorable again', async () => {
-    const parts = timeTravelBridge();
-    bridge = parts.bridge;
-    disposeAll = () => {
-      parts.timeline.dispose();
-      parts.store.dispose();
-    };
+    const parts = openTimeTravel();
     await parts.call('browser_navigate', { url: `${apps.url}/lock` });
     await parts.call('browser_wait_for', { text: 'Locked' });
     const before = await parts.bridge.supervisor.ask('memory', {});
@@ -435,12 +396,7 @@ describe('time travel: every step kept, and the browser put back to any of them 
   });
 
   it('chat undoes its own last step with stepsBack, and a step dropped by the budget says it is gone', async () => {
-    const parts = timeTravelBridge();
-    bridge = parts.bridge;
-    disposeAll = () => {
-      parts.timeline.dispose();
-      parts.store.dispose();
-    };
+    const parts = openTimeTravel();
     await TIME_TRAVEL_SCENARIOS[0].play(parts.call, apps);
     const undo = await restoreToStep(parts.timeline, parts.bridge.supervisor, stepFromEnd(parts.timeline, 1), 'tool');
     assert.ok(undo.ok, undo.text);
