@@ -31,7 +31,6 @@ const INSIGHT_ADVICE: Record<string, string> = {
   SlowCSSSelector: 'Simplify the costly selectors DevTools names.',
   DuplicatedJavaScript: 'Bundle shared modules once.',
   LegacyJavaScript: 'Ship modern JavaScript to modern browsers (no polyfills they do not need).',
-  LongTasks: 'Break tasks over 50 ms into smaller ones (yield between them) or move the work off the main thread.',
 };
 
 /** What to change for the insight of this name (DevTools' engine name), if we know. */

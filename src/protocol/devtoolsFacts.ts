@@ -100,6 +100,8 @@ export const TraceFactsSchema = z.object({
   cls: z.object({ value: z.number(), rating: RatingSchema, culprits: z.array(z.string()).max(10) }),
   inp: z.object({ ms: z.number(), rating: RatingSchema, interaction: z.string().optional() }).optional(),
   insights: z.array(TraceInsightSchema),
+  /** Insights DevTools' engine could not compute on this trace, each with its error: the answer says so. */
+  notComputed: z.array(z.object({ name: z.string(), why: z.string() })).optional(),
   /** What the browser emulated while it was recorded (it shapes every figure). */
   emulation: EmulationSchema,
 });

@@ -55,6 +55,8 @@ function traceCard(trace: TraceFacts, callId: number): HTMLElement {
   const emulated = emulationNote(trace.emulation);
   if (emulated) card.append(el('div', 'card-line', `While: ${emulated}`));
   if (trace.insights.length) card.append(insightList(trace.insights, callId));
+  if (trace.notComputed?.length)
+    card.append(el('div', 'card-line', `Not computed (the trace engine failed on them): ${trace.notComputed.map(n => n.name).join(', ')}`));
   return card;
 }
 

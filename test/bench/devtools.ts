@@ -8,6 +8,7 @@
  * less than a frame, and one load's LCP lands some 30 ms either side of the median on both sides.
  *   node out/test/bench/devtools.js   (after node esbuild.mjs --tests)
  */
+import { childNode } from '../support/childNode';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -44,7 +45,7 @@ export interface DevtoolsFigures {
      * read the same page a frame apart. On the clean page (LCP near 60-100 ms) 10 % is less than a frame.
      */
     lcpWithin10pctOrOneFrame: number;
-    /** Pages where both name the same insights (those that did not pass; the bridge's own LongTasks left out). */
+    /** Pages where both name the same insights (those that did not pass). */
     insightsSame: number;
     /**
      * Each page's medians, ours and the anchor's, with the rounds run there and every round's LCP (ms), so a
@@ -100,10 +101,7 @@ async function ourVitals(url: string, click: boolean): Promise<Vitals> {
       lcp: card.lcp?.ms,
       cls: card.cls.value,
       inp: card.inp?.ms,
-      insights: card.insights
-        .map(i => i.name)
-        .filter(name => name !== 'LongTasks')
-        .sort(),
+      insights: card.insights.map(i => i.name).sort(),
     };
   } finally {
     await bridge.dispose();
@@ -114,7 +112,7 @@ async function ourVitals(url: string, click: boolean): Promise<Vitals> {
 async function anchorVitals(url: string, click: boolean): Promise<Vitals> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-cdm-'));
   const transport = new StdioClientTransport({
-    command: process.execPath,
+    command: childNode(),
     args: [
       path.join(REPO_ROOT, 'node_modules', 'chrome-devtools-mcp', 'build', 'src', 'bin', 'chrome-devtools-mcp.js'),
       '--executablePath',

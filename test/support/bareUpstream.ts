@@ -3,6 +3,7 @@
  * browser, in a scratch folder of its own (workspace root, output folder, temp, caches). The yardstick
  * of the benchmarks, the transparency test and the soak.
  */
+import { childNode } from './childNode';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -36,7 +37,7 @@ export async function startBareUpstream(
   const outputDir = path.join(scratch, 'output');
   fs.mkdirSync(workspace);
   const transport = new StdioClientTransport({
-    command: process.execPath,
+    command: childNode(),
     args: [
       path.join(packageFolder, 'cli.js'),
       '--browser',

@@ -13,6 +13,7 @@ import { buildChildConfig, childSpawnSpec, ChildConfig, SecretEntry } from '../.
 import { BridgeSettings, DEFAULT_SETTINGS } from '../../src/core/settings/settings';
 import { Supervisor } from '../../src/core/supervision/supervisor';
 import { toolPolicyOf, ToolPolicySettings } from '../../src/core/tools/toolPolicy';
+import { childNode } from './childNode';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const CHILD_SCRIPT = path.join(REPO_ROOT, 'dist', 'child.js');
@@ -33,7 +34,7 @@ export interface RealBridge {
 export function makeRealBridge(
   overrides: Partial<BridgeSettings> = {},
   configOverrides: Partial<ChildConfig> = {},
-  options: { secrets?: Record<string, SecretEntry>; connectHeaders?: Record<string, string> } = {},
+  options: { secrets?: Record<string, SecretEntry>; connectHeaders?: Record<string, string>; childNode?: string } = {},
 ): RealBridge {
   if (!fs.existsSync(TEST_BROWSER))
     throw new Error(`No browser at ${TEST_BROWSER}: install it (apt-get install -y chromium) or set PLAYWRIGHT_BRIDGE_TEST_BROWSER.`);
@@ -53,7 +54,7 @@ export function makeRealBridge(
   const tmpDir = path.join(scratch, 'tmp');
   fs.mkdirSync(tmpDir);
   const spec = childSpawnSpec(config, {
-    execPath: process.execPath,
+    execPath: options.childNode ?? childNode(),
     childScript: CHILD_SCRIPT,
     baseEnv: { ...process.env, XDG_CACHE_HOME: path.join(scratch, 'cache'), XDG_CONFIG_HOME: path.join(scratch, 'config') },
     tmpDir,

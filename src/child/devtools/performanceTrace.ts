@@ -150,17 +150,6 @@ export async function finishTrace(pending: PendingTrace, actionMs: number, mask:
     const saved = await saveTrace({ ...recorded, events: eventsOfTracedTab(recorded.events) }, request, pending.outputDir, mask);
     const parsed = await parseTrace(saved.events);
     const element = await lcpElement(running, parsed.lcp?.nodeId);
-    const insights = [...parsed.insights];
-    if (parsed.longTasks.count) {
-      insights.push({
-        name: 'LongTasks',
-        title: 'Long main-thread tasks',
-        state: 'informative',
-        items: [
-          `${parsed.longTasks.count} task${parsed.longTasks.count === 1 ? '' : 's'} over 50 ms, the longest ${parsed.longTasks.longestMs} ms, ${parsed.longTasks.totalMs} ms in all`,
-        ],
-      });
-    }
     const facts: TraceFacts = {
       url: running.page.isClosed() ? (request.url ?? '') : running.page.url(),
       during: request.during,
@@ -187,7 +176,8 @@ export async function finishTrace(pending: PendingTrace, actionMs: number, mask:
       ...(parsed.inp
         ? { inp: { ms: parsed.inp.ms, rating: rate('inp', parsed.inp.ms), ...(parsed.inp.interaction ? { interaction: parsed.inp.interaction } : {}) } }
         : {}),
-      insights,
+      insights: parsed.insights,
+      ...(parsed.notComputed.length ? { notComputed: parsed.notComputed } : {}),
       emulation: pending.emulation,
     };
     // Not masked here: the facts leave as the call's marks, which the router masks once with the whole answer.

@@ -24,6 +24,8 @@ interface InsightSet {
   url: URL;
   navigation?: unknown;
   model: Record<string, InsightModel>;
+  /** The insights whose computation threw, with what they threw (left out of `model`). */
+  modelErrors?: Record<string, unknown>;
 }
 interface Engine {
   TraceModel: {
@@ -32,6 +34,8 @@ interface Engine {
     };
   };
   Insights: {
+    /** Every insight the engine computes, by name. */
+    Models: Record<string, unknown>;
     Common: {
       getLCP(set: InsightSet): { value: number; event: unknown } | null;
       getINP(set: InsightSet): { value: number; event: { type?: string } } | null;
@@ -71,8 +75,8 @@ export interface ParsedTrace {
   cls: { value: number; culprits: string[]; unsizedImageNodes: number[] };
   inp?: { ms: number; interaction?: string };
   insights: TraceInsight[];
-  /** Main-thread tasks over 50 ms: the bridge's own reading of the trace (DevTools shows them in its Main track). */
-  longTasks: { count: number; longestMs: number; totalMs: number };
+  /** Insights the engine failed to compute on this trace, with its error: said, never left out silently. */
+  notComputed: { name: string; why: string }[];
 }
 
 const ms = (micro: number) => Math.round(micro / 1000);
@@ -99,10 +103,34 @@ function wordsOf(value: unknown): string {
   return String(value ?? '');
 }
 
+/** One function that forced layout, as the engine adds it up: where it is, and its time in microseconds. */
+interface ReflowSource {
+  bottomUpData?: { functionName?: string; url?: string; lineNumber?: number };
+  totalTime?: number;
+}
+
+/**
+ * The functions that forced layout, longest first. Code without a URL is not the page's files: Playwright's own
+ * checks before a click run so (as eval'd code does), so it is summed on one line of its own, not named as page code.
+ */
+function forcedReflowItems(sources: ReflowSource[]): string[] {
+  const items: string[] = [];
+  let withoutUrl = 0;
+  for (const source of [...sources].sort((a, b) => (b.totalTime ?? 0) - (a.totalTime ?? 0))) {
+    const where = source.bottomUpData;
+    if (!where) items.push(`unattributed: ${ms(source.totalTime ?? 0)} ms forced reflow`);
+    else if (!where.url) withoutUrl += source.totalTime ?? 0;
+    else items.push(`${where.functionName || '(anonymous)'} ${where.url}:${(where.lineNumber ?? 0) + 1}: ${ms(source.totalTime ?? 0)} ms forced reflow`);
+  }
+  if (ms(withoutUrl)) items.push(`code without a URL (Playwright's own checks before an action, or eval'd code): ${ms(withoutUrl)} ms forced reflow`);
+  return items.slice(0, 5);
+}
+
 /** What an insight is about, as short lines: what it failed of its checklist, its requests, its own detail. */
 function itemsOf(name: string, model: InsightModel): string[] {
   const items: string[] = [];
-  for (const entry of Object.values(model.checklist ?? {})) if (entry && entry.value === false) items.push(wordsOf(entry.label));
+  // DevTools words a check as what should hold and marks it passed or failed beside it: the mark is said in words.
+  for (const entry of Object.values(model.checklist ?? {})) if (entry && entry.value === false) items.push(`Check failed: ${wordsOf(entry.label)}`);
   if (name === 'ThirdParties' && Array.isArray(model.entitySummaries)) {
     for (const summary of (model.entitySummaries as { entity?: { name?: string }; transferSize?: number; mainThreadTime?: number }[]).slice(0, 5)) {
       items.push(
@@ -110,14 +138,7 @@ function itemsOf(name: string, model: InsightModel): string[] {
       );
     }
   } else if (name === 'ForcedReflow' && Array.isArray(model.aggregatedBottomUpData)) {
-    for (const entry of (
-      model.aggregatedBottomUpData as { bottomUpData?: { functionName?: string; url?: string; lineNumber?: number }; totalReflowTime?: number }[]
-    ).slice(0, 5)) {
-      const where = entry.bottomUpData
-        ? `${entry.bottomUpData.functionName || '(anonymous)'} ${entry.bottomUpData.url ?? ''}:${(entry.bottomUpData.lineNumber ?? 0) + 1}`
-        : 'unattributed';
-      items.push(`${where.trim()}: ${ms(entry.totalReflowTime ?? 0)} ms forced reflow`);
-    }
+    items.push(...forcedReflowItems(model.aggregatedBottomUpData as ReflowSource[]));
   } else if (name === 'RenderBlocking' && Array.isArray(model.renderBlockingRequests)) {
     items.push(...requestUrls(model.renderBlockingRequests));
   } else if (name === 'Cache' && Array.isArray(model.requests)) {
@@ -138,26 +159,6 @@ function savingsOf(model: InsightModel): { savingsMs?: number; savingsBytes?: nu
   return { ...(timeSaved ? { savingsMs: Math.round(timeSaved) } : {}), ...(model.wastedBytes ? { savingsBytes: Math.round(model.wastedBytes) } : {}) };
 }
 
-/** The main thread's long tasks, from the trace's own task events. */
-function longTasksOf(events: TraceEvent[]): ParsedTrace['longTasks'] {
-  // The renderer's main thread is the one named CrRendererMain; its RunTask events are the tasks.
-  const mainThreads = new Set(
-    events.filter(e => e.name === 'thread_name' && (e.args as { name?: string })?.name === 'CrRendererMain').map(e => `${e.pid}:${e.tid}`),
-  );
-  let count = 0,
-    longest = 0,
-    total = 0;
-  for (const event of events) {
-    if (event.name !== 'RunTask' || event.ph !== 'X' || !mainThreads.has(`${event.pid}:${event.tid}`)) continue;
-    const duration = Number(event.dur ?? 0) / 1000;
-    if (duration <= 50) continue;
-    count++;
-    total += duration;
-    longest = Math.max(longest, duration);
-  }
-  return { count, longestMs: Math.round(longest), totalMs: Math.round(total) };
-}
-
 /**
  * The trace read as DevTools reads it: the insight set of the page's last navigation in the trace (a reload
  * starts from about:blank, which has a set of its own), else the trace's only set.
@@ -168,8 +169,7 @@ export async function parseTrace(events: TraceEvent[]): Promise<ParsedTrace> {
   await model.parse(events);
   const sets = [...(model.parsedTrace()?.insights?.values() ?? [])].filter(set => set.url?.href !== 'about:blank');
   const set = [...sets].reverse().find(candidate => candidate.navigation) ?? sets.at(-1);
-  const longTasks = longTasksOf(events);
-  if (!set) return { cls: { value: 0, culprits: [], unsizedImageNodes: [] }, insights: [], longTasks };
+  if (!set) return { cls: { value: 0, culprits: [], unsizedImageNodes: [] }, insights: [], notComputed: [] };
 
   const lcp = Insights.Common.getLCP(set);
   const breakdown = set.model.LCPBreakdown as
@@ -184,19 +184,28 @@ export async function parseTrace(events: TraceEvent[]): Promise<ParsedTrace> {
   const culpritModel = set.model.CLSCulprits as
     | (InsightModel & { worstCluster?: unknown; topCulpritsByCluster?: Map<unknown, { description: string; url?: string; backendNodeId?: number }[]> })
     | undefined;
-  type Culprit = { description: string; url?: string; backendNodeId?: number };
+  type Culprit = { description: unknown; url?: string; backendNodeId?: number };
   const culprits: Culprit[] = (culpritModel?.worstCluster ? culpritModel.topCulpritsByCluster?.get(culpritModel.worstCluster) : undefined) ?? [];
+  // The engine's words for each (its i18n form, as every string of its model), once each: a shift per frame names one twice.
+  const culpritWords = [...new Set(culprits.map(c => `${wordsOf(c.description)}${c.url ? ` ${c.url}` : ''}`))].slice(0, 10);
+  // Each insight the engine has is in the set's models or its errors: one in neither was not computed either, and is said so.
+  const notComputed = Object.keys(Insights.Models)
+    .filter(name => !set.model[name])
+    .map(name => {
+      const error = set.modelErrors?.[name];
+      return { name, why: error ? (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 200) : 'the engine did not run it' };
+    });
 
   const insights: TraceInsight[] = [];
-  for (const [name, insight] of Object.entries(set.model) as [string, InsightModel | Error | undefined][]) {
-    // DevTools lists what did not pass (its trace summary does the same): a model that failed is an Error, with no state.
-    if (!insight || insight instanceof Error || !insight.state || insight.state === 'pass') continue;
+  for (const [name, insight] of Object.entries(set.model) as [string, InsightModel | undefined][]) {
+    // DevTools lists what did not pass (its trace summary does the same).
+    if (!insight || !insight.state || insight.state === 'pass') continue;
     insights.push({
       name,
       title: wordsOf(insight.strings?.title ?? name),
       state: insight.state,
       ...savingsOf(insight),
-      items: name === 'CLSCulprits' ? culprits.map(c => `${c.description}${c.url ? ` ${c.url}` : ''}`).slice(0, 10) : itemsOf(name, insight),
+      items: name === 'CLSCulprits' ? culpritWords : itemsOf(name, insight),
       ...(isDocsLink(insight.docs) ? { docs: insight.docs } : {}),
     });
   }
@@ -222,11 +231,11 @@ export async function parseTrace(events: TraceEvent[]): Promise<ParsedTrace> {
       : {}),
     cls: {
       value: Math.round(Insights.Common.getCLS(set).value * 1000) / 1000,
-      culprits: culprits.map(c => `${c.description}${c.url ? ` ${c.url}` : ''}`).slice(0, 10),
+      culprits: culpritWords,
       unsizedImageNodes: culprits.flatMap(c => (c.backendNodeId !== undefined ? [c.backendNodeId] : [])),
     },
     ...(inp ? { inp: { ms: ms(inp.value), ...(inp.event.type ? { interaction: inp.event.type } : {}) } } : {}),
     insights,
-    longTasks,
+    notComputed,
   };
 }

@@ -48,6 +48,12 @@ export function traceText(trace: TraceFacts): string {
   );
   lines.push('', trace.insights.length ? "Insights (DevTools' names):" : 'Insights: none failed.');
   for (const insight of trace.insights) lines.push(insightLine(insight));
+  if (trace.notComputed?.length) {
+    lines.push(
+      '',
+      `Not computed (DevTools' trace engine failed on them, so whether they pass is unknown): ${trace.notComputed.map(n => `${n.name} (${n.why})`).join('; ')}.`,
+    );
+  }
   const file = traceFileWords(trace);
   if (file.length) lines.push('', ...file);
   return lines.join('\n');
