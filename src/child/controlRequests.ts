@@ -17,6 +17,7 @@ import { applyInput } from './personInput';
 import { elementAtPoint, pickElement, pickRegion, refFromSnapshot } from './elementPicker';
 import type { PageGlobals } from './pageGlobals';
 import { PersonRecorder } from './personRecorder';
+import { CdpShare } from './cdp/cdpShare';
 import type { InnerSessionRegistry } from './innerSessionRegistry';
 import type { Checkpoints } from './timeTravel/checkpoints';
 import { failedLoadMessage } from './netErrorWords';
@@ -40,6 +41,7 @@ export function controlRequests(
   /** The person's actions while they have control, as Playwright code (for exported tests). */
   const personRecorder = new PersonRecorder();
   const currentPage = async () => (await sessions.running())?.observer?.currentPage;
+  const cdpShare = new CdpShare(config.launch.engine);
 
   return {
     liveView: params => sessions.setLiveView(params),
@@ -108,6 +110,8 @@ export function controlRequests(
     },
     restoreCheckpoint: async params => mask.deep(await checkpoints.restore(params)),
     memory: async params => measureMemory(params.heapSnapshotPath),
+    cdpEndpoint: async params => cdpShare.prepare(await sessions.running(), params.challenge),
+    cdpChallengeDone: async () => cdpShare.challengeDone(await sessions.running()),
     pageAction: async (params): Promise<PageActionResult> => mask.deep(await checkpoints.inTurn(() => pageAction(params.pageAction))),
     // Add to Chat puts what the picker reports onto the chat input: masked like every other text.
     pick: async params => mask.deep(await pick(params)),

@@ -30,6 +30,9 @@ export const COMMANDS = {
   exportTest: 'playwrightBridge.exportTest',
   saveTrace: 'playwrightBridge.saveTrace',
   saveNetworkHar: 'playwrightBridge.saveNetworkHar',
+  openDevTools: 'playwrightBridge.openDevTools',
+  shareCdp: 'playwrightBridge.shareCdp',
+  revokeCdp: 'playwrightBridge.revokeCdp',
 } as const;
 
 export const VIEW_CONTAINER_ID = 'playwrightBridge';

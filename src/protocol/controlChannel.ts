@@ -76,6 +76,31 @@ export const CONTROL_REQUESTS = {
   },
   /** Playwright's devices (the panel's size picker): a device's user agent and touch need a new context, so choosing one restarts the browser. */
   deviceList: { method: 'playwright_bridge/device_list', params: noParams, result: z.object({ devices: z.array(DeviceInfoSchema) }), timeoutMs: 15000 },
+  /**
+   * The browser's internal CDP endpoint (child/cdp/), for the host's managed one: started for the watched browser
+   * if it has none, with `challenge` set as a cookie of the watched context (on a domain no page has) for the host
+   * to read back through CDP before it publishes anything. Chromium only: another engine is refused in words.
+   */
+  cdpEndpoint: {
+    method: 'playwright_bridge/cdp_endpoint',
+    params: z.object({ challenge: z.string().regex(/^[\w-]{32,64}$/) }).passthrough(),
+    result: z.object({
+      port: z.number().int().min(1).max(65535),
+      secret: z.string().min(32),
+      /** The watched context, where the challenge is. */
+      browserContextId: z.string(),
+      /** The watched session's current tab, for DevTools. */
+      currentTargetId: z.string().optional(),
+    }),
+    timeoutMs: 30000,
+  },
+  /** The host read the challenge back (or gave up): it is taken off the watched context. */
+  cdpChallengeDone: {
+    method: 'playwright_bridge/cdp_challenge_done',
+    params: z.object({ challenge: z.string().max(64) }).passthrough(),
+    result: z.object({}).passthrough(),
+    timeoutMs: 15000,
+  },
   /** The child's heap and RSS after a full collection; `heapSnapshotPath`: also a V8 heap snapshot written there. */
   memory: {
     method: 'playwright_bridge/memory',

@@ -11,6 +11,8 @@ import { installBrowser } from './installBrowser';
 import { registerLanguageModelTools } from './languageModelTools';
 import { BridgeStatusBar } from './statusBar';
 import { DEFAULT_ENDPOINT_LIMITS, McpEndpoint } from '../core/mcpDoor/mcpEndpoint';
+import { CdpEndpoint } from '../core/cdpDoor/cdpEndpoint';
+import { CdpCommands } from './cdpCommands';
 import { LiveViewStore } from '../core/liveView/liveViewStore';
 import { BrowserPanelHub } from './browserPanel';
 import { COMMANDS, MCP_PROVIDER_ID, PANEL_VIEW_ID } from '../core/contributionIds';
@@ -74,6 +76,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     inUseAfterCallMs: () => bridge.currentSettings.sessionIdleMinutes * 60_000,
   });
   const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint, () => bridge.currentSettings.exposure);
+  // The CDP door listens only once the person opens DevTools or shares the browser.
+  const cdpEndpoint = new CdpEndpoint(supervisor, line => log.info(line));
+  const cdpCommands = new CdpCommands(vscode, cdpEndpoint, supervisor, () => bridge.secrets.names());
 
   const statusBar = new BridgeStatusBar(
     vscode,
@@ -157,6 +162,10 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
       await copyMcpClientConfig(vscode, mcpEndpoint);
       statusBar.refresh();
     }),
+    cdpCommands,
+    vscode.commands.registerCommand(COMMANDS.openDevTools, () => cdpCommands.openDevTools()),
+    vscode.commands.registerCommand(COMMANDS.shareCdp, () => cdpCommands.share()),
+    vscode.commands.registerCommand(COMMANDS.revokeCdp, () => cdpCommands.revoke()),
     supervisor.onDidChangeHealth(health => {
       statusBar.refresh();
       failures.healthChanged(health);
@@ -270,8 +279,9 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   };
   return {
     api,
-    // The MCP door first (no new call comes in), then the supervisor and its child.
+    // The doors first (no new call or CDP socket comes in, every capability revoked), then the supervisor and its child.
     async dispose() {
+      await cdpEndpoint.dispose();
       await mcpEndpoint.dispose();
       await bridge.dispose();
     },

@@ -14,7 +14,24 @@ const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'ut
 const nls = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
 const text = (value: string) => (/^%(.+)%$/.test(value) ? nls[value.slice(1, -1)] : value);
 
-const VERBS = new Set(['Restart', 'Show', 'Install', 'Copy', 'Open', 'Start', 'Save', 'Take', 'Hand', 'Set', 'Choose', 'Delete', 'List', 'Export']);
+const VERBS = new Set([
+  'Restart',
+  'Show',
+  'Install',
+  'Copy',
+  'Open',
+  'Start',
+  'Save',
+  'Take',
+  'Hand',
+  'Set',
+  'Choose',
+  'Delete',
+  'List',
+  'Export',
+  'Share',
+  'Revoke',
+]);
 /** Short words VS Code keeps lowercase inside a title. */
 const SMALL = new Set(['of', 'as', 'in', 'to', 'for', 'and', 'or', 'with', 'from', 'on']);
 /** Commands that ask for something (a name, a file, a choice) before they act. */
@@ -27,6 +44,7 @@ const ASKS = new Set([
   'deleteLoginProfile',
   'setConnectionCredentials',
   'saveNetworkHar',
+  'shareCdp',
 ]);
 
 describe("command titles follow VS Code's conventions", () => {

@@ -1,0 +1,151 @@
+/**
+ * One CDP client (a DevTools window, Puppeteer, chrome-devtools-mcp, VS Code's debugger) on the browser's own
+ * connection, beside Playwright: the client gets a session of its own on the browser target and speaks flat CDP
+ * as if it were the browser's only client. Its messages without a session go to its root (the browser session,
+ * or for a page link the page's session); with one, only to a session it opened itself (the root's, or one it
+ * attached since). Answers and events come back under the names the client knows. The bridge adds no
+ * transaction across the two protocols and does not guess which caller owns a page.
+ */
+import type { BrowserPipe, CdpMessage } from './browserPipe';
+
+/** What the client's connection is to: the browser (as `/devtools/browser`) or one page (as `/devtools/page/<id>`). */
+export type LinkTarget = { kind: 'browser' } | { kind: 'page'; targetId: string };
+
+/** A command of the client's in flight: its own id and session, or a command of the link's own. */
+type Pending = { clientId: number; clientSession?: string } | { own: (message: CdpMessage) => void };
+
+const ATTACHING = new Set(['Target.attachToTarget', 'Target.attachToBrowserTarget']);
+
+export class CdpClientLink {
+  /** The session on the browser target this link opened for its client. */
+  private browserSession: string | undefined;
+  /** Where the client's messages without a session go. */
+  private root: string | undefined;
+  private readonly sessions = new Set<string>();
+  private readonly pending = new Map<number, Pending>();
+  private opened: Promise<void> | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly pipe: BrowserPipe,
+    private readonly target: LinkTarget,
+    /** Sends one message's text to the client. */
+    private readonly deliver: (text: string) => void,
+    /** The link is over (the browser went, the page closed): the client's connection closes. */
+    private readonly onEnd: (why: string) => void,
+  ) {}
+
+  /** Attaches the client's sessions; a command the client sends meanwhile waits for it. */
+  open(): Promise<void> {
+    return (this.opened ??= this.attach());
+  }
+
+  private async attach(): Promise<void> {
+    const browserSession = await this.pipe.attachToBrowser();
+    this.browserSession = browserSession;
+    this.own(browserSession);
+    if (this.target.kind === 'browser') {
+      this.root = browserSession;
+      return;
+    }
+    const answer = await new Promise<CdpMessage>(resolve => {
+      const id = this.pipe.send(browserSession, 'Target.attachToTarget', { targetId: (this.target as { targetId: string }).targetId, flatten: true });
+      this.pending.set(id, { own: resolve });
+    });
+    const pageSession = answer.result?.sessionId;
+    if (typeof pageSession !== 'string') throw new Error(`No such page: ${answer.error?.message ?? 'the browser did not attach to it'}`);
+    this.own(pageSession);
+    this.root = pageSession;
+  }
+
+  /** A message from the client, as text. */
+  async receive(text: string): Promise<void> {
+    let message: CdpMessage;
+    try {
+      message = JSON.parse(text) as CdpMessage;
+    } catch {
+      this.deliver(JSON.stringify({ error: { code: -32700, message: 'Message must be JSON' } }));
+      return;
+    }
+    if (typeof message.id !== 'number' || typeof message.method !== 'string') {
+      this.deliver(
+        JSON.stringify({
+          ...(typeof message.id === 'number' ? { id: message.id } : {}),
+          error: { code: -32600, message: 'Message must have integer id and string method' },
+        }),
+      );
+      return;
+    }
+    await this.open();
+    if (this.ended) return;
+    const session = message.sessionId ?? this.root!;
+    if (!this.sessions.has(session)) {
+      // Only a session this client opened: another client's or Playwright's own is as unknown as a made-up one.
+      this.deliver(JSON.stringify({ id: message.id, error: { code: -32001, message: 'Session with given id not found.' }, sessionId: message.sessionId }));
+      return;
+    }
+    const id = this.pipe.send(session, message.method, message.params);
+    this.pending.set(id, { clientId: message.id, ...(message.sessionId !== undefined ? { clientSession: message.sessionId } : {}) });
+    if (ATTACHING.has(message.method)) this.attaching.add(id);
+  }
+
+  /** Commands of the client's that attach a session: the session in their answer is the client's. */
+  private readonly attaching = new Set<number>();
+
+  private own(sessionId: string): void {
+    this.sessions.add(sessionId);
+    this.pipe.route(sessionId, { message: message => this.fromBrowser(sessionId, message), ended: () => this.end('the browser closed') });
+  }
+
+  private fromBrowser(session: string, message: CdpMessage): void {
+    if (this.ended) return;
+    if (message.id !== undefined) {
+      const pending = this.pending.get(message.id);
+      if (!pending) return;
+      this.pending.delete(message.id);
+      if ('own' in pending) {
+        pending.own(message);
+        return;
+      }
+      const sessionId = message.result?.sessionId;
+      if (this.attaching.delete(message.id) && typeof sessionId === 'string') this.own(sessionId);
+      this.deliver(
+        JSON.stringify({
+          id: pending.clientId,
+          ...(message.error ? { error: message.error } : { result: message.result ?? {} }),
+          ...(pending.clientSession !== undefined ? { sessionId: pending.clientSession } : {}),
+        }),
+      );
+      return;
+    }
+    const params = message.params ?? {};
+    if (session === this.browserSession && this.root !== this.browserSession) {
+      // A page link's browser session is the link's own: the client hears only that its page went.
+      if (message.method === 'Target.detachedFromTarget' && params.sessionId === this.root) this.end('the page closed');
+      return;
+    }
+    if (message.method === 'Target.attachedToTarget' && typeof params.sessionId === 'string') this.own(params.sessionId);
+    this.deliver(JSON.stringify({ method: message.method, params, ...(session !== this.root ? { sessionId: session } : {}) }));
+    if (message.method === 'Target.detachedFromTarget' && typeof params.sessionId === 'string') this.forget(params.sessionId);
+  }
+
+  private forget(sessionId: string): void {
+    this.sessions.delete(sessionId);
+    this.pipe.route(sessionId, undefined);
+  }
+
+  private end(why: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.onEnd(why);
+    void this.close();
+  }
+
+  /** The client left (or the link ended): its sessions are detached and no longer routed. */
+  async close(): Promise<void> {
+    this.ended = true;
+    for (const session of [...this.sessions]) this.forget(session);
+    this.pending.clear();
+    if (this.browserSession && !this.pipe.closed) await this.pipe.detach(this.browserSession);
+  }
+}

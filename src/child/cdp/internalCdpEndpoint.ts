@@ -1,0 +1,176 @@
+/**
+ * The browser's internal CDP endpoint, in the child: loopback only, behind a secret of its own that only the
+ * extension host learns (over the child's private stdio), for one browser. The host's managed endpoint
+ * (core/cdpDoor/) is the only door to it: it checks the person's capability, the Host and the Origin, and
+ * proxies here. When this browser goes, the endpoint closes with every socket on it, so no URL that reached it
+ * can reach the next browser: a new browser has a new endpoint, with a new port and secret.
+ *
+ *   GET /<secret>/json/list                  the given pages: id, type, title, url
+ *   GET /<secret>/json/version               the browser's version and protocol
+ *   GET /<secret>/frontend/<path>            DevTools' own frontend, from the browser's bundle
+ *   WS  /<secret>/devtools/browser           flat CDP on a browser session of the client's own
+ *   WS  /<secret>/devtools/page/<targetId>   flat CDP on that page
+ */
+import { randomBytes } from 'crypto';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import type { Browser, BrowserContext, Page } from 'playwright';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { sameSecret } from '../../core/mcpDoor/requestGuard';
+import { browserPipeOf, type BrowserPipe } from './browserPipe';
+import { CdpClientLink, type LinkTarget } from './cdpClientLink';
+import { DevtoolsFrontend } from './devtoolsFrontend';
+
+export interface InternalAddress {
+  port: number;
+  secret: string;
+}
+
+export interface CdpTarget {
+  id: string;
+  type: string;
+  title: string;
+  url: string;
+}
+
+/** A page's id as CDP names it (the target id), read over a short session of its own. */
+export async function targetIdOf(page: Page): Promise<string> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { targetInfo } = (await cdp.send('Target.getTargetInfo')) as { targetInfo: { targetId: string } };
+    return targetInfo.targetId;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\]):\d+$/i;
+
+export class InternalCdpEndpoint {
+  private readonly secret = randomBytes(32).toString('base64url');
+  private readonly server = http.createServer((req, res) => void this.answer(req, res));
+  private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 * 1024 });
+  private readonly links = new Set<{ link: CdpClientLink; socket: WebSocket }>();
+  private readonly frontend: DevtoolsFrontend;
+  private listening: Promise<InternalAddress> | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly pipe: BrowserPipe,
+    private readonly browser: Browser,
+    /** The pages `json/list` names (the watched session's, in its order). */
+    private readonly pages: () => Promise<Page[]>,
+  ) {
+    this.frontend = new DevtoolsFrontend(browser);
+    this.server.on('upgrade', (req, socket, head) => {
+      const target = this.admit(req);
+      if (!target) {
+        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      this.sockets.handleUpgrade(req, socket, head, ws => void this.link(ws, target));
+    });
+    browser.on('disconnected', () => void this.close());
+  }
+
+  /** The endpoint for a Chromium context's browser, or why it cannot have one. */
+  static of(context: BrowserContext, pages: () => Promise<Page[]>): InternalCdpEndpoint | { unavailable: string } {
+    const browser = context.browser();
+    if (!browser) return { unavailable: 'this browser has no CDP connection the bridge can share' };
+    const pipe = browserPipeOf(context);
+    if ('unavailable' in pipe) return pipe;
+    return new InternalCdpEndpoint(pipe, browser, pages);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  listen(): Promise<InternalAddress> {
+    return (this.listening ??= new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(0, '127.0.0.1', () => resolve({ port: (this.server.address() as AddressInfo).port, secret: this.secret }));
+    }));
+  }
+
+  /** The path after the secret, for a request from the host (a loopback Host, no Origin, the secret first). */
+  private pathOf(req: http.IncomingMessage): string | undefined {
+    if (this.closed || req.headers.origin !== undefined || !LOOPBACK_HOST.test(req.headers.host ?? '')) return undefined;
+    const url = new URL(req.url ?? '/', 'http://internal');
+    const [, presented, ...rest] = url.pathname.split('/');
+    if (!presented || !sameSecret(presented, this.secret)) return undefined;
+    return `/${rest.join('/')}`;
+  }
+
+  private admit(req: http.IncomingMessage): LinkTarget | undefined {
+    const path = this.pathOf(req);
+    if (path === '/devtools/browser') return { kind: 'browser' };
+    const page = /^\/devtools\/page\/([0-9A-Fa-f]{1,64})$/.exec(path ?? '');
+    return page ? { kind: 'page', targetId: page[1] } : undefined;
+  }
+
+  private async link(socket: WebSocket, target: LinkTarget): Promise<void> {
+    const link = new CdpClientLink(
+      this.pipe,
+      target,
+      text => socket.send(text),
+      why => socket.close(1001, why.slice(0, 100)),
+    );
+    const entry = { link, socket };
+    this.links.add(entry);
+    socket.on('close', () => {
+      this.links.delete(entry);
+      void link.close();
+    });
+    socket.on('message', data => void link.receive(data.toString()).catch(error => socket.close(1011, String((error as Error).message).slice(0, 100))));
+    try {
+      await link.open();
+    } catch (error) {
+      socket.close(1011, (error as Error).message.slice(0, 100));
+    }
+  }
+
+  private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = this.pathOf(req);
+    const json = (value: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(value));
+    };
+    try {
+      if (req.method !== 'GET' || path === undefined) {
+        res.writeHead(403).end();
+      } else if (path === '/json/list' || path === '/json') {
+        const targets: CdpTarget[] = [];
+        for (const page of await this.pages())
+          if (!page.isClosed()) targets.push({ id: await targetIdOf(page), type: 'page', title: await page.title().catch(() => ''), url: page.url() });
+        json(targets);
+      } else if (path === '/json/version') {
+        json({ Browser: this.browser.version(), 'Protocol-Version': '1.3' });
+      } else if (path.startsWith('/frontend/')) {
+        const file = await this.frontend.file(decodeURIComponent(path.slice('/frontend/'.length)));
+        res.writeHead(file.status, { 'content-type': file.type, 'cache-control': 'no-store' });
+        res.end(file.body);
+      } else {
+        res.writeHead(404).end();
+      }
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end((error as Error).message.split('\n')[0]);
+    }
+  }
+
+  /** Closes the listener and every client's connection; the browser's sessions of theirs are detached. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const { socket, link } of [...this.links]) {
+      socket.terminate();
+      await link.close();
+    }
+    this.links.clear();
+    this.sockets.close();
+    await this.frontend.close();
+    this.server.closeAllConnections();
+    await new Promise<void>(resolve => this.server.close(() => resolve()));
+  }
+}

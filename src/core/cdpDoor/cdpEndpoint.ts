@@ -1,0 +1,347 @@
+/**
+ * The managed CDP endpoint: a second, optional control surface on the watched browser, for the person's own
+ * DevTools, VS Code's debugger and any CDP client the person shares it with. It listens on 127.0.0.1 on one port
+ * for the bridge's life; what it admits is a capability (256 random bits, the first segment of every path),
+ * published only by the person's command, only for a ready browser, and only after the bridge proved that its
+ * way in reaches that browser: a one-time challenge the child sets through Playwright (the MCP side) is read back
+ * here through CDP. Behind it, the child's internal endpoint for that one browser (child/cdp/).
+ *
+ * Losing the browser (a restart, a crash, browser_close) revokes every capability and closes every socket, and
+ * starts nothing: the next publish is for the next ready browser, under a new capability. An old address never
+ * reaches a new browser: its capability is gone here, and the internal endpoint it led to closed with its browser.
+ * MCP and CDP may act at once; the endpoint adds no transaction across them.
+ */
+import { randomBytes } from 'crypto';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import type { Duplex } from 'stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { Emitter, type Event } from '../emitter';
+import { LogGate } from '../egress/logLine';
+import type { HostHealth } from '../supervision/browserHealth';
+import type { ControlRequestParams, ControlRequestResult } from '../../protocol/controlChannel';
+import { checkCdpRequest } from './cdpGuard';
+
+/** What the endpoint needs of the supervisor: the child's answers, and whether its browser is still the same one. */
+export interface CdpChild {
+  ask<K extends 'cdpEndpoint' | 'cdpChallengeDone'>(name: K, params: ControlRequestParams<K>): Promise<ControlRequestResult<K>>;
+  readonly health: HostHealth;
+  readonly onDidChangeHealth: Event<HostHealth>;
+}
+
+/** Who a capability is for: the person's own DevTools and debugger, or the CDP clients the person shared it with. */
+export type CdpAudience = 'devtools' | 'share';
+
+export interface PublishedCdp {
+  port: number;
+  capability: string;
+  /** The watched session's current tab when it was published (what DevTools opens on). */
+  currentTargetId?: string;
+}
+
+interface Grant {
+  capability: string;
+  audience: CdpAudience;
+}
+
+interface Browser {
+  generation: number;
+  internal: { port: number; secret: string };
+  grants: Map<CdpAudience, Grant>;
+}
+
+export class CdpEndpoint {
+  private server: http.Server | undefined;
+  private listening: Promise<number> | undefined;
+  private browser: Browser | undefined;
+  private readonly sockets = new Map<WebSocket, { audience: CdpAudience; pair: WebSocket }>();
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 * 1024, perMessageDeflate: false });
+  /** Origins the endpoint serves pages from besides its own loopback ones (where VS Code forwards it). */
+  private readonly extraOrigins = new Set<string>();
+  private readonly revokedEmitter = new Emitter<{ audience: CdpAudience; why: string }>();
+  /** A capability stopped working: the person's DevTools closes, a shared address is dead. */
+  readonly onDidRevoke = this.revokedEmitter.event;
+  private readonly healthSubscription: { dispose(): void };
+  private disposed = false;
+  private readonly log: (line: string) => void;
+  private readonly gate: LogGate;
+
+  constructor(
+    private readonly child: CdpChild,
+    log: (line: string) => void,
+  ) {
+    this.gate = new LogGate(log);
+    this.log = this.gate.log;
+    this.healthSubscription = child.onDidChangeHealth(health => {
+      const browser = this.browser;
+      if (browser && (health.state !== 'ready' || health.generation !== browser.generation)) this.forgetBrowser('the browser closed or restarted');
+    });
+  }
+
+  get port(): number | undefined {
+    return (this.server?.address() as AddressInfo | null | undefined)?.port;
+  }
+
+  /** Pages served at another origin (VS Code's forwarding of the port, in a remote window) may open sockets too. */
+  allowOrigin(origin: string): void {
+    this.extraOrigins.add(origin.toLowerCase().replace(/\/$/, ''));
+  }
+
+  /**
+   * A capability for `audience` on the watched browser, published now: the one it has if it has one, else a new
+   * one. Refused in words when no browser is ready, or the child's endpoint does not prove to be that browser's.
+   */
+  async publish(audience: CdpAudience): Promise<PublishedCdp> {
+    if (this.disposed) throw new Error('Playwright Bridge is shutting down.');
+    const port = await this.listen();
+    const health = this.child.health;
+    if (health.state !== 'ready') throw new Error('No browser runs: start one (any browser tool, or open the panel), then try again.');
+    // Proved at each publish (the child's endpoint, the challenge), which also names the current tab for DevTools.
+    const { browser, currentTargetId } = await this.prove(health.generation);
+    let grant = browser.grants.get(audience);
+    if (!grant) {
+      grant = { capability: randomBytes(32).toString('base64url'), audience };
+      browser.grants.set(audience, grant);
+      this.gate.hide(audience === 'share' ? 'CDP_SHARE_CAPABILITY' : 'CDP_DEVTOOLS_CAPABILITY', grant.capability);
+    }
+    return { port, capability: grant.capability, ...(currentTargetId ? { currentTargetId } : {}) };
+  }
+
+  /** Takes the audience's capability back: its address stops working and its sockets close. */
+  revoke(audience: CdpAudience, why: string): void {
+    const grant = this.browser?.grants.get(audience);
+    if (!grant) return;
+    this.browser!.grants.delete(audience);
+    this.closeSockets(audience, why);
+    this.revokedEmitter.fire({ audience, why });
+  }
+
+  isPublished(audience: CdpAudience): boolean {
+    return !!this.browser?.grants.has(audience);
+  }
+
+  /** Proves the child's endpoint reaches the watched browser: the challenge it set through Playwright, read back through CDP. */
+  private async prove(generation: number): Promise<{ browser: Browser; currentTargetId?: string }> {
+    const challenge = randomBytes(32).toString('base64url');
+    const answer = await this.child.ask('cdpEndpoint', { challenge });
+    let seen: string | undefined;
+    try {
+      const reply = await this.internalCommand(answer, 'Storage.getCookies', { browserContextId: answer.browserContextId });
+      const cookies = (reply.result as { cookies?: { name: string; value: string; domain: string }[] } | undefined)?.cookies ?? [];
+      seen = cookies.find(cookie => cookie.domain === 'cdp-challenge.invalid' && cookie.value === challenge)?.value;
+    } finally {
+      await this.child.ask('cdpChallengeDone', { challenge }).catch(() => undefined);
+    }
+    if (seen !== challenge) throw new Error("The browser's CDP connection did not prove to be the watched browser's; nothing is shared.");
+    if (this.child.health.state !== 'ready' || this.child.health.generation !== generation) throw new Error('The browser restarted meanwhile; try again.');
+    const known = this.browser;
+    const same = known && known.generation === generation && known.internal.port === answer.port && known.internal.secret === answer.secret;
+    if (known && !same) this.forgetBrowser('the browser changed');
+    if (!same) this.browser = { generation, internal: { port: answer.port, secret: answer.secret }, grants: new Map() };
+    return { browser: this.browser!, ...(answer.currentTargetId ? { currentTargetId: answer.currentTargetId } : {}) };
+  }
+
+  /** One command on a browser session of the internal endpoint, for the bridge's own check. */
+  private internalCommand(
+    internal: { port: number; secret: string },
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<{ result?: unknown; error?: unknown }> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${internal.port}/${internal.secret}/devtools/browser`, { perMessageDeflate: false });
+      const fail = (error: Error) => {
+        socket.terminate();
+        reject(new Error(`The browser's CDP connection did not answer: ${error.message}`));
+      };
+      socket.once('error', fail);
+      socket.once('unexpected-response', (_req, res) => fail(new Error(`HTTP ${res.statusCode}`)));
+      socket.once('open', () => socket.send(JSON.stringify({ id: 1, method, params })));
+      socket.on('message', data => {
+        const message = JSON.parse(data.toString()) as { id?: number; result?: unknown; error?: unknown };
+        if (message.id !== 1) return;
+        socket.close();
+        resolve(message);
+      });
+    });
+  }
+
+  private listen(): Promise<number> {
+    return (this.listening ??= new Promise((resolve, reject) => {
+      const server = http.createServer((req, res) => void this.answer(req, res));
+      server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        this.server = server;
+        resolve((server.address() as AddressInfo).port);
+      });
+    }));
+  }
+
+  private origins(): Set<string> {
+    const port = this.port;
+    return new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, ...this.extraOrigins]);
+  }
+
+  /** The request's grant and the path after its capability, or why it is refused. */
+  private admit(req: http.IncomingMessage): { grant: Grant; path: string } | { status: 403 | 404; reason: string } {
+    const grants = this.disposed ? [] : [...(this.browser?.grants.values() ?? [])];
+    const verdict = checkCdpRequest(
+      req,
+      grants.map(grant => grant.capability),
+      this.origins(),
+    );
+    if (!verdict.ok) return verdict;
+    return { grant: grants.find(grant => grant.capability === verdict.capability)!, path: verdict.path };
+  }
+
+  private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const admitted = this.admit(req);
+    if (!('grant' in admitted)) {
+      // Never the path: a capability (even a wrong or an old one) is not logged.
+      this.log(`CDP endpoint refused a ${req.method} request: ${admitted.reason}`);
+      res.writeHead(admitted.status, { 'content-type': 'text/plain' }).end(`Refused: ${admitted.reason}\n`);
+      return;
+    }
+    const browser = this.browser!;
+    const { path } = admitted;
+    const host = req.headers.host!;
+    const base = `${host}/${admitted.grant.capability}`;
+    if (req.method !== 'GET') {
+      res.writeHead(405).end();
+      return;
+    }
+    try {
+      if (path === '/json/version') {
+        const version = JSON.parse(await this.internalGet(browser, '/json/version')) as Record<string, unknown>;
+        json(res, { ...version, webSocketDebuggerUrl: `ws://${base}/devtools/browser` });
+      } else if (path === '/json/list' || path === '/json') {
+        const targets = JSON.parse(await this.internalGet(browser, '/json/list')) as { id: string }[];
+        json(
+          res,
+          targets.map(target => ({
+            ...target,
+            webSocketDebuggerUrl: `ws://${base}/devtools/page/${target.id}`,
+            devtoolsFrontendUrl: `http://${base}/frontend/inspector.html?ws=${base}/devtools/page/${target.id}`,
+          })),
+        );
+      } else if (path.startsWith('/frontend/')) {
+        this.proxyFile(browser, path, res);
+      } else {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('No such path\n');
+      }
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`The browser did not answer: ${(error as Error).message.split('\n')[0]}\n`);
+    }
+  }
+
+  private internalGet(browser: Browser, path: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port: browser.internal.port, path: `/${browser.internal.secret}${path}` }, res => {
+          const chunks: Buffer[] = [];
+          res.on('data', chunk => chunks.push(chunk as Buffer));
+          res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`HTTP ${res.statusCode}`))));
+          res.on('error', reject);
+        })
+        .on('error', reject);
+    });
+  }
+
+  private proxyFile(browser: Browser, path: string, res: http.ServerResponse): void {
+    const inner = http.get({ host: '127.0.0.1', port: browser.internal.port, path: `/${browser.internal.secret}${path}` }, answer => {
+      res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      answer.pipe(res);
+    });
+    inner.on('error', error => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`The browser did not answer: ${error.message}\n`);
+    });
+  }
+
+  private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    const admitted = this.admit(req);
+    const refuse = (status: number, reason: string) => {
+      this.log(`CDP endpoint refused a WebSocket: ${reason}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : status === 502 ? 'Bad Gateway' : 'Forbidden'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nRefused: ${reason}\n`,
+      );
+    };
+    if (!('grant' in admitted)) return refuse(admitted.status, admitted.reason);
+    if (!/^\/devtools\/(browser|page\/[0-9A-Fa-f]{1,64})$/.test(admitted.path)) return refuse(404, 'no such CDP target');
+    const browser = this.browser!;
+    const { audience } = admitted.grant;
+    const inner = new WebSocket(`ws://127.0.0.1:${browser.internal.port}/${browser.internal.secret}${admitted.path}`, {
+      perMessageDeflate: false,
+      maxPayload: 256 * 1024 * 1024,
+    });
+    inner.once('error', error => refuse(502, `the browser did not answer (${error.message})`));
+    inner.once('unexpected-response', (_request, response) => refuse(502, `the browser refused (HTTP ${response.statusCode})`));
+    inner.once('open', () => {
+      // Revoked while the browser's side opened: nothing is admitted after a revoke.
+      if (this.browser !== browser || !browser.grants.has(audience) || this.disposed) {
+        inner.terminate();
+        return refuse(403, 'revoked');
+      }
+      this.wss.handleUpgrade(req, socket, head, outer => {
+        this.sockets.set(outer, { audience, pair: inner });
+        outer.on('message', (data, binary) => inner.readyState === WebSocket.OPEN && inner.send(data, { binary }));
+        inner.on('message', (data, binary) => outer.readyState === WebSocket.OPEN && outer.send(data, { binary }));
+        const closeBoth = () => {
+          this.sockets.delete(outer);
+          outer.terminate();
+          inner.terminate();
+        };
+        outer.on('close', closeBoth);
+        inner.on('close', (code, reason) => {
+          // The browser's side ended (the page or the browser closed): the client hears why.
+          if (outer.readyState === WebSocket.OPEN) outer.close(code === 1005 ? 1001 : code, reason);
+          this.sockets.delete(outer);
+        });
+        outer.on('error', closeBoth);
+        inner.on('error', closeBoth);
+      });
+    });
+  }
+
+  private closeSockets(audience: CdpAudience | undefined, why: string): void {
+    for (const [outer, { audience: of, pair }] of [...this.sockets]) {
+      if (audience && of !== audience) continue;
+      this.sockets.delete(outer);
+      if (outer.readyState === WebSocket.OPEN) outer.close(1001, why.slice(0, 100));
+      outer.terminate();
+      pair.terminate();
+    }
+  }
+
+  /** Every capability of the browser goes, with its sockets: what reached it reaches nothing now. */
+  private forgetBrowser(why: string): void {
+    const browser = this.browser;
+    if (!browser) return;
+    this.browser = undefined;
+    const audiences = [...browser.grants.keys()];
+    browser.grants.clear();
+    this.closeSockets(undefined, why);
+    for (const audience of audiences) this.revokedEmitter.fire({ audience, why });
+  }
+
+  /** Stops admitting, revokes, closes every socket, then the listener: the port is free when this resolves. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.forgetBrowser('Playwright Bridge is shutting down');
+    this.healthSubscription.dispose();
+    this.wss.close();
+    const server = this.server ?? (await this.listening?.then(() => this.server).catch(() => undefined));
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>(resolve => server.close(() => resolve()));
+    }
+    this.revokedEmitter.dispose();
+  }
+}
+
+function json(res: http.ServerResponse, value: unknown): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(value, null, 2));
+}

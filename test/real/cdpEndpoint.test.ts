@@ -1,0 +1,191 @@
+/**
+ * The managed CDP endpoint (core/cdpDoor/) on the real child and Chromium: chrome-devtools-mcp attaches through
+ * the shared capability and lists the watched page; Chrome DevTools' own frontend, served from the watched
+ * browser's bundle, shows that page's DOM; after Restart Browser the old address is refused and a new one works.
+ * Attacks: no capability, a wrong one, a foreign Host, a foreign Origin, and a page in the watched browser
+ * opening its own WebSocket to the endpoint with the very capability are all refused.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as os from 'os';
+import * as path from 'path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { chromium } from 'playwright-core';
+import { WebSocket } from 'ws';
+import { FixtureServer } from '../fixtures/fixtureServer';
+import { closeStdioChild, makeRealBridge, RealBridge, REPO_ROOT, TEST_BROWSER, textOf } from '../support/realBridge';
+import { childNode } from '../support/childNode';
+import { CdpEndpoint } from '../../src/core/cdpDoor/cdpEndpoint';
+
+/** Opens a WebSocket to `url` with these headers: the first CDP answer, or how it was refused. */
+function cdpCall(
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'Browser.getVersion',
+): Promise<{ result?: Record<string, unknown>; refused?: number; error?: string }> {
+  return new Promise(resolve => {
+    const socket = new WebSocket(url, { headers, perMessageDeflate: false });
+    socket.once('unexpected-response', (_req, res) => {
+      resolve({ refused: res.statusCode });
+      socket.terminate();
+    });
+    socket.once('error', error => resolve({ error: error.message }));
+    socket.once('open', () => socket.send(JSON.stringify({ id: 1, method, params: {} })));
+    socket.on('message', data => {
+      const message = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown> };
+      if (message.id !== 1) return;
+      resolve({ result: message.result });
+      socket.close();
+    });
+  });
+}
+
+function httpGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, res => {
+        let body = '';
+        res.on('data', chunk => (body += String(chunk)));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('the managed CDP endpoint (real child and Chromium)', function () {
+  this.timeout(180000);
+  let fixture: FixtureServer;
+  let bridge: RealBridge | undefined;
+  let endpoint: CdpEndpoint | undefined;
+  const logs: string[] = [];
+  beforeEach(async () => {
+    fixture = new FixtureServer();
+    await fixture.start();
+    logs.length = 0;
+  });
+  afterEach(async () => {
+    await endpoint?.dispose();
+    endpoint = undefined;
+    await bridge?.dispose();
+    bridge = undefined;
+    await fixture.stop().catch(() => undefined);
+  });
+
+  async function openBridge(): Promise<{ bridge: RealBridge; endpoint: CdpEndpoint }> {
+    bridge = makeRealBridge();
+    endpoint = new CdpEndpoint(bridge.supervisor, line => logs.push(line));
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+    return { bridge, endpoint };
+  }
+
+  it('chrome-devtools-mcp attaches through the shared capability (--wsEndpoint) and lists the watched page', async () => {
+    const { endpoint } = await openBridge();
+    const shared = await endpoint.publish('share');
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-cdm-'));
+    const transport = new StdioClientTransport({
+      command: childNode(),
+      args: [
+        path.join(REPO_ROOT, 'node_modules', 'chrome-devtools-mcp', 'build', 'src', 'bin', 'chrome-devtools-mcp.js'),
+        '--wsEndpoint',
+        `ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`,
+        '--no-usage-statistics',
+      ],
+      env: { ...process.env, HOME: scratch, CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' } as Record<string, string>,
+      cwd: scratch,
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'cdp-share-test', version: '1' });
+    await client.connect(transport);
+    try {
+      const listed = textOf((await client.callTool({ name: 'list_pages', arguments: {} })) as never);
+      assert.match(listed, new RegExp(`^\\d+: Fixture Home \\(${fixture.url.replace(/[.]/g, '\\.')}/\\)`, 'm'), `the watched page is listed:\n${listed}`);
+      // It reads the same browser: the page's heading, as the agent's page has it.
+      const pageId = Number(/^(\d+): Fixture Home \(/m.exec(listed)?.[1]);
+      const read = textOf(
+        (await client.callTool({ name: 'evaluate_script', arguments: { pageId, function: '() => document.querySelector("h1").textContent' } })) as never,
+      );
+      assert.match(read, /Fixture Home/, read);
+    } finally {
+      await closeStdioChild(client, transport.pid, scratch);
+    }
+    assert.ok(!logs.join('\n').includes(shared.capability), 'the capability is never logged');
+  });
+
+  it("Chrome DevTools' own frontend, served from the watched browser's bundle through the capability, shows the watched page's DOM", async () => {
+    const { endpoint } = await openBridge();
+    const opened = await endpoint.publish('devtools');
+    assert.ok(opened.currentTargetId, 'the current tab is named');
+    const base = `127.0.0.1:${opened.port}/${opened.capability}`;
+    const viewer = await chromium.launch({ executablePath: TEST_BROWSER, args: ['--no-sandbox'] });
+    try {
+      const page = await viewer.newPage();
+      await page.goto(`http://${base}/frontend/inspector.html?ws=${base}/devtools/page/${opened.currentTargetId}`);
+      // Elements shows the page's tree: its heading's text in the DOM tree (DevTools' own shadow DOM, pierced).
+      await page.getByText('Fixture Home', { exact: true }).first().waitFor({ timeout: 60000 });
+      assert.ok(await page.locator('.elements-tree-outline, [aria-label="Page DOM"]').first().isVisible(), 'the Elements tree is shown');
+    } finally {
+      await viewer.close();
+    }
+  });
+
+  it('after Restart Browser the old address is refused and a new one works', async () => {
+    const { bridge, endpoint } = await openBridge();
+    const before = await endpoint.publish('share');
+    const oldUrl = `ws://127.0.0.1:${before.port}/${before.capability}/devtools/browser`;
+    assert.ok((await cdpCall(oldUrl)).result?.product, 'the address works while its browser runs');
+    const revoked = new Promise(resolve => endpoint.onDidRevoke(resolve));
+    await bridge.supervisor.restart('test');
+    await revoked;
+    assert.strictEqual((await cdpCall(oldUrl)).refused, 403, 'the old address is refused at once');
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/second` });
+    assert.strictEqual((await cdpCall(oldUrl)).refused, 403, 'and still refused once a new browser is ready');
+    const after = await endpoint.publish('share');
+    assert.strictEqual(after.port, before.port, 'the port stays for the bridge');
+    assert.notStrictEqual(after.capability, before.capability, 'a new capability');
+    assert.ok((await cdpCall(`ws://127.0.0.1:${after.port}/${after.capability}/devtools/browser`)).result?.product, 'the new address works');
+  });
+
+  it('attacked without the capability, with a wrong one, from a foreign Host or Origin, and by a page in the watched browser: each refused', async () => {
+    const { bridge, endpoint } = await openBridge();
+    const shared = await endpoint.publish('share');
+    const good = `ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`;
+    assert.ok((await cdpCall(good)).result?.product, 'the real address works');
+    assert.strictEqual((await cdpCall(`ws://127.0.0.1:${shared.port}/devtools/browser`)).refused, 403, 'no capability');
+    assert.strictEqual((await cdpCall(`ws://127.0.0.1:${shared.port}/${'A'.repeat(43)}/devtools/browser`)).refused, 403, 'a wrong capability');
+    assert.strictEqual((await cdpCall(good, { Host: `attacker.example:${shared.port}` })).refused, 403, 'a foreign Host (DNS rebinding)');
+    assert.strictEqual((await cdpCall(good, { Origin: 'http://attacker.example' })).refused, 403, 'a foreign Origin');
+    assert.strictEqual((await httpGet(`http://127.0.0.1:${shared.port}/${shared.capability}/json/list`, { Origin: 'http://attacker.example' })).status, 403);
+    assert.strictEqual((await httpGet(`http://127.0.0.1:${shared.port}/json/version`)).status, 403, 'no capability over HTTP either');
+
+    // A page the agent opened tries the endpoint with the very capability (as if it had leaked to it).
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/second` });
+    const tried = textOf(
+      await bridge.supervisor.callTool('browser_evaluate', {
+        function: `() => new Promise(resolve => {
+          const socket = new WebSocket(${JSON.stringify(good)});
+          socket.onopen = () => { socket.send(JSON.stringify({ id: 1, method: 'Browser.getVersion' })); };
+          socket.onmessage = event => resolve('answered: ' + event.data);
+          socket.onerror = () => resolve('refused');
+        })`,
+      }),
+    );
+    assert.match(tried, /^### Result\n"refused"\n/, `the page's own WebSocket is refused:\n${tried}`);
+    assert.ok(!logs.join('\n').includes(shared.capability), 'no refusal logs the capability');
+  });
+
+  it('revoking Share closes its sockets and refuses its address; DevTools keeps its own', async () => {
+    const { endpoint } = await openBridge();
+    const shared = await endpoint.publish('share');
+    const devtools = await endpoint.publish('devtools');
+    assert.notStrictEqual(shared.capability, devtools.capability, 'each audience has its own capability');
+    const socket = new WebSocket(`ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`);
+    await new Promise(resolve => socket.once('open', resolve));
+    const closed = new Promise<number>(resolve => socket.once('close', code => resolve(code)));
+    endpoint.revoke('share', 'the person revoked it');
+    assert.ok((await closed) > 0, 'the shared socket closes');
+    assert.strictEqual((await cdpCall(`ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`)).refused, 403);
+    assert.ok((await cdpCall(`ws://127.0.0.1:${devtools.port}/${devtools.capability}/devtools/browser`)).result?.product, "DevTools' address still works");
+  });
+});
