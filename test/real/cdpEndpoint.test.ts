@@ -14,33 +14,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { chromium } from 'playwright-core';
 import { WebSocket } from 'ws';
+import { cdpCall } from '../support/cdpClient';
 import { FixtureServer } from '../fixtures/fixtureServer';
-import { closeStdioChild, makeRealBridge, RealBridge, REPO_ROOT, TEST_BROWSER, textOf } from '../support/realBridge';
+import { closeStdioChild, makeRealBridge, openDoor, RealBridge, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 import { childNode } from '../support/childNode';
 import { CdpEndpoint } from '../../src/core/cdpDoor/cdpEndpoint';
-
-/** Opens a WebSocket to `url` with these headers: the first CDP answer, or how it was refused. */
-function cdpCall(
-  url: string,
-  headers: Record<string, string> = {},
-  method = 'Browser.getVersion',
-): Promise<{ result?: Record<string, unknown>; refused?: number; error?: string }> {
-  return new Promise(resolve => {
-    const socket = new WebSocket(url, { headers, perMessageDeflate: false });
-    socket.once('unexpected-response', (_req, res) => {
-      resolve({ refused: res.statusCode });
-      socket.terminate();
-    });
-    socket.once('error', error => resolve({ error: error.message }));
-    socket.once('open', () => socket.send(JSON.stringify({ id: 1, method, params: {} })));
-    socket.on('message', data => {
-      const message = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown> };
-      if (message.id !== 1) return;
-      resolve({ result: message.result });
-      socket.close();
-    });
-  });
-}
 
 function httpGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -187,5 +165,80 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
     assert.ok((await closed) > 0, 'the shared socket closes');
     assert.strictEqual((await cdpCall(`ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`)).refused, 403);
     assert.ok((await cdpCall(`ws://127.0.0.1:${devtools.port}/${devtools.capability}/devtools/browser`)).result?.product, "DevTools' address still works");
+  });
+
+  // Found by a helper's attack, each failing on the endpoint before its fix.
+  it("attacked through perClient: an address published while the panel watches client A stops working when A's context goes, and the old internal port proxies nothing", async () => {
+    const door = await openDoor({ isolation: 'perClient' });
+    const cdp = new CdpEndpoint(door.bridge.supervisor, line => logs.push(line));
+    let squatter: http.Server | undefined;
+    try {
+      await door.bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+      const a = await door.connect('client-a');
+      await a.call('browser_navigate', { url: `${fixture.url}/second` });
+      door.bridge.supervisor.tell('watchContext', { sessionId: a.transport.sessionId! });
+      await waitFor(async () => (await cdp.publish('devtools').catch(() => undefined))?.currentTargetId !== undefined, 10000, 'the watched client');
+      const shared = await cdp.publish('share');
+      const devtools = await cdp.publish('devtools');
+      const oldUrl = `ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`;
+      assert.ok((await cdpCall(oldUrl)).result?.product);
+      const internalPort = (cdp as unknown as { browser: { internal: { port: number } } }).browser.internal.port;
+      await a.call('browser_close');
+      await waitFor(() => !cdp.isPublished('share') && !cdp.isPublished('devtools'), 10000, "the grants to go with A's context");
+      await a.call('browser_navigate', { url: `${fixture.url}/` });
+      assert.strictEqual((await cdpCall(oldUrl)).refused, 403, "the old address does not reach A's new context");
+      // A local process binds the old internal port: the host sends it nothing, and serves nothing of it.
+      const seen: string[] = [];
+      squatter = http.createServer((req, res) => {
+        seen.push(req.url ?? '');
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<script>squatter</script>');
+      });
+      await new Promise<void>((resolve, reject) => squatter!.once('error', reject).listen(internalPort, '127.0.0.1', () => resolve()));
+      const page = await httpGet(`http://127.0.0.1:${devtools.port}/${devtools.capability}/frontend/inspector.html`);
+      assert.strictEqual(page.status, 403);
+      assert.deepStrictEqual(seen, [], 'the squatter got no request (and so no internal secret)');
+    } finally {
+      squatter?.close();
+      await cdp.dispose();
+      await door.dispose();
+    }
+  });
+
+  it('attacked by a shared client that would leave a CDP binding in the page (Target.exposeDevToolsProtocol): refused, so after Revoke no page speaks CDP', async () => {
+    const { bridge, endpoint } = await openBridge();
+    const shared = await endpoint.publish('share');
+    const url = `ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`;
+    const targets = (await cdpCall(url, {}, 'Target.getTargets')).result?.targetInfos as { targetId: string; url: string }[];
+    const tab = targets.find(target => target.url.startsWith(fixture.url))!;
+    const exposed = await new Promise<{ error?: { message: string } }>(resolve => {
+      const socket = new WebSocket(url);
+      socket.once('open', () =>
+        socket.send(JSON.stringify({ id: 7, method: 'Target.exposeDevToolsProtocol', params: { targetId: tab.targetId, bindingName: 'door' } })),
+      );
+      socket.on('message', data => {
+        const message = JSON.parse(String(data)) as { id?: number; error?: { message: string } };
+        if (message.id !== 7) return;
+        socket.close();
+        resolve(message);
+      });
+    });
+    assert.match(exposed.error?.message ?? '', /refused by Playwright Bridge/);
+    endpoint.revoke('share', 'the person revoked it');
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/second` });
+    const probed = textOf(await bridge.supervisor.callTool('browser_evaluate', { function: '() => typeof window.door' }));
+    assert.match(probed, /^### Result\n"undefined"/, probed);
+  });
+
+  it('attacked by one CDP message over 100 MB (Chromium drops its pipe and exits at that): refused, and the watched browser stays', async () => {
+    const { bridge, endpoint } = await openBridge();
+    const shared = await endpoint.publish('share');
+    const socket = new WebSocket(`ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`, { perMessageDeflate: false });
+    await new Promise(resolve => socket.once('open', resolve));
+    const closed = new Promise<number>(resolve => socket.once('close', code => resolve(code)));
+    socket.send(JSON.stringify({ id: 1, method: 'Browser.getVersion', params: { pad: 'x'.repeat(101 * 1024 * 1024) } }));
+    assert.strictEqual(await closed, 1009, 'closed as too big');
+    const after = await bridge.supervisor.callTool('browser_snapshot', {});
+    assert.ok(!after.isError && bridge.supervisor.health.state === 'ready', `the browser still runs: ${textOf(after).slice(0, 200)}`);
+    assert.ok(endpoint.isPublished('share'), 'and the address with it');
   });
 });

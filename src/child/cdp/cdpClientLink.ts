@@ -15,6 +15,11 @@ export type LinkTarget = { kind: 'browser' } | { kind: 'page'; targetId: string 
 type Pending = { clientId: number; clientSession?: string } | { own: (message: CdpMessage) => void };
 
 const ATTACHING = new Set(['Target.attachToTarget', 'Target.attachToBrowserTarget']);
+/**
+ * Commands that would hand CDP on to someone the person never gave an address: a binding that lets a page's own
+ * script speak CDP (it outlives the client, its Revoke and the page, in every later page of the tab).
+ */
+const HANDS_ON = new Set(['Target.exposeDevToolsProtocol']);
 
 export class CdpClientLink {
   /** The session on the browser target this link opened for its client. */
@@ -72,6 +77,16 @@ export class CdpClientLink {
         JSON.stringify({
           ...(typeof message.id === 'number' ? { id: message.id } : {}),
           error: { code: -32600, message: 'Message must have integer id and string method' },
+        }),
+      );
+      return;
+    }
+    if (HANDS_ON.has(message.method)) {
+      this.deliver(
+        JSON.stringify({
+          id: message.id,
+          error: { code: -32000, message: `${message.method} is refused by Playwright Bridge: it would give CDP to a page's scripts` },
+          ...(message.sessionId !== undefined ? { sessionId: message.sessionId } : {}),
         }),
       );
       return;

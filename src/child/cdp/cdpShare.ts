@@ -1,17 +1,18 @@
 /**
  * The child's answer to the host's managed CDP endpoint (protocol/controlChannel.ts `cdpEndpoint`): the watched
- * browser's internal endpoint, one per browser (a browser that closes takes its endpoint along), and the challenge
+ * context's internal endpoint, one per context (a context or browser that closes takes its endpoint along), and the challenge
  * the host reads back through it before it publishes a capability: a cookie of the watched context on a domain
  * that no page can have (`.invalid`), set through Playwright, the MCP side.
  */
-import type { Browser } from 'playwright';
+import type { BrowserContext } from 'playwright';
 import type { InnerSession } from '../callPath/innerSession';
 import { InternalCdpEndpoint, targetIdOf } from './internalCdpEndpoint';
 
 export const CHALLENGE_COOKIE = { name: 'playwright-bridge-cdp-challenge', domain: 'cdp-challenge.invalid' } as const;
 
 export class CdpShare {
-  private readonly endpoints = new WeakMap<Browser, InternalCdpEndpoint>();
+  /** One endpoint per watched context: a client's context that closes takes its endpoint (and so its grants) along. */
+  private readonly endpoints = new WeakMap<BrowserContext, InternalCdpEndpoint>();
 
   constructor(private readonly engine: string) {}
 
@@ -22,12 +23,12 @@ export class CdpShare {
     const page = session?.observer?.currentPage;
     const browser = context?.browser();
     if (!context || !browser || !page) throw new Error('No browser runs: start one (any browser tool, or open the panel), then try again.');
-    let endpoint = this.endpoints.get(browser);
+    let endpoint = this.endpoints.get(context);
     if (!endpoint || endpoint.isClosed) {
       const made = InternalCdpEndpoint.of(context, async () => session.contexts?.pages() ?? context.pages());
       if ('unavailable' in made) throw new Error(`The browser's CDP connection cannot be shared: ${made.unavailable}.`);
       endpoint = made;
-      this.endpoints.set(browser, endpoint);
+      this.endpoints.set(context, endpoint);
     }
     const address = await endpoint.listen();
     await context.addCookies([{ ...CHALLENGE_COOKIE, value: challenge, path: '/', secure: false, httpOnly: true }]);

@@ -1,15 +1,17 @@
 /**
  * The browser's internal CDP endpoint, in the child: loopback only, behind a secret of its own that only the
- * extension host learns (over the child's private stdio), for one browser. The host's managed endpoint
- * (core/cdpDoor/) is the only door to it: it checks the person's capability, the Host and the Origin, and
- * proxies here. When this browser goes, the endpoint closes with every socket on it, so no URL that reached it
- * can reach the next browser: a new browser has a new endpoint, with a new port and secret.
+ * extension host learns (over the child's private stdio), for one watched browser context. The host's managed
+ * endpoint (core/cdpDoor/) is the only door to it: it checks the person's capability, the Host and the Origin, and
+ * proxies here. When that context or its browser goes, the endpoint closes with every socket on it, the host's
+ * `alive` socket first (the host revokes on it), so no URL that reached it can reach the next one: a new context
+ * has a new endpoint, with a new port and secret.
  *
  *   GET /<secret>/json/list                  the given pages: id, type, title, url
  *   GET /<secret>/json/version               the browser's version and protocol
  *   GET /<secret>/frontend/<path>            DevTools' own frontend, from the browser's bundle
  *   WS  /<secret>/devtools/browser           flat CDP on a browser session of the client's own
  *   WS  /<secret>/devtools/page/<targetId>   flat CDP on that page
+ *   WS  /<secret>/alive                      the host's: open exactly as long as this endpoint
  */
 import { randomBytes } from 'crypto';
 import * as http from 'http';
@@ -49,7 +51,10 @@ const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\]):\d+$/i;
 export class InternalCdpEndpoint {
   private readonly secret = randomBytes(32).toString('base64url');
   private readonly server = http.createServer((req, res) => void this.answer(req, res));
-  private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 * 1024 });
+  // Chromium drops its pipe, and exits, at a message over 100 MB: a client's message over this is refused instead.
+  private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+  /** The host's sockets that say this endpoint is there: closed first when it goes. */
+  private readonly alive = new Set<WebSocket>();
   private readonly links = new Set<{ link: CdpClientLink; socket: WebSocket }>();
   private readonly frontend: DevtoolsFrontend;
   private listening: Promise<InternalAddress> | undefined;
@@ -58,11 +63,21 @@ export class InternalCdpEndpoint {
   private constructor(
     private readonly pipe: BrowserPipe,
     private readonly browser: Browser,
+    context: BrowserContext,
     /** The pages `json/list` names (the watched session's, in its order). */
     private readonly pages: () => Promise<Page[]>,
   ) {
     this.frontend = new DevtoolsFrontend(browser);
     this.server.on('upgrade', (req, socket, head) => {
+      if (this.pathOf(req) === '/alive') {
+        this.sockets.handleUpgrade(req, socket, head, ws => {
+          if (this.closed) return ws.terminate();
+          this.alive.add(ws);
+          ws.on('close', () => this.alive.delete(ws));
+          ws.on('error', () => ws.terminate());
+        });
+        return;
+      }
       const target = this.admit(req);
       if (!target) {
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
@@ -71,15 +86,16 @@ export class InternalCdpEndpoint {
       this.sockets.handleUpgrade(req, socket, head, ws => void this.link(ws, target));
     });
     browser.on('disconnected', () => void this.close());
+    context.on('close', () => void this.close());
   }
 
-  /** The endpoint for a Chromium context's browser, or why it cannot have one. */
+  /** The endpoint for a Chromium context (the watched one) on its browser, or why it cannot have one. */
   static of(context: BrowserContext, pages: () => Promise<Page[]>): InternalCdpEndpoint | { unavailable: string } {
     const browser = context.browser();
     if (!browser) return { unavailable: 'this browser has no CDP connection the bridge can share' };
     const pipe = browserPipeOf(context);
     if ('unavailable' in pipe) return pipe;
-    return new InternalCdpEndpoint(pipe, browser, pages);
+    return new InternalCdpEndpoint(pipe, browser, context, pages);
   }
 
   get isClosed(): boolean {
@@ -122,6 +138,8 @@ export class InternalCdpEndpoint {
       this.links.delete(entry);
       void link.close();
     });
+    // A client's bad frame (one over the size limit, a broken mask) ends its socket with its code, never the child.
+    socket.on('error', () => socket.terminate());
     socket.on('message', data => void link.receive(data.toString()).catch(error => socket.close(1011, String((error as Error).message).slice(0, 100))));
     try {
       await link.open();
@@ -163,6 +181,9 @@ export class InternalCdpEndpoint {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // The host hears first, and revokes: nothing it admits after this is proxied here.
+    for (const socket of [...this.alive]) socket.terminate();
+    this.alive.clear();
     for (const { socket, link } of [...this.links]) {
       socket.terminate();
       await link.close();

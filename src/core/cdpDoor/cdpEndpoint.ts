@@ -13,9 +13,9 @@
  */
 import { randomBytes } from 'crypto';
 import * as http from 'http';
-import type { AddressInfo } from 'net';
+import * as net from 'net';
 import type { Duplex } from 'stream';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import { Emitter, type Event } from '../emitter';
 import { LogGate } from '../egress/logLine';
 import type { HostHealth } from '../supervision/browserHealth';
@@ -48,14 +48,16 @@ interface Browser {
   generation: number;
   internal: { port: number; secret: string };
   grants: Map<CdpAudience, Grant>;
+  /** Open exactly as long as the child's endpoint: when it closes (its context or browser went), every grant goes. */
+  alive: WebSocket;
 }
 
 export class CdpEndpoint {
   private server: http.Server | undefined;
   private listening: Promise<number> | undefined;
   private browser: Browser | undefined;
-  private readonly sockets = new Map<WebSocket, { audience: CdpAudience; pair: WebSocket }>();
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 * 1024, perMessageDeflate: false });
+  /** Each admitted socket with the child's end it is passed through to, by the audience that opened it. */
+  private readonly sockets = new Map<Duplex, { audience: CdpAudience; pair: net.Socket }>();
   /** Origins the endpoint serves pages from besides its own loopback ones (where VS Code forwards it). */
   private readonly extraOrigins = new Set<string>();
   private readonly revokedEmitter = new Emitter<{ audience: CdpAudience; why: string }>();
@@ -79,7 +81,7 @@ export class CdpEndpoint {
   }
 
   get port(): number | undefined {
-    return (this.server?.address() as AddressInfo | null | undefined)?.port;
+    return (this.server?.address() as net.AddressInfo | null | undefined)?.port;
   }
 
   /** Pages served at another origin (VS Code's forwarding of the port, in a remote window) may open sockets too. */
@@ -112,7 +114,7 @@ export class CdpEndpoint {
     const grant = this.browser?.grants.get(audience);
     if (!grant) return;
     this.browser!.grants.delete(audience);
-    this.closeSockets(audience, why);
+    this.closeSockets(audience);
     this.revokedEmitter.fire({ audience, why });
   }
 
@@ -136,9 +138,26 @@ export class CdpEndpoint {
     if (this.child.health.state !== 'ready' || this.child.health.generation !== generation) throw new Error('The browser restarted meanwhile; try again.');
     const known = this.browser;
     const same = known && known.generation === generation && known.internal.port === answer.port && known.internal.secret === answer.secret;
-    if (known && !same) this.forgetBrowser('the browser changed');
-    if (!same) this.browser = { generation, internal: { port: answer.port, secret: answer.secret }, grants: new Map() };
+    if (known && !same) this.forgetBrowser('the watched browser changed');
+    if (!same) {
+      const internal = { port: answer.port, secret: answer.secret };
+      const record: Browser = { generation, internal, grants: new Map(), alive: await this.aliveSocket(internal) };
+      record.alive.once('close', () => {
+        if (this.browser === record) this.forgetBrowser('the browser closed or restarted');
+      });
+      this.browser = record;
+    }
     return { browser: this.browser!, ...(answer.currentTargetId ? { currentTargetId: answer.currentTargetId } : {}) };
+  }
+
+  /** The socket that is open exactly as long as the child's endpoint is. */
+  private aliveSocket(internal: { port: number; secret: string }): Promise<WebSocket> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${internal.port}/${internal.secret}/alive`, { perMessageDeflate: false });
+      socket.once('open', () => resolve(socket));
+      socket.once('error', error => reject(new Error(`The browser's CDP connection did not answer: ${error.message}`)));
+      socket.once('unexpected-response', (_req, res) => reject(new Error(`The browser's CDP connection refused (HTTP ${res.statusCode})`)));
+    });
   }
 
   /** One command on a browser session of the internal endpoint, for the bridge's own check. */
@@ -155,10 +174,14 @@ export class CdpEndpoint {
       };
       socket.once('error', fail);
       socket.once('unexpected-response', (_req, res) => fail(new Error(`HTTP ${res.statusCode}`)));
+      // A bound on a failure, not a wait for a condition: a child that never answers makes the publish fail in words.
+      const timer = setTimeout(() => fail(new Error('no answer in 30 s')), 30_000);
+      socket.once('close', () => clearTimeout(timer));
       socket.once('open', () => socket.send(JSON.stringify({ id: 1, method, params })));
       socket.on('message', data => {
         const message = JSON.parse(data.toString()) as { id?: number; result?: unknown; error?: unknown };
         if (message.id !== 1) return;
+        clearTimeout(timer);
         socket.close();
         resolve(message);
       });
@@ -172,14 +195,15 @@ export class CdpEndpoint {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => {
         this.server = server;
-        resolve((server.address() as AddressInfo).port);
+        resolve((server.address() as net.AddressInfo).port);
       });
     }));
   }
 
   private origins(): Set<string> {
     const port = this.port;
-    return new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, ...this.extraOrigins]);
+    // Only where it serves pages: it listens on 127.0.0.1 alone (another user could bind [::1] at the same port).
+    return new Set([`http://127.0.0.1:${port}`, ...this.extraOrigins]);
   }
 
   /** The request's grant and the path after its capability, or why it is refused. */
@@ -203,7 +227,9 @@ export class CdpEndpoint {
       return;
     }
     const browser = this.browser!;
-    const { path } = admitted;
+    const { path, grant } = admitted;
+    // After each wait, the grant must still be the one the request came with: a revoke meanwhile answers nothing.
+    const stillGranted = () => this.browser === browser && browser.grants.get(grant.audience) === grant && !this.disposed;
     const host = req.headers.host!;
     const base = `${host}/${admitted.grant.capability}`;
     if (req.method !== 'GET') {
@@ -213,9 +239,11 @@ export class CdpEndpoint {
     try {
       if (path === '/json/version') {
         const version = JSON.parse(await this.internalGet(browser, '/json/version')) as Record<string, unknown>;
+        if (!stillGranted()) throw new Error('revoked');
         json(res, { ...version, webSocketDebuggerUrl: `ws://${base}/devtools/browser` });
       } else if (path === '/json/list' || path === '/json') {
         const targets = JSON.parse(await this.internalGet(browser, '/json/list')) as { id: string }[];
+        if (!stillGranted()) throw new Error('revoked');
         json(
           res,
           targets.map(target => ({
@@ -225,7 +253,7 @@ export class CdpEndpoint {
           })),
         );
       } else if (path.startsWith('/frontend/')) {
-        this.proxyFile(browser, path, res);
+        this.proxyFile(browser, path, res, stillGranted);
       } else {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('No such path\n');
       }
@@ -248,9 +276,18 @@ export class CdpEndpoint {
     });
   }
 
-  private proxyFile(browser: Browser, path: string, res: http.ServerResponse): void {
+  private proxyFile(browser: Browser, path: string, res: http.ServerResponse, stillGranted: () => boolean): void {
     const inner = http.get({ host: '127.0.0.1', port: browser.internal.port, path: `/${browser.internal.secret}${path}` }, answer => {
-      res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      if (!stillGranted()) {
+        answer.destroy();
+        res.writeHead(403, { 'content-type': 'text/plain' }).end('Refused: revoked\n');
+        return;
+      }
+      res.writeHead(answer.statusCode ?? 502, {
+        'content-type': answer.headers['content-type'] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
       answer.pipe(res);
     });
     inner.on('error', error => {
@@ -259,6 +296,11 @@ export class CdpEndpoint {
     });
   }
 
+  /**
+   * A WebSocket admitted is passed through to the child's endpoint byte for byte (the handshake with its path
+   * turned into the internal one, its Host made the internal one's and its Origin left out): the host parses none
+   * of DevTools' traffic, which would cost the extension host's event loop, where every tool call passes.
+   */
   private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const admitted = this.admit(req);
     const refuse = (status: number, reason: string) => {
@@ -271,46 +313,42 @@ export class CdpEndpoint {
     if (!/^\/devtools\/(browser|page\/[0-9A-Fa-f]{1,64})$/.test(admitted.path)) return refuse(404, 'no such CDP target');
     const browser = this.browser!;
     const { audience } = admitted.grant;
-    const inner = new WebSocket(`ws://127.0.0.1:${browser.internal.port}/${browser.internal.secret}${admitted.path}`, {
-      perMessageDeflate: false,
-      maxPayload: 256 * 1024 * 1024,
-    });
-    inner.once('error', error => refuse(502, `the browser did not answer (${error.message})`));
-    inner.once('unexpected-response', (_request, response) => refuse(502, `the browser refused (HTTP ${response.statusCode})`));
-    inner.once('open', () => {
-      // Revoked while the browser's side opened: nothing is admitted after a revoke.
-      if (this.browser !== browser || !browser.grants.has(audience) || this.disposed) {
-        inner.terminate();
+    const inner = net.connect(browser.internal.port, '127.0.0.1');
+    let connected = false;
+    inner.once('error', error => (connected ? socket.destroy() : refuse(502, `the browser did not answer (${error.message})`)));
+    inner.once('connect', () => {
+      // Revoked while the browser's side connected: nothing is admitted after a revoke.
+      if (this.browser !== browser || browser.grants.get(audience) !== admitted.grant || this.disposed) {
+        inner.destroy();
         return refuse(403, 'revoked');
       }
-      this.wss.handleUpgrade(req, socket, head, outer => {
-        this.sockets.set(outer, { audience, pair: inner });
-        outer.on('message', (data, binary) => inner.readyState === WebSocket.OPEN && inner.send(data, { binary }));
-        inner.on('message', (data, binary) => outer.readyState === WebSocket.OPEN && outer.send(data, { binary }));
-        const closeBoth = () => {
-          this.sockets.delete(outer);
-          outer.terminate();
-          inner.terminate();
-        };
-        outer.on('close', closeBoth);
-        inner.on('close', (code, reason) => {
-          // The browser's side ended (the page or the browser closed): the client hears why.
-          if (outer.readyState === WebSocket.OPEN) outer.close(code === 1005 ? 1001 : code, reason);
-          this.sockets.delete(outer);
-        });
-        outer.on('error', closeBoth);
-        inner.on('error', closeBoth);
-      });
+      connected = true;
+      const lines = [`GET /${browser.internal.secret}${admitted.path} HTTP/1.1`, `Host: 127.0.0.1:${browser.internal.port}`];
+      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+        if (!/^(host|origin)$/i.test(req.rawHeaders[i])) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      }
+      inner.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) inner.write(head);
+      this.sockets.set(socket, { audience, pair: inner });
+      socket.pipe(inner);
+      inner.pipe(socket);
+      const closeBoth = () => {
+        this.sockets.delete(socket);
+        socket.destroy();
+        inner.destroy();
+      };
+      socket.on('close', closeBoth);
+      socket.on('error', closeBoth);
+      inner.on('close', closeBoth);
     });
   }
 
-  private closeSockets(audience: CdpAudience | undefined, why: string): void {
-    for (const [outer, { audience: of, pair }] of [...this.sockets]) {
+  private closeSockets(audience: CdpAudience | undefined): void {
+    for (const [client, { audience: of, pair }] of [...this.sockets]) {
       if (audience && of !== audience) continue;
-      this.sockets.delete(outer);
-      if (outer.readyState === WebSocket.OPEN) outer.close(1001, why.slice(0, 100));
-      outer.terminate();
-      pair.terminate();
+      this.sockets.delete(client);
+      client.destroy();
+      pair.destroy();
     }
   }
 
@@ -319,9 +357,10 @@ export class CdpEndpoint {
     const browser = this.browser;
     if (!browser) return;
     this.browser = undefined;
+    browser.alive.terminate();
     const audiences = [...browser.grants.keys()];
     browser.grants.clear();
-    this.closeSockets(undefined, why);
+    this.closeSockets(undefined);
     for (const audience of audiences) this.revokedEmitter.fire({ audience, why });
   }
 
@@ -331,7 +370,6 @@ export class CdpEndpoint {
     this.disposed = true;
     this.forgetBrowser('Playwright Bridge is shutting down');
     this.healthSubscription.dispose();
-    this.wss.close();
     const server = this.server ?? (await this.listening?.then(() => this.server).catch(() => undefined));
     if (server) {
       server.closeAllConnections();
