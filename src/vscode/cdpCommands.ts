@@ -13,12 +13,16 @@ type VSCode = typeof vscodeTypes;
 
 const DEVTOOLS_VIEW_TYPE = 'playwrightBridge.devtools';
 
-/** The address the person's side reaches the port at: itself locally, VS Code's forwarding in a remote window. */
-async function reachable(vscode: VSCode, endpoint: CdpEndpoint, port: number): Promise<string> {
+/**
+ * Where the person's side reaches the port: itself locally; in a remote window VS Code's forwarding of it (another
+ * port, or a path under the editor's own server, as code-server proxies). Its origin may open sockets.
+ */
+async function reachable(vscode: VSCode, endpoint: CdpEndpoint, port: number): Promise<{ origin: string; base: string; secure: boolean }> {
   const local = vscode.Uri.parse(`http://127.0.0.1:${port}/`);
   const external = await vscode.env.asExternalUri(local);
-  if (external.authority !== local.authority) endpoint.allowOrigin(`${external.scheme}://${external.authority}`);
-  return external.authority;
+  const origin = `${external.scheme}://${external.authority}`;
+  if (external.toString() !== local.toString()) endpoint.allowOrigin(origin);
+  return { origin, base: `${external.authority}${external.path.replace(/\/$/, '')}`, secure: external.scheme === 'https' };
 }
 
 function refusal(vscode: VSCode, what: string, error: unknown): void {
@@ -61,14 +65,16 @@ export class CdpCommands {
     } catch (error) {
       return refusal(this.vscode, 'DevTools cannot open', error);
     }
-    const authority = await reachable(this.vscode, this.endpoint, published.port);
+    const address = await reachable(this.vscode, this.endpoint, published.port);
     if (!this.devtools) {
       this.devtools = this.vscode.window.createWebviewPanel(
         DEVTOOLS_VIEW_TYPE,
         'DevTools',
         { viewColumn: this.vscode.ViewColumn.Beside, preserveFocus: false },
         {
-          enableScripts: false,
+          // The frame's own scripts (DevTools) run only if the webview allows scripts: a frame gets no more than its
+          // parent's sandbox. This document itself runs none (its policy has no script source).
+          enableScripts: true,
           retainContextWhenHidden: true,
         },
       );
@@ -79,7 +85,7 @@ export class CdpCommands {
     } else {
       this.devtools.reveal(undefined, false);
     }
-    this.show(authority, published.capability, published.currentTargetId);
+    this.show(address, published.capability, published.currentTargetId);
   }
 
   private async follow(): Promise<void> {
@@ -88,18 +94,18 @@ export class CdpCommands {
     this.show(await reachable(this.vscode, this.endpoint, published.port), published.capability, published.currentTargetId);
   }
 
-  private show(authority: string, capability: string, targetId: string | undefined): void {
+  private show(address: { origin: string; base: string; secure: boolean }, capability: string, targetId: string | undefined): void {
     const panel = this.devtools;
     if (!panel) return;
     this.shownTarget = targetId;
     const tab = this.supervisor.tabs.find(candidate => candidate.current);
     this.shownTab = tab?.id;
     panel.title = tab?.title ? `DevTools: ${tab.title.slice(0, 40)}` : 'DevTools';
-    const base = `${authority}/${capability}`;
-    const src = `http://${base}/frontend/inspector.html?ws=${base}/devtools/page/${targetId ?? ''}`;
+    const base = `${address.base}/${capability}`;
+    const src = `${address.secure ? 'https' : 'http'}://${base}/frontend/inspector.html?${address.secure ? 'wss' : 'ws'}=${base}/devtools/page/${targetId ?? ''}`;
     // The frame is the endpoint's own page; the webview runs no script of its own.
     panel.webview.html = `<!doctype html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; frame-src http://${authority}; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; frame-src ${address.origin}; style-src 'unsafe-inline'">
 <style>html,body,iframe{margin:0;padding:0;border:0;width:100%;height:100%;overflow:hidden}</style></head>
 <body><iframe src="${escapeAttribute(src)}" title="Chrome DevTools on the watched tab"></iframe></body></html>`;
   }
@@ -136,8 +142,8 @@ export class CdpCommands {
     if (choice !== share) return;
     try {
       const published = await this.endpoint.publish('share');
-      const authority = await reachable(this.vscode, this.endpoint, published.port);
-      await this.vscode.env.clipboard.writeText(`ws://${authority}/${published.capability}/devtools/browser`);
+      const address = await reachable(this.vscode, this.endpoint, published.port);
+      await this.vscode.env.clipboard.writeText(`${address.secure ? 'wss' : 'ws'}://${address.base}/${published.capability}/devtools/browser`);
       void this.vscode.window.showInformationMessage(
         'Playwright Bridge: CDP address copied (for Puppeteer connect, chrome-devtools-mcp --wsEndpoint, …). Revoke it with "Playwright Bridge: Revoke Shared CDP Address".',
       );

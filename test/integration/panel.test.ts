@@ -60,6 +60,29 @@ describe('The panel for a web developer in a real VS Code', function () {
     return report!;
   }
 
+  it("Open DevTools: Chrome DevTools in an editor tab shows the watched page's DOM; Restart Browser closes it in words", async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await invoke('browser_navigate', { url: `${fixture.url}/` });
+    const started = Date.now();
+    await vscode.commands.executeCommand('playwrightBridge.openDevTools');
+    // The Elements tree of the page the agent opened: its heading, inside DevTools' frame in the editor tab.
+    const where = await panelHands({ action: 'frameText', text: 'Fixture Home', urlPart: '/frontend/inspector.html', seconds: 60 }, 70000).catch(
+      async error => {
+        await screenshotWorkbench(path.join(artifacts(), 'devtools-not-shown.png'));
+        throw error;
+      },
+    );
+    assert.match(where, /frontend\/inspector\.html/, `DevTools' own frontend shows it (${where})`);
+    note(`Open DevTools to the DOM shown: ${Date.now() - started} ms`);
+    assert.ok(
+      vscode.window.tabGroups.all.some(group => group.tabs.some(tab => tab.label.startsWith('DevTools'))),
+      'an editor tab named DevTools',
+    );
+    await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
+    // The tab stays and says why DevTools went, and what brings it back.
+    await panelHands({ action: 'frameText', text: 'DevTools closed: the browser closed or restarted', part: true, seconds: 30 }, 40000);
+  });
+
   it('opens a JSON POST in the Network pane: both bodies and headers show, and Copy as cURL gets the same answer from the server', async () => {
     await editorPanelOn(`${fixture.url}/network-lab`, r => r.networkUrls.some(u => u.endsWith('/api/echo')), "the panel to list the lab's POST");
     await panelHands({ action: 'button', id: 'tab-network' });

@@ -55,7 +55,13 @@ export type PanelAct =
   /** The Network list's Size cells as they read (transferred, then resource), for the rows in sight. */
   | { action: 'measure'; task: 'sizes' }
   /** A CPU profile of the workbench's page (the panel's webview runs on its thread) for `seconds`: the functions that took the most time, self. */
-  | { action: 'profile'; seconds: number };
+  | { action: 'profile'; seconds: number }
+  /**
+   * Waits until some frame of the workbench (a webview's, or a frame inside one, as DevTools in its editor tab)
+   * whose URL holds `urlPart` shows `text` (a whole element's text; `part`: within one), for up to `seconds`;
+   * answers the last two segments of that frame's path (never the address's secret).
+   */
+  | { action: 'frameText'; text: string; seconds: number; urlPart?: string; part?: boolean };
 
 /** The visible panel that shows a picture of the page (the editor tab when both are open). */
 async function panelFrame(page: Page): Promise<Frame> {
@@ -67,6 +73,29 @@ async function panelFrame(page: Page): Promise<Frame> {
     await new Promise(resolve => setTimeout(resolve, 100));
   }
   throw new Error('no visible browser panel with a picture of the page');
+}
+
+/** The first frame found showing `text` (DevTools' own shadow DOM is pierced), polled until `seconds` pass. */
+async function frameShowing(page: Page, { text, seconds, urlPart = '', part = false }: Extract<PanelAct, { action: 'frameText' }>): Promise<string> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (!frame.url().includes(urlPart)) continue;
+      const shown = await frame
+        .getByText(text, { exact: !part })
+        .first()
+        .isVisible()
+        .catch(() => false);
+      if (shown) return new URL(frame.url()).pathname.split('/').slice(-2).join('/');
+    }
+    await new Promise(resolve => setTimeout(resolve, 250));
+  }
+  // Which frames there were, by origin and the first segment of their path (never a capability further on).
+  const frames = page.frames().map(frame => {
+    const url = new URL(frame.url());
+    return `${url.origin}/${url.pathname.split('/')[1] ?? ''}`;
+  });
+  throw new Error(`no frame showed "${text}" within ${seconds} s; frames: ${frames.join(', ')}`);
 }
 
 export async function actInPanel(page: Page, act: PanelAct): Promise<string | void> {
@@ -88,6 +117,7 @@ export async function actInPanel(page: Page, act: PanelAct): Promise<string | vo
     return;
   }
   if (act.action === 'key') return void (await page.keyboard.press(act.key));
+  if (act.action === 'frameText') return frameShowing(page, act);
   const frame = await panelFrame(page);
   switch (act.action) {
     case 'focus': {
