@@ -11,7 +11,7 @@
  * `node out/test/bench/timeTravel.js` only time travel's checkpoints, scrub, forks and trace (timeTravel);
  * `node out/test/bench/panel.js` only the panel's figures in a real VS Code (panel);
  * `node out/test/bench/devtools.js` only the DevTools tools' agreement, audit and trace overhead (devtools);
- * BENCH_LIVE_ONLY=1 only the live view's rounds (liveView).
+ * BENCH_LIVE_ONLY=1 only the live view's rounds (liveView); BENCH_CDP_ONLY=1 only the managed CDP endpoint (cdp).
  * Each figure and each round is measured on its own (benchFigures.ts): one that throws is written as
  * `{ failed: "<reason>" }` under its key and listed under `failed`, the run goes on to the next, the JSON is
  * written all the same, and the exit code is 1.
@@ -32,7 +32,7 @@ import { parseConnection } from '../../src/core/settings/browserConnection';
 import { PlaywrightServer, SERVER_LAUNCH_HEADERS } from '../support/remoteBrowsers';
 import { bareAgainstBridge } from '../support/transparency';
 import { REPORT_JSON, type UpstreamReport } from '../upstream/upstreamCheck';
-import { connectMcpClient, makeRealBridge, RealBridge, refOf, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
+import { connectMcpClient, makeRealBridge, RealBridge, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 import { startBareUpstream } from '../support/bareUpstream';
 import { measureCallPath } from './callPath';
 import { DoorCostFigures, measureDoorCost } from './doorCost';
@@ -40,7 +40,9 @@ import { measureTestExport, type TestExportFigures } from './testExport';
 import { measureTimeTravel } from './timeTravel';
 import { measurePanel } from './panel';
 import { measureDevtools } from './devtools';
+import { measureCdp, type CdpFigures } from './cdp';
 import { median } from '../support/median';
+import { session } from './scriptedSession';
 import { BenchRun, Figure, isFailed, medianOf } from './benchFigures';
 
 type Caller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -115,33 +117,6 @@ function treeMemoryMB(rootPid: number, field: 'VmRSS' | 'Pss'): number {
     }
   }
   return kb / 1024;
-}
-
-/** One step of the session; `args` may depend on what the door's previous snapshot said. */
-interface Step {
-  name: string;
-  args: (state: Map<string, string>) => Record<string, unknown>;
-  after?: (result: CallToolResult, state: Map<string, string>) => void;
-}
-
-function session(base: string): Step[] {
-  const remember = (result: CallToolResult, state: Map<string, string>) => {
-    state.set('input', refOf(textOf(result), /textbox "Your name"/));
-    state.set('button', refOf(textOf(result), /button "Greet"/));
-  };
-  const loop: Step[] = [
-    { name: 'browser_navigate', args: () => ({ url: `${base}/` }) },
-    { name: 'browser_snapshot', args: () => ({}), after: remember },
-    { name: 'browser_type', args: s => ({ element: 'Your name', target: s.get('input'), text: 'Ada' }) },
-    { name: 'browser_click', args: s => ({ element: 'Greet', target: s.get('button') }) },
-    { name: 'browser_snapshot', args: () => ({}) },
-    { name: 'browser_console_messages', args: () => ({ level: 'info' }) },
-    { name: 'browser_network_requests', args: () => ({}) },
-    { name: 'browser_take_screenshot', args: () => ({}) },
-    { name: 'browser_navigate', args: () => ({ url: `${base}/second` }) },
-    { name: 'browser_navigate_back', args: () => ({}) },
-  ];
-  return [...loop, ...loop, ...loop];
 }
 
 /** Characters a result puts before the model: its text, plus base64 images as sent. */
@@ -677,6 +652,14 @@ function liveViewFigures(run: BenchRun, rounds: Figure<Awaited<ReturnType<typeof
   }));
 }
 
+function cdpLine(c: CdpFigures): string {
+  return (
+    `managed CDP endpoint:                 calls with DevTools open x${c.perCallRatio} of bare with DevTools on its own port (target <= 1.05; rounds ${c.perRound.join(', ')}); ` +
+    `DevTools' own cost to bare x${c.devtoolsCostRatio}, the bridge with it over bare alone x${c.overBareAloneRatio}; ` +
+    `Open DevTools to the DOM shown ${c.devtoolsOpenMs} ms, old address refused after a restart: ${c.revokedAfterRestart}`
+  );
+}
+
 async function main(): Promise<void> {
   const run = new BenchRun();
   if (process.env.BENCH_TRANSPARENCY_ONLY) {
@@ -684,6 +667,14 @@ async function main(): Promise<void> {
     const upstream = upstreamFigure(counts);
     console.log(JSON.stringify({ transparency: counts, upstream }));
     run.finish({ transparency: counts, upstream });
+    return;
+  }
+  // BENCH_CDP_ONLY=1 measures only the managed CDP endpoint's figures (cdp).
+  if (process.env.BENCH_CDP_ONLY) {
+    const cdp = await run.figure('cdp', () => measureCdp());
+    run.say('cdp', cdp, cdpLine);
+    console.log(JSON.stringify({ cdp }));
+    run.finish({ cdp });
     return;
   }
   // BENCH_SESSIONS_ONLY=1 measures only the sessions (perClient) figures, with rawContextMB beside them.
@@ -774,6 +765,7 @@ async function main(): Promise<void> {
   const timeTravel = await run.figure('timeTravel', measureTimeTravel);
   const panel = await run.figure('panel', measurePanel);
   const devtoolsFigures = await run.figure('devtools', measureDevtools);
+  const cdp = await run.figure('cdp', () => measureCdp());
   const perCall = perCallFigures(run, results);
   const figures = {
     rounds,
@@ -795,6 +787,7 @@ async function main(): Promise<void> {
     panel: isFailed(panel) ? panel : { ...panel, exportReplaysPerson: personExportGreen(testExport) },
     // The ordinary tools' cost with the DevTools tools available and not in use is the session's own perCallRatio.
     devtools: isFailed(devtoolsFigures) ? devtoolsFigures : { ...devtoolsFigures, perCallRatio: perCall.perCallRatio },
+    cdp,
     callPath,
     liveView: liveViewFigures(run, live),
   };
@@ -858,6 +851,7 @@ async function main(): Promise<void> {
       `INP on ${d.agreement.inpWithin10pct} of ${d.agreement.inpPages}, same insights on ${d.agreement.insightsSame} (target: all); audit found ${d.audit.found} of ` +
       `${d.audit.planted} planted, ${d.audit.falsePositivesOnCleanPage} on the clean page (target 0); a trace's overhead x${d.traceOverheadRatio}`,
   );
+  run.say('cdp', cdp, cdpLine);
   run.say(
     'callPath',
     callPath,

@@ -95,6 +95,10 @@ export class ScriptedChild implements ChildConnection {
       deviceList: () => ({ devices: [] }),
       networkConditions: () => params as ControlRequestResult<'networkConditions'>,
       har: () => ({ har: '{"log":{"version":"1.2","creator":{"name":"scripted","version":"0"},"entries":[]}}', entries: 0, omittedBodies: 0 }),
+      cdpEndpoint: () => {
+        throw new Error('not scripted');
+      },
+      cdpChallengeDone: () => ({}),
     };
     return answers[name]() as ControlRequestResult<typeof name>;
   };
