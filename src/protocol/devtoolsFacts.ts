@@ -150,8 +150,12 @@ export type DevtoolsRefusal = z.infer<typeof DevtoolsRefusalSchema>;
  * A DevTools tool's answer (and a trace the agent's next call finished, on that call's result): the card the
  * panel shows in Activity is built from the same facts.
  */
+/** One insight of the last trace in detail (bridge_performance_trace with `insight`): its lines, elements with their refs. */
+export const InsightDetailSchema = z.object({ name: z.string(), title: z.string(), lines: z.array(z.string()).max(60) });
+
 export const DevtoolsAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('trace'), trace: TraceFactsSchema }),
+  z.object({ kind: z.literal('insight'), insight: InsightDetailSchema }),
   z.object({ kind: z.literal('traceStarted') }),
   z.object({ kind: z.literal('audit'), audit: AuditFactsSchema }),
   z.object({ kind: z.literal('emulation'), emulation: EmulationSchema }),

@@ -138,6 +138,46 @@ describe('the DevTools tools (real child and Chromium)', function () {
     }
   });
 
+  it("the agent drills into one insight of its last trace: each shift's time, score, moved elements with refs and cause; INP's three phases", async () => {
+    bridge = makeRealBridge();
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/ad-shifts` });
+    const before = textOf(await bridge.supervisor.callTool('bridge_performance_trace', { insight: 'CLSCulprits' }));
+    assert.match(before, /needs a trace of this session first/, 'no trace yet: said so');
+
+    await bridge.supervisor.callTool('bridge_performance_trace', {});
+    const cls = await bridge.supervisor.callTool('bridge_performance_trace', { insight: 'CLSCulprits' });
+    const text = textOf(cls);
+    assert.ok(!cls.isError, text);
+    assert.match(text, /^Layout shift culprits \(fail\), CLSCulprits, in the last trace:\nCluster 1: \d+ shifts?, score 0\.\d+/);
+    // The iframe's shift: its time, its score, what it moved (said with a ref the ordinary tools act on) and why.
+    const shift = / {2}Shift at (\d+) ms, score (0\.\d+); moved ([^;]+); caused by an injected iframe http:\/\/127\.0\.0\.1:\d+\/perf\/ad/.exec(text);
+    assert.ok(shift, `the iframe's shift in detail:\n${text}`);
+    assert.ok(Number(shift[1]) >= 250, `it came after the ad was injected (300 ms): ${shift[1]} ms`);
+    assert.match(text, /caused by an unsized image img src=\/perf\/hero\.png\?delay=50 "banner" \[ref=\w+\]/, 'the unsized banner, with its ref');
+    const movedRef = /\[ref=(\w+)\]/.exec(shift[3])?.[1];
+    assert.ok(movedRef, `a moved element has a ref: ${shift[3]}`);
+    const hovered = await bridge.supervisor.callTool('browser_hover', { element: 'moved', target: movedRef });
+    assert.ok(!hovered.isError, textOf(hovered));
+
+    const unknown = textOf(await bridge.supervisor.callTool('bridge_performance_trace', { insight: 'Nope' }));
+    assert.match(unknown, /the last trace has no insight "Nope"; it has: .*CLSCulprits/);
+
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/slow-click` });
+    const ref = /button "Do the slow thing" \[ref=(\w+)\]/.exec(textOf(await bridge.supervisor.callTool('browser_snapshot', {})))![1];
+    await bridge.supervisor.callTool('bridge_performance_trace', { during: 'nextCall' });
+    const clicked = textOf(await bridge.supervisor.callTool('browser_click', { element: 'slow button', target: ref }));
+    const inp = Number(/INP (\d+) ms/.exec(clicked)?.[1]);
+    const phases = textOf(await bridge.supervisor.callTool('bridge_performance_trace', { insight: 'INPBreakdown' }));
+    const parts =
+      /The slowest interaction: a (\w+), (\d+) ms in all\n {2}Input delay (\d+) ms[^\n]*\n {2}Processing (\d+) ms[^\n]*\n {2}Presentation delay (\d+) ms/.exec(
+        phases,
+      );
+    assert.ok(parts, phases);
+    assert.ok(Number(parts[4]) >= 340, `processing is the 350 ms handler: ${parts[4]} ms`);
+    const sum = Number(parts[3]) + Number(parts[4]) + Number(parts[5]);
+    assert.ok(Math.abs(sum - inp) <= 3, `the three phases add up to INP (${sum} against ${inp})`);
+  });
+
   it("forced reflow of an agent's click: the page's own function with the time it spent, and Playwright's own checks not named as page code", async () => {
     bridge = makeRealBridge();
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/reflow` });

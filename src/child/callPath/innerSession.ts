@@ -8,7 +8,7 @@ import type { BrowserObserver } from '../browserObserver';
 import type { BrowserHealth } from '../browserHealth';
 import type { ClientSlot } from '../clientSlots';
 import type { StorageChanges } from '../timeTravel/storageChanges';
-import type { PendingTrace } from '../devtools/performanceTrace';
+import type { LastTrace, PendingTrace } from '../devtools/performanceTrace';
 import type { SessionContexts } from '../sessionContexts';
 
 /** One @playwright/mcp server and the browser it drives. Replaced whole when the browser goes. */
@@ -31,6 +31,8 @@ export interface InnerSession {
   storageChanges?: StorageChanges;
   /** A performance trace waiting for the agent's next call (bridge_performance_trace with during "nextCall"). */
   pendingTrace?: PendingTrace;
+  /** The session's last finished trace, for a drill-down into one of its insights (bridge_performance_trace with insight). */
+  lastTrace?: LastTrace;
 }
 
 // A day: the supervisor in the extension host owns the call timeout; this hop must not add its own.

@@ -15,7 +15,10 @@ import type { DevtoolsAnswer, DevtoolsRefusal, Emulation, TraceFacts } from '../
 import { CustomNetworkSchema } from '../../protocol/devtoolsFacts';
 import type { InnerSession } from '../callPath/innerSession';
 import { auditPage } from './accessibilityAudit';
-import { beginTrace, finishTrace, traceAction, type TraceRequest } from './performanceTrace';
+import { beginTrace, finishTrace, traceAction, type LastTrace, type TraceRequest } from './performanceTrace';
+import { NODE_MARK } from './insightDetail';
+import { DESCRIBE_ELEMENT, type DescribedElement, isolatedWorld } from './isolatedWorld';
+import { SnapshotRefs } from './snapshotRefs';
 import { MAX_TRACE_MS } from './traceRecorder';
 
 export interface DevtoolsEnv {
@@ -71,6 +74,36 @@ function traceRequestOf(given: Record<string, unknown>): TraceRequest | { badArg
   return { during, ...(url !== undefined ? { url } : {}), seconds, ...(filename !== undefined ? { filename } : {}) };
 }
 
+/**
+ * One insight of the session's last trace in detail; its elements said in words with their refs when the page
+ * still holds them (a node of a page since left is said as such).
+ */
+async function insightAnswer(last: LastTrace | undefined, name: string): Promise<DevtoolsAnswer> {
+  if (!last)
+    return refused({ why: 'badArgs', detail: 'insight needs a trace of this session first: record one (without insight), then ask for one of its insights' });
+  const raw = last.details.of(name);
+  if (!raw) return refused({ why: 'badArgs', detail: `the last trace has no insight "${name.slice(0, 60)}"; it has: ${last.details.names.join(', ')}` });
+  const nodes = [...new Set(raw.lines.flatMap(line => [...line.matchAll(NODE_MARK)].map(match => Number(match[1]))))];
+  const said = new Map<number, string>();
+  if (nodes.length && !last.page.isClosed()) {
+    const cdp = await last.page.context().newCDPSession(last.page);
+    try {
+      const world = await isolatedWorld(cdp);
+      const refs = await SnapshotRefs.take(last.page, cdp);
+      for (const node of nodes.slice(0, 20)) {
+        const element = await world.onNode<DescribedElement>(node, DESCRIBE_ELEMENT).catch(() => undefined);
+        if (!element) continue;
+        const ref = await refs.of(node).catch(() => undefined);
+        said.set(node, `${element.description}${ref ? ` [ref=${ref}]` : ''}`);
+      }
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  }
+  const lines = raw.lines.map(line => line.replace(NODE_MARK, (_all, id: string) => said.get(Number(id)) ?? 'an element no longer on the page'));
+  return { kind: 'insight', insight: { name: raw.name, title: raw.title, lines } };
+}
+
 /** Runs one of the DevTools tools for the call's session, answering with facts. */
 export async function runDevtoolsTool(name: string, args: Record<string, unknown>, session: InnerSession, env: DevtoolsEnv): Promise<DevtoolsAnswer> {
   if (env.engine !== 'chromium') return refused({ why: 'engine', engine: env.engine });
@@ -94,10 +127,19 @@ export async function runDevtoolsTool(name: string, args: Record<string, unknown
       // Masked with the whole answer where it leaves (callRouter.ts), as every mark is.
       return { kind: 'audit', audit: { url: page.url(), ...audit } };
     }
+    const insight = PERFORMANCE_TRACE.parse(args);
+    if (!('badArgs' in insight) && insight.args.insight !== undefined) return await insightAnswer(session.lastTrace, insight.args.insight);
     if (session.pendingTrace) return refused({ why: 'busy' });
     const request = traceRequestOf(args);
     if ('badArgs' in request) return refused({ why: 'badArgs', detail: request.badArgs });
-    const target = { context, page, outputDir: env.outputDir, mask: env.mask, emulation: observer.network.conditions };
+    const target = {
+      context,
+      page,
+      outputDir: env.outputDir,
+      mask: env.mask,
+      emulation: observer.network.conditions,
+      keep: (last: LastTrace) => (session.lastTrace = last),
+    };
     if (request.during === 'nextCall') {
       const pending = await beginTrace(target, request);
       session.pendingTrace = pending;

@@ -20,6 +20,7 @@ import { DESCRIBE_ELEMENT, type DescribedElement, isolatedWorld } from './isolat
 import { SnapshotRefs } from './snapshotRefs';
 import { TEXT_CUT_RULE, TraceCut } from './traceCut';
 import { parseTrace } from './traceFacts';
+import type { InsightDetails } from './insightDetail';
 import { MAX_TRACE_MS, type RecordedTrace, type RunningTrace, startTrace, type TraceEvent } from './traceRecorder';
 import { eventsOfTracedTab } from './traceScope';
 
@@ -43,12 +44,20 @@ export interface TraceRequest {
   filename?: string;
 }
 
+/** The last trace of a session, kept for the agent's drill-down into one of its insights. */
+export interface LastTrace {
+  details: InsightDetails;
+  page: Page;
+}
+
 export interface TraceContext {
   context: BrowserContext;
   page: Page;
   outputDir: string;
   mask: SecretMask;
   emulation: Emulation;
+  /** Keeps the finished trace's insights for a drill-down. */
+  keep(last: LastTrace): void;
 }
 
 /** A trace started for the agent's next call, kept on its session until that call ends. */
@@ -58,6 +67,7 @@ export interface PendingTrace {
   startedAt: number;
   emulation: Emulation;
   outputDir: string;
+  keep(last: LastTrace): void;
 }
 
 /** Drops what a trace file must not keep: private headers in the events the network records. */
@@ -149,6 +159,7 @@ export async function finishTrace(pending: PendingTrace, actionMs: number, mask:
     // Of a browser-wide recording, the traced tab's part only: the file, the engine and the answer read the same.
     const saved = await saveTrace({ ...recorded, events: eventsOfTracedTab(recorded.events) }, request, pending.outputDir, mask);
     const parsed = await parseTrace(saved.events);
+    pending.keep({ details: parsed.details, page: running.page });
     const element = await lcpElement(running, parsed.lcp?.nodeId);
     const facts: TraceFacts = {
       url: running.page.isClosed() ? (request.url ?? '') : running.page.url(),
@@ -203,7 +214,7 @@ export async function beginTrace(target: TraceContext, request: TraceRequest): P
     if (request.during === 'reload') await target.page.goto(request.url!, { timeout: MAX_TRACE_MS }).catch(() => undefined);
     throw error;
   }
-  return { running, request, startedAt: Date.now(), emulation: target.emulation, outputDir: target.outputDir };
+  return { running, request, startedAt: Date.now(), emulation: target.emulation, outputDir: target.outputDir, keep: target.keep };
 }
 
 /** Records the trace of a reload, a navigation or some seconds, and reads it. */

@@ -7,6 +7,7 @@
 import type { TraceInsight } from '../../protocol/devtoolsFacts';
 import { isDocsLink } from '../../protocol/devtoolsAdvice';
 import type { TraceEvent } from './traceRecorder';
+import { insightDetailsOf, type InsightDetails } from './insightDetail';
 
 /** The parts of a trace engine insight we read (the rest of each model is the insight's own detail). */
 interface InsightModel {
@@ -22,7 +23,8 @@ interface InsightModel {
 interface InsightSet {
   id: string;
   url: URL;
-  navigation?: unknown;
+  navigation?: { ts?: number };
+  bounds?: { min?: number };
   model: Record<string, InsightModel>;
   /** The insights whose computation threw, with what they threw (left out of `model`). */
   modelErrors?: Record<string, unknown>;
@@ -77,6 +79,8 @@ export interface ParsedTrace {
   insights: TraceInsight[];
   /** Insights the engine failed to compute on this trace, with its error: said, never left out silently. */
   notComputed: { name: string; why: string }[];
+  /** Each insight in detail, for the agent's drill-down (bridge_performance_trace with `insight`). */
+  details: InsightDetails;
 }
 
 const ms = (micro: number) => Math.round(micro / 1000);
@@ -169,7 +173,7 @@ export async function parseTrace(events: TraceEvent[]): Promise<ParsedTrace> {
   await model.parse(events);
   const sets = [...(model.parsedTrace()?.insights?.values() ?? [])].filter(set => set.url?.href !== 'about:blank');
   const set = [...sets].reverse().find(candidate => candidate.navigation) ?? sets.at(-1);
-  if (!set) return { cls: { value: 0, culprits: [], unsizedImageNodes: [] }, insights: [], notComputed: [] };
+  if (!set) return { cls: { value: 0, culprits: [], unsizedImageNodes: [] }, insights: [], notComputed: [], details: { names: [], of: () => undefined } };
 
   const lcp = Insights.Common.getLCP(set);
   const breakdown = set.model.LCPBreakdown as
@@ -237,5 +241,10 @@ export async function parseTrace(events: TraceEvent[]): Promise<ParsedTrace> {
     ...(inp ? { inp: { ms: ms(inp.value), ...(inp.event.type ? { interaction: inp.event.type } : {}) } } : {}),
     insights,
     notComputed,
+    details: insightDetailsOf(
+      set as unknown as Parameters<typeof insightDetailsOf>[0],
+      Object.fromEntries(Object.entries(set.model).map(([name, model]) => [name, wordsOf(model?.strings?.title ?? name)])),
+      Object.fromEntries(Object.entries(set.model).map(([name, model]) => [name, name === 'CLSCulprits' ? culpritWords : model ? itemsOf(name, model) : []])),
+    ),
   };
 }

@@ -160,6 +160,8 @@ export function devtoolsText(answer: DevtoolsAnswer, tool: string): { text: stri
   switch (answer.kind) {
     case 'trace':
       return { text: traceText(answer.trace), refused: false };
+    case 'insight':
+      return { text: [`${answer.insight.title}, ${answer.insight.name}, in the last trace:`, ...answer.insight.lines].join('\n'), refused: false };
     case 'traceStarted':
       return {
         text: 'Recording a performance trace: make your next browser call now (a click, typing, a navigation). Its answer ends with the trace.',

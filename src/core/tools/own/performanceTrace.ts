@@ -19,16 +19,27 @@ export const PERFORMANCE_TRACE = defineOwnTool({
     url: z.string().optional().describe('For "navigate": the address to open while recording.'),
     seconds: z.number().min(1).max(60).optional().describe('For "seconds": how long to record (default 5).'),
     filename: z.string().optional().describe('File name for the trace (.json) in the output folder. Default: trace-<time>.json.'),
+    insight: z
+      .string()
+      .max(60)
+      .optional()
+      .describe(
+        "Records nothing: answers one insight of this session's last trace in detail, by its name there (CLSCulprits: each shift's time, " +
+          'score, moved elements and cause; INPBreakdown: input delay, processing and presentation; LCPBreakdown: its phases and element; ' +
+          'others: what they are about).',
+      ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   // A trace reloads or navigates the page (its checkpoint follows); the trace step exports as a comment.
   traits: { handler: 'child', onPage: true, actsOnPage: true, observation: false, exportAs: 'comment', filename: 'writes' },
   says: a =>
-    a.during === 'navigate'
-      ? `Recording a performance trace of opening ${short(a.url)}`
-      : a.during === 'nextCall'
-        ? 'Recording a performance trace of the next call'
-        : a.during === 'seconds'
-          ? `Recording a performance trace for ${short(a.seconds ?? 5)} s`
-          : 'Recording a performance trace of a reload',
+    a.insight !== undefined
+      ? `Reading the ${short(a.insight)} insight of the last trace`
+      : a.during === 'navigate'
+        ? `Recording a performance trace of opening ${short(a.url)}`
+        : a.during === 'nextCall'
+          ? 'Recording a performance trace of the next call'
+          : a.during === 'seconds'
+            ? `Recording a performance trace for ${short(a.seconds ?? 5)} s`
+            : 'Recording a performance trace of a reload',
 });
