@@ -51,7 +51,10 @@ async function freePort(): Promise<number> {
 async function bareWithPort(): Promise<{ bare: BareUpstream; port: number; config: string }> {
   const port = await freePort();
   const config = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-cdp-bench-')), 'config.json');
-  fs.writeFileSync(config, JSON.stringify({ browser: { launchOptions: { args: [`--remote-debugging-port=${port}`, `--remote-allow-origins=http://127.0.0.1:${port}`] } } }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({ browser: { launchOptions: { args: [`--remote-debugging-port=${port}`, `--remote-allow-origins=http://127.0.0.1:${port}`] } } }),
+  );
   return { bare: await startBareUpstream(['--config', config], 'bench-cdp-port'), port, config };
 }
 
