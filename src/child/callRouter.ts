@@ -5,6 +5,7 @@
  * rules, file names resolved in the output folder): what is left here is what only the child can know, sent
  * back as marks, never as words. Everything that leaves is masked.
  */
+import type { DebuggerPauses } from './cdp/debuggerPauses';
 import type { Page } from 'playwright';
 import type { CallToolResult, ListToolsRequest, ListToolsResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildConfig } from '../core/childProcess/childConfig';
@@ -43,8 +44,10 @@ export class CallRouter {
     sites: SecretSites,
     outputBudget: OutputBudget,
     log: (line: string) => void,
+    pauses: DebuggerPauses,
   ) {
     this.env = {
+      pauses,
       config,
       mask,
       sites,

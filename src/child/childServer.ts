@@ -16,6 +16,7 @@ import { OutputBudget } from './outputBudget';
 import { SecretSites } from './secretSites';
 import { InnerSessionRegistry, type CreateConnection } from './innerSessionRegistry';
 import { Checkpoints } from './timeTravel/checkpoints';
+import { DebuggerPauses } from './cdp/debuggerPauses';
 
 export type { CreateConnection } from './innerSessionRegistry';
 
@@ -47,11 +48,23 @@ export class ChildServer {
       log,
     );
     const checkpoints = new Checkpoints(config, () => this.sessions.windowRunning(), observation, log);
-    const router = new CallRouter(config, this.sessions, checkpoints, mask, sites, new OutputBudget(config.mcp.outputDir, config.outputBudgetBytes, log), log);
+    // Pages paused in a debugger on the managed CDP endpoint: a call says so, and the panel shows it while it lasts.
+    const pauses = new DebuggerPauses();
+    pauses.onChange(paused => observation({ kind: 'debuggerPaused', paused }));
+    const router = new CallRouter(
+      config,
+      this.sessions,
+      checkpoints,
+      mask,
+      sites,
+      new OutputBudget(config.mcp.outputDir, config.outputBudgetBytes, log),
+      log,
+      pauses,
+    );
     server.setRequestHandler(ListToolsRequestSchema, async request => router.list(request.params));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => router.call(request.params, extra));
     // The control channel (protocol/controlChannel.ts): one handler per method the host may send.
-    serveControl(server, controlRequests(config, this.sessions, checkpoints, mask, observation, log));
+    serveControl(server, controlRequests(config, this.sessions, checkpoints, mask, observation, log, pauses));
   }
 
   /** Closes the browsers and the inner sessions; the child exits after this. */

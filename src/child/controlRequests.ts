@@ -18,6 +18,7 @@ import { elementAtPoint, pickElement, pickRegion, refFromSnapshot } from './elem
 import type { PageGlobals } from './pageGlobals';
 import { PersonRecorder } from './personRecorder';
 import { CdpShare } from './cdp/cdpShare';
+import type { DebuggerPauses } from './cdp/debuggerPauses';
 import type { InnerSessionRegistry } from './innerSessionRegistry';
 import type { Checkpoints } from './timeTravel/checkpoints';
 import { failedLoadMessage } from './netErrorWords';
@@ -35,13 +36,15 @@ export function controlRequests(
   /** An observation to the host (masked on its way, as every one). */
   observation: (event: ObservationEvent) => void,
   log: (line: string) => void,
+  /** Pages paused in a debugger on the managed CDP endpoint. */
+  pauses: DebuggerPauses,
 ): ControlHandlers {
   // The person's input, one event after another as they made it: a key must not overtake the click that focused its field.
   let inputQueue: Promise<void> = Promise.resolve();
   /** The person's actions while they have control, as Playwright code (for exported tests). */
   const personRecorder = new PersonRecorder();
   const currentPage = async () => (await sessions.running())?.observer?.currentPage;
-  const cdpShare = new CdpShare(config.launch.engine);
+  const cdpShare = new CdpShare(config.launch.engine, pauses);
 
   return {
     liveView: params => sessions.setLiveView(params),

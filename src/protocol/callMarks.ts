@@ -69,6 +69,8 @@ export const BridgeToolAnswerSchema = z.discriminatedUnion('answer', [
 export type BridgeToolAnswer = z.infer<typeof BridgeToolAnswerSchema>;
 
 export const CallMarksSchema = z.object({
+  /** A page was paused in a debugger (the person's, on the managed CDP endpoint) this long while the call ran; still paused at its end or not. */
+  pausedInDebugger: z.object({ ms: z.number(), stillPaused: z.boolean() }).optional(),
   /** The browser went away before this call (why, as the child's log says it): the call ran in a fresh one. */
   lostBefore: z.string().optional(),
   /** The browser went away during this call; `reconnects`: a connected browser (the next call connects again). */

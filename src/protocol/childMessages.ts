@@ -169,6 +169,8 @@ export const ObservationEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('checkpoint'), seq: z.number(), facts: CheckpointFactsSchema }),
   /** What the watched context emulates now (the panel's network controls or the agent's bridge_emulate changed it, or its context went). */
   z.object({ kind: z.literal('emulation'), emulation: EmulationSchema }),
+  /** A page is paused in a debugger on the managed CDP endpoint (a breakpoint in VS Code's debugger or DevTools), or runs again. */
+  z.object({ kind: z.literal('debuggerPaused'), paused: z.boolean() }),
   /** The element under the person's mouse-down in the picture, read before the click reached it (Activity names it). */
   z.object({ kind: z.literal('personClicked'), role: z.string().max(PICKED_ELEMENT_LIMITS.role), name: z.string().max(PICKED_ELEMENT_LIMITS.name) }),
 ]);

@@ -60,6 +60,8 @@ export const PanelStateSchema = z.object({
   frameSource: z.enum(['screencast', 'screenshot']).optional(),
   /** Who drives: the agent, or the person (Take control), whose agent calls then wait. */
   driver: z.enum(['agent', 'person']),
+  /** A page is paused in a debugger on the managed CDP endpoint (VS Code's or the person's DevTools). */
+  debuggerPaused: z.boolean().optional(),
   /** The sessions there are to watch (isolation `perClient`), and which one the panel shows. */
   sessions: z.array(z.object({ id: z.string(), label: z.string() })),
   watching: z.string(),

@@ -105,6 +105,7 @@ export function renderState(next: PanelState): void {
   control.setAttribute('aria-label', driving ? 'Hand back' : 'Take control');
   control.querySelector('.label')!.textContent = driving ? 'Hand back' : 'Take control';
   $('driving').hidden = !driving;
+  $('debugger-paused').hidden = !next.debuggerPaused;
 
   // Before a page is open these have nothing to act on: shown, but off, saying why.
   for (const id of ['control', 'pick', 'save', 'new-tab', 'stop', 'back', 'forward', 'reload']) {

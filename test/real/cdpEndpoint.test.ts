@@ -241,4 +241,46 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
     assert.ok(!after.isError && bridge.supervisor.health.state === 'ready', `the browser still runs: ${textOf(after).slice(0, 200)}`);
     assert.ok(endpoint.isPublished('share'), 'and the address with it');
   });
+
+  it("a breakpoint set through the endpoint pauses the agent's click: the panel says the page is paused, and the call waits and says for how long", async () => {
+    const { bridge, endpoint } = await openBridge();
+    await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/perf/reflow` });
+    const button = /button "Resize the box" \[ref=(\w+)\]/.exec(textOf(await bridge.supervisor.callTool('browser_snapshot', {})))![1];
+    const devtools = await endpoint.publish('devtools');
+    // A debugger on the page, as VS Code's or DevTools' would be: a breakpoint in the page's own script.
+    const socket = new WebSocket(`ws://127.0.0.1:${devtools.port}/${devtools.capability}/devtools/page/${devtools.currentTargetId}`);
+    await new Promise(resolve => socket.once('open', resolve));
+    let id = 0;
+    const answers = new Map<number, (result: unknown) => void>();
+    const paused = new Promise<void>(resolve =>
+      socket.on('message', data => {
+        const message = JSON.parse(String(data)) as { id?: number; method?: string; result?: unknown };
+        if (message.id !== undefined) answers.get(message.id)?.(message.result);
+        if (message.method === 'Debugger.paused') resolve();
+      }),
+    );
+    const send = (method: string, params: Record<string, unknown> = {}) =>
+      new Promise(resolve => {
+        answers.set(++id, resolve);
+        socket.send(JSON.stringify({ id, method, params }));
+      });
+    await send('Debugger.enable');
+    await send('Debugger.setBreakpointByUrl', { urlRegex: 'perf/reflow\\.js$', lineNumber: 2 });
+    const shown: boolean[] = [];
+    bridge.supervisor.onObservation(event => {
+      if (event.kind === 'debuggerPaused') shown.push(event.paused);
+    });
+    const click = bridge.supervisor.callTool('browser_click', { element: 'Resize the box', target: button });
+    await paused;
+    await waitFor(() => shown.includes(true), 10000, 'the panel to hear of the pause');
+    // The person looks around for a while, then resumes.
+    await new Promise(resolve => setTimeout(resolve, 1500));
+    await send('Debugger.resume');
+    const text = textOf(await click);
+    const seconds = Number(/The page was paused in the debugger for ([\d.]+) s while this call ran/.exec(text)?.[1]);
+    assert.ok(seconds >= 1.4, `the call says how long it waited: ${text}`);
+    assert.doesNotMatch(text, /still paused/);
+    await waitFor(() => shown.at(-1) === false, 10000, 'the panel to hear it runs again');
+    socket.close();
+  });
 });

@@ -25,6 +25,15 @@ export const traceOfCall: ChildCallStep = {
   },
 };
 
+/** A page was paused in a debugger while this call ran (a breakpoint its action reached): the call says for how long. */
+export const pausedInDebugger: ChildCallStep = {
+  name: 'pausedInDebugger',
+  run(call, env) {
+    const ms = env.pauses.pausedMsSince(call.startedAt);
+    if (ms > 0) call.marks.pausedInDebugger = { ms: Math.round(ms), stillPaused: env.pauses.isPaused };
+  },
+};
+
 export const recordRoutes: ChildCallStep = {
   name: 'recordRoutes',
   run(call) {

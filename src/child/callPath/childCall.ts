@@ -4,6 +4,7 @@
  * on upstream's answer (protocol/callMarks.ts), never as words. A step reads the call, may end it with a
  * result of its own (`ended`), and adds marks; the answer's text is read once, by `text`.
  */
+import type { DebuggerPauses } from '../cdp/debuggerPauses';
 import type { Page } from 'playwright';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildConfig } from '../../core/childProcess/childConfig';
@@ -49,6 +50,8 @@ export interface ChildCallEnv {
   dropSession(session: InnerSession): Promise<void>;
   /** Time travel: a checkpoint of the window's context after this call, taken as its answer goes back. */
   checkpointAfter(session: InnerSession): { seq: number };
+  /** Pages paused in a debugger on the managed CDP endpoint. */
+  readonly pauses: DebuggerPauses;
 }
 
 export interface ChildCallStep {

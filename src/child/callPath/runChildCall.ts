@@ -9,11 +9,12 @@ import { resultText } from '../../core/results/resultText';
 import type { ChildCall, ChildCallEnv, ChildCallStep } from './childCall';
 import { checkSecretSites } from './checkSecretSites';
 import { forwardToUpstream } from './forwardToUpstream';
-import { endInnerSession, markAnswer, observeAndCheckpoint, recordRoutes, traceOfCall, writtenFiles } from './afterAnswer';
+import { endInnerSession, markAnswer, observeAndCheckpoint, pausedInDebugger, recordRoutes, traceOfCall, writtenFiles } from './afterAnswer';
 
 export const CHILD_CALL_STEPS: readonly ChildCallStep[] = [
   checkSecretSites,
   forwardToUpstream,
+  pausedInDebugger,
   traceOfCall,
   recordRoutes,
   observeAndCheckpoint,

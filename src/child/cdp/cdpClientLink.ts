@@ -7,6 +7,9 @@
  * transaction across the two protocols and does not guess which caller owns a page.
  */
 import type { BrowserPipe, CdpMessage } from './browserPipe';
+import type { DebuggerPauses } from './debuggerPauses';
+
+let links = 0;
 
 /** What the client's connection is to: the browser (as `/devtools/browser`) or one page (as `/devtools/page/<id>`). */
 export type LinkTarget = { kind: 'browser' } | { kind: 'page'; targetId: string };
@@ -30,6 +33,8 @@ export class CdpClientLink {
   private readonly pending = new Map<number, Pending>();
   private opened: Promise<void> | undefined;
   private ended = false;
+  /** This link among all, for the pauses its sessions report. */
+  private readonly id = ++links;
 
   constructor(
     private readonly pipe: BrowserPipe,
@@ -38,6 +43,8 @@ export class CdpClientLink {
     private readonly deliver: (text: string) => void,
     /** The link is over (the browser went, the page closed): the client's connection closes. */
     private readonly onEnd: (why: string) => void,
+    /** Where a page's pause in this client's debugger is told. */
+    private readonly pauses?: DebuggerPauses,
   ) {}
 
   /** Attaches the client's sessions; a command the client sends meanwhile waits for it. */
@@ -140,11 +147,15 @@ export class CdpClientLink {
       return;
     }
     if (message.method === 'Target.attachedToTarget' && typeof params.sessionId === 'string') this.own(params.sessionId);
+    if (message.method === 'Debugger.paused') this.pauses?.pause(`${this.id}:${session}`);
+    if (message.method === 'Debugger.resumed') this.pauses?.resume(`${this.id}:${session}`);
     this.deliver(JSON.stringify({ method: message.method, params, ...(session !== this.root ? { sessionId: session } : {}) }));
     if (message.method === 'Target.detachedFromTarget' && typeof params.sessionId === 'string') this.forget(params.sessionId);
   }
 
   private forget(sessionId: string): void {
+    // A debugger that detaches lets its page run on.
+    this.pauses?.resume(`${this.id}:${sessionId}`);
     this.sessions.delete(sessionId);
     this.pipe.route(sessionId, undefined);
   }

@@ -7,6 +7,7 @@
 import type { BrowserContext } from 'playwright';
 import type { InnerSession } from '../callPath/innerSession';
 import { InternalCdpEndpoint, targetIdOf } from './internalCdpEndpoint';
+import type { DebuggerPauses } from './debuggerPauses';
 
 export const CHALLENGE_COOKIE = { name: 'playwright-bridge-cdp-challenge', domain: 'cdp-challenge.invalid' } as const;
 
@@ -14,7 +15,10 @@ export class CdpShare {
   /** One endpoint per watched context: a client's context that closes takes its endpoint (and so its grants) along. */
   private readonly endpoints = new WeakMap<BrowserContext, InternalCdpEndpoint>();
 
-  constructor(private readonly engine: string) {}
+  constructor(
+    private readonly engine: string,
+    private readonly pauses?: DebuggerPauses,
+  ) {}
 
   async prepare(session: InnerSession | undefined, challenge: string) {
     if (this.engine !== 'chromium')
@@ -25,7 +29,7 @@ export class CdpShare {
     if (!context || !browser || !page) throw new Error('No browser runs: start one (any browser tool, or open the panel), then try again.');
     let endpoint = this.endpoints.get(context);
     if (!endpoint || endpoint.isClosed) {
-      const made = InternalCdpEndpoint.of(context, async () => session.contexts?.pages() ?? context.pages());
+      const made = InternalCdpEndpoint.of(context, async () => session.contexts?.pages() ?? context.pages(), this.pauses);
       if ('unavailable' in made) throw new Error(`The browser's CDP connection cannot be shared: ${made.unavailable}.`);
       endpoint = made;
       this.endpoints.set(context, endpoint);

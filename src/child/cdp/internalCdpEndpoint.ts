@@ -22,6 +22,7 @@ import { sameSecret } from '../../core/mcpDoor/requestGuard';
 import { browserPipeOf, type BrowserPipe } from './browserPipe';
 import { CdpClientLink, type LinkTarget } from './cdpClientLink';
 import { DevtoolsFrontend } from './devtoolsFrontend';
+import type { DebuggerPauses } from './debuggerPauses';
 
 export interface InternalAddress {
   port: number;
@@ -66,6 +67,7 @@ export class InternalCdpEndpoint {
     context: BrowserContext,
     /** The pages `json/list` names (the watched session's, in its order). */
     private readonly pages: () => Promise<Page[]>,
+    private readonly pauses?: DebuggerPauses,
   ) {
     this.frontend = new DevtoolsFrontend(browser);
     this.server.on('upgrade', (req, socket, head) => {
@@ -90,12 +92,12 @@ export class InternalCdpEndpoint {
   }
 
   /** The endpoint for a Chromium context (the watched one) on its browser, or why it cannot have one. */
-  static of(context: BrowserContext, pages: () => Promise<Page[]>): InternalCdpEndpoint | { unavailable: string } {
+  static of(context: BrowserContext, pages: () => Promise<Page[]>, pauses?: DebuggerPauses): InternalCdpEndpoint | { unavailable: string } {
     const browser = context.browser();
     if (!browser) return { unavailable: 'this browser has no CDP connection the bridge can share' };
     const pipe = browserPipeOf(context);
     if ('unavailable' in pipe) return pipe;
-    return new InternalCdpEndpoint(pipe, browser, context, pages);
+    return new InternalCdpEndpoint(pipe, browser, context, pages, pauses);
   }
 
   get isClosed(): boolean {
@@ -131,6 +133,7 @@ export class InternalCdpEndpoint {
       target,
       text => socket.send(text),
       why => socket.close(1001, why.slice(0, 100)),
+      this.pauses,
     );
     const entry = { link, socket };
     this.links.add(entry);

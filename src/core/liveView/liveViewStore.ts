@@ -66,6 +66,8 @@ export class LiveViewStore {
   private generationShown: number;
   /** The Network pane's controls as they apply now (a new browser starts without them). */
   private networkConditions: Emulation = NO_EMULATION;
+  /** A page is paused in a debugger on the managed CDP endpoint (the child says when it pauses and resumes). */
+  private debuggerPaused = false;
   private preserveLog = false;
   /** The Console's own Preserve log (DevTools keeps the two apart too). */
   private preserveConsole = false;
@@ -129,6 +131,7 @@ export class LiveViewStore {
       paused: this.paused,
       frameSource: this.frameSource,
       driver: this.source.personHasControl ? 'person' : 'agent',
+      ...(this.debuggerPaused ? { debuggerPaused: true } : {}),
       sessions: this.sessions.map(({ id, label }) => ({ id, label })),
       watching: this.sessions.find(s => s.watched)?.id ?? 'window',
       network: { ...this.networkConditions, preserveLog: this.preserveLog },
@@ -229,6 +232,7 @@ export class LiveViewStore {
     this.lastFrame = undefined;
     this.requestSeq.clear();
     this.networkConditions = NO_EMULATION;
+    this.debuggerPaused = false;
     this.pushMarker(`Browser restarted (server #${generation}): entries of the previous browser were cleared`, ['console', 'network', 'activity'], true);
     // The export's marks name activity rows that are gone, and an open request's details a request that is: the
     // panel starts again from this snapshot (it closes the details and the export's line).
@@ -262,6 +266,10 @@ export class LiveViewStore {
         return;
       case 'emulation':
         this.showNetworkConditions(event.emulation);
+        return;
+      case 'debuggerPaused':
+        this.debuggerPaused = event.paused;
+        this.emitState();
         return;
       case 'navigated':
         this.consoleNavigated(event.pageId, event.url);

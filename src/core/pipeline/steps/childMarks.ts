@@ -20,6 +20,13 @@ export const childMarksStep: CallStep = {
       call.result.refuse(`The browser went away during ${call.name}: ${marks.lostDuring.reason} ${next}; earlier pages and state are gone.`);
     }
     // Chromium's own words do not say who blocked it: the person did, on purpose.
+    if (marks.pausedInDebugger) {
+      const seconds = Math.round(marks.pausedInDebugger.ms / 100) / 10;
+      call.result.noteAfter(
+        `The page was paused in the debugger for ${seconds} s while this call ran (a breakpoint the person set in VS Code's debugger or DevTools), ` +
+          `so the call waited for it.${marks.pausedInDebugger.stillPaused ? ' It is still paused: the page runs no script until the person resumes it.' : ''}`,
+      );
+    }
     if (marks.originBlocked) call.result.noteAfter(`The address is ${ORIGIN_RULES_NOTE}, set by the person. Do not try to reach it another way.`);
     if (marks.devtools) {
       const answer = devtoolsText(marks.devtools, call.name);
