@@ -32,6 +32,7 @@ export const COMMANDS = {
   saveNetworkHar: 'playwrightBridge.saveNetworkHar',
   openDevTools: 'playwrightBridge.openDevTools',
   shareCdp: 'playwrightBridge.shareCdp',
+  debugBrowser: 'playwrightBridge.debugBrowser',
   revokeCdp: 'playwrightBridge.revokeCdp',
 } as const;
 

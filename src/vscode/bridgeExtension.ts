@@ -78,7 +78,13 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
   const mcpProvider = new PlaywrightMcpServerProvider(vscode, mcpEndpoint, () => bridge.currentSettings.exposure);
   // The CDP door listens only once the person opens DevTools or shares the browser.
   const cdpEndpoint = new CdpEndpoint(supervisor, line => log.info(line));
-  const cdpCommands = new CdpCommands(vscode, cdpEndpoint, supervisor, () => bridge.secrets.names());
+  const cdpCommands = new CdpCommands(
+    vscode,
+    cdpEndpoint,
+    supervisor,
+    () => bridge.secrets.names(),
+    line => log.info(line),
+  );
 
   const statusBar = new BridgeStatusBar(
     vscode,
@@ -165,6 +171,7 @@ export function startBridgeExtension(vscode: typeof vscodeTypes, context: vscode
     cdpCommands,
     vscode.commands.registerCommand(COMMANDS.openDevTools, () => cdpCommands.openDevTools()),
     vscode.commands.registerCommand(COMMANDS.shareCdp, () => cdpCommands.share()),
+    vscode.commands.registerCommand(COMMANDS.debugBrowser, () => cdpCommands.debug()),
     vscode.commands.registerCommand(COMMANDS.revokeCdp, () => cdpCommands.revoke()),
     supervisor.onDidChangeHealth(health => {
       statusBar.refresh();

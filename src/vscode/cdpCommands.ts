@@ -7,6 +7,7 @@
  */
 import type * as vscodeTypes from 'vscode';
 import type { CdpEndpoint } from '../core/cdpDoor/cdpEndpoint';
+import { DebuggerDoor } from '../core/cdpDoor/debuggerDoor';
 import type { Supervisor } from '../core/supervision/supervisor';
 
 type VSCode = typeof vscodeTypes;
@@ -35,6 +36,8 @@ export class CdpCommands {
   /** The panel's current tab when DevTools last looked: a tabs event for another one moves DevTools to it. */
   private shownTab: string | undefined;
   private readonly disposables: vscodeTypes.Disposable[] = [];
+  /** The debugger's doors, one per debug session, each closed with its session or its capability. */
+  private readonly doors = new Set<DebuggerDoor>();
 
   constructor(
     private readonly vscode: VSCode,
@@ -42,11 +45,15 @@ export class CdpCommands {
     private readonly supervisor: Supervisor,
     /** The browser secrets' names: sharing while any is set says so by name. */
     private readonly secretNames: () => string[],
+    private readonly log: (line: string) => void = () => undefined,
   ) {
     this.disposables.push(
       endpoint.onDidRevoke(({ audience, why }) => {
-        if (audience === 'devtools') this.browserGone(why);
-        else void vscode.window.showInformationMessage(`Playwright Bridge: the shared CDP address no longer works (${why}).`);
+        if (audience === 'devtools') {
+          this.browserGone(why);
+          for (const door of this.doors) door.close();
+          this.doors.clear();
+        } else void vscode.window.showInformationMessage(`Playwright Bridge: the shared CDP address no longer works (${why}).`);
       }),
       // DevTools follows the panel's current tab.
       supervisor.onObservation(event => {
@@ -152,6 +159,50 @@ export class CdpCommands {
     }
   }
 
+  /**
+   * Debug in VS Code: VS Code's JavaScript debugger attached to the watched browser, through a door that lives as
+   * long as its debug session (core/cdpDoor/debuggerDoor.ts says how it is guarded). A breakpoint in a workspace
+   * source (mapped from the page's URL under the workspace folder, source maps honoured) pauses the page; the
+   * agent's call waits and says so, and the panel shows it.
+   */
+  async debug(): Promise<void> {
+    let published;
+    try {
+      published = await this.endpoint.publish('devtools');
+    } catch (error) {
+      return refusal(this.vscode, 'the debugger cannot attach', error);
+    }
+    const door = await DebuggerDoor.open({ port: published.port, capability: published.capability }, this.log);
+    this.doors.add(door);
+    const folder = this.vscode.workspace.workspaceFolders?.[0];
+    const tab = this.supervisor.tabs.find(candidate => candidate.current);
+    const origin = tab && /^https?:/.test(tab.url) ? new URL(tab.url).origin : undefined;
+    const ended = this.vscode.debug.onDidTerminateDebugSession(session => {
+      if (session.configuration.port !== door.port) return;
+      door.close();
+      this.doors.delete(door);
+      ended.dispose();
+    });
+    const started = await this.vscode.debug.startDebugging(folder, {
+      type: 'chrome',
+      request: 'attach',
+      name: 'Playwright Bridge: watched browser',
+      address: '127.0.0.1',
+      port: door.port,
+      ...(folder ? { webRoot: folder.uri.fsPath } : {}),
+      // The watched tab's site only: other tabs (and other clients' contexts) are not the person's pick.
+      ...(origin ? { urlFilter: `${origin}/*` } : {}),
+    });
+    if (!started) {
+      door.close();
+      this.doors.delete(door);
+      ended.dispose();
+      void this.vscode.window.showWarningMessage(
+        "Playwright Bridge: VS Code's JavaScript debugger did not start (is the built-in JavaScript Debugger extension enabled?).",
+      );
+    }
+  }
+
   revoke(): void {
     if (!this.endpoint.isPublished('share')) {
       void this.vscode.window.showInformationMessage('Playwright Bridge: no CDP address is shared now.');
@@ -161,6 +212,8 @@ export class CdpCommands {
   }
 
   dispose(): void {
+    for (const door of this.doors) door.close();
+    this.doors.clear();
     this.devtools?.dispose();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }

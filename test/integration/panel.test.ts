@@ -13,10 +13,11 @@ import * as path from 'path';
 import { promisify } from 'util';
 import * as vscode from 'vscode';
 import { FixtureServer } from '../fixtures/fixtureServer';
+import { SCRIPTS } from '../fixtures/devtoolsPages';
 import type { PanelReport } from '../../src/protocol/panelMessages';
 import { startBusyLoops } from '../support/busyLoops';
 import { checkHar } from '../support/harRoundTrip';
-import { Api, EXTENSION_ID, invoke, note, panelHands, screenshotWorkbench, waitFor } from './helpers';
+import { Api, EXTENSION_ID, invoke, note, panelHands, refOf, screenshotWorkbench, waitFor } from './helpers';
 
 const run = promisify(execFile);
 
@@ -81,6 +82,41 @@ describe('The panel for a web developer in a real VS Code', function () {
     await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
     // The tab stays and says why DevTools went, and what brings it back.
     await panelHands({ action: 'frameText', text: 'DevTools closed: the browser closed or restarted', part: true, seconds: 30 }, 40000);
+  });
+
+  it("Debug Browser in VS Code: a breakpoint in a workspace script pauses the agent's click; the panel says so, and the click waits and says how long", async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    // The page's own script, as the workspace holds it: the debugger maps its URL under the workspace folder.
+    const script = vscode.Uri.joinPath(folder, 'perf', 'reflow.js');
+    await vscode.workspace.fs.writeFile(script, Buffer.from(SCRIPTS['/perf/reflow.js']));
+    const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(script, new vscode.Position(2, 2)));
+    vscode.debug.addBreakpoints([breakpoint]);
+    try {
+      await invoke('browser_navigate', { url: `${fixture.url}/perf/reflow` });
+      const ref = refOf((await invoke('browser_snapshot', {})).text, /button "Resize the box"/);
+      await vscode.commands.executeCommand('playwrightBridge.debugBrowser');
+      await waitFor(() => vscode.debug.activeDebugSession?.name.startsWith('Playwright Bridge') ?? false, 30000, 'the debug session');
+      const session = vscode.debug.activeDebugSession!;
+      // The debugger has the page's script (so the breakpoint is bound) before the agent clicks.
+      await waitFor(
+        async () => {
+          const loaded = (await Promise.resolve(session.customRequest('loadedSources')).catch(() => ({ sources: [] }))) as {
+            sources: { path?: string; name?: string }[];
+          };
+          return loaded.sources.some(source => `${source.path ?? ''}${source.name ?? ''}`.includes('reflow.js'));
+        },
+        30000,
+        "the debugger to load the page's script",
+      );
+      const click = invoke('browser_click', { element: 'Resize the box', target: ref });
+      await waitFor(() => vscode.debug.activeStackItem !== undefined, 30000, 'the breakpoint to pause the page');
+      await vscode.commands.executeCommand('workbench.action.debug.continue');
+      const { text } = await click;
+      assert.match(text, /The page was paused in the debugger for [\d.]+ s while this call ran/, text);
+      await vscode.debug.stopDebugging(session);
+    } finally {
+      vscode.debug.removeBreakpoints([breakpoint]);
+    }
   });
 
   it('opens a JSON POST in the Network pane: both bodies and headers show, and Copy as cURL gets the same answer from the server', async () => {

@@ -19,6 +19,9 @@ import { FixtureServer } from '../fixtures/fixtureServer';
 import { closeStdioChild, makeRealBridge, openDoor, RealBridge, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 import { childNode } from '../support/childNode';
 import { CdpEndpoint } from '../../src/core/cdpDoor/cdpEndpoint';
+import { DebuggerDoor } from '../../src/core/cdpDoor/debuggerDoor';
+import { execFile } from 'child_process';
+import { promisify } from 'util';
 
 function httpGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -31,6 +34,8 @@ function httpGet(url: string, headers: Record<string, string> = {}): Promise<{ s
       .on('error', reject);
   });
 }
+
+const run = promisify(execFile);
 
 describe('the managed CDP endpoint (real child and Chromium)', function () {
   this.timeout(180000);
@@ -282,5 +287,36 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
     assert.doesNotMatch(text, /still paused/);
     await waitFor(() => shown.at(-1) === false, 10000, 'the panel to hear it runs again');
     socket.close();
+  });
+
+  it("the debugger's door (a bare port, as VS Code's JavaScript debugger needs): this process gets the browser through it, another local process and a web page are refused, and it stops listening once the debugger is in", async () => {
+    const { endpoint } = await openBridge();
+    const devtools = await endpoint.publish('devtools');
+    const door = await DebuggerDoor.open({ port: devtools.port, capability: devtools.capability }, line => logs.push(line));
+    try {
+      const version = JSON.parse((await httpGet(`http://127.0.0.1:${door.port}/json/version`)).body) as { webSocketDebuggerUrl: string };
+      assert.strictEqual(version.webSocketDebuggerUrl, `ws://127.0.0.1:${door.port}/devtools/browser`, 'the capability stays inside');
+      // Another process on this machine, with nothing but the port.
+      const other = await run(childNode(), [
+        '-e',
+        `require('http').get('http://127.0.0.1:${door.port}/json/version', res => { let b = ''; res.on('data', c => b += c); res.on('end', () => console.log(res.statusCode, b)); })`,
+      ]);
+      assert.match(other.stdout, /^403 Refused: only VS Code \(this extension host\) may use this port/);
+      assert.strictEqual((await httpGet(`http://127.0.0.1:${door.port}/json/version`, { Origin: 'http://attacker.example' })).status, 403);
+      assert.ok((await cdpCall(version.webSocketDebuggerUrl)).result?.product, "the debugger's WebSocket reaches the browser");
+      await waitFor(
+        () =>
+          new Promise<boolean>(resolve =>
+            http
+              .get(`http://127.0.0.1:${door.port}/json/version`)
+              .once('error', () => resolve(true))
+              .once('response', () => resolve(false)),
+          ),
+        5000,
+        'the door to stop listening once the debugger is in',
+      );
+    } finally {
+      door.close();
+    }
   });
 });

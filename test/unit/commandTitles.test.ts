@@ -31,6 +31,7 @@ const VERBS = new Set([
   'Export',
   'Share',
   'Revoke',
+  'Debug',
 ]);
 /** Short words VS Code keeps lowercase inside a title. */
 const SMALL = new Set(['of', 'as', 'in', 'to', 'for', 'and', 'or', 'with', 'from', 'on']);

@@ -1,0 +1,171 @@
+/**
+ * The door for VS Code's own JavaScript debugger (js-debug). Its Chrome attach takes an address and a port only: it
+ * reads `/json/version` at the root of `http://address:port` and opens the WebSocket named there, so a capability
+ * in a path cannot reach it. This door is that bare port, guarded in other ways:
+ * - it lives only while its debug session does (and goes at once with the capability it stands for);
+ * - on Linux it admits only connections made by this very process (the extension host, where js-debug's adapter
+ *   runs): the connecting socket's owner is read off /proc/net/tcp and this process's file descriptors;
+ * - everywhere, it stops listening once the debugger's WebSocket is open (what it needs after is that socket).
+ * Behind it, the managed endpoint with the person's DevTools capability, added here and never handed out.
+ */
+import * as fs from 'fs';
+import * as http from 'http';
+import * as net from 'net';
+import type { Duplex } from 'stream';
+
+/** Where the door forwards: the managed endpoint's port and the DevTools capability. */
+export interface DoorTarget {
+  port: number;
+  capability: string;
+}
+
+const hexPort = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+
+/**
+ * Whether the socket that connected to us is one of this process's own (Linux: its inode among our descriptors).
+ * Undefined where it cannot be told (no /proc).
+ */
+export function connectedByThisProcess(socket: net.Socket): boolean | undefined {
+  let table: string;
+  try {
+    table = fs.readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The peer's end as the kernel lists it: local 127.0.0.1:<its port>, remote 127.0.0.1:<ours>.
+  const local = `0100007F:${hexPort(socket.remotePort ?? 0)}`;
+  const remote = `0100007F:${hexPort(socket.localPort ?? 0)}`;
+  const line = table.split('\n').find(row => {
+    const fields = row.trim().split(/\s+/);
+    return fields[1] === local && fields[2] === remote;
+  });
+  const inode = line?.trim().split(/\s+/)[9];
+  if (!inode || inode === '0') return false;
+  try {
+    for (const fd of fs.readdirSync('/proc/self/fd')) {
+      try {
+        if (fs.readlinkSync(`/proc/self/fd/${fd}`) === `socket:[${inode}]`) return true;
+      } catch {
+        // Closed while we looked.
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return false;
+}
+
+export class DebuggerDoor {
+  private readonly server = http.createServer((req, res) => void this.answer(req, res));
+  private readonly sockets = new Set<Duplex>();
+  private closed = false;
+
+  private constructor(
+    private readonly target: DoorTarget,
+    private readonly log: (line: string) => void,
+    private readonly isOwnConnection: (socket: net.Socket) => boolean | undefined,
+  ) {
+    this.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
+  }
+
+  /** Opens the door on a free loopback port. */
+  static async open(target: DoorTarget, log: (line: string) => void, isOwnConnection = connectedByThisProcess): Promise<DebuggerDoor> {
+    const door = new DebuggerDoor(target, log, isOwnConnection);
+    await new Promise<void>((resolve, reject) => {
+      door.server.once('error', reject);
+      door.server.listen(0, '127.0.0.1', resolve);
+    });
+    door.port = (door.server.address() as net.AddressInfo).port;
+    return door;
+  }
+
+  /** Its port (kept after it stops listening: the debugger's socket is still on it). */
+  port = 0;
+
+  /** Whether this connection may use the door: not from a web page, and (where it can be told) from this process. */
+  private admits(req: http.IncomingMessage): string | undefined {
+    if (this.closed) return 'the debug session ended';
+    if (req.headers.origin !== undefined) return 'requests from web pages are refused';
+    if (!/^(127\.0\.0\.1|localhost)(:\d+)?$/i.test(req.headers.host ?? '')) return 'not a loopback host';
+    if (this.isOwnConnection(req.socket) === false) return 'only VS Code (this extension host) may use this port';
+    return undefined;
+  }
+
+  private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const refused = this.admits(req);
+    if (refused || req.method !== 'GET') {
+      this.log(`Debugger door refused a request: ${refused ?? 'not a GET'}`);
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(`Refused: ${refused ?? 'not a GET'}\n`);
+      return;
+    }
+    const path = new URL(req.url ?? '/', 'http://door').pathname;
+    if (path !== '/json/version' && path !== '/json/list' && path !== '/json') {
+      res.writeHead(404).end();
+      return;
+    }
+    try {
+      const body = await this.get(path === '/json' ? '/json/list' : path);
+      // The WebSocket addresses are the door's own: the capability stays here.
+      const own = body.replaceAll(`127.0.0.1:${this.target.port}/${this.target.capability}`, `127.0.0.1:${this.port}`);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(own);
+    } catch (error) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`The browser did not answer: ${(error as Error).message}\n`);
+    }
+  }
+
+  private get(path: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      http
+        .get(
+          { host: '127.0.0.1', port: this.target.port, path: `/${this.target.capability}${path}`, headers: { host: `127.0.0.1:${this.target.port}` } },
+          res => {
+            let body = '';
+            res.on('data', chunk => (body += String(chunk)));
+            res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`HTTP ${res.statusCode}`))));
+          },
+        )
+        .on('error', reject);
+    });
+  }
+
+  private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = new URL(req.url ?? '/', 'http://door').pathname;
+    const refused = this.admits(req) ?? (/^\/devtools\/(browser|page\/[0-9A-Fa-f]{1,64})$/.test(path) ? undefined : 'no such CDP target');
+    if (refused) {
+      this.log(`Debugger door refused a WebSocket: ${refused}`);
+      socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\nRefused: ${refused}\n`);
+      return;
+    }
+    const inner = net.connect(this.target.port, '127.0.0.1', () => {
+      const lines = [`GET /${this.target.capability}${path} HTTP/1.1`, `Host: 127.0.0.1:${this.target.port}`];
+      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+        if (!/^(host|origin)$/i.test(req.rawHeaders[i])) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      inner.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) inner.write(head);
+      socket.pipe(inner);
+      inner.pipe(socket);
+      this.sockets.add(socket);
+      // The debugger is in: nothing else needs this port while its session lasts.
+      this.server.close();
+    });
+    const closeBoth = () => {
+      this.sockets.delete(socket);
+      socket.destroy();
+      inner.destroy();
+    };
+    inner.on('error', closeBoth);
+    inner.on('close', closeBoth);
+    socket.on('error', closeBoth);
+    socket.on('close', closeBoth);
+  }
+
+  /** The session ended (or its capability went): the port is released and the debugger's socket closes. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.server.close();
+    this.server.closeAllConnections();
+    for (const socket of [...this.sockets]) socket.destroy();
+    this.sockets.clear();
+  }
+}
