@@ -846,9 +846,11 @@ async function main(): Promise<void> {
     'devtools',
     devtoolsFigures,
     d =>
-      `DevTools tools (${d.agreement.pages} pages, against chrome-devtools-mcp): LCP within 10 % on ${d.agreement.lcpWithin10pct} of ${d.agreement.lcpPages} ` +
+      `DevTools tools (${d.agreement.pages} pages, against DevTools' engine on a trace recorded the same way): LCP within 10 % on ${d.agreement.lcpWithin10pct} of ${d.agreement.lcpPages} ` +
       `(or a frame apart: ${d.agreement.lcpWithin10pctOrOneFrame}), CLS on ${d.agreement.clsWithin10pct}, ` +
-      `INP on ${d.agreement.inpWithin10pct} of ${d.agreement.inpPages}, same insights on ${d.agreement.insightsSame} (target: all); audit found ${d.audit.found} of ` +
+      `INP on ${d.agreement.inpWithin10pct} of ${d.agreement.inpPages}, same insights on ${d.agreement.insightsSame} (target: all); ` +
+      `beside chrome-devtools-mcp (screenshots on): LCP ${d.chromeDevtoolsMcp.lcpWithin10pct} of ${d.chromeDevtoolsMcp.lcpPages}, INP ${d.chromeDevtoolsMcp.inpWithin10pct} of ${d.chromeDevtoolsMcp.inpPages}, ` +
+      `insights ${d.chromeDevtoolsMcp.insightsSame}; audit found ${d.audit.found} of ` +
       `${d.audit.planted} planted, ${d.audit.falsePositivesOnCleanPage} on the clean page (target 0); a trace's overhead x${d.traceOverheadRatio}`,
   );
   run.say('cdp', cdp, cdpLine);

@@ -18,7 +18,8 @@ import { chromium } from 'playwright-core';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { PERF_PAGES, PLANTED_RULES } from '../fixtures/devtoolsPages';
 import { makeRealBridge, REPO_ROOT, TEST_BROWSER, textOf } from '../support/realBridge';
-import { startTrace } from '../../src/child/devtools/traceRecorder';
+import { startTrace, TRACE_CATEGORIES, type TraceEvent } from '../../src/child/devtools/traceRecorder';
+import { parseTrace } from '../../src/child/devtools/traceFacts';
 import type { TraceFacts } from '../../src/protocol/devtoolsFacts';
 
 interface Vitals {
@@ -28,31 +29,40 @@ interface Vitals {
   insights: string[];
 }
 
+/** How our trace's figures agree with an anchor's, page by page. */
+export interface Agreement {
+  pages: number;
+  /** Pages whose median LCP (CLS, INP) is within 10 % of the anchor's (CLS: or both under 0.01). */
+  lcpWithin10pct: number;
+  clsWithin10pct: number;
+  inpWithin10pct: number;
+  /** Pages where the anchor reports an INP (only the slow-click page has an interaction). */
+  inpPages: number;
+  /** Pages where the anchor reports an LCP (not the slow-click page: its trace is of a click, with no load in it). */
+  lcpPages: number;
+  /**
+   * As lcpWithin10pct, or within one frame (16.7 ms at 60 Hz): a paint lands on a frame, so two browsers can
+   * read the same page a frame apart. On the clean page (LCP near 60-100 ms) 10 % is less than a frame.
+   */
+  lcpWithin10pctOrOneFrame: number;
+  /** Pages where both name the same insights (those that did not pass). */
+  insightsSame: number;
+  /**
+   * Each page's medians, ours and the anchor's, with the rounds run there and every round's LCP (ms), so a
+   * miss reads as a bias (one side always later) or as spread (the sides cross from round to round).
+   */
+  perPage: Record<string, { rounds: number; ours: Vitals; anchor: Vitals; lcpRounds?: { ours: (number | null)[]; anchor: (number | null)[] } }>;
+}
+
 export interface DevtoolsFigures {
   rounds: number;
-  agreement: {
-    pages: number;
-    /** Pages whose median LCP (CLS, INP) is within 10 % of the anchor's (CLS: or both under 0.01). */
-    lcpWithin10pct: number;
-    clsWithin10pct: number;
-    inpWithin10pct: number;
-    /** Pages where the anchor reports an INP (only the slow-click page has an interaction). */
-    inpPages: number;
-    /** Pages where the anchor reports an LCP (not the slow-click page: its trace is of a click, with no load in it). */
-    lcpPages: number;
-    /**
-     * As lcpWithin10pct, or within one frame (16.7 ms at 60 Hz): a paint lands on a frame, so two browsers can
-     * read the same page a frame apart. On the clean page (LCP near 60-100 ms) 10 % is less than a frame.
-     */
-    lcpWithin10pctOrOneFrame: number;
-    /** Pages where both name the same insights (those that did not pass). */
-    insightsSame: number;
-    /**
-     * Each page's medians, ours and the anchor's, with the rounds run there and every round's LCP (ms), so a
-     * miss reads as a bias (one side always later) or as spread (the sides cross from round to round).
-     */
-    perPage: Record<string, { rounds: number; ours: Vitals; anchor: Vitals; lcpRounds?: { ours: (number | null)[]; anchor: (number | null)[] } }>;
-  };
+  /**
+   * Against DevTools' own engine reading a trace recorded the same way (DevTools' default categories and JS
+   * sampling, no screenshots) by plain Playwright on the same Chromium: what a web developer's DevTools would read.
+   */
+  agreement: Agreement;
+  /** Against chrome-devtools-mcp, which records screenshots too (its LCP and INP land later for it). */
+  chromeDevtoolsMcp: Agreement;
   audit: { planted: number; found: number; extra: string[]; falsePositivesOnCleanPage: number };
   /** A reload's time while our trace records it, over the same reload without: median of rounds. */
   traceOverheadRatio: number;
@@ -108,7 +118,33 @@ async function ourVitals(url: string, click: boolean): Promise<Vitals> {
   }
 }
 
-/** The anchor: bare chrome-devtools-mcp over stdio, its own browser on the same Chromium, its text answer read. */
+/**
+ * The anchor: DevTools' own engine reading a trace that plain Playwright records on the same Chromium and viewport
+ * with the categories DevTools records by default and its JS sampling, no screenshots (our recorder's list): a
+ * reload from about:blank then 5 s, as chrome-devtools-mcp's autoStop; or the slow click, then 1 s.
+ */
+async function engineVitals(url: string, click: boolean): Promise<Vitals> {
+  const browser = await chromium.launch({ executablePath: TEST_BROWSER, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(click ? url : 'about:blank', { waitUntil: 'load' });
+    await browser.startTracing(page, { categories: [...TRACE_CATEGORIES] });
+    if (click) {
+      await page.getByRole('button', { name: 'Do the slow thing' }).click();
+      await new Promise(resolve => setTimeout(resolve, 1000));
+    } else {
+      await page.goto(url, { waitUntil: 'load' });
+      await new Promise(resolve => setTimeout(resolve, 5000));
+    }
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
+    const parsed = await parseTrace(Array.isArray(trace) ? trace : trace.traceEvents);
+    return { lcp: parsed.lcp?.ms, cls: parsed.cls.value, inp: parsed.inp?.ms, insights: parsed.insights.map(i => i.name).sort() };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Beside it: bare chrome-devtools-mcp over stdio, its own browser on the same Chromium, its text answer read. */
 async function anchorVitals(url: string, click: boolean): Promise<Vitals> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-cdm-'));
   const transport = new StdioClientTransport({
@@ -211,51 +247,69 @@ async function auditFigures(fixture: FixtureServer): Promise<DevtoolsFigures['au
   }
 }
 
+/** How ours agrees with one anchor's medians, page by page. */
+function agreementWith(perPage: Record<string, { rounds: number; ours: Vitals[]; engine: Vitals[]; cdm: Vitals[] }>, anchorSide: 'engine' | 'cdm'): Agreement {
+  const lcpRounds = (side: Vitals[]) => side.map(v => v.lcp ?? null);
+  const byPage = Object.fromEntries(
+    Object.entries(perPage).map(([name, page]) => {
+      const anchor = page[anchorSide];
+      return [
+        name,
+        {
+          rounds: page.rounds,
+          ours: medianVitals(page.ours),
+          anchor: medianVitals(anchor),
+          ...(anchor.some(v => v.lcp !== undefined) ? { lcpRounds: { ours: lcpRounds(page.ours), anchor: lcpRounds(anchor) } } : {}),
+        },
+      ];
+    }),
+  );
+  const pages = Object.values(byPage);
+  return {
+    pages: pages.length,
+    lcpWithin10pct: pages.filter(p => p.anchor.lcp !== undefined && within(p.ours.lcp, p.anchor.lcp)).length,
+    lcpPages: pages.filter(p => p.anchor.lcp !== undefined).length,
+    lcpWithin10pctOrOneFrame: pages.filter(
+      p => p.anchor.lcp !== undefined && p.ours.lcp !== undefined && (within(p.ours.lcp, p.anchor.lcp) || Math.abs(p.ours.lcp - p.anchor.lcp) <= ONE_FRAME_MS),
+    ).length,
+    clsWithin10pct: pages.filter(p => within(p.ours.cls, p.anchor.cls, 0.01)).length,
+    inpWithin10pct: pages.filter(p => p.anchor.inp !== undefined && within(p.ours.inp, p.anchor.inp)).length,
+    inpPages: pages.filter(p => p.anchor.inp !== undefined).length,
+    insightsSame: pages.filter(p => p.ours.insights.join() === p.anchor.insights.join()).length,
+    perPage: byPage,
+  };
+}
+
 export async function measureDevtools(rounds = Number(process.env.BENCH_DEVTOOLS_ROUNDS ?? 5)): Promise<DevtoolsFigures> {
   const fixture = new FixtureServer();
   await fixture.start();
   const verbose = process.env.BENCH_VERBOSE === '1';
   try {
-    const perPage: DevtoolsFigures['agreement']['perPage'] = {};
+    const perPage: Record<string, { rounds: number; ours: Vitals[]; engine: Vitals[]; cdm: Vitals[] }> = {};
     for (const [name, pagePath] of Object.entries(PERF_PAGES)) {
       const url = `${fixture.url}${pagePath}`;
       const click = name === 'slowClick';
-      const ours: Vitals[] = [],
-        anchor: Vitals[] = [];
+      const sides = { ours: [] as Vitals[], engine: [] as Vitals[], cdm: [] as Vitals[] };
+      const measure = { ours: () => ourVitals(url, click), engine: () => engineVitals(url, click), cdm: () => anchorVitals(url, click) };
+      const order = ['ours', 'engine', 'cdm'] as const;
       let total = rounds;
       for (let round = 0; round < total; round++) {
-        // Which goes first alternates: neither always meets a warm machine.
-        const pair = round % 2 ? [() => anchorVitals(url, click), () => ourVitals(url, click)] : [() => ourVitals(url, click), () => anchorVitals(url, click)];
-        const [first, second] = [await pair[0](), await pair[1]()];
-        (round % 2 ? anchor : ours).push(first);
-        (round % 2 ? ours : anchor).push(second);
-        if (verbose) console.log(name, round, JSON.stringify({ ours: ours.at(-1), anchor: anchor.at(-1) }));
-        if (round === rounds - 1 && (medianVitals(anchor).lcp ?? Infinity) < FAST_LCP_MS) total = rounds * FAST_PAGE_ROUNDS_FACTOR;
+        // Which goes first rotates: none always meets a warm machine.
+        for (const side of order.map((_, k) => order[(k + round) % order.length])) sides[side].push(await measure[side]());
+        if (verbose) console.log(name, round, JSON.stringify({ ours: sides.ours.at(-1), engine: sides.engine.at(-1), cdm: sides.cdm.at(-1) }));
+        if (round === rounds - 1 && (medianVitals(sides.engine).lcp ?? Infinity) < FAST_LCP_MS) total = rounds * FAST_PAGE_ROUNDS_FACTOR;
       }
-      const lcpRounds = (side: Vitals[]) => side.map(v => v.lcp ?? null);
-      perPage[name] = {
-        rounds: total,
-        ours: medianVitals(ours),
-        anchor: medianVitals(anchor),
-        ...(anchor.some(v => v.lcp !== undefined) ? { lcpRounds: { ours: lcpRounds(ours), anchor: lcpRounds(anchor) } } : {}),
-      };
+      perPage[name] = { rounds: total, ...sides };
     }
-    const pages = Object.values(perPage);
-    const agreement = {
-      pages: pages.length,
-      lcpWithin10pct: pages.filter(p => p.anchor.lcp !== undefined && within(p.ours.lcp, p.anchor.lcp)).length,
-      lcpPages: pages.filter(p => p.anchor.lcp !== undefined).length,
-      lcpWithin10pctOrOneFrame: pages.filter(
-        p =>
-          p.anchor.lcp !== undefined && p.ours.lcp !== undefined && (within(p.ours.lcp, p.anchor.lcp) || Math.abs(p.ours.lcp - p.anchor.lcp) <= ONE_FRAME_MS),
-      ).length,
-      clsWithin10pct: pages.filter(p => within(p.ours.cls, p.anchor.cls, 0.01)).length,
-      inpWithin10pct: pages.filter(p => p.anchor.inp !== undefined && within(p.ours.inp, p.anchor.inp)).length,
-      inpPages: pages.filter(p => p.anchor.inp !== undefined).length,
-      insightsSame: pages.filter(p => p.ours.insights.join() === p.anchor.insights.join()).length,
-      perPage,
+    const agreement = agreementWith(perPage, 'engine');
+    const chromeDevtoolsMcp = agreementWith(perPage, 'cdm');
+    return {
+      rounds,
+      agreement,
+      chromeDevtoolsMcp,
+      audit: await auditFigures(fixture),
+      traceOverheadRatio: await traceOverhead(`${fixture.url}${PERF_PAGES.hero}`, rounds),
     };
-    return { rounds, agreement, audit: await auditFigures(fixture), traceOverheadRatio: await traceOverhead(`${fixture.url}${PERF_PAGES.hero}`, rounds) };
   } finally {
     await fixture.stop();
   }

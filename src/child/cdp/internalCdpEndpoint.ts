@@ -76,7 +76,7 @@ export class InternalCdpEndpoint {
           if (this.closed) return ws.terminate();
           this.alive.add(ws);
           ws.on('close', () => this.alive.delete(ws));
-          ws.on('error', () => ws.terminate());
+          ws.on('error', () => undefined);
         });
         return;
       }
@@ -141,8 +141,9 @@ export class InternalCdpEndpoint {
       this.links.delete(entry);
       void link.close();
     });
-    // A client's bad frame (one over the size limit, a broken mask) ends its socket with its code, never the child.
-    socket.on('error', () => socket.terminate());
+    // A client's bad frame (one over the size limit, a broken mask): ws closes its socket with the code that says why;
+    // heard here so that it never ends the child.
+    socket.on('error', () => undefined);
     socket.on('message', data => void link.receive(data.toString()).catch(error => socket.close(1011, String((error as Error).message).slice(0, 100))));
     try {
       await link.open();

@@ -17,7 +17,7 @@ export type { TraceEvent } from './traceEvent';
 import { readTraceStream } from './traceStream';
 
 /** DevTools' own default categories (its TracingManager) and JS sampling; not its screenshots. */
-const CATEGORIES = [
+export const TRACE_CATEGORIES: readonly string[] = [
   'blink.console',
   'blink.user_timing',
   'loading',
@@ -98,7 +98,7 @@ export async function startTrace(context: BrowserContext, page: Page, cut = new 
       transferMode: 'ReturnAsStream',
       streamFormat: 'json',
       streamCompression: 'gzip',
-      traceConfig: { includedCategories: CATEGORIES, excludedCategories: ['*'] },
+      traceConfig: { includedCategories: [...TRACE_CATEGORIES], excludedCategories: ['*'] },
     });
   } catch (error) {
     await cdp.detach().catch(() => undefined);
