@@ -165,12 +165,13 @@ export class CdpCommands {
    * source (mapped from the page's URL under the workspace folder, source maps honoured) pauses the page; the
    * agent's call waits and says so, and the panel shows it.
    */
-  async debug(): Promise<void> {
+  async debug(): Promise<{ started: boolean; why?: string }> {
     let published;
     try {
       published = await this.endpoint.publish('devtools');
     } catch (error) {
-      return refusal(this.vscode, 'the debugger cannot attach', error);
+      refusal(this.vscode, 'the debugger cannot attach', error);
+      return { started: false, why: (error as Error).message };
     }
     const door = await DebuggerDoor.open({ port: published.port, capability: published.capability }, this.log);
     this.doors.add(door);
@@ -189,6 +190,8 @@ export class CdpCommands {
       name: 'Playwright Bridge: watched browser',
       address: '127.0.0.1',
       port: door.port,
+      // The door is on the machine the extension host runs on (the remote one in a remote window).
+      browserAttachLocation: 'workspace',
       ...(folder ? { webRoot: folder.uri.fsPath } : {}),
       // The watched tab's site only: other tabs (and other clients' contexts) are not the person's pick.
       ...(origin ? { urlFilter: `${origin}/*` } : {}),
@@ -201,6 +204,7 @@ export class CdpCommands {
         "Playwright Bridge: VS Code's JavaScript debugger did not start (is the built-in JavaScript Debugger extension enabled?).",
       );
     }
+    return { started };
   }
 
   revoke(): void {

@@ -84,7 +84,7 @@ describe('The panel for a web developer in a real VS Code', function () {
     await panelHands({ action: 'frameText', text: 'DevTools closed: the browser closed or restarted', part: true, seconds: 30 }, 40000);
   });
 
-  it("Debug Browser in VS Code: a breakpoint in a workspace script pauses the agent's click; the panel says so, and the click waits and says how long", async () => {
+  it("Debug Browser in VS Code: VS Code's JavaScript debugger attaches, a breakpoint in a workspace script pauses the agent's click, and the click waits and says how long", async () => {
     const folder = vscode.workspace.workspaceFolders![0].uri;
     // The page's own script, as the workspace holds it: the debugger maps its URL under the workspace folder.
     const script = vscode.Uri.joinPath(folder, 'perf', 'reflow.js');
@@ -94,20 +94,35 @@ describe('The panel for a web developer in a real VS Code', function () {
     try {
       await invoke('browser_navigate', { url: `${fixture.url}/perf/reflow` });
       const ref = refOf((await invoke('browser_snapshot', {})).text, /button "Resize the box"/);
-      await vscode.commands.executeCommand('playwrightBridge.debugBrowser');
-      await waitFor(() => vscode.debug.activeDebugSession?.name.startsWith('Playwright Bridge') ?? false, 30000, 'the debug session');
-      const session = vscode.debug.activeDebugSession!;
-      // The debugger has the page's script (so the breakpoint is bound) before the agent clicks.
+      const started: vscode.DebugSession[] = [];
+      const listening = vscode.debug.onDidStartDebugSession(session => started.push(session));
+      const outcome = await vscode.commands.executeCommand<{ started: boolean; why?: string }>('playwrightBridge.debugBrowser');
+      assert.ok(outcome?.started, `VS Code's debugger started: ${JSON.stringify(outcome)}`);
+      await waitFor(() => started.some(session => session.configuration.name?.startsWith('Playwright Bridge')), 30000, 'the debug session').catch(
+        async error => {
+          const workbench = await panelHands({ action: 'workbench' }).catch(() => '?');
+          throw new Error(`${(error as Error).message} (started: ${started.map(session => session.name).join(', ') || 'none'}; the workbench: ${workbench})`);
+        },
+      );
+      const session = started.find(candidate => candidate.configuration.name?.startsWith('Playwright Bridge'))!;
+      // js-debug attaches to the page in a session of its own, below the one started: it has the page's script
+      // (so the breakpoint is bound) before the agent clicks.
       await waitFor(
         async () => {
-          const loaded = (await Promise.resolve(session.customRequest('loadedSources')).catch(() => ({ sources: [] }))) as {
-            sources: { path?: string; name?: string }[];
-          };
-          return loaded.sources.some(source => `${source.path ?? ''}${source.name ?? ''}`.includes('reflow.js'));
+          for (const child of started.filter(candidate => candidate !== session)) {
+            const loaded = (await Promise.resolve(child.customRequest('loadedSources')).catch(() => ({ sources: [] }))) as {
+              sources: { path?: string; name?: string }[];
+            };
+            if (loaded.sources.some(source => `${source.path ?? ''}${source.name ?? ''}`.includes('reflow.js'))) return true;
+          }
+          return false;
         },
         30000,
-        "the debugger to load the page's script",
-      );
+        'the debugger to attach to the page and load its script',
+      ).catch(error => {
+        throw new Error(`${(error as Error).message} (sessions: ${started.map(candidate => candidate.name).join(', ')})`);
+      });
+      listening.dispose();
       const click = invoke('browser_click', { element: 'Resize the box', target: ref });
       await waitFor(() => vscode.debug.activeStackItem !== undefined, 30000, 'the breakpoint to pause the page');
       await vscode.commands.executeCommand('workbench.action.debug.continue');
