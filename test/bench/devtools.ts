@@ -18,9 +18,12 @@ import { chromium } from 'playwright-core';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { PERF_PAGES, PLANTED_RULES } from '../fixtures/devtoolsPages';
 import { makeRealBridge, REPO_ROOT, TEST_BROWSER, textOf } from '../support/realBridge';
-import { startTrace, TRACE_CATEGORIES, type TraceEvent } from '../../src/child/devtools/traceRecorder';
-import { parseTrace } from '../../src/child/devtools/traceFacts';
+import { startTrace, TRACE_CATEGORIES } from '../../src/child/devtools/traceRecorder';
 import type { TraceFacts } from '../../src/protocol/devtoolsFacts';
+import { execFile } from 'child_process';
+import { promisify } from 'util';
+
+const run = promisify(execFile);
 
 interface Vitals {
   lcp?: number;
@@ -136,9 +139,17 @@ async function engineVitals(url: string, click: boolean): Promise<Vitals> {
       await page.goto(url, { waitUntil: 'load' });
       await new Promise(resolve => setTimeout(resolve, 5000));
     }
-    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
-    const parsed = await parseTrace(Array.isArray(trace) ? trace : trace.traceEvents);
-    return { lcp: parsed.lcp?.ms, cls: parsed.cls.value, inp: parsed.inp?.ms, insights: parsed.insights.map(i => i.name).sort() };
+    // Read on VS Code's Node, as the child reads ours (on Node 20 the engine computes three insights fewer).
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-engine-')), 'trace.json');
+    fs.writeFileSync(file, await browser.stopTracing());
+    try {
+      const read = `require(${JSON.stringify(path.join(REPO_ROOT, 'out', 'src', 'child', 'devtools', 'traceFacts.js'))}).parseTrace((t => Array.isArray(t) ? t : t.traceEvents)(JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8'))))
+        .then(p => console.log(JSON.stringify({ lcp: p.lcp?.ms, cls: p.cls.value, inp: p.inp?.ms, insights: p.insights.map(i => i.name).sort() })))`;
+      const { stdout } = await run(childNode(), ['-e', read, file], { maxBuffer: 16 * 1024 * 1024 });
+      return JSON.parse(stdout) as Vitals;
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   } finally {
     await browser.close();
   }

@@ -8,6 +8,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as http from 'http';
+import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -302,6 +303,19 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
         `require('http').get('http://127.0.0.1:${door.port}/json/version', res => { let b = ''; res.on('data', c => b += c); res.on('end', () => console.log(res.statusCode, b)); })`,
       ]);
       assert.match(other.stdout, /^403 Refused: only VS Code \(this extension host\) may use this port/);
+      // Another process that takes the very port this process connects from, on another loopback address (a helper's
+      // attack: the kernel's table of sockets then showed the door our own connection).
+      const ours = net.connect(door.port, '127.0.0.1');
+      await new Promise(resolve => ours.once('connect', resolve));
+      const borrowed = await run(childNode(), [
+        '-e',
+        `const s = require('net').connect({ host: '127.0.0.1', port: ${door.port}, localAddress: '127.0.0.2', localPort: ${ours.localPort} });
+         s.on('connect', () => s.write('GET /json/version HTTP/1.1\\r\\nHost: 127.0.0.1:${door.port}\\r\\n\\r\\n'));
+         s.on('data', d => { console.log(String(d).split('\\r\\n')[0]); process.exit(0); });
+         s.on('error', e => { console.log('error ' + e.message); process.exit(0); });`,
+      ]);
+      ours.destroy();
+      assert.match(borrowed.stdout, /^HTTP\/1\.1 403/, `a borrowed port number is not this process: ${borrowed.stdout}`);
       assert.strictEqual((await httpGet(`http://127.0.0.1:${door.port}/json/version`, { Origin: 'http://attacker.example' })).status, 403);
       assert.ok((await cdpCall(version.webSocketDebuggerUrl)).result?.product, "the debugger's WebSocket reaches the browser");
       await waitFor(

@@ -3,12 +3,12 @@
  * reads `/json/version` at the root of `http://address:port` and opens the WebSocket named there, so a capability
  * in a path cannot reach it. This door is that bare port, guarded in other ways:
  * - it lives only while its debug session does (and goes at once with the capability it stands for);
- * - on Linux it admits only connections made by this very process (the extension host, where js-debug's adapter
- *   runs): the connecting socket's owner is read off /proc/net/tcp and this process's file descriptors;
+ * - it admits only connections made by this very process (the extension host, where js-debug's adapter runs): the
+ *   other end of each must be one of the client sockets Node announced this process connecting (OwnClientSockets);
  * - everywhere, it stops listening once the debugger's WebSocket is open (what it needs after is that socket).
  * Behind it, the managed endpoint with the person's DevTools capability, added here and never handed out.
  */
-import * as fs from 'fs';
+import * as diagnosticsChannel from 'diagnostics_channel';
 import * as http from 'http';
 import * as net from 'net';
 import type { Duplex } from 'stream';
@@ -19,58 +19,67 @@ export interface DoorTarget {
   capability: string;
 }
 
-const hexPort = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
-
 /**
- * Whether the socket that connected to us is one of this process's own (Linux: its inode among our descriptors).
- * Undefined where it cannot be told (no /proc).
+ * This process's own client sockets while a door is open, as Node announces each one it connects
+ * (`diagnostics_channel` 'net.client.socket'): a connection to the door is admitted only if one of these is its
+ * other end (the same address and port, to the door's port). Another process, another user binding another
+ * loopback address with the same port, or a socket handed over from a child process is none of them; this holds on
+ * every system, with nothing read from /proc.
  */
-export function connectedByThisProcess(socket: net.Socket): boolean | undefined {
-  let table: string;
-  try {
-    table = fs.readFileSync('/proc/net/tcp', 'utf8');
-  } catch {
-    return undefined;
+class OwnClientSockets {
+  private readonly sockets = new Set<net.Socket>();
+  private users = 0;
+  private readonly listener = (message: unknown) => {
+    const socket = (message as { socket?: net.Socket }).socket;
+    if (!(socket instanceof net.Socket)) return;
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+  };
+
+  use(): { dispose(): void } {
+    if (this.users++ === 0) diagnosticsChannel.subscribe('net.client.socket', this.listener);
+    let disposed = false;
+    return {
+      dispose: () => {
+        if (disposed) return;
+        disposed = true;
+        if (--this.users === 0) {
+          diagnosticsChannel.unsubscribe('net.client.socket', this.listener);
+          this.sockets.clear();
+        }
+      },
+    };
   }
-  // The peer's end as the kernel lists it: local 127.0.0.1:<its port>, remote 127.0.0.1:<ours>.
-  const local = `0100007F:${hexPort(socket.remotePort ?? 0)}`;
-  const remote = `0100007F:${hexPort(socket.localPort ?? 0)}`;
-  const line = table.split('\n').find(row => {
-    const fields = row.trim().split(/\s+/);
-    return fields[1] === local && fields[2] === remote;
-  });
-  const inode = line?.trim().split(/\s+/)[9];
-  if (!inode || inode === '0') return false;
-  try {
-    for (const fd of fs.readdirSync('/proc/self/fd')) {
-      try {
-        if (fs.readlinkSync(`/proc/self/fd/${fd}`) === `socket:[${inode}]`) return true;
-      } catch {
-        // Closed while we looked.
-      }
-    }
-  } catch {
-    return undefined;
+
+  /** Whether the socket that connected to us is the other end of one of ours. */
+  isOwn(accepted: net.Socket): boolean {
+    if (accepted.remoteAddress !== '127.0.0.1') return false;
+    for (const socket of this.sockets)
+      if (socket.localAddress === accepted.remoteAddress && socket.localPort === accepted.remotePort && socket.remotePort === accepted.localPort) return true;
+    return false;
   }
-  return false;
 }
+
+const ownClientSockets = new OwnClientSockets();
 
 export class DebuggerDoor {
   private readonly server = http.createServer((req, res) => void this.answer(req, res));
   private readonly sockets = new Set<Duplex>();
   private closed = false;
+  private readonly watching = ownClientSockets.use();
 
   private constructor(
     private readonly target: DoorTarget,
     private readonly log: (line: string) => void,
-    private readonly isOwnConnection: (socket: net.Socket) => boolean | undefined,
   ) {
     this.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
+    // js-debug opens a few: a flood of connections is not admitted to wait.
+    this.server.maxConnections = 16;
   }
 
   /** Opens the door on a free loopback port. */
-  static async open(target: DoorTarget, log: (line: string) => void, isOwnConnection = connectedByThisProcess): Promise<DebuggerDoor> {
-    const door = new DebuggerDoor(target, log, isOwnConnection);
+  static async open(target: DoorTarget, log: (line: string) => void): Promise<DebuggerDoor> {
+    const door = new DebuggerDoor(target, log);
     await new Promise<void>((resolve, reject) => {
       door.server.once('error', reject);
       door.server.listen(0, '127.0.0.1', resolve);
@@ -87,7 +96,7 @@ export class DebuggerDoor {
     if (this.closed) return 'the debug session ended';
     if (req.headers.origin !== undefined) return 'requests from web pages are refused';
     if (!/^(127\.0\.0\.1|localhost)(:\d+)?$/i.test(req.headers.host ?? '')) return 'not a loopback host';
-    if (this.isOwnConnection(req.socket) === false) return 'only VS Code (this extension host) may use this port';
+    if (!ownClientSockets.isOwn(req.socket)) return 'only VS Code (this extension host) may use this port';
     return undefined;
   }
 
@@ -163,6 +172,7 @@ export class DebuggerDoor {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.watching.dispose();
     this.server.close();
     this.server.closeAllConnections();
     for (const socket of [...this.sockets]) socket.destroy();
