@@ -21,6 +21,7 @@ import { LogGate } from '../egress/logLine';
 import type { HostHealth } from '../supervision/browserHealth';
 import type { ControlRequestParams, ControlRequestResult } from '../../protocol/controlChannel';
 import { checkCdpRequest } from './cdpGuard';
+import { CDP_TARGET_PATH, passThrough } from './webSocketPassThrough';
 
 /** What the endpoint needs of the supervisor: the child's answers, and whether its browser is still the same one. */
 export interface CdpChild {
@@ -296,11 +297,7 @@ export class CdpEndpoint {
     });
   }
 
-  /**
-   * A WebSocket admitted is passed through to the child's endpoint byte for byte (the handshake with its path
-   * turned into the internal one, its Host made the internal one's and its Origin left out): the host parses none
-   * of DevTools' traffic, which would cost the extension host's event loop, where every tool call passes.
-   */
+  /** A WebSocket admitted is passed through to the child's endpoint byte for byte (webSocketPassThrough.ts). */
   private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const admitted = this.admit(req);
     const refuse = (status: number, reason: string) => {
@@ -310,7 +307,7 @@ export class CdpEndpoint {
       );
     };
     if (!('grant' in admitted)) return refuse(admitted.status, admitted.reason);
-    if (!/^\/devtools\/(browser|page\/[0-9A-Fa-f]{1,64})$/.test(admitted.path)) return refuse(404, 'no such CDP target');
+    if (!CDP_TARGET_PATH.test(admitted.path)) return refuse(404, 'no such CDP target');
     const browser = this.browser!;
     const { audience } = admitted.grant;
     const inner = net.connect(browser.internal.port, '127.0.0.1');
@@ -323,23 +320,8 @@ export class CdpEndpoint {
         return refuse(403, 'revoked');
       }
       connected = true;
-      const lines = [`GET /${browser.internal.secret}${admitted.path} HTTP/1.1`, `Host: 127.0.0.1:${browser.internal.port}`];
-      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-        if (!/^(host|origin)$/i.test(req.rawHeaders[i])) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-      }
-      inner.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (head.length) inner.write(head);
       this.sockets.set(socket, { audience, pair: inner });
-      socket.pipe(inner);
-      inner.pipe(socket);
-      const closeBoth = () => {
-        this.sockets.delete(socket);
-        socket.destroy();
-        inner.destroy();
-      };
-      socket.on('close', closeBoth);
-      socket.on('error', closeBoth);
-      inner.on('close', closeBoth);
+      passThrough(req, socket, head, inner, browser.internal.port, `/${browser.internal.secret}${admitted.path}`, () => this.sockets.delete(socket));
     });
   }
 

@@ -12,6 +12,7 @@ import * as diagnosticsChannel from 'diagnostics_channel';
 import * as http from 'http';
 import * as net from 'net';
 import type { Duplex } from 'stream';
+import { CDP_TARGET_PATH, passThrough } from './webSocketPassThrough';
 
 /** Where the door forwards: the managed endpoint's port and the DevTools capability. */
 export interface DoorTarget {
@@ -139,33 +140,19 @@ export class DebuggerDoor {
 
   private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(req.url ?? '/', 'http://door').pathname;
-    const refused = this.admits(req) ?? (/^\/devtools\/(browser|page\/[0-9A-Fa-f]{1,64})$/.test(path) ? undefined : 'no such CDP target');
+    const refused = this.admits(req) ?? (CDP_TARGET_PATH.test(path) ? undefined : 'no such CDP target');
     if (refused) {
       this.log(`Debugger door refused a WebSocket: ${refused}`);
       socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\nRefused: ${refused}\n`);
       return;
     }
     const inner = net.connect(this.target.port, '127.0.0.1', () => {
-      const lines = [`GET /${this.target.capability}${path} HTTP/1.1`, `Host: 127.0.0.1:${this.target.port}`];
-      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
-        if (!/^(host|origin)$/i.test(req.rawHeaders[i])) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-      inner.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (head.length) inner.write(head);
-      socket.pipe(inner);
-      inner.pipe(socket);
       this.sockets.add(socket);
+      passThrough(req, socket, head, inner, this.target.port, `/${this.target.capability}${path}`, () => this.sockets.delete(socket));
       // The debugger is in: nothing else needs this port while its session lasts.
       this.server.close();
     });
-    const closeBoth = () => {
-      this.sockets.delete(socket);
-      socket.destroy();
-      inner.destroy();
-    };
-    inner.on('error', closeBoth);
-    inner.on('close', closeBoth);
-    socket.on('error', closeBoth);
-    socket.on('close', closeBoth);
+    inner.once('error', () => socket.destroy());
   }
 
   /** The session ended (or its capability went): the port is released and the debugger's socket closes. */
