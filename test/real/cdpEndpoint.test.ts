@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { chromium } from 'playwright-core';
 import { WebSocket } from 'ws';
-import { cdpCall } from '../support/cdpClient';
+import { cdpCall, CdpConnection } from '../support/cdpClient';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { closeStdioChild, makeRealBridge, openDoor, RealBridge, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
 import { childNode } from '../support/childNode';
@@ -205,6 +205,86 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
       assert.deepStrictEqual(seen, [], 'the squatter got no request (and so no internal secret)');
     } finally {
       squatter?.close();
+      await cdp.dispose();
+      await door.dispose();
+    }
+  });
+
+  it("attacked through perClient by a shared client (as VS Code's debugger attaches: the whole browser, pages picked by URL): client B's page at the very URL of A's is never listed, announced, attached or opened", async () => {
+    const door = await openDoor({ isolation: 'perClient' });
+    const cdp = new CdpEndpoint(door.bridge.supervisor, line => logs.push(line));
+    let shared: CdpConnection | undefined;
+    try {
+      await door.bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
+      const a = await door.connect('client-a');
+      const b = await door.connect('client-b');
+      await a.call('browser_navigate', { url: `${fixture.url}/second` });
+      await b.call('browser_navigate', { url: `${fixture.url}/second` });
+      // B's page id, as the person's own DevTools would have it while the panel watched B.
+      const watched = async (sessionId: string, other?: string) => {
+        door.bridge.supervisor.tell('watchContext', { sessionId });
+        let id: string | undefined;
+        await waitFor(
+          async () => {
+            id = (await cdp.publish('devtools').catch(() => undefined))?.currentTargetId;
+            return id !== undefined && id !== other;
+          },
+          10000,
+          'the watched client',
+        );
+        return id!;
+      };
+      const bPage = await watched(b.transport.sessionId!);
+      const aPage = await watched(a.transport.sessionId!, bPage);
+      const address = await cdp.publish('share');
+      shared = await CdpConnection.open(`ws://127.0.0.1:${address.port}/${address.capability}/devtools/browser`);
+      const pages = async () =>
+        ((await shared!.send('Target.getTargets')).result?.targetInfos as { targetId: string; type: string; url: string }[]).filter(
+          each => each.type === 'page',
+        );
+      assert.deepStrictEqual(
+        (await pages()).map(each => each.targetId),
+        [aPage],
+        "only A's page is listed, though B's has the same URL",
+      );
+      const attach = await shared.send('Target.attachToTarget', { targetId: bPage, flatten: true });
+      assert.match(attach.error?.message ?? '', /No target with given id found/, "B's page cannot be attached by its id");
+      const info = await shared.send('Target.getTargetInfo', { targetId: bPage });
+      assert.match(info.error?.message ?? '', /No target with given id found/, 'nor described');
+      const pageLink = await CdpConnection.open(`ws://127.0.0.1:${address.port}/${address.capability}/devtools/page/${bPage}`);
+      await pageLink.until(() => false);
+      assert.match(pageLink.closed ?? '', /No such page/, 'nor reached as a page link');
+      // Announced targets and the browser's own auto-attach (a debugger that waits for every new page): B's new tab
+      // is neither heard of nor left waiting; A's, opened after it, is heard.
+      await shared.send('Target.setDiscoverTargets', { discover: true });
+      await shared.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
+      const attachedAtStart = shared.events
+        .filter(each => each.method === 'Target.attachedToTarget')
+        .map(each => (each.params!.targetInfo as { targetId: string }).targetId);
+      assert.ok(!attachedAtStart.includes(bPage), "B's page is not auto-attached");
+      await b.call('browser_tabs', { action: 'new' });
+      const bNavigated = await b.call('browser_navigate', { url: `${fixture.url}/second?b` });
+      assert.doesNotMatch(bNavigated.text, /### Error/, "B's new tab was not left waiting for the shared client's debugger");
+      // A's new tab waits for this client, as for a debugger: it runs once told to.
+      const aTab = a.call('browser_tabs', { action: 'new' });
+      const aNew = await shared.until(
+        each => each.method === 'Target.attachedToTarget' && (each.params!.targetInfo as { targetId: string }).targetId !== aPage,
+      );
+      assert.ok(aNew, "A's new tab is auto-attached");
+      await shared.send('Runtime.runIfWaitingForDebugger', {}, aNew.params!.sessionId as string);
+      await aTab;
+      const heard = shared.events.filter(each => /^Target\.(targetCreated|targetInfoChanged|attachedToTarget)$/.test(each.method ?? ''));
+      const urls = heard.map(each => (each.params!.targetInfo as { url: string }).url);
+      assert.ok(!urls.some(url => url.endsWith('?b')), `nothing of B's new tab was heard: ${urls.join(', ')}`);
+      assert.ok(!heard.some(each => (each.params!.targetInfo as { targetId: string }).targetId === bPage), "nor of B's first page");
+      assert.deepStrictEqual(
+        (await pages()).map(each => each.targetId).sort(),
+        [aPage, (aNew.params!.targetInfo as { targetId: string }).targetId].sort(),
+        "only A's two pages are listed",
+      );
+      pageLink.close();
+    } finally {
+      shared?.close();
       await cdp.dispose();
       await door.dispose();
     }

@@ -26,3 +26,71 @@ export function cdpCall(url: string, headers: Record<string, string> = {}, metho
     });
   });
 }
+
+/** A CDP message as a test reads it. */
+export interface CdpMessageSeen {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { message: string };
+  sessionId?: string;
+}
+
+/** A CDP client that stays: commands answered in turn, and every event it heard, in order. */
+export class CdpConnection {
+  readonly events: CdpMessageSeen[] = [];
+  private lastId = 0;
+  private readonly answers = new Map<number, (message: CdpMessageSeen) => void>();
+  private readonly heard = new Set<() => void>();
+  /** Why the endpoint closed the connection, once it did. */
+  closed: string | undefined;
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', data => {
+      const message = JSON.parse(String(data)) as CdpMessageSeen;
+      if (message.id !== undefined) this.answers.get(message.id)?.(message);
+      else this.events.push(message);
+      for (const listener of this.heard) listener();
+    });
+    socket.on('close', (code, reason) => {
+      this.closed = `${code} ${String(reason)}`;
+      for (const listener of this.heard) listener();
+    });
+  }
+
+  static open(url: string): Promise<CdpConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, { perMessageDeflate: false });
+      socket.once('open', () => resolve(new CdpConnection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  send(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<CdpMessageSeen> {
+    return new Promise(resolve => {
+      const id = ++this.lastId;
+      this.answers.set(id, resolve);
+      this.socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+    });
+  }
+
+  /** Waits until an event (or the close) meets the condition: the first event that does, or undefined when it closed. */
+  until(condition: (event: CdpMessageSeen) => boolean): Promise<CdpMessageSeen | undefined> {
+    return new Promise(resolve => {
+      const check = () => {
+        const found = this.events.find(condition);
+        if (found || this.closed !== undefined) {
+          this.heard.delete(check);
+          resolve(found);
+        }
+      };
+      this.heard.add(check);
+      check();
+    });
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}

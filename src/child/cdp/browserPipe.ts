@@ -31,6 +31,11 @@ export interface BrowserPipe {
   detach(sessionId: string): Promise<void>;
   /** Sends a command on a session; the id it went with (its answer carries it). */
   send(sessionId: string, method: string, params: Record<string, unknown> | undefined): number;
+  /**
+   * The CDP id of a context of this browser, and whether it is the browser's default one (Playwright's persistent
+   * context); known once a browser session was attached.
+   */
+  contextIdOf(context: BrowserContext): { id: string; isDefault: boolean } | undefined;
   /** Routes a session's messages to us (undefined: no longer). */
   route(sessionId: string, route: SessionRoute | undefined): void;
   readonly closed: boolean;
@@ -59,8 +64,12 @@ function serverConnectionOf(context: BrowserContext): ServerConnection | string 
 export function browserPipeOf(context: BrowserContext): BrowserPipe | { unavailable: string } {
   const connection = serverConnectionOf(context);
   if (typeof connection === 'string') return { unavailable: connection };
+  const toImpl = (context as unknown as { _connection: { toImpl: (object: unknown) => { _browserContextId?: unknown } | undefined } })._connection.toImpl;
+  let defaultContextId: string | undefined;
   return {
     async attachToBrowser() {
+      // Playwright's default context has no id of its own: the browser's default is named here.
+      defaultContextId ??= (await connection.rootSession.send('Target.getBrowserContexts')).defaultBrowserContextId as string | undefined;
       const { sessionId } = await connection.rootSession.send('Target.attachToBrowserTarget');
       if (typeof sessionId !== 'string') throw new Error('The browser gave no session for its own target.');
       return sessionId;
@@ -70,6 +79,11 @@ export function browserPipeOf(context: BrowserContext): BrowserPipe | { unavaila
     },
     send(sessionId, method, params) {
       return connection._rawSend(sessionId, method, params ?? {});
+    },
+    contextIdOf(of) {
+      const own = toImpl(of)?._browserContextId;
+      if (typeof own === 'string') return { id: own, isDefault: false };
+      return defaultContextId === undefined ? undefined : { id: defaultContextId, isDefault: true };
     },
     route(sessionId, route) {
       if (!route) {

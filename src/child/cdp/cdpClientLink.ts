@@ -8,14 +8,15 @@
  */
 import type { BrowserPipe, CdpMessage } from './browserPipe';
 import type { DebuggerPauses } from './debuggerPauses';
+import { NO_SUCH_TARGET, type TargetScope } from './targetScope';
 
 let links = 0;
 
 /** What the client's connection is to: the browser (as `/devtools/browser`) or one page (as `/devtools/page/<id>`). */
 export type LinkTarget = { kind: 'browser' } | { kind: 'page'; targetId: string };
 
-/** A command of the client's in flight: its own id and session, or a command of the link's own. */
-type Pending = { clientId: number; clientSession?: string } | { own: (message: CdpMessage) => void };
+/** A command of the client's in flight (its own id, the session it went to and the one it named), or the link's own. */
+type Pending = { clientId: number; session: string; clientSession?: string } | { own: (message: CdpMessage) => void };
 
 const ATTACHING = new Set(['Target.attachToTarget', 'Target.attachToBrowserTarget']);
 /**
@@ -32,6 +33,8 @@ export class CdpClientLink {
   private readonly sessions = new Set<string>();
   private readonly pending = new Map<number, Pending>();
   private opened: Promise<void> | undefined;
+  /** The client's commands go to the browser in the order it sent them (some wait to have their target judged). */
+  private sending: Promise<void> = Promise.resolve();
   private ended = false;
   /** This link among all, for the pauses its sessions report. */
   private readonly id = ++links;
@@ -43,6 +46,8 @@ export class CdpClientLink {
     private readonly deliver: (text: string) => void,
     /** The link is over (the browser went, the page closed): the client's connection closes. */
     private readonly onEnd: (why: string) => void,
+    /** The targets this client may see and name (the watched session's). */
+    private readonly scope: TargetScope,
     /** Where a page's pause in this client's debugger is told. */
     private readonly pauses?: DebuggerPauses,
   ) {}
@@ -60,14 +65,26 @@ export class CdpClientLink {
       this.root = browserSession;
       return;
     }
-    const answer = await new Promise<CdpMessage>(resolve => {
-      const id = this.pipe.send(browserSession, 'Target.attachToTarget', { targetId: (this.target as { targetId: string }).targetId, flatten: true });
-      this.pending.set(id, { own: resolve });
-    });
+    const { targetId } = this.target;
+    if (!this.scope.admits(await this.describe(targetId))) throw new Error(`No such page: ${NO_SUCH_TARGET}`);
+    const answer = await this.ownCommand(browserSession, 'Target.attachToTarget', { targetId, flatten: true });
     const pageSession = answer.result?.sessionId;
     if (typeof pageSession !== 'string') throw new Error(`No such page: ${answer.error?.message ?? 'the browser did not attach to it'}`);
     this.own(pageSession);
     this.root = pageSession;
+  }
+
+  /** A command of the link's own on one of its sessions, and its answer. */
+  private ownCommand(session: string, method: string, params: Record<string, unknown>): Promise<CdpMessage> {
+    return new Promise(resolve => {
+      const id = this.pipe.send(session, method, params);
+      this.pending.set(id, { own: resolve });
+    });
+  }
+
+  /** A target's info as the browser gives it, or undefined if it knows no such target. */
+  private async describe(targetId: string): Promise<unknown> {
+    return (await this.ownCommand(this.browserSession!, 'Target.getTargetInfo', { targetId })).result?.targetInfo;
   }
 
   /** A message from the client, as text. */
@@ -98,16 +115,28 @@ export class CdpClientLink {
       );
       return;
     }
+    const command = message as CdpMessage & { id: number; method: string };
+    const sent = this.sending.then(() => this.forward(command));
+    this.sending = sent.catch(() => undefined);
+    await sent;
+  }
+
+  private async forward(message: CdpMessage & { id: number; method: string }): Promise<void> {
     await this.open();
     if (this.ended) return;
     const session = message.sessionId ?? this.root!;
-    if (!this.sessions.has(session)) {
-      // Only a session this client opened: another client's or Playwright's own is as unknown as a made-up one.
-      this.deliver(JSON.stringify({ id: message.id, error: { code: -32001, message: 'Session with given id not found.' }, sessionId: message.sessionId }));
-      return;
-    }
+    const refuse = (code: number, why: string) =>
+      this.deliver(
+        JSON.stringify({ id: message.id, error: { code, message: why }, ...(message.sessionId !== undefined ? { sessionId: message.sessionId } : {}) }),
+      );
+    // Only a session this client opened: another client's or Playwright's own is as unknown as a made-up one.
+    if (!this.sessions.has(session)) return refuse(-32001, 'Session with given id not found.');
+    const outOfScope = await this.scope.refusal(message, targetId => this.describe(targetId));
+    if (this.ended) return;
+    if (outOfScope) return refuse(-32602, outOfScope);
+    if (!this.sessions.has(session)) return refuse(-32001, 'Session with given id not found.');
     const id = this.pipe.send(session, message.method, message.params);
-    this.pending.set(id, { clientId: message.id, ...(message.sessionId !== undefined ? { clientSession: message.sessionId } : {}) });
+    this.pending.set(id, { clientId: message.id, session, ...(message.sessionId !== undefined ? { clientSession: message.sessionId } : {}) });
     if (ATTACHING.has(message.method)) this.attaching.add(id);
   }
 
@@ -131,10 +160,12 @@ export class CdpClientLink {
       }
       const sessionId = message.result?.sessionId;
       if (this.attaching.delete(message.id) && typeof sessionId === 'string') this.own(sessionId);
+      const result = message.error ? undefined : this.scope.result(message.result ?? {});
+      const error = message.error ?? (result && 'error' in result ? { code: -32602, message: String(result.error) } : undefined);
       this.deliver(
         JSON.stringify({
           id: pending.clientId,
-          ...(message.error ? { error: message.error } : { result: message.result ?? {} }),
+          ...(error ? { error } : { result }),
           ...(pending.clientSession !== undefined ? { sessionId: pending.clientSession } : {}),
         }),
       );
@@ -146,6 +177,9 @@ export class CdpClientLink {
       if (message.method === 'Target.detachedFromTarget' && params.sessionId === this.root) this.end('the page closed');
       return;
     }
+    const fate = this.scope.event(message.method ?? '', params);
+    if (fate === 'release') return this.release(session, params);
+    if (fate === 'hide') return;
     if (message.method === 'Target.attachedToTarget' && typeof params.sessionId === 'string') this.own(params.sessionId);
     if (message.method === 'Debugger.paused') this.pauses?.pause(`${this.id}:${session}`);
     if (message.method === 'Debugger.resumed') this.pauses?.resume(`${this.id}:${session}`);
@@ -153,11 +187,34 @@ export class CdpClientLink {
     if (message.method === 'Target.detachedFromTarget' && typeof params.sessionId === 'string') this.forget(params.sessionId);
   }
 
+  /**
+   * The browser attached this client to a target out of its scope (auto-attach on the browser session attaches to
+   * every page): that session is let go unseen, and the target is not left waiting for this client's debugger.
+   */
+  private release(parent: string, params: Record<string, unknown>): void {
+    if (typeof params.sessionId !== 'string') return;
+    if (params.waitingForDebugger === true) this.pipe.send(params.sessionId, 'Runtime.runIfWaitingForDebugger', undefined);
+    this.pipe.send(parent, 'Target.detachFromTarget', { sessionId: params.sessionId });
+  }
+
   private forget(sessionId: string): void {
     // A debugger that detaches lets its page run on.
     this.pauses?.resume(`${this.id}:${sessionId}`);
     this.sessions.delete(sessionId);
     this.pipe.route(sessionId, undefined);
+    // A command still in flight on it would never be answered (the browser answers it on its own root, Playwright's).
+    for (const [id, pending] of this.pending)
+      if ('clientId' in pending && pending.session === sessionId) {
+        this.pending.delete(id);
+        if (!this.ended)
+          this.deliver(
+            JSON.stringify({
+              id: pending.clientId,
+              error: { code: -32001, message: 'Session with given id not found.' },
+              ...(pending.clientSession !== undefined ? { sessionId: pending.clientSession } : {}),
+            }),
+          );
+      }
   }
 
   private end(why: string): void {

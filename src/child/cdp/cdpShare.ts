@@ -29,7 +29,11 @@ export class CdpShare {
     if (!context || !browser || !page) throw new Error('No browser runs: start one (any browser tool, or open the panel), then try again.');
     let endpoint = this.endpoints.get(context);
     if (!endpoint || endpoint.isClosed) {
-      const made = InternalCdpEndpoint.of(context, async () => session.contexts?.pages() ?? context.pages(), this.pauses);
+      const made = InternalCdpEndpoint.of(
+        context,
+        { pages: async () => session.contexts?.pages() ?? context.pages(), contexts: () => session.contexts?.contexts() ?? [context] },
+        this.pauses,
+      );
       if ('unavailable' in made) throw new Error(`The browser's CDP connection cannot be shared: ${made.unavailable}.`);
       endpoint = made;
       this.endpoints.set(context, endpoint);

@@ -23,10 +23,19 @@ import { browserPipeOf, type BrowserPipe } from './browserPipe';
 import { CdpClientLink, type LinkTarget } from './cdpClientLink';
 import { DevtoolsFrontend } from './devtoolsFrontend';
 import type { DebuggerPauses } from './debuggerPauses';
+import { TargetScope, type ContextRange } from './targetScope';
 
 export interface InternalAddress {
   port: number;
   secret: string;
+}
+
+/** The session the endpoint is for: what its clients may see. */
+export interface WatchedSession {
+  /** The pages `json/list` names, in the session's order. */
+  pages(): Promise<Page[]>;
+  /** Its browser contexts (its main one and the ones it opened by name): the only ones its clients reach. */
+  contexts(): BrowserContext[];
 }
 
 export interface CdpTarget {
@@ -59,17 +68,24 @@ export class InternalCdpEndpoint {
   private readonly links = new Set<{ link: CdpClientLink; socket: WebSocket }>();
   private readonly frontend: DevtoolsFrontend;
   private listening: Promise<InternalAddress> | undefined;
+  private readonly range: ContextRange;
   private closed = false;
 
   private constructor(
     private readonly pipe: BrowserPipe,
     private readonly browser: Browser,
     context: BrowserContext,
-    /** The pages `json/list` names (the watched session's, in its order). */
-    private readonly pages: () => Promise<Page[]>,
+    private readonly watched: WatchedSession,
     private readonly pauses?: DebuggerPauses,
   ) {
     this.frontend = new DevtoolsFrontend(browser);
+    this.range = {
+      includes: id => watched.contexts().some(each => pipe.contextIdOf(each)?.id === id),
+      get newTargetContext() {
+        const main = pipe.contextIdOf(context);
+        return main && !main.isDefault ? main.id : undefined;
+      },
+    };
     this.server.on('upgrade', (req, socket, head) => {
       if (this.pathOf(req) === '/alive') {
         this.sockets.handleUpgrade(req, socket, head, ws => {
@@ -92,12 +108,12 @@ export class InternalCdpEndpoint {
   }
 
   /** The endpoint for a Chromium context (the watched one) on its browser, or why it cannot have one. */
-  static of(context: BrowserContext, pages: () => Promise<Page[]>, pauses?: DebuggerPauses): InternalCdpEndpoint | { unavailable: string } {
+  static of(context: BrowserContext, watched: WatchedSession, pauses?: DebuggerPauses): InternalCdpEndpoint | { unavailable: string } {
     const browser = context.browser();
     if (!browser) return { unavailable: 'this browser has no CDP connection the bridge can share' };
     const pipe = browserPipeOf(context);
     if ('unavailable' in pipe) return pipe;
-    return new InternalCdpEndpoint(pipe, browser, context, pages, pauses);
+    return new InternalCdpEndpoint(pipe, browser, context, watched, pauses);
   }
 
   get isClosed(): boolean {
@@ -133,6 +149,7 @@ export class InternalCdpEndpoint {
       target,
       text => socket.send(text),
       why => socket.close(1001, why.slice(0, 100)),
+      new TargetScope(this.range),
       this.pauses,
     );
     const entry = { link, socket };
@@ -163,7 +180,7 @@ export class InternalCdpEndpoint {
         res.writeHead(403).end();
       } else if (path === '/json/list' || path === '/json') {
         const targets: CdpTarget[] = [];
-        for (const page of await this.pages())
+        for (const page of await this.watched.pages())
           if (!page.isClosed()) targets.push({ id: await targetIdOf(page), type: 'page', title: await page.title().catch(() => ''), url: page.url() });
         json(targets);
       } else if (path === '/json/version') {
