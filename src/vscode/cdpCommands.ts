@@ -55,11 +55,15 @@ export class CdpCommands {
           this.doors.clear();
         } else void vscode.window.showInformationMessage(`Playwright Bridge: the shared CDP address no longer works (${why}).`);
       }),
-      // DevTools follows the panel's current tab.
+      // DevTools follows the panel's current tab, and comes back on it once a browser runs again after one went (a
+      // tab of that browser is how it shows it is ready; nothing is started for DevTools).
       supervisor.onObservation(event => {
         if (event.kind !== 'tabs' || !this.devtools) return;
         const current = event.tabs.find(tab => tab.current)?.id;
         if (current && current !== this.shownTab) void this.follow();
+      }),
+      supervisor.onDidChangeHealth(health => {
+        if (health.state === 'ready' && this.devtools && this.shownTarget === undefined && supervisor.tabs.some(tab => tab.current)) void this.follow();
       }),
     );
   }
@@ -96,7 +100,11 @@ export class CdpCommands {
   }
 
   private async follow(): Promise<void> {
-    const published = await this.endpoint.publish('devtools').catch(() => undefined);
+    const published = await this.endpoint.publish('devtools').catch(error => {
+      // Tried again at the next tab or health change; the log says why it waits.
+      this.log(`DevTools did not follow the current tab yet: ${(error as Error).message}`);
+      return undefined;
+    });
     if (!published || !this.devtools || published.currentTargetId === this.shownTarget) return;
     this.show(await reachable(this.vscode, this.endpoint, published.port), published.capability, published.currentTargetId);
   }
@@ -120,10 +128,11 @@ export class CdpCommands {
   private browserGone(why: string): void {
     const panel = this.devtools;
     if (!panel) return;
-    this.shownTarget = undefined;
+    this.shownTarget = this.shownTab = undefined;
+    panel.title = 'DevTools (closed)';
     panel.webview.html = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <style>body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:1em}</style></head>
-<body><p role="status">DevTools closed: ${escapeText(why)}. Run <b>Playwright Bridge: Open DevTools</b> again once the browser runs.</p></body></html>`;
+<body><p role="status">DevTools closed: ${escapeText(why)}. It opens again here, on the agent's tab, once a browser runs (the agent's next browser call, or <b>Playwright Bridge: Start Browser</b>).</p></body></html>`;
   }
 
   /** Share over CDP: the person's word first, then the address on the clipboard. */

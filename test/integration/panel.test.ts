@@ -61,7 +61,7 @@ describe('The panel for a web developer in a real VS Code', function () {
     return report!;
   }
 
-  it("Open DevTools: Chrome DevTools in an editor tab shows the watched page's DOM; Restart Browser closes it in words", async () => {
+  it("Open DevTools: Chrome DevTools in an editor tab shows the watched page's DOM and follows the agent's tab; Restart Browser closes it in words, and it comes back once a browser runs", async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await invoke('browser_navigate', { url: `${fixture.url}/` });
     const started = Date.now();
@@ -79,9 +79,16 @@ describe('The panel for a web developer in a real VS Code', function () {
       vscode.window.tabGroups.all.some(group => group.tabs.some(tab => tab.label.startsWith('DevTools'))),
       'an editor tab named DevTools',
     );
+    // It follows the panel's current tab: the agent's new tab is what DevTools shows.
+    await invoke('browser_tabs', { action: 'new' });
+    await invoke('browser_navigate', { url: `${fixture.url}/second` });
+    await panelHands({ action: 'frameText', text: 'Second page', urlPart: '/frontend/inspector.html', seconds: 60 }, 70000);
     await vscode.commands.executeCommand('playwrightBridge.restartBrowser');
     // The tab stays and says why DevTools went, and what brings it back.
     await panelHands({ action: 'frameText', text: 'DevTools closed: the browser closed or restarted', part: true, seconds: 30 }, 40000);
+    // Once a browser runs again, DevTools is back on the agent's tab by itself.
+    await invoke('browser_navigate', { url: `${fixture.url}/` });
+    await panelHands({ action: 'frameText', text: 'Fixture Home', urlPart: '/frontend/inspector.html', seconds: 60 }, 70000);
   });
 
   it("Debug Browser in VS Code: VS Code's JavaScript debugger attaches, a breakpoint in a workspace script pauses the agent's click, and the click waits and says how long", async () => {

@@ -114,6 +114,14 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
     }
   });
 
+  it('publishes asked for at once (DevTools following a tab while the person shares) each prove and succeed', async () => {
+    const { endpoint } = await openBridge();
+    const [devtools, shared, again] = await Promise.all([endpoint.publish('devtools'), endpoint.publish('share'), endpoint.publish('devtools')]);
+    assert.strictEqual(again.capability, devtools.capability, "DevTools' capability stays while its browser does");
+    assert.notStrictEqual(shared.capability, devtools.capability);
+    assert.ok((await cdpCall(`ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`)).result?.product, 'the shared address works');
+  });
+
   it('after Restart Browser the old address is refused and a new one works', async () => {
     const { bridge, endpoint } = await openBridge();
     const before = await endpoint.publish('share');

@@ -94,7 +94,16 @@ export class CdpEndpoint {
    * A capability for `audience` on the watched browser, published now: the one it has if it has one, else a new
    * one. Refused in words when no browser is ready, or the child's endpoint does not prove to be that browser's.
    */
-  async publish(audience: CdpAudience): Promise<PublishedCdp> {
+  publish(audience: CdpAudience): Promise<PublishedCdp> {
+    // One at a time: each proof sets and clears the one challenge cookie, so two at once would spoil each other's.
+    const turn = this.publishing.then(() => this.publishNow(audience));
+    this.publishing = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private publishing: Promise<unknown> = Promise.resolve();
+
+  private async publishNow(audience: CdpAudience): Promise<PublishedCdp> {
     if (this.disposed) throw new Error('Playwright Bridge is shutting down.');
     const port = await this.listen();
     const health = this.child.health;
@@ -128,14 +137,17 @@ export class CdpEndpoint {
     const challenge = randomBytes(32).toString('base64url');
     const answer = await this.child.ask('cdpEndpoint', { challenge });
     let seen: string | undefined;
+    let refused: string | undefined;
     try {
       const reply = await this.internalCommand(answer, 'Storage.getCookies', { browserContextId: answer.browserContextId });
+      refused = (reply.error as { message?: string } | undefined)?.message;
       const cookies = (reply.result as { cookies?: { name: string; value: string; domain: string }[] } | undefined)?.cookies ?? [];
       seen = cookies.find(cookie => cookie.domain === 'cdp-challenge.invalid' && cookie.value === challenge)?.value;
     } finally {
       await this.child.ask('cdpChallengeDone', { challenge }).catch(() => undefined);
     }
-    if (seen !== challenge) throw new Error("The browser's CDP connection did not prove to be the watched browser's; nothing is shared.");
+    if (seen !== challenge)
+      throw new Error(`The browser's CDP connection did not prove to be the watched browser's${refused ? ` (${refused})` : ''}; nothing is shared.`);
     if (this.child.health.state !== 'ready' || this.child.health.generation !== generation) throw new Error('The browser restarted meanwhile; try again.');
     const known = this.browser;
     const same = known && known.generation === generation && known.internal.port === answer.port && known.internal.secret === answer.secret;
