@@ -255,6 +255,15 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
         [aPage],
         "only A's page is listed, though B's has the same URL",
       );
+      // VS Code's debugger opens a second session on the browser itself, and discovers pages there: scoped the same.
+      const second = (await shared.send('Target.attachToBrowserTarget')).result?.sessionId as string;
+      assert.ok(second, "the browser's own target can be attached");
+      const seenThere = (await shared.send('Target.getTargets', {}, second)).result?.targetInfos as { targetId: string; type: string }[];
+      assert.deepStrictEqual(
+        seenThere.filter(each => each.type === 'page').map(each => each.targetId),
+        [aPage],
+        "only A's page is listed on the debugger's own browser session",
+      );
       const attach = await shared.send('Target.attachToTarget', { targetId: bPage, flatten: true });
       assert.match(attach.error?.message ?? '', /No target with given id found/, "B's page cannot be attached by its id");
       const info = await shared.send('Target.getTargetInfo', { targetId: bPage });
@@ -275,9 +284,10 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
       assert.doesNotMatch(bNavigated.text, /### Error/, "B's new tab was not left waiting for the shared client's debugger");
       // A's new tab waits for this client, as for a debugger: it runs once told to.
       const aTab = a.call('browser_tabs', { action: 'new' });
-      const aNew = await shared.until(
-        each => each.method === 'Target.attachedToTarget' && (each.params!.targetInfo as { targetId: string }).targetId !== aPage,
-      );
+      const aNew = await shared.until(each => {
+        const info = each.params?.targetInfo as { targetId: string; type: string } | undefined;
+        return each.method === 'Target.attachedToTarget' && info?.type === 'page' && info.targetId !== aPage;
+      });
       assert.ok(aNew, "A's new tab is auto-attached");
       await shared.send('Runtime.runIfWaitingForDebugger', {}, aNew.params!.sessionId as string);
       await aTab;

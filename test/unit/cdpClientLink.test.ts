@@ -117,6 +117,12 @@ describe("a CDP client's link", () => {
       ['their-session Runtime.runIfWaitingForDebugger', 'browser-session Target.detachFromTarget'],
     );
     assert.ok(!pipe.routes.has('their-session'), 'its messages are not routed to the client');
+    // A second session on the browser itself (VS Code's debugger opens one): its own, and scoped the same.
+    pipe.deliver('browser-session', {
+      method: 'Target.attachedToTarget',
+      params: { sessionId: 'second-browser-session', targetInfo: { targetId: 'browser', type: 'browser', url: '' }, waitingForDebugger: false },
+    });
+    assert.ok(pipe.routes.has('second-browser-session'), "the browser's own target is the client's to attach");
     await link.receive(JSON.stringify({ id: 3, method: 'Target.createTarget', params: { url: 'about:blank' } }));
     assert.strictEqual(pipe.sent.at(-1)?.params?.browserContextId, 'ours', 'a new target goes to its own context');
     await link.close();

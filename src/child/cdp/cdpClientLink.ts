@@ -160,12 +160,10 @@ export class CdpClientLink {
       }
       const sessionId = message.result?.sessionId;
       if (this.attaching.delete(message.id) && typeof sessionId === 'string') this.own(sessionId);
-      const result = message.error ? undefined : this.scope.result(message.result ?? {});
-      const error = message.error ?? (result && 'error' in result ? { code: -32602, message: String(result.error) } : undefined);
       this.deliver(
         JSON.stringify({
           id: pending.clientId,
-          ...(error ? { error } : { result }),
+          ...(message.error ? { error: message.error } : { result: this.scope.result(message.result ?? {}) }),
           ...(pending.clientSession !== undefined ? { sessionId: pending.clientSession } : {}),
         }),
       );

@@ -12,6 +12,7 @@ import type { CdpMessage } from './browserPipe';
 /** A target as CDP describes it (Target.TargetInfo): the parts judged here. */
 interface TargetInfo {
   targetId?: unknown;
+  type?: unknown;
   browserContextId?: unknown;
 }
 
@@ -33,11 +34,15 @@ export class TargetScope {
 
   constructor(private readonly range: ContextRange) {}
 
-  /** Whether this target is in the client's range (and so may be shown to it). */
+  /**
+   * Whether this target is in the client's range (and so may be shown to it). The browser's own target (of no
+   * context) is: every client's root is a session on it already, and what a session reaches is judged here too.
+   */
   admits(info: unknown): boolean {
     if (typeof info !== 'object' || info === null) return false;
-    const { targetId, browserContextId } = info as TargetInfo;
-    if (typeof browserContextId !== 'string' || !this.range.includes(browserContextId)) return false;
+    const { targetId, browserContextId, type } = info as TargetInfo;
+    const inRange = typeof browserContextId === 'string' ? this.range.includes(browserContextId) : type === 'browser';
+    if (!inRange) return false;
     if (typeof targetId === 'string') this.shown.add(targetId);
     return true;
   }
@@ -55,9 +60,11 @@ export class TargetScope {
     return undefined;
   }
 
-  /** A command's result, with the targets and contexts out of range left out. */
-  result(result: Record<string, unknown>): Record<string, unknown> | { error: string } {
-    if ('targetInfo' in result && !this.admits(result.targetInfo)) return { error: NO_SUCH_TARGET };
+  /**
+   * A command's result, with the targets and contexts out of range left out. (A lone `targetInfo` is of a target
+   * the command named, judged before it went, or of the session's own: the browser's has no context.)
+   */
+  result(result: Record<string, unknown>): Record<string, unknown> {
     const kept = { ...result };
     if (Array.isArray(result.targetInfos)) kept.targetInfos = result.targetInfos.filter(info => this.admits(info));
     if (Array.isArray(result.browserContextIds))
