@@ -20,9 +20,15 @@ export class SessionContexts {
   /** Contexts claimed since the last call ended (callEnded). */
   private readonly claimedInCall: BrowserContext[] = [];
   private readonly view: Browser | null;
+  /**
+   * The browser itself, not the session's view of it: a context the bridge opens for its own work (DevTools'
+   * frontend reader) is opened here, so it is never claimed as this session's.
+   */
+  readonly browser: Browser | null;
 
   constructor(readonly main: BrowserContext) {
     const browser = main.browser();
+    this.browser = browser;
     this.view = browser && this.viewOf(browser);
     this.own(main);
   }

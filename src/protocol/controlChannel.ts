@@ -87,6 +87,8 @@ export const CONTROL_REQUESTS = {
     result: z.object({
       port: z.number().int().min(1).max(65535),
       secret: z.string().min(32),
+      /** The key of the proof the endpoint gives in each answer (core/cdpDoor/endpointProof.ts). */
+      proofKey: z.string().min(32),
       /** The watched context, where the challenge is. */
       browserContextId: z.string(),
       /** The watched session's current tab, for DevTools. */

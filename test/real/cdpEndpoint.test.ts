@@ -14,7 +14,7 @@ import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { chromium } from 'playwright-core';
-import { WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { cdpCall, CdpConnection } from '../support/cdpClient';
 import { FixtureServer } from '../fixtures/fixtureServer';
 import { closeStdioChild, makeRealBridge, openDoor, RealBridge, REPO_ROOT, TEST_BROWSER, textOf, waitFor } from '../support/realBridge';
@@ -37,6 +37,31 @@ function httpGet(url: string, headers: Record<string, string> = {}): Promise<{ s
 }
 
 const run = promisify(execFile);
+
+/** Under perClient: the bridge's own tab open, client A on its page, and the panel watching A. */
+async function watchingClientA(door: Awaited<ReturnType<typeof openDoor>>, cdp: CdpEndpoint, fixtureUrl: string) {
+  await door.bridge.supervisor.callTool('browser_navigate', { url: `${fixtureUrl}/` });
+  const a = await door.connect('client-a');
+  await a.call('browser_navigate', { url: `${fixtureUrl}/second` });
+  await watchClient(door, cdp, a.transport.sessionId!);
+  return a;
+}
+
+/** The panel comes to watch this client (as the person picks it): its current tab's target id, once the child took the watch up. */
+async function watchClient(door: Awaited<ReturnType<typeof openDoor>>, cdp: CdpEndpoint, sessionId: string): Promise<string> {
+  const before = (await cdp.publish('devtools')).currentTargetId;
+  door.bridge.supervisor.tell('watchContext', { sessionId });
+  let id: string | undefined;
+  await waitFor(
+    async () => {
+      id = (await cdp.publish('devtools').catch(() => undefined))?.currentTargetId;
+      return id !== undefined && id !== before;
+    },
+    10000,
+    'the watched client',
+  );
+  return id!;
+}
 
 describe('the managed CDP endpoint (real child and Chromium)', function () {
   this.timeout(180000);
@@ -187,11 +212,7 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
     const cdp = new CdpEndpoint(door.bridge.supervisor, line => logs.push(line));
     let squatter: http.Server | undefined;
     try {
-      await door.bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
-      const a = await door.connect('client-a');
-      await a.call('browser_navigate', { url: `${fixture.url}/second` });
-      door.bridge.supervisor.tell('watchContext', { sessionId: a.transport.sessionId! });
-      await waitFor(async () => (await cdp.publish('devtools').catch(() => undefined))?.currentTargetId !== undefined, 10000, 'the watched client');
+      const a = await watchingClientA(door, cdp, fixture.url);
       const shared = await cdp.publish('share');
       const devtools = await cdp.publish('devtools');
       const oldUrl = `ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`;
@@ -229,23 +250,23 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
       await a.call('browser_navigate', { url: `${fixture.url}/second` });
       await b.call('browser_navigate', { url: `${fixture.url}/second` });
       // B's page id, as the person's own DevTools would have it while the panel watched B.
-      const watched = async (sessionId: string, other?: string) => {
-        door.bridge.supervisor.tell('watchContext', { sessionId });
-        let id: string | undefined;
-        await waitFor(
-          async () => {
-            id = (await cdp.publish('devtools').catch(() => undefined))?.currentTargetId;
-            return id !== undefined && id !== other;
-          },
-          10000,
-          'the watched client',
-        );
-        return id!;
-      };
-      const bPage = await watched(b.transport.sessionId!);
-      const aPage = await watched(a.transport.sessionId!, bPage);
+      const bPage = await watchClient(door, cdp, b.transport.sessionId!);
+      const aPage = await watchClient(door, cdp, a.transport.sessionId!);
+      // The bridge's private context (where DevTools' frontend is read) exists once a frontend file was asked for.
+      const devtools = await cdp.publish('devtools');
+      assert.strictEqual((await httpGet(`http://127.0.0.1:${devtools.port}/${devtools.capability}/frontend/inspector.html`)).status, 200);
       const address = await cdp.publish('share');
       shared = await CdpConnection.open(`ws://127.0.0.1:${address.port}/${address.capability}/devtools/browser`);
+      // The old protocol's nested sessions would carry commands the bridge never reads: refused (a helper's attack
+      // read B's cookies and left CDP in A's page through them).
+      const browserTarget = ((await shared.send('Target.getTargetInfo')).result?.targetInfo as { targetId: string }).targetId;
+      for (const [method, params] of [
+        ['Target.attachToTarget', { targetId: browserTarget, flatten: false }],
+        ['Target.attachToTarget', { targetId: browserTarget }],
+        ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false }],
+        ['Target.sendMessageToTarget', { targetId: aPage, message: '{"id":1,"method":"Runtime.evaluate","params":{"expression":"1"}}' }],
+      ] as const)
+        assert.match((await shared.send(method, params)).error?.message ?? '', /carries flat CDP sessions only/, `${method} ${JSON.stringify(params)}`);
       const pages = async () =>
         ((await shared!.send('Target.getTargets')).result?.targetInfos as { targetId: string; type: string; url: string }[]).filter(
           each => each.type === 'page',
@@ -253,8 +274,10 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
       assert.deepStrictEqual(
         (await pages()).map(each => each.targetId),
         [aPage],
-        "only A's page is listed, though B's has the same URL",
+        "only A's page is listed, though B's has the same URL (and not the bridge's private one)",
       );
+      const contexts = (await shared.send('Target.getBrowserContexts')).result?.browserContextIds as string[];
+      assert.strictEqual(contexts.length, 1, `only A's context is listed: ${contexts.join(', ')}`);
       // VS Code's debugger opens a second session on the browser itself, and discovers pages there: scoped the same.
       const second = (await shared.send('Target.attachToBrowserTarget')).result?.sessionId as string;
       assert.ok(second, "the browser's own target can be attached");
@@ -304,6 +327,49 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
     } finally {
       shared?.close();
       await cdp.dispose();
+      await door.dispose();
+    }
+  });
+
+  it("attacked in the instant the browser's endpoint closes, before the host hears it: a process that binds the freed port gets nothing it says to a client", async () => {
+    // Under perClient the browser stays when the watched client's context (and so its endpoint) closes.
+    const door = await openDoor({ isolation: 'perClient' });
+    const endpoint = new CdpEndpoint(door.bridge.supervisor, line => logs.push(line));
+    const a = await watchingClientA(door, endpoint, fixture.url);
+    const devtools = await endpoint.publish('devtools');
+    const shared = await endpoint.publish('share');
+    const record = (endpoint as unknown as { browser: { internal: { port: number }; alive: WebSocket } }).browser;
+    // The host does not hear the close yet: the window a squatter would need, held open.
+    record.alive.removeAllListeners('close');
+    const internalPort = record.internal.port;
+    await a.call('browser_close');
+    const squatter = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<script>squatter</script>'));
+    const squatterSockets = new WebSocketServer({ server: squatter });
+    squatterSockets.on('connection', socket =>
+      socket.on('message', data => socket.send(JSON.stringify({ id: (JSON.parse(String(data)) as { id: number }).id, result: { product: 'squatter' } }))),
+    );
+    try {
+      await waitFor(
+        () =>
+          new Promise<boolean>(resolve => {
+            squatter.once('error', () => resolve(false));
+            squatter.listen(internalPort, '127.0.0.1', () => resolve(true));
+          }),
+        10000,
+        "the browser's endpoint to free its port",
+      );
+      const page = await httpGet(`http://127.0.0.1:${devtools.port}/${devtools.capability}/frontend/inspector.html`);
+      assert.doesNotMatch(page.body, /squatter/, `the DevTools frame gets none of the squatter's page (${page.status})`);
+      assert.strictEqual(page.status, 502);
+      const version = await httpGet(`http://127.0.0.1:${shared.port}/${shared.capability}/json/version`);
+      assert.strictEqual(version.status, 502, `nor its /json/version: ${version.body}`);
+      const answer = await cdpCall(`ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`);
+      assert.notStrictEqual(answer.result?.product, 'squatter', 'a CDP client hears nothing from it');
+      assert.strictEqual(answer.refused, 502, JSON.stringify(answer));
+    } finally {
+      squatterSockets.close();
+      squatter.close();
+      await endpoint.dispose();
       await door.dispose();
     }
   });
@@ -398,9 +464,10 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
       // Another process on this machine, with nothing but the port.
       const other = await run(childNode(), [
         '-e',
-        `require('http').get('http://127.0.0.1:${door.port}/json/version', res => { let b = ''; res.on('data', c => b += c); res.on('end', () => console.log(res.statusCode, b)); })`,
+        `require('http').get('http://127.0.0.1:${door.port}/json/version', res => console.log(res.statusCode)).on('error', e => console.log('dropped: ' + e.message))`,
       ]);
-      assert.match(other.stdout, /^403 Refused: only VS Code \(this extension host\) may use this port/);
+      assert.match(other.stdout, /^dropped: (socket hang up|read ECONNRESET)/, `another process is dropped before it is read: ${other.stdout}`);
+      assert.ok(logs.includes('Debugger door dropped a connection another process made'), 'and the log says so');
       // Another process that takes the very port this process connects from, on another loopback address (a helper's
       // attack: the kernel's table of sockets then showed the door our own connection).
       const ours = net.connect(door.port, '127.0.0.1');
@@ -410,10 +477,23 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
         `const s = require('net').connect({ host: '127.0.0.1', port: ${door.port}, localAddress: '127.0.0.2', localPort: ${ours.localPort} });
          s.on('connect', () => s.write('GET /json/version HTTP/1.1\\r\\nHost: 127.0.0.1:${door.port}\\r\\n\\r\\n'));
          s.on('data', d => { console.log(String(d).split('\\r\\n')[0]); process.exit(0); });
-         s.on('error', e => { console.log('error ' + e.message); process.exit(0); });`,
+         s.on('close', () => { console.log('dropped'); process.exit(0); });
+         s.on('error', () => undefined);`,
       ]);
       ours.destroy();
-      assert.match(borrowed.stdout, /^HTTP\/1\.1 403/, `a borrowed port number is not this process: ${borrowed.stdout}`);
+      assert.match(borrowed.stdout, /^dropped/, `a borrowed port number is not this process: ${borrowed.stdout}`);
+      // Another process that holds many connections open (a helper's attack: the door's few places were all taken).
+      const flood = execFile(childNode(), [
+        '-e',
+        `const held = []; for (let i = 0; i < 40; i++) { const s = require('net').connect(${door.port}, '127.0.0.1'); s.on('error', () => undefined); held.push(s); }
+         setInterval(() => undefined, 1000);`,
+      ]);
+      try {
+        await waitFor(() => logs.filter(line => line.startsWith('Debugger door dropped')).length >= 40, 10000, "the flood's connections to arrive");
+        assert.strictEqual((await httpGet(`http://127.0.0.1:${door.port}/json/version`)).status, 200, 'VS Code still gets in');
+      } finally {
+        flood.kill();
+      }
       assert.strictEqual((await httpGet(`http://127.0.0.1:${door.port}/json/version`, { Origin: 'http://attacker.example' })).status, 403);
       assert.ok((await cdpCall(version.webSocketDebuggerUrl)).result?.product, "the debugger's WebSocket reaches the browser");
       await waitFor(

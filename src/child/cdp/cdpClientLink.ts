@@ -20,10 +20,26 @@ type Pending = { clientId: number; session: string; clientSession?: string } | {
 
 const ATTACHING = new Set(['Target.attachToTarget', 'Target.attachToBrowserTarget']);
 /**
+ * The link carries flat sessions only: each is one it routes and judges (targetScope.ts, HANDS_ON). A session of
+ * the old protocol travels inside `Target.sendMessageToTarget` and its answers inside events, where neither would
+ * look: so a session is attached flat or not at all.
+ */
+const NESTS_SESSIONS = new Set(['Target.attachToTarget', 'Target.setAutoAttach']);
+const NESTED_TRAFFIC = 'Target.sendMessageToTarget';
+/**
  * Commands that would hand CDP on to someone the person never gave an address: a binding that lets a page's own
  * script speak CDP (it outlives the client, its Revoke and the page, in every later page of the tab).
  */
 const HANDS_ON = new Set(['Target.exposeDevToolsProtocol']);
+
+/** Why a command is refused whatever it names, or undefined. */
+function refusedAtOnce(method: string, params: Record<string, unknown> | undefined): string | undefined {
+  if (HANDS_ON.has(method)) return `${method} is refused by Playwright Bridge: it would give CDP to a page's scripts`;
+  const turnsOff = method === 'Target.setAutoAttach' && params?.autoAttach === false;
+  if (method === NESTED_TRAFFIC || (NESTS_SESSIONS.has(method) && params?.flatten !== true && !turnsOff))
+    return `Playwright Bridge carries flat CDP sessions only: attach with flatten: true and send with sessionId (${method} refused)`;
+  return undefined;
+}
 
 export class CdpClientLink {
   /** The session on the browser target this link opened for its client. */
@@ -105,11 +121,12 @@ export class CdpClientLink {
       );
       return;
     }
-    if (HANDS_ON.has(message.method)) {
+    const refused = refusedAtOnce(message.method, message.params);
+    if (refused) {
       this.deliver(
         JSON.stringify({
           id: message.id,
-          error: { code: -32000, message: `${message.method} is refused by Playwright Bridge: it would give CDP to a page's scripts` },
+          error: { code: -32000, message: refused },
           ...(message.sessionId !== undefined ? { sessionId: message.sessionId } : {}),
         }),
       );

@@ -31,6 +31,7 @@ export class CdpShare {
     if (!endpoint || endpoint.isClosed) {
       const made = InternalCdpEndpoint.of(
         context,
+        session.contexts ? session.contexts.browser : browser,
         { pages: async () => session.contexts?.pages() ?? context.pages(), contexts: () => session.contexts?.contexts() ?? [context] },
         this.pauses,
       );

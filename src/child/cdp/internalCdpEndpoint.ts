@@ -19,6 +19,7 @@ import type { AddressInfo } from 'net';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { sameSecret } from '../../core/mcpDoor/requestGuard';
+import { NONCE_HEADER, PROOF_HEADER, newProofKey, proofOf } from '../../core/cdpDoor/endpointProof';
 import { browserPipeOf, type BrowserPipe } from './browserPipe';
 import { CdpClientLink, type LinkTarget } from './cdpClientLink';
 import { DevtoolsFrontend } from './devtoolsFrontend';
@@ -28,6 +29,8 @@ import { TargetScope, type ContextRange } from './targetScope';
 export interface InternalAddress {
   port: number;
   secret: string;
+  /** The key of the proof each answer carries (core/cdpDoor/endpointProof.ts); like the secret, only the host learns it. */
+  proofKey: string;
 }
 
 /** The session the endpoint is for: what its clients may see. */
@@ -60,6 +63,7 @@ const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\]):\d+$/i;
 
 export class InternalCdpEndpoint {
   private readonly secret = randomBytes(32).toString('base64url');
+  private readonly proofKey = newProofKey();
   private readonly server = http.createServer((req, res) => void this.answer(req, res));
   // Chromium drops its pipe, and exits, at a message over 100 MB: a client's message over this is refused instead.
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
@@ -86,6 +90,11 @@ export class InternalCdpEndpoint {
         return main && !main.isDefault ? main.id : undefined;
       },
     };
+    // A WebSocket admitted (its secret right) proves this endpoint in its handshake's answer.
+    this.sockets.on('headers', (headers, req) => {
+      const proof = this.proofFor(req);
+      if (proof) headers.push(`${PROOF_HEADER}: ${proof}`);
+    });
     this.server.on('upgrade', (req, socket, head) => {
       if (this.pathOf(req) === '/alive') {
         this.sockets.handleUpgrade(req, socket, head, ws => {
@@ -107,9 +116,12 @@ export class InternalCdpEndpoint {
     context.on('close', () => void this.close());
   }
 
-  /** The endpoint for a Chromium context (the watched one) on its browser, or why it cannot have one. */
-  static of(context: BrowserContext, watched: WatchedSession, pauses?: DebuggerPauses): InternalCdpEndpoint | { unavailable: string } {
-    const browser = context.browser();
+  /**
+   * The endpoint for a Chromium context (the watched one) on its browser, or why it cannot have one. `browser` is
+   * the browser itself, never a session's view of it (sessionContexts.ts): the frontend's private context is
+   * opened on it and must not become the session's.
+   */
+  static of(context: BrowserContext, browser: Browser | null, watched: WatchedSession, pauses?: DebuggerPauses): InternalCdpEndpoint | { unavailable: string } {
     if (!browser) return { unavailable: 'this browser has no CDP connection the bridge can share' };
     const pipe = browserPipeOf(context);
     if ('unavailable' in pipe) return pipe;
@@ -123,7 +135,7 @@ export class InternalCdpEndpoint {
   listen(): Promise<InternalAddress> {
     return (this.listening ??= new Promise((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => resolve({ port: (this.server.address() as AddressInfo).port, secret: this.secret }));
+      this.server.listen(0, '127.0.0.1', () => resolve({ port: (this.server.address() as AddressInfo).port, secret: this.secret, proofKey: this.proofKey }));
     }));
   }
 
@@ -134,6 +146,12 @@ export class InternalCdpEndpoint {
     const [, presented, ...rest] = url.pathname.split('/');
     if (!presented || !sameSecret(presented, this.secret)) return undefined;
     return `/${rest.join('/')}`;
+  }
+
+  /** The proof for a request from the host (its secret right, a nonce sent), or undefined. */
+  private proofFor(req: http.IncomingMessage): string | undefined {
+    const nonce = req.headers[NONCE_HEADER];
+    return typeof nonce === 'string' && this.pathOf(req) !== undefined ? proofOf(this.proofKey, nonce) : undefined;
   }
 
   private admit(req: http.IncomingMessage): LinkTarget | undefined {
@@ -171,6 +189,8 @@ export class InternalCdpEndpoint {
 
   private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const path = this.pathOf(req);
+    const proof = this.proofFor(req);
+    if (proof) res.setHeader(PROOF_HEADER, proof);
     const json = (value: unknown) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       res.end(JSON.stringify(value));

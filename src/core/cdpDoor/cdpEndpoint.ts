@@ -22,6 +22,7 @@ import type { HostHealth } from '../supervision/browserHealth';
 import type { ControlRequestParams, ControlRequestResult } from '../../protocol/controlChannel';
 import { checkCdpRequest } from './cdpGuard';
 import { CDP_TARGET_PATH, passThrough } from './webSocketPassThrough';
+import { NONCE_HEADER, PROOF_HEADER, newNonce, proofInHead, proves } from './endpointProof';
 
 /** What the endpoint needs of the supervisor: the child's answers, and whether its browser is still the same one. */
 export interface CdpChild {
@@ -45,9 +46,16 @@ interface Grant {
   audience: CdpAudience;
 }
 
+/** The child's endpoint, as it told the host over stdio. */
+interface InternalEndpoint {
+  port: number;
+  secret: string;
+  proofKey: string;
+}
+
 interface Browser {
   generation: number;
-  internal: { port: number; secret: string };
+  internal: InternalEndpoint;
   grants: Map<CdpAudience, Grant>;
   /** Open exactly as long as the child's endpoint: when it closes (its context or browser went), every grant goes. */
   alive: WebSocket;
@@ -150,10 +158,15 @@ export class CdpEndpoint {
       throw new Error(`The browser's CDP connection did not prove to be the watched browser's${refused ? ` (${refused})` : ''}; nothing is shared.`);
     if (this.child.health.state !== 'ready' || this.child.health.generation !== generation) throw new Error('The browser restarted meanwhile; try again.');
     const known = this.browser;
-    const same = known && known.generation === generation && known.internal.port === answer.port && known.internal.secret === answer.secret;
+    const same =
+      known &&
+      known.generation === generation &&
+      known.internal.port === answer.port &&
+      known.internal.secret === answer.secret &&
+      known.internal.proofKey === answer.proofKey;
     if (known && !same) this.forgetBrowser('the watched browser changed');
     if (!same) {
-      const internal = { port: answer.port, secret: answer.secret };
+      const internal = { port: answer.port, secret: answer.secret, proofKey: answer.proofKey };
       const record: Browser = { generation, internal, grants: new Map(), alive: await this.aliveSocket(internal) };
       record.alive.once('close', () => {
         if (this.browser === record) this.forgetBrowser('the browser closed or restarted');
@@ -164,9 +177,9 @@ export class CdpEndpoint {
   }
 
   /** The socket that is open exactly as long as the child's endpoint is. */
-  private aliveSocket(internal: { port: number; secret: string }): Promise<WebSocket> {
+  private aliveSocket(internal: InternalEndpoint): Promise<WebSocket> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${internal.port}/${internal.secret}/alive`, { perMessageDeflate: false });
+      const socket = provedSocket(internal, '/alive', reject);
       socket.once('open', () => resolve(socket));
       socket.once('error', error => reject(new Error(`The browser's CDP connection did not answer: ${error.message}`)));
       socket.once('unexpected-response', (_req, res) => reject(new Error(`The browser's CDP connection refused (HTTP ${res.statusCode})`)));
@@ -174,17 +187,13 @@ export class CdpEndpoint {
   }
 
   /** One command on a browser session of the internal endpoint, for the bridge's own check. */
-  private internalCommand(
-    internal: { port: number; secret: string },
-    method: string,
-    params: Record<string, unknown>,
-  ): Promise<{ result?: unknown; error?: unknown }> {
+  private internalCommand(internal: InternalEndpoint, method: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: unknown }> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${internal.port}/${internal.secret}/devtools/browser`, { perMessageDeflate: false });
       const fail = (error: Error) => {
         socket.terminate();
         reject(new Error(`The browser's CDP connection did not answer: ${error.message}`));
       };
+      const socket = provedSocket(internal, '/devtools/browser', fail);
       socket.once('error', fail);
       socket.once('unexpected-response', (_req, res) => fail(new Error(`HTTP ${res.statusCode}`)));
       // A bound on a failure, not a wait for a condition: a child that never answers makes the publish fail in words.
@@ -278,35 +287,37 @@ export class CdpEndpoint {
 
   private internalGet(browser: Browser, path: string): Promise<string> {
     return new Promise((resolve, reject) => {
-      http
-        .get({ host: '127.0.0.1', port: browser.internal.port, path: `/${browser.internal.secret}${path}` }, res => {
-          const chunks: Buffer[] = [];
-          res.on('data', chunk => chunks.push(chunk as Buffer));
-          res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`HTTP ${res.statusCode}`))));
-          res.on('error', reject);
-        })
-        .on('error', reject);
+      provedGet(browser.internal, path, reject, res => {
+        const chunks: Buffer[] = [];
+        res.on('data', chunk => chunks.push(chunk as Buffer));
+        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`HTTP ${res.statusCode}`))));
+        res.on('error', reject);
+      });
     });
   }
 
   private proxyFile(browser: Browser, path: string, res: http.ServerResponse, stillGranted: () => boolean): void {
-    const inner = http.get({ host: '127.0.0.1', port: browser.internal.port, path: `/${browser.internal.secret}${path}` }, answer => {
-      if (!stillGranted()) {
-        answer.destroy();
-        res.writeHead(403, { 'content-type': 'text/plain' }).end('Refused: revoked\n');
-        return;
-      }
-      res.writeHead(answer.statusCode ?? 502, {
-        'content-type': answer.headers['content-type'] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      });
-      answer.pipe(res);
-    });
-    inner.on('error', error => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`The browser did not answer: ${error.message}\n`);
-    });
+    provedGet(
+      browser.internal,
+      path,
+      error => {
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`The browser did not answer: ${error.message}\n`);
+      },
+      answer => {
+        if (!stillGranted()) {
+          answer.destroy();
+          res.writeHead(403, { 'content-type': 'text/plain' }).end('Refused: revoked\n');
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, {
+          'content-type': answer.headers['content-type'] ?? 'application/octet-stream',
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        });
+        answer.pipe(res);
+      },
+    );
   }
 
   /** A WebSocket admitted is passed through to the child's endpoint byte for byte (webSocketPassThrough.ts). */
@@ -333,7 +344,11 @@ export class CdpEndpoint {
       }
       connected = true;
       this.sockets.set(socket, { audience, pair: inner });
-      passThrough(req, socket, head, inner, browser.internal.port, `/${browser.internal.secret}${admitted.path}`, () => this.sockets.delete(socket));
+      const nonce = newNonce();
+      passThrough(req, socket, head, inner, browser.internal.port, `/${browser.internal.secret}${admitted.path}`, () => this.sockets.delete(socket), {
+        nonce,
+        accepts: answer => proves(browser.internal.proofKey, nonce, proofInHead(answer)),
+      });
     });
   }
 
@@ -376,4 +391,31 @@ export class CdpEndpoint {
 function json(res: http.ServerResponse, value: unknown): void {
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(JSON.stringify(value, null, 2));
+}
+
+/** Said when what answered on the child's endpoint's port is not that endpoint (endpointProof.ts). */
+const NOT_PROVED = "what answered there did not prove to be the browser's endpoint";
+
+/** A GET to the child's endpoint whose answer is passed on only if it proves to be that endpoint's. */
+function provedGet(internal: InternalEndpoint, path: string, fail: (error: Error) => void, answered: (res: http.IncomingMessage) => void): void {
+  const nonce = newNonce();
+  http
+    .get({ host: '127.0.0.1', port: internal.port, path: `/${internal.secret}${path}`, headers: { [NONCE_HEADER]: nonce } }, res => {
+      if (proves(internal.proofKey, nonce, res.headers[PROOF_HEADER])) return answered(res);
+      res.destroy();
+      fail(new Error(NOT_PROVED));
+    })
+    .on('error', fail);
+}
+
+/** A WebSocket of the host's own to the child's endpoint, ended unopened unless its handshake proves that endpoint. */
+function provedSocket(internal: InternalEndpoint, path: string, fail: (error: Error) => void): WebSocket {
+  const nonce = newNonce();
+  const socket = new WebSocket(`ws://127.0.0.1:${internal.port}/${internal.secret}${path}`, { perMessageDeflate: false, headers: { [NONCE_HEADER]: nonce } });
+  socket.once('upgrade', res => {
+    if (proves(internal.proofKey, nonce, res.headers[PROOF_HEADER])) return;
+    socket.terminate();
+    fail(new Error(NOT_PROVED));
+  });
+  return socket;
 }

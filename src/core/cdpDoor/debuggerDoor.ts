@@ -52,11 +52,22 @@ class OwnClientSockets {
     };
   }
 
-  /** Whether the socket that connected to us is the other end of one of ours. */
-  isOwn(accepted: net.Socket): boolean {
+  /**
+   * Whether the socket that connected to us is the other end of one of ours: the same address and port on both
+   * ends. Ours may not know its peer yet when the door accepts (its connect completes on its own turn): it is
+   * judged once it does.
+   */
+  async isOwn(accepted: net.Socket): Promise<boolean> {
     if (accepted.remoteAddress !== '127.0.0.1') return false;
-    for (const socket of this.sockets)
-      if (socket.localAddress === accepted.remoteAddress && socket.localPort === accepted.remotePort && socket.remotePort === accepted.localPort) return true;
+    for (const socket of [...this.sockets]) {
+      if (socket.localAddress !== accepted.remoteAddress || socket.localPort !== accepted.remotePort) continue;
+      if (socket.connecting)
+        await new Promise(resolve => {
+          socket.once('connect', resolve);
+          socket.once('close', resolve);
+        });
+      if (socket.remotePort === accepted.localPort) return true;
+    }
     return false;
   }
 }
@@ -66,6 +77,8 @@ const ownClientSockets = new OwnClientSockets();
 export class DebuggerDoor {
   private readonly server = http.createServer((req, res) => void this.answer(req, res));
   private readonly sockets = new Set<Duplex>();
+  /** Each connection's judgement (ownClientSockets), made as it arrives. */
+  private readonly verdicts = new WeakMap<object, Promise<boolean>>();
   private closed = false;
   private readonly watching = ownClientSockets.use();
 
@@ -73,7 +86,22 @@ export class DebuggerDoor {
     private readonly target: DoorTarget,
     private readonly log: (line: string) => void,
   ) {
-    this.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
+    this.server.on('upgrade', (req, socket, head) => {
+      // Held while the connection is judged: nothing it sends meanwhile is lost.
+      socket.pause();
+      void this.upgrade(req, socket, head);
+    });
+    // A connection another process made is dropped as it arrives, before a byte of it is read: it holds no place
+    // among the few js-debug needs, and no one else can keep the door busy.
+    this.server.on('connection', (socket: net.Socket) => {
+      const own = ownClientSockets.isOwn(socket);
+      this.verdicts.set(socket, own);
+      void own.then(mine => {
+        if (mine) return;
+        this.log('Debugger door dropped a connection another process made');
+        socket.destroy();
+      });
+    });
     // js-debug opens a few: a flood of connections is not admitted to wait.
     this.server.maxConnections = 16;
   }
@@ -93,19 +121,19 @@ export class DebuggerDoor {
   port = 0;
 
   /** Whether this connection may use the door: not from a web page, and (where it can be told) from this process. */
-  private admits(req: http.IncomingMessage): string | undefined {
+  private async admits(req: http.IncomingMessage): Promise<string | undefined> {
     if (this.closed) return 'the debug session ended';
     if (req.headers.origin !== undefined) return 'requests from web pages are refused';
     if (!/^(127\.0\.0\.1|localhost)(:\d+)?$/i.test(req.headers.host ?? '')) return 'not a loopback host';
-    if (!ownClientSockets.isOwn(req.socket)) return 'only VS Code (this extension host) may use this port';
+    if (!(await (this.verdicts.get(req.socket) ?? false))) return 'only VS Code (this extension host) may use this port';
     return undefined;
   }
 
   private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const refused = this.admits(req);
+    const refused = await this.admits(req);
     if (refused || req.method !== 'GET') {
       this.log(`Debugger door refused a request: ${refused ?? 'not a GET'}`);
-      res.writeHead(403, { 'content-type': 'text/plain' }).end(`Refused: ${refused ?? 'not a GET'}\n`);
+      res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' }).end(`Refused: ${refused ?? 'not a GET'}\n`);
       return;
     }
     const path = new URL(req.url ?? '/', 'http://door').pathname;
@@ -138,9 +166,9 @@ export class DebuggerDoor {
     });
   }
 
-  private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+  private async upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://door').pathname;
-    const refused = this.admits(req) ?? (CDP_TARGET_PATH.test(path) ? undefined : 'no such CDP target');
+    const refused = (await this.admits(req)) ?? (CDP_TARGET_PATH.test(path) ? undefined : 'no such CDP target');
     if (refused) {
       this.log(`Debugger door refused a WebSocket: ${refused}`);
       socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\nRefused: ${refused}\n`);

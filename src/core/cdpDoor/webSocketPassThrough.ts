@@ -6,19 +6,41 @@
 import type * as http from 'http';
 import type * as net from 'net';
 import type { Duplex } from 'stream';
+import { NONCE_HEADER } from './endpointProof';
 
 /** The CDP WebSockets a door passes on: the browser's, or one page's. */
 export const CDP_TARGET_PATH = /^\/devtools\/(browser|page\/[0-9A-Fa-f]{1,64})$/;
 
-/** Writes the handshake to `inner` (connected to `port`), pipes both ways, and ends both when either ends. */
-export function passThrough(req: http.IncomingMessage, client: Duplex, head: Buffer, inner: net.Socket, port: number, path: string, ended: () => void): void {
+/** What the port behind must show in its handshake's answer before a byte of it reaches the client. */
+export interface HandshakeProof {
+  /** Sent with the handshake (endpointProof.ts NONCE_HEADER). */
+  nonce: string;
+  /** Whether the answer's head (status line and headers) proves the port is the one meant. */
+  accepts(head: string): boolean;
+}
+
+/**
+ * Writes the handshake to `inner` (connected to `port`), pipes both ways, and ends both when either ends. With a
+ * proof, the answer's head is held until it proves the port behind; if it does not, the client gets a 502.
+ */
+export function passThrough(
+  req: http.IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+  inner: net.Socket,
+  port: number,
+  path: string,
+  ended: () => void,
+  proof?: HandshakeProof,
+): void {
   const lines = [`GET ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`];
+  // The client's own Host, Origin and anything claiming to be the bridge's are not passed on.
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
-    if (!/^(host|origin)$/i.test(req.rawHeaders[i])) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+    if (!/^(host|origin|x-playwright-bridge-.*)$/i.test(req.rawHeaders[i])) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+  if (proof) lines.push(`${NONCE_HEADER}: ${proof.nonce}`);
   inner.write(`${lines.join('\r\n')}\r\n\r\n`);
   if (head.length) inner.write(head);
   client.pipe(inner);
-  inner.pipe(client);
   const closeBoth = () => {
     ended();
     client.destroy();
@@ -28,4 +50,32 @@ export function passThrough(req: http.IncomingMessage, client: Duplex, head: Buf
   client.on('error', closeBoth);
   inner.on('close', closeBoth);
   inner.on('error', closeBoth);
+  if (!proof) {
+    inner.pipe(client);
+    return;
+  }
+  let held = Buffer.alloc(0);
+  const hold = (chunk: Buffer) => {
+    held = Buffer.concat([held, chunk]);
+    const end = held.indexOf('\r\n\r\n');
+    if (end < 0) {
+      if (held.length > 16 * 1024) closeBoth();
+      return;
+    }
+    inner.off('data', hold);
+    if (!proof.accepts(held.subarray(0, end).toString('latin1'))) {
+      // The client hears why before its socket ends: the port behind is dropped quietly first.
+      inner.off('close', closeBoth);
+      inner.off('error', closeBoth);
+      inner.on('error', () => undefined);
+      inner.destroy();
+      client.end(
+        "HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nRefused: what answered did not prove to be the browser's endpoint\n",
+      );
+      return;
+    }
+    client.write(held);
+    inner.pipe(client);
+  };
+  inner.on('data', hold);
 }
