@@ -21,7 +21,7 @@ import { closeStdioChild, makeRealBridge, openDoor, RealBridge, REPO_ROOT, TEST_
 import { childNode } from '../support/childNode';
 import { CdpEndpoint } from '../../src/core/cdpDoor/cdpEndpoint';
 import { DebuggerDoor } from '../../src/core/cdpDoor/debuggerDoor';
-import { execFile } from 'child_process';
+import { execFile, fork } from 'child_process';
 import { promisify } from 'util';
 
 function httpGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
@@ -493,6 +493,31 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
         assert.strictEqual((await httpGet(`http://127.0.0.1:${door.port}/json/version`)).status, 200, 'VS Code still gets in');
       } finally {
         flood.kill();
+      }
+      // A socket this process connected, then handed to a child process (the child speaks on it): no longer ours.
+      const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pwb-door-')), 'handed.js');
+      fs.writeFileSync(
+        script,
+        `process.on('message', (_m, socket) => {
+           socket.on('data', d => process.send(String(d).split('\\r\\n')[0]));
+           socket.on('close', () => process.send('dropped'));
+           socket.write('GET /json/version HTTP/1.1\\r\\nHost: 127.0.0.1:${door.port}\\r\\n\\r\\n');
+         });`,
+      );
+      const child = fork(script, [], { execPath: childNode(), serialization: 'advanced' });
+      try {
+        const handed = net.connect(door.port, '127.0.0.1');
+        // Used by this process first (admitted, and kept alive), then handed over.
+        const first = await new Promise<string>(resolve => {
+          handed.once('data', data => resolve(String(data).split('\r\n')[0]));
+          handed.write(`GET /json/version HTTP/1.1\r\nHost: 127.0.0.1:${door.port}\r\n\r\n`);
+        });
+        assert.match(first, /^HTTP\/1\.1 200/, 'this process is admitted on it');
+        const heard = new Promise<string>(resolve => child.once('message', message => resolve(String(message))));
+        child.send('use', handed);
+        assert.match(await heard, /^(HTTP\/1\.1 403|dropped)/, 'a socket handed to a child is refused');
+      } finally {
+        child.kill();
       }
       assert.strictEqual((await httpGet(`http://127.0.0.1:${door.port}/json/version`, { Origin: 'http://attacker.example' })).status, 403);
       assert.ok((await cdpCall(version.webSocketDebuggerUrl)).result?.product, "the debugger's WebSocket reaches the browser");

@@ -125,7 +125,9 @@ export class DebuggerDoor {
     if (this.closed) return 'the debug session ended';
     if (req.headers.origin !== undefined) return 'requests from web pages are refused';
     if (!/^(127\.0\.0\.1|localhost)(:\d+)?$/i.test(req.headers.host ?? '')) return 'not a loopback host';
-    if (!(await (this.verdicts.get(req.socket) ?? false))) return 'only VS Code (this extension host) may use this port';
+    // Judged again at each request: a socket of ours handed to a child process since is ours no longer.
+    if (!(await (this.verdicts.get(req.socket) ?? false)) || !(await ownClientSockets.isOwn(req.socket)))
+      return 'only VS Code (this extension host) may use this port';
     return undefined;
   }
 
