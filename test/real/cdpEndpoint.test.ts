@@ -281,6 +281,24 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
       // VS Code's debugger opens a second session on the browser itself, and discovers pages there: scoped the same.
       const second = (await shared.send('Target.attachToBrowserTarget')).result?.sessionId as string;
       assert.ok(second, "the browser's own target can be attached");
+      // Domains that act on every client's pages at once, on a session of the browser itself (a helper's attack paused
+      // B's navigation with a browser-wide Fetch, read it and answered with a page of its own): refused there.
+      for (const session of [undefined, second])
+        for (const [method, params] of [
+          ['Fetch.enable', { patterns: [{ urlPattern: '*' }] }],
+          ['Tracing.start', { transferMode: 'ReturnAsStream' }],
+          ['Storage.getCookies', {}],
+        ] as const)
+          assert.match(
+            (await shared.send(method, params, session)).error?.message ?? '',
+            /refused on the browser's own session|names no browserContextId/,
+            `${method} on ${session ? 'a second' : 'the root'} browser session`,
+          );
+      assert.match((await shared.send('Browser.close')).error?.message ?? '', /refused/, "closing every client's browser");
+      const aSession = (await shared.send('Target.attachToTarget', { targetId: aPage, flatten: true })).result?.sessionId as string;
+      assert.match((await shared.send('Browser.close', {}, aSession)).error?.message ?? '', /acts on the whole browser/, "nor on a page's session");
+      const evaluated = await shared.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true }, aSession);
+      assert.strictEqual((evaluated.result?.result as { value?: string } | undefined)?.value, 'Second Page', "A's page is the client's to drive");
       const seenThere = (await shared.send('Target.getTargets', {}, second)).result?.targetInfos as { targetId: string; type: string }[];
       assert.deepStrictEqual(
         seenThere.filter(each => each.type === 'page').map(each => each.targetId),

@@ -49,7 +49,7 @@ function linked() {
   const pipe = new PipeStandIn();
   pipe.answers.set('Target.getTargetInfo', params => ({ targetInfo: TARGETS[String(params?.targetId)] }));
   const delivered: CdpMessage[] = [];
-  const scope = new TargetScope({ includes: id => id === 'ours', newTargetContext: 'ours' });
+  const scope = new TargetScope({ includes: id => id === 'ours', newTargetContext: 'ours', includesDefault: false });
   const link = new CdpClientLink(
     pipe,
     { kind: 'browser' },

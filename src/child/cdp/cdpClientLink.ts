@@ -47,6 +47,8 @@ export class CdpClientLink {
   /** Where the client's messages without a session go. */
   private root: string | undefined;
   private readonly sessions = new Set<string>();
+  /** The client's sessions on the browser itself (not on a page): what they may call is narrower (targetScope.ts). */
+  private readonly browserSessions = new Set<string>();
   private readonly pending = new Map<number, Pending>();
   private opened: Promise<void> | undefined;
   /** The client's commands go to the browser in the order it sent them (some wait to have their target judged). */
@@ -77,6 +79,7 @@ export class CdpClientLink {
     const browserSession = await this.pipe.attachToBrowser();
     this.browserSession = browserSession;
     this.own(browserSession);
+    this.browserSessions.add(browserSession);
     if (this.target.kind === 'browser') {
       this.root = browserSession;
       return;
@@ -148,6 +151,8 @@ export class CdpClientLink {
       );
     // Only a session this client opened: another client's or Playwright's own is as unknown as a made-up one.
     if (!this.sessions.has(session)) return refuse(-32001, 'Session with given id not found.');
+    const browserWide = this.scope.browserWideRefusal(message.method, message.params, this.browserSessions.has(session));
+    if (browserWide) return refuse(-32000, browserWide);
     const outOfScope = await this.scope.refusal(message, targetId => this.describe(targetId));
     if (this.ended) return;
     if (outOfScope) return refuse(-32602, outOfScope);
@@ -155,10 +160,13 @@ export class CdpClientLink {
     const id = this.pipe.send(session, message.method, message.params);
     this.pending.set(id, { clientId: message.id, session, ...(message.sessionId !== undefined ? { clientSession: message.sessionId } : {}) });
     if (ATTACHING.has(message.method)) this.attaching.add(id);
+    if (message.method === 'Target.attachToBrowserTarget') this.browserAttach.add(id);
   }
 
   /** Commands of the client's that attach a session: the session in their answer is the client's. */
   private readonly attaching = new Set<number>();
+  /** Those of them that attach to the browser itself. */
+  private readonly browserAttach = new Set<number>();
 
   private own(sessionId: string): void {
     this.sessions.add(sessionId);
@@ -176,7 +184,10 @@ export class CdpClientLink {
         return;
       }
       const sessionId = message.result?.sessionId;
-      if (this.attaching.delete(message.id) && typeof sessionId === 'string') this.own(sessionId);
+      if (this.attaching.delete(message.id) && typeof sessionId === 'string') {
+        this.own(sessionId);
+        if (this.browserAttach.delete(message.id)) this.browserSessions.add(sessionId);
+      }
       this.deliver(
         JSON.stringify({
           id: pending.clientId,
@@ -195,7 +206,10 @@ export class CdpClientLink {
     const fate = this.scope.event(message.method ?? '', params);
     if (fate === 'release') return this.release(session, params);
     if (fate === 'hide') return;
-    if (message.method === 'Target.attachedToTarget' && typeof params.sessionId === 'string') this.own(params.sessionId);
+    if (message.method === 'Target.attachedToTarget' && typeof params.sessionId === 'string') {
+      this.own(params.sessionId);
+      if ((params.targetInfo as { type?: unknown } | undefined)?.type === 'browser') this.browserSessions.add(params.sessionId);
+    }
     if (message.method === 'Debugger.paused') this.pauses?.pause(`${this.id}:${session}`);
     if (message.method === 'Debugger.resumed') this.pauses?.resume(`${this.id}:${session}`);
     this.deliver(JSON.stringify({ method: message.method, params, ...(session !== this.root ? { sessionId: session } : {}) }));
@@ -216,6 +230,7 @@ export class CdpClientLink {
     // A debugger that detaches lets its page run on.
     this.pauses?.resume(`${this.id}:${sessionId}`);
     this.sessions.delete(sessionId);
+    this.browserSessions.delete(sessionId);
     this.pipe.route(sessionId, undefined);
     // A command still in flight on it would never be answered (the browser answers it on its own root, Playwright's).
     for (const [id, pending] of this.pending)

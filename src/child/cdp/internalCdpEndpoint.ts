@@ -89,6 +89,9 @@ export class InternalCdpEndpoint {
         const main = pipe.contextIdOf(context);
         return main && !main.isDefault ? main.id : undefined;
       },
+      get includesDefault() {
+        return watched.contexts().some(each => pipe.contextIdOf(each)?.isDefault === true);
+      },
     };
     // A WebSocket admitted (its secret right) proves this endpoint in its handshake's answer.
     this.sockets.on('headers', (headers, req) => {

@@ -21,7 +21,28 @@ export interface ContextRange {
   includes(browserContextId: string): boolean;
   /** Where a target made without naming a context goes: the main context, unless that is the browser's default. */
   readonly newTargetContext: string | undefined;
+  /** Whether the browser's default context is in range (what a call naming no context acts on). */
+  readonly includesDefault: boolean;
 }
+
+/**
+ * On a session of the browser itself, what a client may call besides Target (judged target by target) and IO (its
+ * own streams): what tells the browser's version or a target's window, and the calls that act on one context,
+ * judged by the context they name (or the default one, naming none). Anything else there acts on every client's
+ * pages at once (a browser-wide Fetch pauses and rewrites their requests, a browser-wide trace records them) and
+ * is refused; on a page's own session it acts on that page.
+ */
+const ON_THE_BROWSER = new Set(['Browser.getVersion', 'Browser.getWindowForTarget']);
+const ON_A_CONTEXT = new Set([
+  'Browser.grantPermissions',
+  'Browser.resetPermissions',
+  'Browser.setPermission',
+  'Browser.setDownloadBehavior',
+  'Browser.cancelDownload',
+  'Storage.getCookies',
+  'Storage.setCookies',
+  'Storage.clearCookies',
+]);
 
 /** What to do with an event from the browser. */
 export type EventFate = 'deliver' | 'hide' | 'release';
@@ -58,6 +79,24 @@ export class TargetScope {
     if (message.method === 'Target.createTarget' && params.browserContextId === undefined && this.range.newTargetContext !== undefined)
       message.params = { ...params, browserContextId: this.range.newTargetContext };
     return undefined;
+  }
+
+  /**
+   * Why a command is refused for what it would act on beyond this client's range (see ON_THE_BROWSER), or
+   * undefined: on a session of the browser itself, any domain; on a page's, the Browser domain (which acts on the
+   * browser whatever session it comes on: Browser.close would end every client's pages).
+   */
+  browserWideRefusal(method: string, params: Record<string, unknown> | undefined, onBrowserSession: boolean): string | undefined {
+    const domain = method.split('.')[0];
+    if (!onBrowserSession && domain !== 'Browser') return undefined;
+    if (domain === 'Target' || domain === 'IO' || ON_THE_BROWSER.has(method)) return undefined;
+    if (ON_A_CONTEXT.has(method)) {
+      if (params?.browserContextId !== undefined || this.range.includesDefault) return undefined;
+      return `${method} names no browserContextId, so it would act on the browser's default context, which is not this session's`;
+    }
+    return onBrowserSession
+      ? `${method} is refused on the browser's own session by Playwright Bridge: there it would reach every client's pages; call it on a page's session`
+      : `${method} is refused by Playwright Bridge: it acts on the whole browser, every client's pages with it`;
   }
 
   /**
