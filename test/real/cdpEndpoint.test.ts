@@ -145,6 +145,15 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
     assert.strictEqual(again.capability, devtools.capability, "DevTools' capability stays while its browser does");
     assert.notStrictEqual(shared.capability, devtools.capability);
     assert.ok((await cdpCall(`ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`)).result?.product, 'the shared address works');
+    // What the bridge's side proves itself with stays with the bridge.
+    const socket = new WebSocket(`ws://127.0.0.1:${shared.port}/${shared.capability}/devtools/browser`);
+    const headers = await new Promise<http.IncomingHttpHeaders>(resolve => socket.once('upgrade', res => resolve(res.headers)));
+    socket.close();
+    assert.deepStrictEqual(
+      Object.keys(headers).filter(name => name.startsWith('x-playwright-bridge')),
+      [],
+      'no proof reaches the client',
+    );
   });
 
   it('after Restart Browser the old address is refused and a new one works', async () => {

@@ -6,7 +6,7 @@
 import type * as http from 'http';
 import type * as net from 'net';
 import type { Duplex } from 'stream';
-import { NONCE_HEADER } from './endpointProof';
+import { NONCE_HEADER, PROOF_HEADER } from './endpointProof';
 
 /** The CDP WebSockets a door passes on: the browser's, or one page's. */
 export const CDP_TARGET_PATH = /^\/devtools\/(browser|page\/[0-9A-Fa-f]{1,64})$/;
@@ -74,7 +74,12 @@ export function passThrough(
       );
       return;
     }
-    client.write(held);
+    // The proof was for the bridge: the client gets the answer without it.
+    const answer = held
+      .subarray(0, end)
+      .toString('latin1')
+      .replace(new RegExp(`\\r\\n${PROOF_HEADER}:[^\\r]*`, 'gi'), '');
+    client.write(Buffer.concat([Buffer.from(answer, 'latin1'), held.subarray(end)]));
     inner.pipe(client);
   };
   inner.on('data', hold);
