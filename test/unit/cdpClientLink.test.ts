@@ -96,6 +96,9 @@ describe("a CDP client's link", () => {
     await link.receive(JSON.stringify({ id: 1, method: 'Target.attachToTarget', params: { targetId: 'theirs', flatten: true } }));
     assert.deepStrictEqual(delivered.at(-1), { id: 1, error: { code: -32602, message: 'No target with given id found' } });
     assert.ok(!pipe.sent.some(each => each.method === 'Target.attachToTarget'), 'the command never reached the browser');
+    for (const browserContextId of [null, 0, 'another client'])
+      await link.receive(JSON.stringify({ id: 9, method: 'Target.createTarget', params: { url: 'about:blank', browserContextId } }));
+    assert.ok(!pipe.sent.some(each => each.method === 'Target.createTarget'), 'a context id that is not one of its own (or no string) goes nowhere');
     await link.receive(JSON.stringify({ id: 2, method: 'Target.getTargets', params: {} }));
     const getTargets = pipe.sent.find(each => each.method === 'Target.getTargets')!;
     pipe.deliver('browser-session', { id: getTargets.id, result: { targetInfos: [TARGETS.mine, TARGETS.theirs] } });

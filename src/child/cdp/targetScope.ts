@@ -74,7 +74,9 @@ export class TargetScope {
    */
   async refusal(message: CdpMessage, describe: (targetId: string) => Promise<unknown>): Promise<string | undefined> {
     const params = message.params ?? {};
-    if (typeof params.browserContextId === 'string' && !this.range.includes(params.browserContextId)) return 'Failed to find browser context with given id';
+    // A context id of another type (null, a number) could be read by the browser as none, that is its default one.
+    if ('browserContextId' in params && (typeof params.browserContextId !== 'string' || !this.range.includes(params.browserContextId)))
+      return 'Failed to find browser context with given id';
     if (typeof params.targetId === 'string' && !this.admits(await describe(params.targetId))) return NO_SUCH_TARGET;
     if (message.method === 'Target.createTarget' && params.browserContextId === undefined && this.range.newTargetContext !== undefined)
       message.params = { ...params, browserContextId: this.range.newTargetContext };
@@ -91,7 +93,7 @@ export class TargetScope {
     if (!onBrowserSession && domain !== 'Browser') return undefined;
     if (domain === 'Target' || domain === 'IO' || ON_THE_BROWSER.has(method)) return undefined;
     if (ON_A_CONTEXT.has(method)) {
-      if (params?.browserContextId !== undefined || this.range.includesDefault) return undefined;
+      if (typeof params?.browserContextId === 'string' || this.range.includesDefault) return undefined;
       return `${method} names no browserContextId, so it would act on the browser's default context, which is not this session's`;
     }
     return onBrowserSession
