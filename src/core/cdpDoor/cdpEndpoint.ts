@@ -22,7 +22,7 @@ import type { HostHealth } from '../supervision/browserHealth';
 import type { ControlRequestParams, ControlRequestResult } from '../../protocol/controlChannel';
 import { checkCdpRequest } from './cdpGuard';
 import { CDP_TARGET_PATH, passThrough } from './webSocketPassThrough';
-import { NONCE_HEADER, PROOF_HEADER, newNonce, proofInHead, proves } from './endpointProof';
+import { NONCE_HEADER, PROOF_HEADER, challengeFor } from './endpointProof';
 
 /** What the endpoint needs of the supervisor: the child's answers, and whether its browser is still the same one. */
 export interface CdpChild {
@@ -158,12 +158,8 @@ export class CdpEndpoint {
       throw new Error(`The browser's CDP connection did not prove to be the watched browser's${refused ? ` (${refused})` : ''}; nothing is shared.`);
     if (this.child.health.state !== 'ready' || this.child.health.generation !== generation) throw new Error('The browser restarted meanwhile; try again.');
     const known = this.browser;
-    const same =
-      known &&
-      known.generation === generation &&
-      known.internal.port === answer.port &&
-      known.internal.secret === answer.secret &&
-      known.internal.proofKey === answer.proofKey;
+    // The secret is new with each endpoint (and its proof key with it).
+    const same = known && known.generation === generation && known.internal.port === answer.port && known.internal.secret === answer.secret;
     if (known && !same) this.forgetBrowser('the watched browser changed');
     if (!same) {
       const internal = { port: answer.port, secret: answer.secret, proofKey: answer.proofKey };
@@ -344,11 +340,16 @@ export class CdpEndpoint {
       }
       connected = true;
       this.sockets.set(socket, { audience, pair: inner });
-      const nonce = newNonce();
-      passThrough(req, socket, head, inner, browser.internal.port, `/${browser.internal.secret}${admitted.path}`, () => this.sockets.delete(socket), {
-        nonce,
-        accepts: answer => proves(browser.internal.proofKey, nonce, proofInHead(answer)),
-      });
+      passThrough(
+        req,
+        socket,
+        head,
+        inner,
+        browser.internal.port,
+        `/${browser.internal.secret}${admitted.path}`,
+        () => this.sockets.delete(socket),
+        challengeFor(browser.internal.proofKey),
+      );
     });
   }
 
@@ -398,10 +399,10 @@ const NOT_PROVED = "what answered there did not prove to be the browser's endpoi
 
 /** A GET to the child's endpoint whose answer is passed on only if it proves to be that endpoint's. */
 function provedGet(internal: InternalEndpoint, path: string, fail: (error: Error) => void, answered: (res: http.IncomingMessage) => void): void {
-  const nonce = newNonce();
+  const challenge = challengeFor(internal.proofKey);
   http
-    .get({ host: '127.0.0.1', port: internal.port, path: `/${internal.secret}${path}`, headers: { [NONCE_HEADER]: nonce } }, res => {
-      if (proves(internal.proofKey, nonce, res.headers[PROOF_HEADER])) return answered(res);
+    .get({ host: '127.0.0.1', port: internal.port, path: `/${internal.secret}${path}`, headers: { [NONCE_HEADER]: challenge.nonce } }, res => {
+      if (challenge.metBy(res.headers[PROOF_HEADER])) return answered(res);
       res.destroy();
       fail(new Error(NOT_PROVED));
     })
@@ -410,10 +411,13 @@ function provedGet(internal: InternalEndpoint, path: string, fail: (error: Error
 
 /** A WebSocket of the host's own to the child's endpoint, ended unopened unless its handshake proves that endpoint. */
 function provedSocket(internal: InternalEndpoint, path: string, fail: (error: Error) => void): WebSocket {
-  const nonce = newNonce();
-  const socket = new WebSocket(`ws://127.0.0.1:${internal.port}/${internal.secret}${path}`, { perMessageDeflate: false, headers: { [NONCE_HEADER]: nonce } });
+  const challenge = challengeFor(internal.proofKey);
+  const socket = new WebSocket(`ws://127.0.0.1:${internal.port}/${internal.secret}${path}`, {
+    perMessageDeflate: false,
+    headers: { [NONCE_HEADER]: challenge.nonce },
+  });
   socket.once('upgrade', res => {
-    if (proves(internal.proofKey, nonce, res.headers[PROOF_HEADER])) return;
+    if (challenge.metBy(res.headers[PROOF_HEADER])) return;
     socket.terminate();
     fail(new Error(NOT_PROVED));
   });

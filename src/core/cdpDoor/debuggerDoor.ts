@@ -77,8 +77,6 @@ const ownClientSockets = new OwnClientSockets();
 export class DebuggerDoor {
   private readonly server = http.createServer((req, res) => void this.answer(req, res));
   private readonly sockets = new Set<Duplex>();
-  /** Each connection's judgement (ownClientSockets), made as it arrives. */
-  private readonly verdicts = new WeakMap<object, Promise<boolean>>();
   private closed = false;
   private readonly watching = ownClientSockets.use();
 
@@ -94,9 +92,7 @@ export class DebuggerDoor {
     // A connection another process made is dropped as it arrives, before a byte of it is read: it holds no place
     // among the few js-debug needs, and no one else can keep the door busy.
     this.server.on('connection', (socket: net.Socket) => {
-      const own = ownClientSockets.isOwn(socket);
-      this.verdicts.set(socket, own);
-      void own.then(mine => {
+      void ownClientSockets.isOwn(socket).then(mine => {
         if (mine) return;
         this.log('Debugger door dropped a connection another process made');
         socket.destroy();
@@ -125,9 +121,8 @@ export class DebuggerDoor {
     if (this.closed) return 'the debug session ended';
     if (req.headers.origin !== undefined) return 'requests from web pages are refused';
     if (!/^(127\.0\.0\.1|localhost)(:\d+)?$/i.test(req.headers.host ?? '')) return 'not a loopback host';
-    // Judged again at each request: a socket of ours handed to a child process since is ours no longer.
-    if (!(await (this.verdicts.get(req.socket) ?? false)) || !(await ownClientSockets.isOwn(req.socket)))
-      return 'only VS Code (this extension host) may use this port';
+    // Judged again at each request, not only as it arrived: a socket of ours handed to a child process since is ours no longer.
+    if (!(await ownClientSockets.isOwn(req.socket))) return 'only VS Code (this extension host) may use this port';
     return undefined;
   }
 

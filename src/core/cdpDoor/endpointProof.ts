@@ -13,8 +13,15 @@ export function newProofKey(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export function newNonce(): string {
-  return randomBytes(18).toString('base64url');
+/** One request's challenge: the nonce it sends, and whether an answer's proof (a header's value, or none) meets it. */
+export interface ProofChallenge {
+  readonly nonce: string;
+  metBy(proof: unknown): boolean;
+}
+
+export function challengeFor(key: string): ProofChallenge {
+  const nonce = randomBytes(18).toString('base64url');
+  return { nonce, metBy: proof => proves(key, nonce, proof) };
 }
 
 /** The endpoint's answer to a nonce. */
@@ -22,8 +29,7 @@ export function proofOf(key: string, nonce: string): string {
   return createHmac('sha256', key).update(nonce).digest('base64url');
 }
 
-/** Whether an answer's proof (a header's value, or none) is the endpoint's for this nonce. */
-export function proves(key: string, nonce: string, proof: unknown): boolean {
+function proves(key: string, nonce: string, proof: unknown): boolean {
   if (typeof proof !== 'string') return false;
   const expected = Buffer.from(proofOf(key, nonce));
   const given = Buffer.from(proof);

@@ -6,18 +6,10 @@
 import type * as http from 'http';
 import type * as net from 'net';
 import type { Duplex } from 'stream';
-import { NONCE_HEADER, PROOF_HEADER } from './endpointProof';
+import { NONCE_HEADER, PROOF_HEADER, proofInHead, type ProofChallenge } from './endpointProof';
 
 /** The CDP WebSockets a door passes on: the browser's, or one page's. */
 export const CDP_TARGET_PATH = /^\/devtools\/(browser|page\/[0-9A-Fa-f]{1,64})$/;
-
-/** What the port behind must show in its handshake's answer before a byte of it reaches the client. */
-export interface HandshakeProof {
-  /** Sent with the handshake (endpointProof.ts NONCE_HEADER). */
-  nonce: string;
-  /** Whether the answer's head (status line and headers) proves the port is the one meant. */
-  accepts(head: string): boolean;
-}
 
 /**
  * Writes the handshake to `inner` (connected to `port`), pipes both ways, and ends both when either ends. With a
@@ -31,7 +23,7 @@ export function passThrough(
   port: number,
   path: string,
   ended: () => void,
-  proof?: HandshakeProof,
+  proof?: ProofChallenge,
 ): void {
   const lines = [`GET ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`];
   // The client's own Host, Origin and anything claiming to be the bridge's are not passed on.
@@ -63,7 +55,7 @@ export function passThrough(
       return;
     }
     inner.off('data', hold);
-    if (!proof.accepts(held.subarray(0, end).toString('latin1'))) {
+    if (!proof.metBy(proofInHead(held.subarray(0, end).toString('latin1')))) {
       // The client hears why before its socket ends: the port behind is dropped quietly first.
       inner.off('close', closeBoth);
       inner.off('error', closeBoth);
