@@ -15,9 +15,11 @@ let links = 0;
 /** What the client's connection is to: the browser (as `/devtools/browser`) or one page (as `/devtools/page/<id>`). */
 export type LinkTarget = { kind: 'browser' } | { kind: 'page'; targetId: string };
 
-/** A command of the client's in flight (its own id, the session it went to and the one it named), or the link's own. */
-type Pending = { clientId: number; session: string; clientSession?: string } | { own: (message: CdpMessage) => void };
+/** A command of the client's in flight (its own id and method, the session it went to and the one it named), or the link's own. */
+type Pending = { clientId: number; method: string; session: string; clientSession?: string } | { own: (message: CdpMessage) => void };
 
+/** Chromium's own words for a session it does not know, so a client hears what it would from the browser. */
+const NO_SUCH_SESSION = 'Session with given id not found.';
 const ATTACHING = new Set(['Target.attachToTarget', 'Target.attachToBrowserTarget']);
 /**
  * The link carries flat sessions only: each is one it routes and judges (targetScope.ts, HANDS_ON). A session of
@@ -125,16 +127,7 @@ export class CdpClientLink {
       return;
     }
     const refused = refusedAtOnce(message.method, message.params);
-    if (refused) {
-      this.deliver(
-        JSON.stringify({
-          id: message.id,
-          error: { code: -32000, message: refused },
-          ...(message.sessionId !== undefined ? { sessionId: message.sessionId } : {}),
-        }),
-      );
-      return;
-    }
+    if (refused) return this.answerError(message.id, -32000, refused, message.sessionId);
     const command = message as CdpMessage & { id: number; method: string };
     const sent = this.sending.then(() => this.forward(command));
     this.sending = sent.catch(() => undefined);
@@ -145,28 +138,28 @@ export class CdpClientLink {
     await this.open();
     if (this.ended) return;
     const session = message.sessionId ?? this.root!;
-    const refuse = (code: number, why: string) =>
-      this.deliver(
-        JSON.stringify({ id: message.id, error: { code, message: why }, ...(message.sessionId !== undefined ? { sessionId: message.sessionId } : {}) }),
-      );
+    const refuse = (code: number, why: string) => this.answerError(message.id, code, why, message.sessionId);
     // Only a session this client opened: another client's or Playwright's own is as unknown as a made-up one.
-    if (!this.sessions.has(session)) return refuse(-32001, 'Session with given id not found.');
+    if (!this.sessions.has(session)) return refuse(-32001, NO_SUCH_SESSION);
     const browserWide = this.scope.browserWideRefusal(message.method, message.params, this.browserSessions.has(session));
     if (browserWide) return refuse(-32000, browserWide);
     const outOfScope = await this.scope.refusal(message, targetId => this.describe(targetId));
     if (this.ended) return;
     if (outOfScope) return refuse(-32602, outOfScope);
-    if (!this.sessions.has(session)) return refuse(-32001, 'Session with given id not found.');
+    if (!this.sessions.has(session)) return refuse(-32001, NO_SUCH_SESSION);
     const id = this.pipe.send(session, message.method, message.params);
-    this.pending.set(id, { clientId: message.id, session, ...(message.sessionId !== undefined ? { clientSession: message.sessionId } : {}) });
-    if (ATTACHING.has(message.method)) this.attaching.add(id);
-    if (message.method === 'Target.attachToBrowserTarget') this.browserAttach.add(id);
+    this.pending.set(id, {
+      clientId: message.id,
+      method: message.method,
+      session,
+      ...(message.sessionId !== undefined ? { clientSession: message.sessionId } : {}),
+    });
   }
 
-  /** Commands of the client's that attach a session: the session in their answer is the client's. */
-  private readonly attaching = new Set<number>();
-  /** Those of them that attach to the browser itself. */
-  private readonly browserAttach = new Set<number>();
+  /** An error answer to the client's command `id`, on the session it named. */
+  private answerError(id: number, code: number, message: string, clientSession: string | undefined): void {
+    this.deliver(JSON.stringify({ id, error: { code, message }, ...(clientSession !== undefined ? { sessionId: clientSession } : {}) }));
+  }
 
   private own(sessionId: string): void {
     this.sessions.add(sessionId);
@@ -184,9 +177,10 @@ export class CdpClientLink {
         return;
       }
       const sessionId = message.result?.sessionId;
-      if (this.attaching.delete(message.id) && typeof sessionId === 'string') {
+      // A command that attaches a session: the session in its answer is the client's.
+      if (ATTACHING.has(pending.method) && typeof sessionId === 'string') {
         this.own(sessionId);
-        if (this.browserAttach.delete(message.id)) this.browserSessions.add(sessionId);
+        if (pending.method === 'Target.attachToBrowserTarget') this.browserSessions.add(sessionId);
       }
       this.deliver(
         JSON.stringify({
@@ -236,14 +230,7 @@ export class CdpClientLink {
     for (const [id, pending] of this.pending)
       if ('clientId' in pending && pending.session === sessionId) {
         this.pending.delete(id);
-        if (!this.ended)
-          this.deliver(
-            JSON.stringify({
-              id: pending.clientId,
-              error: { code: -32001, message: 'Session with given id not found.' },
-              ...(pending.clientSession !== undefined ? { sessionId: pending.clientSession } : {}),
-            }),
-          );
+        if (!this.ended) this.answerError(pending.clientId, -32001, NO_SUCH_SESSION, pending.clientSession);
       }
   }
 
