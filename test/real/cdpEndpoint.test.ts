@@ -68,6 +68,7 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
   let fixture: FixtureServer;
   let bridge: RealBridge | undefined;
   let endpoint: CdpEndpoint | undefined;
+  let perClient: Awaited<ReturnType<typeof openDoor>> | undefined;
   const logs: string[] = [];
   beforeEach(async () => {
     fixture = new FixtureServer();
@@ -77,6 +78,8 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
   afterEach(async () => {
     await endpoint?.dispose();
     endpoint = undefined;
+    await perClient?.dispose();
+    perClient = undefined;
     await bridge?.dispose();
     bridge = undefined;
     await fixture.stop().catch(() => undefined);
@@ -87,6 +90,13 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
     endpoint = new CdpEndpoint(bridge.supervisor, line => logs.push(line));
     await bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
     return { bridge, endpoint };
+  }
+
+  /** A bridge under perClient, its MCP door open for clients, and the CDP endpoint on it (both go after the test). */
+  async function openPerClient(): Promise<{ door: Awaited<ReturnType<typeof openDoor>>; cdp: CdpEndpoint }> {
+    perClient = await openDoor({ isolation: 'perClient' });
+    endpoint = new CdpEndpoint(perClient.bridge.supervisor, line => logs.push(line));
+    return { door: perClient, cdp: endpoint };
   }
 
   it('chrome-devtools-mcp attaches through the shared capability (--wsEndpoint) and lists the watched page', async () => {
@@ -217,8 +227,7 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
 
   // Found by a helper's attack, each failing on the endpoint before its fix.
   it("attacked through perClient: an address published while the panel watches client A stops working when A's context goes, and the old internal port proxies nothing", async () => {
-    const door = await openDoor({ isolation: 'perClient' });
-    const cdp = new CdpEndpoint(door.bridge.supervisor, line => logs.push(line));
+    const { door, cdp } = await openPerClient();
     let squatter: http.Server | undefined;
     try {
       const a = await watchingClientA(door, cdp, fixture.url);
@@ -243,14 +252,11 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
       assert.deepStrictEqual(seen, [], 'the squatter got no request (and so no internal secret)');
     } finally {
       squatter?.close();
-      await cdp.dispose();
-      await door.dispose();
     }
   });
 
   it("attacked through perClient by a shared client (as VS Code's debugger attaches: the whole browser, pages picked by URL): client B's page at the very URL of A's is never listed, announced, attached or opened", async () => {
-    const door = await openDoor({ isolation: 'perClient' });
-    const cdp = new CdpEndpoint(door.bridge.supervisor, line => logs.push(line));
+    const { door, cdp } = await openPerClient();
     let shared: CdpConnection | undefined;
     try {
       await door.bridge.supervisor.callTool('browser_navigate', { url: `${fixture.url}/` });
@@ -353,15 +359,12 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
       pageLink.close();
     } finally {
       shared?.close();
-      await cdp.dispose();
-      await door.dispose();
     }
   });
 
   it("attacked in the instant the browser's endpoint closes, before the host hears it: a process that binds the freed port gets nothing it says to a client", async () => {
     // Under perClient the browser stays when the watched client's context (and so its endpoint) closes.
-    const door = await openDoor({ isolation: 'perClient' });
-    const endpoint = new CdpEndpoint(door.bridge.supervisor, line => logs.push(line));
+    const { door, cdp: endpoint } = await openPerClient();
     const a = await watchingClientA(door, endpoint, fixture.url);
     const devtools = await endpoint.publish('devtools');
     const shared = await endpoint.publish('share');
@@ -396,8 +399,6 @@ describe('the managed CDP endpoint (real child and Chromium)', function () {
     } finally {
       squatterSockets.close();
       squatter.close();
-      await endpoint.dispose();
-      await door.dispose();
     }
   });
 
